@@ -1,0 +1,1 @@
+console.log("chorus bench: no benchmarks yet");

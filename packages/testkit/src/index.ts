@@ -1,0 +1,4 @@
+// @chorus/testkit: fake servers that speak the real wire protocols, for tests.
+export * from "./llm/index.js";
+export * from "./platforms/index.js";
+export * from "./scripted/index.js";

@@ -1,0 +1,37 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { defineConfig } from "vitest/config";
+
+// One root config; every workspace package with a test/ folder is a project.
+// Workspace imports resolve to each package's src/, so tests never need a build.
+const root = import.meta.dirname;
+const packageDirs = ["packages", "apps"].flatMap((group) =>
+  existsSync(join(root, group)) ? readdirSync(join(root, group)).map((name) => join(group, name)) : [],
+);
+packageDirs.push("bench");
+
+const packages = packageDirs
+  .filter((dir) => existsSync(join(root, dir, "package.json")))
+  .map((dir) => ({ dir, name: JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")).name as string }));
+
+const alias = packages
+  .filter(({ dir }) => existsSync(join(root, dir, "src", "index.ts")))
+  .map(({ dir, name }) => ({ find: new RegExp(`^${name}$`), replacement: resolve(root, dir, "src", "index.ts") }));
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: packages
+      .filter(({ dir }) => existsSync(join(root, dir, "test")))
+      .map(({ dir, name }) => ({
+        extends: true,
+        test: {
+          name,
+          root: join(root, dir),
+          include: ["test/**/*.test.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
+        },
+      })),
+  },
+});
