@@ -14,9 +14,17 @@ const packages = packageDirs
   .filter((dir) => existsSync(join(root, dir, "package.json")))
   .map((dir) => ({ dir, name: JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")).name as string }));
 
-const alias = packages
-  .filter(({ dir }) => existsSync(join(root, dir, "src", "index.ts")))
-  .map(({ dir, name }) => ({ find: new RegExp(`^${name}$`), replacement: resolve(root, dir, "src", "index.ts") }));
+// "@chorus/x" → packages/x/src/index.ts; "@chorus/x/sub" (an exports subpath) → packages/x/src/sub/index.ts.
+const alias = packages.flatMap(({ dir, name }) => {
+  const exportsMap = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")).exports ?? {};
+  return Object.keys(exportsMap).map((key) => {
+    const sub = key === "." ? "" : key.slice(2);
+    return {
+      find: new RegExp(`^${name}${sub ? `/${sub}` : ""}$`),
+      replacement: resolve(root, dir, "src", sub, "index.ts"),
+    };
+  });
+});
 
 export default defineConfig({
   resolve: { alias },
