@@ -26,20 +26,30 @@ const alias = packages.flatMap(({ dir, name }) => {
   });
 });
 
+function hasTests(dir: string): boolean {
+  return existsSync(dir) && readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith(".test.ts"));
+}
+
 export default defineConfig({
   resolve: { alias },
   test: {
-    projects: packages
-      .filter(({ dir }) => existsSync(join(root, dir, "test")))
-      .map(({ dir, name }) => ({
+    projects: [
+      {
         extends: true,
-        test: {
-          name,
-          root: join(root, dir),
-          include: ["test/**/*.test.ts"],
-          testTimeout: 20_000,
-          hookTimeout: 20_000,
-        },
-      })),
+        test: { name: "workspace", root, include: ["test/**/*.test.ts"] },
+      },
+      ...packages
+        .filter(({ dir }) => hasTests(join(root, dir, "test")))
+        .map(({ dir, name }) => ({
+          extends: true,
+          test: {
+            name,
+            root: join(root, dir),
+            include: ["test/**/*.test.ts"],
+            testTimeout: 20_000,
+            hookTimeout: 20_000,
+          },
+        })),
+    ],
   },
 });

@@ -120,6 +120,7 @@ function main() {
     PATH: [nodeBin, pnpmHome, process.env.PATH ?? ""].join(":"),
     // Keep pnpm from asking questions or checking for updates in CI-like shells.
     npm_config_update_notifier: "false",
+    TURBO_TELEMETRY_DISABLED: "1",
   };
   const pnpm = ensurePnpm(nodeBin, env);
   ensureInstall(pnpm, env);
