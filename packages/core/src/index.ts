@@ -1,5 +1,52 @@
 // @chorus/core — public API.
+export {
+  Agent,
+  type AgentOptions,
+  type AgentRunIdentity,
+  type AgentRunResult,
+  type AgentState,
+} from "./agent/agent.js";
+export { SubscriberList } from "./agent/subscriber-list.js";
+export { defaultConvertToLlm } from "./context/convert-to-llm.js";
+export { CLEARED_RESULT_TEXT, MICRO_COMPACTION_DEFAULTS, microCompact } from "./context/micro-compaction.js";
+export {
+  DEFAULT_SUMMARY_PROMPT,
+  findCompactionCut,
+  SUMMARY_PREFIX,
+  type SummaryOutcome,
+  type SummaryRequest,
+  summarizeOlderMessages,
+} from "./context/summary-compaction.js";
+export { estimateMessageTokens, estimateTokens } from "./context/token-estimate.js";
+export { MISSING_RESULT_TEXT, repairTranscript } from "./context/transcript-repair.js";
+export {
+  AgentBusyError,
+  InvalidAgentConfigError,
+  InvalidContinueError,
+  InvalidToolDefinitionError,
+  UnknownApprovalError,
+} from "./errors/agent-errors.js";
 export type { ProviderErrorInfo, ProviderErrorKind } from "./errors/provider-error.js";
+export {
+  abortMessage,
+  DEFAULT_TOOL_TIMEOUTS,
+  ToolAbortError,
+  type ToolAbortKind,
+} from "./executor/abort-reasons.js";
+export { type ExecutorOptions, ToolExecutor } from "./executor/tool-executor.js";
+export { type ValidatedArgs, validateArgs } from "./executor/validate-args.js";
+export type { AgentEndReason, AgentEvent, AgentEventType } from "./loop/agent-events.js";
+export { agentLoop, agentLoopContinue } from "./loop/agent-loop.js";
+export type {
+  AgentContext,
+  AgentLoopConfig,
+  CompactionConfig,
+  ContextConfig,
+  MessageProvider,
+  MicroCompactionConfig,
+  ToolExecutionConfig,
+} from "./loop/loop-config.js";
+export { CONTINUE_AFTER_LENGTH_TEXT, CUT_OFF_TOOL_CALL_TEXT } from "./loop/run-loop.js";
 export type {
   AssistantContent,
   ImageContent,
@@ -19,6 +66,38 @@ export type {
 } from "./messages/message-types.js";
 export { addUsage, emptyUsage, type Usage, type UsageCost } from "./messages/usage.js";
 export type { Model, ModelCapabilities, ModelPricing } from "./model/model.js";
+export { DEFAULT_APPROVAL_TIMEOUT_MS } from "./policies/dispatch-decision.js";
+export type {
+  ApprovalDecision,
+  ApprovalRequest,
+  PolicyContext,
+  PostLoopDecision,
+  PostLoopPolicy,
+  PostTurnDecision,
+  PostTurnPolicy,
+  PreDispatchDecision,
+  PreDispatchPolicy,
+  PreTurnDecision,
+  PreTurnPolicy,
+} from "./policies/policy-types.js";
+export { abortableSleep } from "./retry/abortable-sleep.js";
+export {
+  type DefaultRetryOptions,
+  defaultRetryStrategy,
+  noRetry,
+  type RetryContext,
+  type RetryDecision,
+  type RetryStrategy,
+} from "./retry/retry-strategy.js";
 export { type AssistantMessageEvent, AssistantMessageEventStream } from "./stream/assistant-message-event.js";
 export { EventStream } from "./stream/event-stream.js";
 export type { LlmTool, StreamContext, StreamFn, StreamOptions } from "./stream/stream-fn.js";
+export { defineTool, toLlmTool } from "./tools/define-tool.js";
+export type {
+  AgentTool,
+  AnyAgentTool,
+  ToolCallContext,
+  ToolCategory,
+  ToolOutput,
+  ToolRunInfo,
+} from "./tools/tool-types.js";

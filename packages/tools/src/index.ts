@@ -1,1 +1,65 @@
-export {};
+// @chorus/tools — public API.
+
+// Built-in tools
+export { type BuiltinToolsOptions, createBuiltinTools } from "./builtins/builtin-tools.js";
+export { currentTimeTool } from "./builtins/current-time-tool.js";
+export { execTool } from "./builtins/exec-tool.js";
+export { editFileTool, globTool, grepTool, listDirTool, readFileTool, writeFileTool } from "./builtins/fs-tools.js";
+export { webFetchTool } from "./builtins/web-fetch-tool.js";
+export { type ExecArgs, type ExecOptions, type ExecResult, execInWorkspace } from "./exec/exec-command.js";
+export { killProcessGroup } from "./exec/process-group.js";
+export { editWorkspaceFile } from "./fs/edit-file.js";
+export { globWorkspace } from "./fs/glob-files.js";
+export { grepWorkspace } from "./fs/grep-files.js";
+export { listWorkspaceDir } from "./fs/list-dir.js";
+export { type ReadFileLimits, readFileRange } from "./fs/read-file.js";
+export { ToolInputError } from "./fs/tool-input-error.js";
+export { writeWorkspaceFile } from "./fs/write-file.js";
+// MCP
+export {
+  type ConnectMcpOptions,
+  connectMcpServers,
+  type McpConnections,
+  type McpServerStatus,
+} from "./mcp/connect-mcp-servers.js";
+export type { McpServerConfig } from "./mcp/mcp-server-config.js";
+export { mcpToolName } from "./mcp/mcp-tool-name.js";
+// Tool policy, trust tiers, approvals
+export { type ApprovalPolicyOptions, createApprovalPolicy } from "./policy/approval-policy.js";
+export { createToolPolicyGate, type ToolPolicyGateOptions } from "./policy/policy-gate.js";
+export {
+  DEFAULT_TOOL_GROUPS,
+  groupsOfTool,
+  mergeToolGroups,
+  type ToolGroup,
+  type ToolGroupMap,
+} from "./policy/tool-groups.js";
+export { evaluateToolPolicy, type PolicyVerdict, type ToolPolicy } from "./policy/tool-policy.js";
+export { DEFAULT_TIER_POLICIES, parseTrustTier, type TrustTier } from "./policy/trust-tiers.js";
+// Sub-agents
+export { processSubagentSlots, SubagentSlots } from "./subagents/concurrency-slots.js";
+export {
+  createDepthDenyPolicy,
+  depthDenyReason,
+  SUBAGENT_DENY_ALWAYS,
+  SUBAGENT_DENY_LEAF,
+} from "./subagents/depth-deny-lists.js";
+export { resolveSubagentLimits, SubagentConfigError, type SubagentLimits } from "./subagents/subagent-limits.js";
+export type {
+  ChildRunner,
+  ChildRunOutcome,
+  ChildRunRequest,
+  SubagentEvent,
+  SubagentProfile,
+  SubagentResult,
+  SubagentRunRecord,
+  SubagentStatus,
+} from "./subagents/subagent-types.js";
+export { createSubagents, type SpawnArgs, type Subagents, type SubagentsOptions } from "./subagents/subagents.js";
+export { describeCurrentTime } from "./time/current-time.js";
+export { BlockedAddressError, type NetworkAllowance } from "./web/guarded-lookup.js";
+export { isPrivateAddress } from "./web/private-address.js";
+export { WebFetchError, type WebFetchOptions, type WebFetchResult, webFetch } from "./web/web-fetch.js";
+export { type FittedOutput, fitOutput, OUTPUTS_DIR, saveFullOutput } from "./workspace/output-spill.js";
+export { WorkspaceEscapeError } from "./workspace/workspace-errors.js";
+export { openWorkspace, resolveInWorkspace, type Workspace } from "./workspace/workspace-root.js";

@@ -48,6 +48,11 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
     }
   }
 
+  /** Events pushed and not yet read; lets a consumer know whether its next read can resolve at once. */
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
   /** True once the stream has ended. */
   get ended(): boolean {
     return this.done;

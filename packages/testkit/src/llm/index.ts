@@ -1,1 +1,15 @@
-export {};
+// Fake LLM servers speaking the real Anthropic and OpenAI wire protocols.
+export { startFakeAnthropic } from "./fake-anthropic.js";
+export type { FakeLlmScriptSource, FakeLlmServer, RecordedLlmRequest } from "./fake-llm-server.js";
+export { type FakeOpenAIOptions, startFakeOpenAI } from "./fake-openai.js";
+export type { ChatReasoningField } from "./openai-chat-wire.js";
+export type {
+  FakeContentStep,
+  FakeHttpFault,
+  FakeLlmScript,
+  FakeLlmStep,
+  FakeStopReason,
+  FakeStopStep,
+  FakeStreamFault,
+  FakeUsageStep,
+} from "./script.js";

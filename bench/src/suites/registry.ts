@@ -1,0 +1,5 @@
+import type { BenchSuite } from "./bench-suite.js";
+import { coreSuite } from "./core.js";
+
+/** Every suite `pnpm bench` knows, in the order `pnpm bench` with no argument runs them. Add new suites here. */
+export const suites: readonly BenchSuite[] = [coreSuite];

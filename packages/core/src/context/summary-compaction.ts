@@ -1,0 +1,98 @@
+import type { AgentMessage, AssistantMessage, Message, UserMessage } from "../messages/message-types.js";
+import type { Model } from "../model/model.js";
+import type { StreamFn } from "../stream/stream-fn.js";
+import { estimateMessageTokens } from "./token-estimate.js";
+import { repairTranscript } from "./transcript-repair.js";
+
+/** The default instructions of the summariser. */
+export const DEFAULT_SUMMARY_PROMPT =
+  "You are compacting a conversation so it can continue within a limited context window. " +
+  "Summarise the conversation below: the user's goals and instructions, decisions made, facts learned, " +
+  "files and tools involved with their important results, and what remains to be done. " +
+  "Be complete but concise; write only the summary.";
+
+/** Prefix of the user message that replaces the summarised part. */
+export const SUMMARY_PREFIX = "Summary of the earlier conversation (older messages were compacted):\n\n";
+
+/**
+ * Where to cut so the tail keeps at least `keepRecentTokens`, never between a tool call and its
+ * results: the tail starts at a user or assistant message. Returns 0 when nothing can be cut.
+ */
+export function findCompactionCut(messages: readonly AgentMessage[], keepRecentTokens: number): number {
+  let tokens = 0;
+  let cut = messages.length;
+  while (cut > 0 && tokens < keepRecentTokens) {
+    cut--;
+    tokens += estimateMessageTokens(messages[cut] as AgentMessage);
+  }
+  // Move the cut back until the tail starts at a message that is not a tool result.
+  while (cut > 0 && (messages[cut] as { role: string }).role === "toolResult") cut--;
+  return cut;
+}
+
+/** What a summary compaction needs. */
+export interface SummaryRequest {
+  messages: readonly AgentMessage[];
+  keepRecentTokens: number;
+  convert: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  streamFn: StreamFn;
+  model: Model;
+  apiKey: string | undefined;
+  prompt: string;
+  signal: AbortSignal;
+}
+
+/** The compacted transcript and the summariser's reply (for its usage). */
+export type SummaryOutcome =
+  | { ok: true; messages: AgentMessage[]; reply: AssistantMessage }
+  | { ok: false; error: string; reply?: AssistantMessage };
+
+/**
+ * Summarises everything before the recent tail through one StreamFn call and returns
+ * [summary message, …tail], repaired. Contract: never throws; a failed or empty summary is `ok: false`.
+ */
+export async function summarizeOlderMessages(req: SummaryRequest): Promise<SummaryOutcome> {
+  const cut = findCompactionCut(req.messages, req.keepRecentTokens);
+  if (cut === 0) return { ok: false, error: "nothing old enough to summarise" };
+  let reply: AssistantMessage;
+  try {
+    const older = repairTranscript(await req.convert(req.messages.slice(0, cut)));
+    const stream = req.streamFn(
+      req.model,
+      { systemPrompt: req.prompt, messages: [...older, userText("Write the summary now.")] },
+      { signal: req.signal, ...(req.apiKey === undefined ? {} : { apiKey: req.apiKey }) },
+    );
+    reply = await resultOf(stream);
+  } catch (error) {
+    return { ok: false, error: `summariser failed: ${(error as Error).message}` };
+  }
+  if (reply.stopReason === "error" || reply.stopReason === "aborted") {
+    return { ok: false, error: `summariser failed: ${reply.errorMessage ?? reply.stopReason}`, reply };
+  }
+  const text = reply.content
+    .filter((c) => c.type === "text")
+    .map((c) => c.text)
+    .join("")
+    .trim();
+  if (!text) return { ok: false, error: "summariser returned an empty summary", reply };
+  const messages = repairTranscript([userText(SUMMARY_PREFIX + text), ...req.messages.slice(cut)] as AgentMessage[] as {
+    role: string;
+  }[]) as AgentMessage[];
+  return { ok: true, messages, reply };
+}
+
+function userText(text: string): UserMessage {
+  return { role: "user", content: text, timestamp: Date.now() };
+}
+
+/** Drains a stream to its final message; a stream that ends without one counts as a failure. */
+async function resultOf(
+  stream: AsyncIterable<unknown> & { result(): Promise<AssistantMessage> },
+): Promise<AssistantMessage> {
+  for await (const _ of stream) {
+    // the events themselves are not needed; the final message is
+  }
+  const message = await Promise.race([stream.result(), Promise.resolve(undefined)]);
+  if (!message) throw new Error("the summary stream ended without a final message");
+  return message;
+}

@@ -1,0 +1,169 @@
+import type { ProviderErrorInfo } from "../errors/provider-error.js";
+import type { ToolExecutor } from "../executor/tool-executor.js";
+import type { AssistantMessage } from "../messages/message-types.js";
+import { addUsage } from "../messages/usage.js";
+import { abortableSleep } from "../retry/abortable-sleep.js";
+import type { StreamContext } from "../stream/stream-fn.js";
+import type { RunState } from "./run-state.js";
+import { streamAttempt } from "./stream-attempt.js";
+
+/** The assistant message of a turn and the executor that may already run its tool calls. */
+export interface TurnResponse {
+  kind: "done" | "aborted" | "error";
+  message: AssistantMessage;
+  /** Whether `message_start` was emitted for `message`. */
+  started: boolean;
+  executor: ToolExecutor | undefined;
+}
+
+/** What a request needs from the loop. */
+export interface RequestHooks {
+  /** Builds the request context (after compaction); undefined means the run must end (the error is set). */
+  buildContext: () => Promise<StreamContext | undefined>;
+  /** Summarises the transcript after a context_overflow; false when that was not possible. */
+  forceCompaction: () => Promise<boolean>;
+  /** A fresh executor for an attempt, when tools start while streaming. */
+  newExecutor: (() => ToolExecutor) | undefined;
+}
+
+const DEFAULT_STALL_MS = 30_000;
+
+/**
+ * Gets one assistant message, with retries (the RetryStrategy decides; `retry` events; abort cuts
+ * the wait), stall recovery, model fallback and one compaction-and-retry after a context_overflow.
+ * Contract: never rejects for a model failure; a final failure is a message with stopReason "error".
+ */
+export async function requestAssistant(
+  state: RunState,
+  context: StreamContext,
+  hooks: RequestHooks,
+): Promise<TurnResponse> {
+  const { config, emit, signal } = state;
+  const stallTimeoutMs = config.stallTimeoutMs ?? DEFAULT_STALL_MS;
+  const fallbackOn = config.fallbackOn ?? ["overloaded"];
+  let attempt = 0;
+  let partialFailures = 0;
+  let overflowHandled = false;
+  let request = context;
+  for (;;) {
+    attempt++;
+    const executor = hooks.newExecutor?.();
+    const apiKey = config.getApiKey ? await config.getApiKey(state.model.provider) : undefined;
+    const options = apiKey === undefined ? { ...config.streamOptions } : { ...config.streamOptions, apiKey };
+    state.request ??= new AbortController();
+    const outcome = await streamAttempt({
+      streamFn: config.streamFn,
+      model: state.model,
+      context: request,
+      options,
+      runSignal: signal,
+      request: state.request,
+      watchAbort: state.abortHooks.watch.bind(state.abortHooks),
+      stallTimeoutMs,
+      emit,
+      onToolCallEnd: executor ? (call) => executor.add(call) : undefined,
+    });
+    addUsage(state.usage, outcome.message.usage);
+    if (outcome.kind !== "failed") return { ...outcome, executor };
+
+    const discarded = outcome.started ? outcome.message : undefined;
+    const finalFailure = (text?: string): TurnResponse => {
+      const message = text === undefined ? outcome.message : { ...outcome.message, errorMessage: text };
+      return { kind: "error", message, started: outcome.started, executor };
+    };
+    const error = outcome.error;
+    if (outcome.stalled) {
+      state.request = undefined;
+      emit({ type: "stall", timeoutMs: stallTimeoutMs, attempt });
+      const recovery = config.stallRecovery ?? "retry";
+      if (recovery === "abort") return finalFailure();
+      if (recovery === "fallback" && switchModel(state, "the stream stalled", discarded)) {
+        executor?.discard();
+        attempt = 0;
+        partialFailures = 0;
+        continue;
+      }
+    }
+    if (error.kind === "context_overflow" && !overflowHandled) {
+      overflowHandled = true;
+      executor?.discard();
+      if (!(await hooks.forceCompaction())) return finalFailure();
+      const rebuilt = await hooks.buildContext();
+      if (!rebuilt) return finalFailure();
+      request = rebuilt;
+      emitRetry(state, attempt, 0, error, discarded);
+      attempt--;
+      continue;
+    }
+    const canFallBack = fallbackOn.includes(error.kind) && hasFallback(state);
+    if (canFallBack && config.fallbackImmediately) {
+      executor?.discard();
+      switchModel(state, reasonText(error), discarded);
+      attempt = 0;
+      partialFailures = 0;
+      continue;
+    }
+    if (error.partialOutput) partialFailures++;
+    const decision = state.retry.decide({ error, attempt, partialFailures });
+    if (decision.retry) {
+      executor?.discard();
+      emitRetry(state, attempt, decision.delayMs, error, discarded);
+      if (decision.delayMs > 0 && !(await abortableSleep(decision.delayMs, signal))) {
+        const message: AssistantMessage = {
+          ...outcome.message,
+          content: [],
+          stopReason: "aborted",
+          errorMessage: "Aborted while waiting to retry",
+          error: { kind: "aborted", message: "Aborted while waiting to retry" },
+        };
+        return { kind: "aborted", message, started: false, executor: undefined };
+      }
+      continue;
+    }
+    if (canFallBack) {
+      executor?.discard();
+      switchModel(state, reasonText(error), discarded);
+      attempt = 0;
+      partialFailures = 0;
+      continue;
+    }
+    return finalFailure(decision.message);
+  }
+}
+
+function emitRetry(
+  state: RunState,
+  attempt: number,
+  delayMs: number,
+  error: ProviderErrorInfo,
+  discarded: AssistantMessage | undefined,
+): void {
+  const event = {
+    type: "retry" as const,
+    attempt,
+    maxAttempts: state.retry.maxAttempts,
+    delayMs,
+    error,
+  };
+  state.emit(discarded ? { ...event, discarded } : event);
+}
+
+function hasFallback(state: RunState): boolean {
+  return state.fallbackIndex < (state.config.fallbackModels?.length ?? 0);
+}
+
+/** Moves to the next fallback model; false when there is none. */
+function switchModel(state: RunState, reason: string, discarded: AssistantMessage | undefined): boolean {
+  const next = state.config.fallbackModels?.[state.fallbackIndex];
+  if (!next) return false;
+  state.fallbackIndex++;
+  const from = state.model;
+  state.model = next;
+  const event = { type: "model_fallback" as const, from, to: next, reason };
+  state.emit(discarded ? { ...event, discarded } : event);
+  return true;
+}
+
+function reasonText(error: ProviderErrorInfo): string {
+  return `${error.kind}: ${error.message}`;
+}

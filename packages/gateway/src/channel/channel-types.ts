@@ -1,0 +1,115 @@
+/** The text dialect a platform renders. The reply layer converts the agent's Markdown into it. */
+export type MarkupDialect = "discord-md" | "slack-mrkdwn" | "telegram-html" | "markdown" | "plain";
+
+/** How often one message may be edited: at most `edits` edits per `perMs` milliseconds. */
+export interface EditRate {
+  readonly edits: number;
+  readonly perMs: number;
+}
+
+/** What a platform (account) can do. Lengths are measured in UTF-16 code units, the strictest common measure. */
+export interface ChannelCapabilities {
+  readonly maxMessageLength: number;
+  /** Some platforms collapse long messages (Discord: 17 lines); the chunker keeps under this when set. */
+  readonly maxLines?: number;
+  readonly edit: boolean;
+  readonly delete: boolean;
+  readonly typing: boolean;
+  readonly threads: boolean;
+  readonly reactions: boolean;
+  readonly buttons: boolean;
+  readonly markup: MarkupDialect;
+  readonly editRate: EditRate;
+}
+
+/** A file or media item attached to an inbound message. */
+export interface InboundAttachment {
+  readonly id: string;
+  readonly name: string;
+  readonly mimeType?: string;
+  readonly sizeBytes?: number;
+  readonly url?: string;
+}
+
+/** Who sent an inbound message. */
+export interface InboundSender {
+  readonly id: string;
+  readonly name: string;
+  readonly isBot: boolean;
+}
+
+/** One inbound chat message, normalised from any platform. */
+export interface InboundMessage {
+  /** The channel kind, e.g. "discord"; equals the receiving Channel's `id`. */
+  readonly channel: string;
+  readonly accountId: string;
+  readonly chatType: "dm" | "group";
+  /** The DM conversation or the group/channel id on the platform. */
+  readonly chatId: string;
+  /** A thread or forum topic inside `chatId`, when there is one. */
+  readonly threadId?: string;
+  /** Discord guild or Slack team the chat belongs to; absent where the platform has none. Used by bindings. */
+  readonly guildId?: string;
+  readonly messageId: string;
+  /** The platform's delivery id, used to drop redelivered events; equal to messageId where there is no other. */
+  readonly eventId: string;
+  readonly sender: InboundSender;
+  readonly text: string;
+  readonly mentionsBot: boolean;
+  readonly replyToBot: boolean;
+  readonly attachments: readonly InboundAttachment[];
+  /** Epoch milliseconds at which the gateway received the message. */
+  readonly receivedAt: number;
+}
+
+/** Where to send: a DM or group chat, optionally a thread in it. */
+export interface SendTarget {
+  readonly chatType: "dm" | "group";
+  readonly chatId: string;
+  readonly threadId?: string;
+  /** Show the message as a reply to this message, where the platform supports it. */
+  readonly replyToMessageId?: string;
+}
+
+/** A button under a message, where the platform supports buttons. */
+export interface OutboundButton {
+  readonly id: string;
+  readonly label: string;
+}
+
+/** A message to send or an edit to apply. `text` is already in the channel's markup dialect and within its limits. */
+export interface OutboundMessage {
+  readonly text: string;
+  readonly buttons?: readonly OutboundButton[];
+}
+
+/** A message the channel has sent; kept so the reply layer can edit, react to, or delete it later. */
+export interface SentMessage {
+  readonly messageId: string;
+  readonly chatId: string;
+  readonly threadId?: string;
+  /** Epoch milliseconds. */
+  readonly sentAt: number;
+}
+
+/** Receives normalised inbound messages from a started channel. */
+export type InboundSink = (message: InboundMessage) => void | Promise<void>;
+
+/**
+ * One platform account the gateway talks through (seed 002's Channel trait).
+ * Contract: `start` delivers every inbound message to `sink` until `stop` resolves; `send` resolves with the
+ * platform's id for the message or rejects with a ChannelError; callers consult `capabilities` before using an
+ * optional operation (an implementation may leave it out, or reject with ChannelError "forbidden").
+ */
+export interface Channel {
+  readonly id: string;
+  readonly accountId: string;
+  readonly capabilities: ChannelCapabilities;
+  start(sink: InboundSink): Promise<void>;
+  stop(): Promise<void>;
+  send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage>;
+  edit?(message: SentMessage, outbound: OutboundMessage): Promise<void>;
+  delete?(message: SentMessage): Promise<void>;
+  typing?(target: SendTarget): Promise<void>;
+  react?(message: SentMessage, emoji: string): Promise<void>;
+}

@@ -1,0 +1,24 @@
+export { ChannelError, type ChannelErrorKind } from "./channel-error.js";
+export type {
+  Channel,
+  ChannelCapabilities,
+  EditRate,
+  InboundAttachment,
+  InboundMessage,
+  InboundSender,
+  InboundSink,
+  MarkupDialect,
+  OutboundButton,
+  OutboundMessage,
+  SendTarget,
+  SentMessage,
+} from "./channel-types.js";
+export {
+  type InjectedMessage,
+  TEST_CHANNEL_CAPABILITIES,
+  TestChannel,
+  type TestChannelCall,
+  type TestChannelMessage,
+  type TestChannelOperation,
+  type TestChannelOptions,
+} from "./test-channel.js";

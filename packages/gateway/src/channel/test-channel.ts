@@ -1,0 +1,274 @@
+import { ChannelError } from "./channel-error.js";
+import type {
+  Channel,
+  ChannelCapabilities,
+  InboundMessage,
+  InboundSink,
+  OutboundMessage,
+  SendTarget,
+  SentMessage,
+} from "./channel-types.js";
+
+/** The operations a TestChannel records. */
+export type TestChannelOperation = "send" | "edit" | "delete" | "typing" | "react";
+
+/** One recorded call; `error` is set when the call was made to fail. */
+export type TestChannelCall =
+  | { op: "send"; target: SendTarget; outbound: OutboundMessage; messageId?: string; error?: ChannelError }
+  | { op: "edit"; messageId: string; outbound: OutboundMessage; error?: ChannelError }
+  | { op: "delete"; messageId: string; error?: ChannelError }
+  | { op: "typing"; target: SendTarget; error?: ChannelError }
+  | { op: "react"; messageId: string; emoji: string; error?: ChannelError };
+
+/** A message as it currently stands in the fake chat, after any edits. */
+export interface TestChannelMessage {
+  readonly messageId: string;
+  readonly target: SendTarget;
+  text: string;
+  edits: number;
+  deleted: boolean;
+}
+
+/** An inbound message to inject: only `text` is required, everything else gets a sensible default. */
+export type InjectedMessage = Partial<Omit<InboundMessage, "sender">> & {
+  text: string;
+  sender?: Partial<InboundMessage["sender"]>;
+};
+
+/** Options of a TestChannel. */
+export interface TestChannelOptions {
+  id?: string;
+  accountId?: string;
+  capabilities?: Partial<ChannelCapabilities>;
+  /** Clock for receivedAt / sentAt; defaults to Date.now (so fake timers apply). */
+  now?: () => number;
+}
+
+/** Generous defaults so tests only set what they are about. */
+export const TEST_CHANNEL_CAPABILITIES: ChannelCapabilities = {
+  maxMessageLength: 4000,
+  edit: true,
+  delete: true,
+  typing: true,
+  threads: true,
+  reactions: true,
+  buttons: true,
+  markup: "markdown",
+  editRate: { edits: 5, perMs: 5000 },
+};
+
+interface PendingFailure {
+  op: TestChannelOperation;
+  make: () => ChannelError;
+  remaining: number;
+}
+
+interface CallWaiter {
+  op: TestChannelOperation | undefined;
+  count: number;
+  resolve: () => void;
+}
+
+/**
+ * An in-memory Channel for tests: inject inbound messages, inspect every send/edit/delete/typing/react,
+ * and make operations fail (e.g. rate limits) on demand.
+ * Contract: behaves like a strict platform — it rejects text over `maxMessageLength` with ChannelError "too-long",
+ * operations its capabilities lack with "forbidden", and edits of unknown messages with "not-found".
+ */
+export class TestChannel implements Channel {
+  readonly id: string;
+  readonly accountId: string;
+  readonly capabilities: ChannelCapabilities;
+  /** Every call in order, including the ones that were made to fail. */
+  readonly calls: TestChannelCall[] = [];
+  /** Messages in the fake chat by id, as they currently read. */
+  readonly messages = new Map<string, TestChannelMessage>();
+
+  #sink: InboundSink | undefined;
+  #nextOutbound = 1;
+  #nextInbound = 1;
+  #failures: PendingFailure[] = [];
+  #waiters: CallWaiter[] = [];
+  readonly #now: () => number;
+
+  constructor(options: TestChannelOptions = {}) {
+    this.id = options.id ?? "test";
+    this.accountId = options.accountId ?? "default";
+    this.capabilities = { ...TEST_CHANNEL_CAPABILITIES, ...options.capabilities };
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Whether `start` has been called and `stop` has not. */
+  get started(): boolean {
+    return this.#sink !== undefined;
+  }
+
+  async start(sink: InboundSink): Promise<void> {
+    this.#sink = sink;
+  }
+
+  async stop(): Promise<void> {
+    this.#sink = undefined;
+  }
+
+  /**
+   * Delivers an inbound message to the started sink, filling in defaults, and waits for the sink to finish.
+   * Contract: returns the full message delivered; throws if the channel is not started.
+   */
+  async inject(message: InjectedMessage): Promise<InboundMessage> {
+    const sink = this.#sink;
+    if (sink === undefined) throw new Error("TestChannel.inject: the channel is not started");
+    const full = this.buildInbound(message);
+    await sink(full);
+    return full;
+  }
+
+  /** Builds a complete InboundMessage from a partial one, as `inject` would, without delivering it. */
+  buildInbound(message: InjectedMessage): InboundMessage {
+    const n = this.#nextInbound++;
+    const sender = { id: "user-1", name: "User One", isBot: false, ...message.sender };
+    const chatType = message.chatType ?? "dm";
+    const messageId = message.messageId ?? `in-${n}`;
+    return {
+      channel: this.id,
+      accountId: this.accountId,
+      chatId: chatType === "dm" ? `dm-${sender.id}` : "group-1",
+      mentionsBot: false,
+      replyToBot: false,
+      attachments: [],
+      receivedAt: this.#now(),
+      eventId: messageId,
+      ...message,
+      chatType,
+      messageId,
+      sender,
+    };
+  }
+
+  /**
+   * Makes the next `times` calls of `op` fail with the given error (default: a rate limit asking for 1 s).
+   * Contract: failures queue up in the order they were requested, per operation.
+   */
+  failNext(op: TestChannelOperation, error?: ChannelError | (() => ChannelError), times = 1): void {
+    const make =
+      typeof error === "function"
+        ? error
+        : () => error ?? new ChannelError("rate-limited", "rate limited by the test channel", { retryAfterMs: 1000 });
+    this.#failures.push({ op, make, remaining: times });
+  }
+
+  async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
+    const error = this.#takeFailure("send") ?? this.#checkLength(outbound);
+    if (error !== undefined) return this.#reject({ op: "send", target, outbound, error });
+    const messageId = `out-${this.#nextOutbound++}`;
+    this.messages.set(messageId, { messageId, target, text: outbound.text, edits: 0, deleted: false });
+    this.#record({ op: "send", target, outbound, messageId });
+    const sent: SentMessage = { messageId, chatId: target.chatId, sentAt: this.#now() };
+    return target.threadId === undefined ? sent : { ...sent, threadId: target.threadId };
+  }
+
+  async edit(message: SentMessage, outbound: OutboundMessage): Promise<void> {
+    const { messageId } = message;
+    const stored = this.messages.get(messageId);
+    const error =
+      this.#unsupported("edit", this.capabilities.edit) ??
+      this.#takeFailure("edit") ??
+      (stored === undefined || stored.deleted ? notFound(messageId) : undefined) ??
+      this.#checkLength(outbound);
+    if (error !== undefined) return this.#reject({ op: "edit", messageId, outbound, error });
+    if (stored === undefined) return this.#reject({ op: "edit", messageId, outbound, error: notFound(messageId) });
+    stored.text = outbound.text;
+    stored.edits++;
+    this.#record({ op: "edit", messageId, outbound });
+  }
+
+  async delete(message: SentMessage): Promise<void> {
+    const { messageId } = message;
+    const stored = this.messages.get(messageId);
+    const error =
+      this.#unsupported("delete", this.capabilities.delete) ??
+      this.#takeFailure("delete") ??
+      (stored === undefined || stored.deleted ? notFound(messageId) : undefined);
+    if (error !== undefined) return this.#reject({ op: "delete", messageId, error });
+    if (stored === undefined) return this.#reject({ op: "delete", messageId, error: notFound(messageId) });
+    stored.deleted = true;
+    this.#record({ op: "delete", messageId });
+  }
+
+  async typing(target: SendTarget): Promise<void> {
+    const error = this.#unsupported("typing", this.capabilities.typing) ?? this.#takeFailure("typing");
+    if (error !== undefined) return this.#reject({ op: "typing", target, error });
+    this.#record({ op: "typing", target });
+  }
+
+  async react(message: SentMessage, emoji: string): Promise<void> {
+    const { messageId } = message;
+    const error =
+      this.#unsupported("react", this.capabilities.reactions) ??
+      this.#takeFailure("react") ??
+      (this.messages.has(messageId) ? undefined : notFound(messageId));
+    if (error !== undefined) return this.#reject({ op: "react", messageId, emoji, error });
+    this.#record({ op: "react", messageId, emoji });
+  }
+
+  /** The successful calls of one operation, in order. */
+  succeeded<Op extends TestChannelOperation>(op: Op): Extract<TestChannelCall, { op: Op }>[] {
+    return this.calls.filter((call): call is Extract<TestChannelCall, { op: Op }> => call.op === op && !call.error);
+  }
+
+  /** The current text of the non-deleted messages sent to a chat, oldest first. */
+  transcript(chatId: string): string[] {
+    return [...this.messages.values()]
+      .filter((message) => message.target.chatId === chatId && !message.deleted)
+      .map((message) => message.text);
+  }
+
+  /**
+   * Resolves once at least `count` successful calls (of `op`, or of any operation) have been recorded.
+   * Contract: resolves at once if they already have; never times out by itself (the test's timeout bounds it).
+   */
+  waitForCalls(count: number, op?: TestChannelOperation): Promise<void> {
+    if (this.#countOk(op) >= count) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ op, count, resolve }));
+  }
+
+  #countOk(op: TestChannelOperation | undefined): number {
+    return this.calls.filter((call) => !call.error && (op === undefined || call.op === op)).length;
+  }
+
+  #record(call: TestChannelCall): void {
+    this.calls.push(call);
+    this.#waiters = this.#waiters.filter((waiter) => {
+      if (this.#countOk(waiter.op) < waiter.count) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
+  #reject(call: TestChannelCall): Promise<never> {
+    this.calls.push(call);
+    return Promise.reject(call.error);
+  }
+
+  #takeFailure(op: TestChannelOperation): ChannelError | undefined {
+    const failure = this.#failures.find((candidate) => candidate.op === op);
+    if (failure === undefined) return undefined;
+    failure.remaining--;
+    if (failure.remaining <= 0) this.#failures.splice(this.#failures.indexOf(failure), 1);
+    return failure.make();
+  }
+
+  #unsupported(op: TestChannelOperation, supported: boolean): ChannelError | undefined {
+    return supported ? undefined : new ChannelError("forbidden", `this test channel does not support ${op}`);
+  }
+
+  #checkLength(outbound: OutboundMessage): ChannelError | undefined {
+    const limit = this.capabilities.maxMessageLength;
+    if (outbound.text.length <= limit) return undefined;
+    return new ChannelError("too-long", `message is ${outbound.text.length} characters; the limit is ${limit}`);
+  }
+}
+
+function notFound(messageId: string): ChannelError {
+  return new ChannelError("not-found", `no message ${messageId}`);
+}

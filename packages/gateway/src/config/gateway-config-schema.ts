@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { KEY_ID_PATTERN } from "../session-key/key-component.js";
+
+const idSchema = z
+  .string()
+  .regex(
+    KEY_ID_PATTERN,
+    "expected an id of lower-case letters, digits, '_' or '-' (1–64, starting with a letter or digit)",
+  );
+const platformIdSchema = z.string().min(1, "expected a non-empty platform id");
+
+/** How a message that arrives while its session is busy is handled. */
+export const queueModeSchema = z.enum(["steer", "followup", "collect", "interrupt"]);
+
+/** Which tools an agent (or a group) may use: tool names, or "group:<name>" for a tool group. Deny wins over allow. */
+export const toolPolicySchema = z.strictObject({
+  allow: z.array(z.string().min(1)).optional(),
+  deny: z.array(z.string().min(1)).optional(),
+});
+
+/** Limits on the sub-agents an agent may spawn. */
+export const subagentLimitsSchema = z.strictObject({
+  maxSpawnDepth: z.int().min(1).max(5).default(1),
+  maxChildrenPerRun: z.int().min(1).max(100).default(5),
+  maxConcurrent: z.int().min(1).max(1000).default(8),
+});
+
+/** One configured agent. */
+export const agentConfigSchema = z.strictObject({
+  id: idSchema,
+  model: z.string().min(1, "expected a model id"),
+  systemPrompt: z.string().optional(),
+  toolPolicy: toolPolicySchema.optional(),
+  subagents: subagentLimitsSchema.prefault({}),
+});
+
+/** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */
+export const bindingMatchSchema = z.strictObject({
+  channel: idSchema.optional(),
+  accountId: idSchema.optional(),
+  /** A DM peer: the sender's platform user id. */
+  peer: platformIdSchema.optional(),
+  /** A group chat id (its threads included). */
+  group: platformIdSchema.optional(),
+  guild: platformIdSchema.optional(),
+  team: platformIdSchema.optional(),
+});
+
+/** Sends matching messages to an agent. */
+export const bindingSchema = z.strictObject({
+  agentId: idSchema,
+  match: bindingMatchSchema,
+});
+
+/** Trust of members of a configured group (admins are always "owner"). */
+export const groupTrustSchema = z.enum(["trusted", "guest"]);
+
+/** Settings of one allowed group. */
+export const groupConfigSchema = z.strictObject({
+  requireMention: z.boolean().default(true),
+  trust: groupTrustSchema.default("trusted"),
+  toolPolicy: toolPolicySchema.optional(),
+  queueMode: queueModeSchema.optional(),
+});
+
+/** Who may talk to the bot in DMs. */
+export const dmPolicySchema = z.enum(["pairing", "allowlist", "open", "disabled"]);
+/** Which groups the bot answers in. */
+export const groupPolicySchema = z.enum(["allowlist", "open"]);
+
+/**
+ * Policy for a channel, or for one account of it when `accountId` is set. Unset fields fall back to the
+ * channel-wide entry, then to the defaults (see resolveChannelPolicy).
+ */
+export const channelPolicyEntrySchema = z.strictObject({
+  channel: idSchema,
+  accountId: idSchema.optional(),
+  /** Sender ids with the owner tier on this channel (they can approve pairings, use /agents, …). */
+  admins: z.array(platformIdSchema).optional(),
+  dmPolicy: dmPolicySchema.optional(),
+  /** DM senders allowed without pairing. */
+  allowFrom: z.array(platformIdSchema).optional(),
+  groupPolicy: groupPolicySchema.optional(),
+  groups: z.record(platformIdSchema, groupConfigSchema).optional(),
+  /** Answer other bots at all (never our own messages). */
+  allowBots: z.boolean().optional(),
+  /** How many bot messages in a row, in one chat, the gateway answers before it stops (a loop brake). */
+  botHopLimit: z.int().min(0).max(50).optional(),
+  queueMode: queueModeSchema.optional(),
+});
+
+/** The gateway's configuration, as written by the user. */
+export const gatewayConfigSchema = z.strictObject({
+  agents: z.array(agentConfigSchema).min(1, "expected at least one agent"),
+  /** The agent for messages no binding matches; defaults to the first agent. */
+  defaultAgent: idSchema.optional(),
+  bindings: z.array(bindingSchema).default([]),
+  channels: z.array(channelPolicyEntrySchema).default([]),
+});
+
+export type QueueMode = z.output<typeof queueModeSchema>;
+export type ToolPolicyConfig = z.output<typeof toolPolicySchema>;
+export type SubagentLimits = z.output<typeof subagentLimitsSchema>;
+export type AgentConfig = z.output<typeof agentConfigSchema>;
+export type BindingMatch = z.output<typeof bindingMatchSchema>;
+export type Binding = z.output<typeof bindingSchema>;
+export type GroupConfig = z.output<typeof groupConfigSchema>;
+export type GroupTrust = z.output<typeof groupTrustSchema>;
+export type DmPolicy = z.output<typeof dmPolicySchema>;
+export type GroupPolicy = z.output<typeof groupPolicySchema>;
+export type ChannelPolicyEntry = z.output<typeof channelPolicyEntrySchema>;
+/** A channel policy entry as the user may write it (defaults optional). */
+export type ChannelPolicyEntryInput = z.input<typeof channelPolicyEntrySchema>;
+/** A validated configuration, defaults applied. */
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+/** A configuration as the user may write it (defaults optional). */
+export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;

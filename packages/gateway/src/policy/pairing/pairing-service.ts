@@ -1,0 +1,112 @@
+import { generatePairingCode, normalizePairingCode } from "./pairing-code.js";
+import type { PairingRequest, PairingScope, PairingStore } from "./pairing-types.js";
+
+/** Options of the pairing service. */
+export interface PairingOptions {
+  /** How long a code stays valid; default one hour. */
+  ttlMs?: number;
+  /** Live requests allowed per channel account; default 3. */
+  maxPending?: number;
+  now?: () => number;
+  generateCode?: () => string;
+}
+
+/** The outcome of an unknown sender asking to pair. */
+export type PairingRequestOutcome =
+  | { readonly status: "created"; readonly code: string; readonly expiresAt: number }
+  /** The sender already has a live code; it is repeated, not replaced. */
+  | { readonly status: "pending"; readonly code: string; readonly expiresAt: number }
+  | { readonly status: "too-many-pending" }
+  | { readonly status: "already-approved" };
+
+/** The outcome of approving or denying a code. */
+export type PairingDecisionOutcome =
+  | { readonly ok: true; readonly request: PairingRequest }
+  | { readonly ok: false; readonly reason: "unknown-code" | "expired" };
+
+const MAX_CODE_ATTEMPTS = 8;
+
+/**
+ * DM pairing: an unknown sender gets an 8-character code; an admin approves or denies it (`/pair approve <code>`).
+ * Codes expire after an hour; at most three are pending per channel account.
+ * Contract: store-agnostic (all state is in the PairingStore); codes are matched ignoring case, spaces and dashes.
+ */
+export class PairingService {
+  readonly #store: PairingStore;
+  readonly #ttlMs: number;
+  readonly #maxPending: number;
+  readonly #now: () => number;
+  readonly #generateCode: () => string;
+
+  constructor(store: PairingStore, options: PairingOptions = {}) {
+    this.#store = store;
+    this.#ttlMs = options.ttlMs ?? 60 * 60 * 1000;
+    this.#maxPending = options.maxPending ?? 3;
+    this.#now = options.now ?? Date.now;
+    this.#generateCode = options.generateCode ?? generatePairingCode;
+  }
+
+  /** Issues (or repeats) a code for an unknown DM sender. */
+  async request(scope: PairingScope, sender: { id: string; name: string }): Promise<PairingRequestOutcome> {
+    if (await this.#store.isApproved(scope, sender.id)) return { status: "already-approved" };
+    const now = this.#now();
+    for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
+      const request: PairingRequest = {
+        scope,
+        code: normalizePairingCode(this.#generateCode()),
+        senderId: sender.id,
+        senderName: sender.name,
+        createdAt: now,
+        expiresAt: now + this.#ttlMs,
+      };
+      const result = await this.#store.insertPending(request, { maxPending: this.#maxPending, now });
+      switch (result.status) {
+        case "inserted":
+          return { status: "created", code: request.code, expiresAt: request.expiresAt };
+        case "exists":
+          return { status: "pending", code: result.request.code, expiresAt: result.request.expiresAt };
+        case "full":
+          return { status: "too-many-pending" };
+        case "code-taken":
+          continue;
+      }
+    }
+    throw new Error(`could not find a free pairing code after ${MAX_CODE_ATTEMPTS} attempts`);
+  }
+
+  /** Approves a code: its sender may DM the bot from now on. */
+  async approve(scope: PairingScope, typedCode: string): Promise<PairingDecisionOutcome> {
+    const outcome = await this.#take(scope, typedCode);
+    if (outcome.ok) await this.#store.addApproved(scope, outcome.request.senderId, this.#now());
+    return outcome;
+  }
+
+  /** Denies a code: the request is dropped (the sender may ask again later). */
+  async deny(scope: PairingScope, typedCode: string): Promise<PairingDecisionOutcome> {
+    return this.#take(scope, typedCode);
+  }
+
+  /** Live requests, oldest first. */
+  async list(scope: PairingScope): Promise<PairingRequest[]> {
+    return this.#store.listPending(scope, this.#now());
+  }
+
+  /** Whether a sender was approved on this channel account. */
+  isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
+    return this.#store.isApproved(scope, senderId);
+  }
+
+  /** Withdraws an approval. Contract: true when the sender had been approved. */
+  revoke(scope: PairingScope, senderId: string): Promise<boolean> {
+    return this.#store.removeApproved(scope, senderId);
+  }
+
+  async #take(scope: PairingScope, typedCode: string): Promise<PairingDecisionOutcome> {
+    const code = normalizePairingCode(typedCode);
+    const request = await this.#store.getPending(scope, code);
+    if (request === undefined) return { ok: false, reason: "unknown-code" };
+    await this.#store.deletePending(scope, code);
+    if (request.expiresAt <= this.#now()) return { ok: false, reason: "expired" };
+    return { ok: true, request };
+  }
+}

@@ -1,0 +1,29 @@
+/** What exactly is wrong with a session key or with the parts given to build one. */
+export type SessionKeyErrorCode =
+  | "empty"
+  | "bad-shape"
+  | "bad-agent-id"
+  | "bad-account-id"
+  | "bad-channel"
+  | "empty-component"
+  | "bad-encoding"
+  | "non-canonical-encoding"
+  | "bad-depth"
+  | "depth-mismatch";
+
+/**
+ * A session key that cannot be parsed, or parts that cannot form a key.
+ * Contract: `code` is stable for programs; `message` names the offending part for people.
+ */
+export class SessionKeyError extends Error {
+  override readonly name = "SessionKeyError";
+  readonly code: SessionKeyErrorCode;
+  /** The key (or key fragment) being processed when the problem was found. */
+  readonly key: string | undefined;
+
+  constructor(code: SessionKeyErrorCode, message: string, key?: string) {
+    super(key === undefined ? message : `${message} (in session key ${JSON.stringify(key)})`);
+    this.code = code;
+    this.key = key;
+  }
+}

@@ -1,0 +1,74 @@
+import type { SessionStore, SessionStoreTransaction } from "../session-store.js";
+import { SessionStoreError } from "../session-store-error.js";
+import { CoreOps } from "./core-ops.js";
+import { TransactionGate } from "./transaction-gate.js";
+
+/** A transaction handle: calls go straight to the core until the transaction ends. */
+class CoreTransaction extends CoreOps {
+  open = true;
+
+  protected call<T>(op: () => T): Promise<T> {
+    if (!this.open) {
+      return Promise.reject(new SessionStoreError("closed", "This transaction has ended; use the store instead."));
+    }
+    try {
+      return Promise.resolve(op());
+    } catch (error) {
+      return Promise.reject(this.core.translateError(error));
+    }
+  }
+}
+
+/**
+ * A `SessionStore` over a synchronous core: each call runs synchronously when admitted, so a store call
+ * never yields halfway; calls wait while a `transaction` is open.
+ */
+export class CoreBackedSessionStore extends CoreOps implements SessionStore {
+  private readonly gate = new TransactionGate();
+  private closed = false;
+
+  protected call<T>(op: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(closedError());
+    if (this.gate.busy) return this.gate.idle().then(() => this.call(op));
+    try {
+      return Promise.resolve(op());
+    } catch (error) {
+      return Promise.reject(this.core.translateError(error));
+    }
+  }
+
+  async transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T> {
+    while (this.gate.busy) await this.gate.idle();
+    if (this.closed) throw closedError();
+    const release = this.gate.hold();
+    const tx = new CoreTransaction(this.core);
+    try {
+      this.core.begin();
+      try {
+        const result = await fn(tx);
+        tx.open = false;
+        this.core.commit();
+        return result;
+      } catch (error) {
+        tx.open = false;
+        this.core.rollback();
+        throw error;
+      }
+    } catch (error) {
+      throw this.core.translateError(error);
+    } finally {
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    while (this.gate.busy) await this.gate.idle();
+    if (this.closed) return;
+    this.closed = true;
+    await this.core.close();
+  }
+}
+
+function closedError(): SessionStoreError {
+  return new SessionStoreError("closed", "The session store is closed.");
+}

@@ -1,0 +1,134 @@
+import type { AgentMessage } from "@chorus/core";
+import type { SessionStoreOps } from "../session-store.js";
+import type {
+  AppendResult,
+  InboundEventRef,
+  NewOutboxEntry,
+  NewPairingCode,
+  NewRun,
+  NewSession,
+  OutboxEntry,
+  OutboxFailure,
+  OutboxFilter,
+  PairedSenderRef,
+  PairingCodeRecord,
+  PairingDecisionResult,
+  PairingFilter,
+  RunFilter,
+  RunPatch,
+  RunRecord,
+  SessionFilter,
+  SessionPatch,
+  SessionRecord,
+  TranscriptEntry,
+  TurnCommit,
+  TurnCommitResult,
+} from "../store-types.js";
+import { commitTurnOn } from "./commit-turn.js";
+import type { SessionStoreCore } from "./store-core.js";
+
+/**
+ * The async operations over a synchronous core. Subclasses decide how a call is admitted (`call`):
+ * the store waits for any open transaction; a transaction handle checks it is still open.
+ */
+export abstract class CoreOps implements SessionStoreOps {
+  protected readonly core: SessionStoreCore;
+
+  constructor(core: SessionStoreCore) {
+    this.core = core;
+  }
+
+  /** Runs a synchronous core operation as a store call (errors become rejections). */
+  protected abstract call<T>(op: () => T): Promise<T>;
+
+  ensureSession(input: NewSession): Promise<{ session: SessionRecord; created: boolean }> {
+    return this.call(() => this.core.ensureSession(input));
+  }
+  getSession(key: string): Promise<SessionRecord | undefined> {
+    return this.call(() => this.core.getSession(key));
+  }
+  listSessions(filter?: SessionFilter): Promise<SessionRecord[]> {
+    return this.call(() => this.core.listSessions(filter));
+  }
+  updateSession(key: string, patch: SessionPatch): Promise<SessionRecord> {
+    return this.call(() => this.core.updateSession(key, patch));
+  }
+  deleteSession(key: string): Promise<boolean> {
+    return this.call(() => this.core.deleteSession(key));
+  }
+  appendMessages(sessionKey: string, messages: readonly AgentMessage[]): Promise<AppendResult> {
+    return this.call(() => this.core.atomically(() => this.core.appendMessages(sessionKey, messages)));
+  }
+  readTranscript(sessionKey: string, options?: { fromSeq?: number }): Promise<TranscriptEntry[]> {
+    return this.call(() => this.core.readTranscript(sessionKey, options));
+  }
+  resetTranscript(sessionKey: string): Promise<SessionRecord> {
+    return this.call(() => this.core.resetTranscript(sessionKey));
+  }
+  startRun(input: NewRun): Promise<RunRecord> {
+    return this.call(() => this.core.startRun(input));
+  }
+  getRun(id: string): Promise<RunRecord | undefined> {
+    return this.call(() => this.core.getRun(id));
+  }
+  listRuns(filter?: RunFilter): Promise<RunRecord[]> {
+    return this.call(() => this.core.listRuns(filter));
+  }
+  updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
+    return this.call(() => this.core.updateRun(id, patch));
+  }
+  interruptRunningRuns(error?: string): Promise<RunRecord[]> {
+    return this.call(() => this.core.atomically(() => this.core.interruptRunningRuns(error)));
+  }
+  recordInboundEvent(ref: InboundEventRef): Promise<boolean> {
+    return this.call(() => this.core.recordInboundEvent(ref));
+  }
+  pruneInboundEvents(): Promise<number> {
+    return this.call(() => this.core.pruneInboundEvents());
+  }
+  enqueueOutbox(entries: readonly NewOutboxEntry[]): Promise<OutboxEntry[]> {
+    return this.call(() => this.core.atomically(() => this.core.enqueueOutbox(entries)));
+  }
+  getOutboxEntry(id: number): Promise<OutboxEntry | undefined> {
+    return this.call(() => this.core.getOutboxEntry(id));
+  }
+  claimOutboxEntry(id: number): Promise<OutboxEntry | undefined> {
+    return this.call(() => this.core.claimOutboxEntry(id));
+  }
+  claimDueOutbox(limit: number): Promise<OutboxEntry[]> {
+    return this.call(() => this.core.atomically(() => this.core.claimDueOutbox(limit)));
+  }
+  markOutboxSent(id: number, platformMessageIds: readonly string[]): Promise<OutboxEntry> {
+    return this.call(() => this.core.markOutboxSent(id, platformMessageIds));
+  }
+  markOutboxFailed(id: number, failure: OutboxFailure): Promise<OutboxEntry> {
+    return this.call(() => this.core.markOutboxFailed(id, failure));
+  }
+  listOutbox(filter?: OutboxFilter): Promise<OutboxEntry[]> {
+    return this.call(() => this.core.listOutbox(filter));
+  }
+  requeueInFlightOutbox(): Promise<OutboxEntry[]> {
+    return this.call(() => this.core.atomically(() => this.core.requeueInFlightOutbox()));
+  }
+  pruneSentOutbox(before: number): Promise<number> {
+    return this.call(() => this.core.pruneSentOutbox(before));
+  }
+  createPairingCode(input: NewPairingCode): Promise<PairingCodeRecord> {
+    return this.call(() => this.core.createPairingCode(input));
+  }
+  listPairingCodes(filter?: PairingFilter): Promise<PairingCodeRecord[]> {
+    return this.call(() => this.core.listPairingCodes(filter));
+  }
+  approvePairingCode(code: string, decidedBy?: string): Promise<PairingDecisionResult> {
+    return this.call(() => this.core.approvePairingCode(code, decidedBy));
+  }
+  denyPairingCode(code: string, decidedBy?: string): Promise<PairingDecisionResult> {
+    return this.call(() => this.core.denyPairingCode(code, decidedBy));
+  }
+  isSenderApproved(sender: PairedSenderRef): Promise<boolean> {
+    return this.call(() => this.core.isSenderApproved(sender));
+  }
+  commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
+    return this.call(() => commitTurnOn(this.core, turn));
+  }
+}

@@ -1,0 +1,25 @@
+import type { SessionStoreOps } from "../session-store.js";
+
+/** The synchronous twin of each async store operation. */
+type SyncOps<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
+
+/**
+ * The synchronous engine behind an embedded store (memory, SQLite). `CoreBackedSessionStore` turns it into the
+ * async `SessionStore`, serialises transactions and builds `commitTurn` from these operations.
+ * Contract: each operation is atomic on its own; `begin`/`commit`/`rollback` bracket several; `atomically` nests inside an open one.
+ */
+export interface SessionStoreCore extends SyncOps<Omit<SessionStoreOps, "commitTurn">> {
+  /** Opens a transaction. Contract: at most one is open at a time (the caller serialises). */
+  begin(): void;
+  commit(): void;
+  /** Contract: undoes every write since `begin`; never throws for a transaction that is open. */
+  rollback(): void;
+  /** Runs `fn` in its own transaction, or inside the one already open. */
+  atomically<T>(fn: () => T): T;
+  /** Turns an engine failure into a `SessionStoreError` where one applies; returns anything else unchanged. */
+  translateError(error: unknown): unknown;
+  /** Releases the engine; may finish background work first. */
+  close(): void | Promise<void>;
+}

@@ -1,0 +1,500 @@
+import type { AgentMessage } from "@chorus/core";
+import { buildPairingRecord, buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
+import type { SessionStoreCore } from "../core/store-core.js";
+import {
+  assertRunning,
+  checkLimit,
+  DEFAULT_INBOUND_EVENT_TTL_MS,
+  notFound,
+  statusList,
+  toStoredJson,
+} from "../core/store-validation.js";
+import { zeroUsage } from "../core/zero-usage.js";
+import { SessionStoreError } from "../session-store-error.js";
+import type {
+  AppendResult,
+  InboundEventRef,
+  NewOutboxEntry,
+  NewPairingCode,
+  NewRun,
+  NewSession,
+  OutboxEntry,
+  OutboxFailure,
+  OutboxFilter,
+  OutboxStatus,
+  PairedSenderRef,
+  PairingCodeRecord,
+  PairingDecisionResult,
+  PairingFilter,
+  PairingStatus,
+  RunFilter,
+  RunPatch,
+  RunRecord,
+  SessionFilter,
+  SessionPatch,
+  SessionRecord,
+  TranscriptEntry,
+} from "../store-types.js";
+
+/** An outbox entry as held in memory: the payload stays a JSON string until read. */
+type HeldOutboxEntry = Omit<OutboxEntry, "payload"> & { readonly payloadJson: string };
+
+/** Options shared by the embedded stores. */
+export interface EmbeddedStoreOptions {
+  /** The clock (epoch ms). Default `Date.now`. */
+  now?: () => number;
+  /** How long an inbound event id is remembered. Default 24 h. */
+  inboundEventTtlMs?: number;
+}
+
+/**
+ * The in-memory engine. Records are frozen and replaced, never mutated, so a returned record is a safe snapshot;
+ * transcripts and payloads are kept as JSON strings (compact, and no aliasing with the caller's objects).
+ * Inside a transaction every write logs its inverse, and `rollback` replays them backwards.
+ */
+export class MemoryStoreCore implements SessionStoreCore {
+  private readonly now: () => number;
+  private readonly inboundTtlMs: number;
+  private readonly sessions = new Map<string, SessionRecord>();
+  /** Message JSON per session; the message at index i has seq i + 1. */
+  private readonly transcripts = new Map<string, string[]>();
+  private readonly runs = new Map<string, RunRecord>();
+  /** Inbound event key → when it was seen. */
+  private readonly inbound = new Map<string, number>();
+  private readonly outbox = new Map<number, HeldOutboxEntry>();
+  private readonly pairing = new Map<string, PairingCodeRecord>();
+  private nextOutboxId = 1;
+  private undoLog: (() => void)[] | undefined;
+
+  constructor(options: EmbeddedStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.inboundTtlMs = options.inboundEventTtlMs ?? DEFAULT_INBOUND_EVENT_TTL_MS;
+  }
+
+  // ── Transactions ──────────────────────────────────────────────────────────
+
+  begin(): void {
+    this.undoLog = [];
+  }
+
+  commit(): void {
+    this.undoLog = undefined;
+  }
+
+  rollback(): void {
+    const log = this.undoLog ?? [];
+    this.undoLog = undefined;
+    for (let i = log.length - 1; i >= 0; i--) log[i]?.();
+  }
+
+  atomically<T>(fn: () => T): T {
+    if (this.undoLog !== undefined) return fn();
+    this.begin();
+    try {
+      const result = fn();
+      this.commit();
+      return result;
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
+  }
+
+  translateError(error: unknown): unknown {
+    return error;
+  }
+
+  close(): void {}
+
+  private put<K, V>(map: Map<K, V>, key: K, value: V): void {
+    if (this.undoLog !== undefined) {
+      const had = map.has(key);
+      const previous = map.get(key);
+      this.undoLog.push(() => (had ? map.set(key, previous as V) : map.delete(key)));
+    }
+    map.set(key, value);
+  }
+
+  private remove<K, V>(map: Map<K, V>, key: K): boolean {
+    if (!map.has(key)) return false;
+    if (this.undoLog !== undefined) {
+      const previous = map.get(key) as V;
+      this.undoLog.push(() => map.set(key, previous));
+    }
+    return map.delete(key);
+  }
+
+  // ── Sessions ──────────────────────────────────────────────────────────────
+
+  ensureSession(input: NewSession): { session: SessionRecord; created: boolean } {
+    const existing = this.sessions.get(input.key);
+    if (existing !== undefined) return { session: existing, created: false };
+    const at = this.now();
+    const session = deepFreeze(
+      buildSessionRecord(input, input, {
+        settings: cloneJson(input.settings ?? {}, "session settings"),
+        createdAt: at,
+        updatedAt: at,
+        lastSeq: 0,
+        transcriptStartSeq: 1,
+      }),
+    );
+    this.put(this.sessions, input.key, session);
+    return { session, created: true };
+  }
+
+  getSession(key: string): SessionRecord | undefined {
+    return this.sessions.get(key);
+  }
+
+  listSessions(filter: SessionFilter = {}): SessionRecord[] {
+    const limit = checkLimit(filter.limit);
+    const found = [...this.sessions.values()].filter(
+      (s) => filter.agentId === undefined || s.agentId === filter.agentId,
+    );
+    found.sort((a, b) => b.updatedAt - a.updatedAt || compareText(a.key, b.key));
+    return limit === undefined ? found : found.slice(0, limit);
+  }
+
+  updateSession(key: string, patch: SessionPatch): SessionRecord {
+    const current = this.requireSession(key);
+    const next = deepFreeze(
+      buildSessionRecord(
+        current,
+        {
+          title: patched(current.title, patch.title),
+          modelOverride: patched(current.modelOverride, patch.modelOverride),
+          queueModeOverride: patched(current.queueModeOverride, patch.queueModeOverride),
+        },
+        {
+          ...current,
+          settings: patch.settings === undefined ? current.settings : cloneJson(patch.settings, "session settings"),
+          updatedAt: this.now(),
+        },
+      ),
+    );
+    this.put(this.sessions, key, next);
+    return next;
+  }
+
+  deleteSession(key: string): boolean {
+    this.remove(this.transcripts, key);
+    return this.remove(this.sessions, key);
+  }
+
+  private requireSession(key: string): SessionRecord {
+    const session = this.sessions.get(key);
+    if (session === undefined) throw notFound("session", key);
+    return session;
+  }
+
+  // ── Transcripts ───────────────────────────────────────────────────────────
+
+  appendMessages(sessionKey: string, messages: readonly AgentMessage[]): AppendResult {
+    const session = this.requireSession(sessionKey);
+    const json = messages.map((message) => toStoredJson(message, "transcript message"));
+    const firstSeq = session.lastSeq + 1;
+    if (json.length === 0) return { firstSeq, lastSeq: session.lastSeq };
+    let transcript = this.transcripts.get(sessionKey);
+    if (transcript === undefined) {
+      transcript = [];
+      this.put(this.transcripts, sessionKey, transcript);
+    }
+    const list = transcript;
+    const before = list.length;
+    if (this.undoLog !== undefined) {
+      this.undoLog.push(() => {
+        list.length = before;
+      });
+    }
+    list.push(...json);
+    const lastSeq = session.lastSeq + json.length;
+    this.put(this.sessions, sessionKey, Object.freeze({ ...session, lastSeq, updatedAt: this.now() }));
+    return { firstSeq, lastSeq };
+  }
+
+  readTranscript(sessionKey: string, options: { fromSeq?: number } = {}): TranscriptEntry[] {
+    const session = this.sessions.get(sessionKey);
+    const transcript = this.transcripts.get(sessionKey);
+    if (session === undefined || transcript === undefined) return [];
+    const fromSeq = Math.max(1, options.fromSeq ?? session.transcriptStartSeq);
+    const entries: TranscriptEntry[] = [];
+    for (let seq = fromSeq; seq <= transcript.length; seq++) {
+      entries.push({ seq, message: JSON.parse(transcript[seq - 1] as string) as AgentMessage });
+    }
+    return entries;
+  }
+
+  resetTranscript(sessionKey: string): SessionRecord {
+    const session = this.requireSession(sessionKey);
+    const next = Object.freeze({ ...session, transcriptStartSeq: session.lastSeq + 1, updatedAt: this.now() });
+    this.put(this.sessions, sessionKey, next);
+    return next;
+  }
+
+  // ── Runs ──────────────────────────────────────────────────────────────────
+
+  startRun(input: NewRun): RunRecord {
+    if (this.runs.has(input.id)) {
+      throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
+    }
+    let depth = 0;
+    if (input.parentRunId !== undefined) {
+      const parent = this.runs.get(input.parentRunId);
+      if (parent === undefined) throw notFound("parent run", input.parentRunId);
+      depth = parent.depth + 1;
+    }
+    const run = deepFreeze(
+      buildRunRecord({ ...input, depth, status: "running", startedAt: this.now(), usage: zeroUsage() }),
+    );
+    this.put(this.runs, input.id, run);
+    return run;
+  }
+
+  getRun(id: string): RunRecord | undefined {
+    return this.runs.get(id);
+  }
+
+  listRuns(filter: RunFilter = {}): RunRecord[] {
+    const limit = checkLimit(filter.limit);
+    const statuses = statusList(filter.status);
+    const found = [...this.runs.values()].filter(
+      (r) =>
+        (statuses === undefined || statuses.includes(r.status)) &&
+        (filter.sessionKey === undefined || r.sessionKey === filter.sessionKey) &&
+        (filter.agentId === undefined || r.agentId === filter.agentId) &&
+        (filter.parentRunId === undefined || r.parentRunId === filter.parentRunId),
+    );
+    found.sort((a, b) => a.startedAt - b.startedAt || compareText(a.id, b.id));
+    return limit === undefined ? found : found.slice(0, limit);
+  }
+
+  updateRun(id: string, patch: RunPatch): RunRecord {
+    const current = this.runs.get(id);
+    if (current === undefined) throw notFound("run", id);
+    assertRunning(id, current.status);
+    const next = deepFreeze(
+      buildRunRecord({
+        ...current,
+        status: patch.status ?? current.status,
+        endedAt: patch.status === undefined ? undefined : this.now(),
+        usage: patch.usage === undefined ? current.usage : cloneJson(patch.usage, "run usage"),
+        error: patch.error ?? current.error,
+      }),
+    );
+    this.put(this.runs, id, next);
+    return next;
+  }
+
+  interruptRunningRuns(error?: string): RunRecord[] {
+    const running = this.listRuns({ status: "running" });
+    return running.map((run) =>
+      this.updateRun(run.id, { status: "interrupted", ...(error !== undefined ? { error } : {}) }),
+    );
+  }
+
+  // ── Inbound events ────────────────────────────────────────────────────────
+
+  recordInboundEvent(ref: InboundEventRef): boolean {
+    const key = JSON.stringify([ref.channel, ref.accountId, ref.eventId]);
+    const now = this.now();
+    const seenAt = this.inbound.get(key);
+    if (seenAt !== undefined && seenAt > now - this.inboundTtlMs) return false;
+    this.put(this.inbound, key, now);
+    return true;
+  }
+
+  pruneInboundEvents(): number {
+    const cutoff = this.now() - this.inboundTtlMs;
+    let removed = 0;
+    for (const [key, seenAt] of this.inbound) {
+      if (seenAt <= cutoff && this.remove(this.inbound, key)) removed++;
+    }
+    return removed;
+  }
+
+  // ── Outbox ────────────────────────────────────────────────────────────────
+
+  enqueueOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[] {
+    const payloads = entries.map((entry) => toStoredJson(entry.payload, "outbox payload"));
+    const at = this.now();
+    return entries.map((entry, index) => {
+      const held: HeldOutboxEntry = Object.freeze({
+        id: this.nextOutboxId++,
+        sessionKey: entry.sessionKey,
+        ...(entry.runId !== undefined ? { runId: entry.runId } : {}),
+        kind: entry.kind,
+        payloadJson: payloads[index] as string,
+        status: "pending",
+        attempts: 0,
+        createdAt: at,
+        updatedAt: at,
+        nextAttemptAt: entry.nextAttemptAt ?? at,
+        platformMessageIds: Object.freeze([]),
+      });
+      this.put(this.outbox, held.id, held);
+      return reveal(held);
+    });
+  }
+
+  getOutboxEntry(id: number): OutboxEntry | undefined {
+    const held = this.outbox.get(id);
+    return held === undefined ? undefined : reveal(held);
+  }
+
+  claimOutboxEntry(id: number): OutboxEntry | undefined {
+    const held = this.outbox.get(id);
+    if (held === undefined || held.status !== "pending") return undefined;
+    return this.replaceOutbox(held, { status: "in-flight", attempts: held.attempts + 1 });
+  }
+
+  claimDueOutbox(limit: number): OutboxEntry[] {
+    const max = checkLimit(limit) ?? 1;
+    const now = this.now();
+    const due = [...this.outbox.values()]
+      .filter((held) => held.status === "pending" && held.nextAttemptAt <= now)
+      .sort((a, b) => a.id - b.id)
+      .slice(0, max);
+    return due.map((held) => this.replaceOutbox(held, { status: "in-flight", attempts: held.attempts + 1 }));
+  }
+
+  markOutboxSent(id: number, platformMessageIds: readonly string[]): OutboxEntry {
+    const held = this.requireInFlight(id);
+    const { lastError: _dropped, ...rest } = held;
+    return this.replaceOutbox(rest, { status: "sent", platformMessageIds: Object.freeze([...platformMessageIds]) });
+  }
+
+  markOutboxFailed(id: number, failure: OutboxFailure): OutboxEntry {
+    const held = this.requireInFlight(id);
+    if (failure.retryAt === undefined) return this.replaceOutbox(held, { status: "failed", lastError: failure.error });
+    return this.replaceOutbox(held, { status: "pending", lastError: failure.error, nextAttemptAt: failure.retryAt });
+  }
+
+  listOutbox(filter: OutboxFilter = {}): OutboxEntry[] {
+    const limit = checkLimit(filter.limit);
+    const statuses = statusList<OutboxStatus>(filter.status);
+    const found = [...this.outbox.values()]
+      .filter(
+        (held) =>
+          (statuses === undefined || statuses.includes(held.status)) &&
+          (filter.sessionKey === undefined || held.sessionKey === filter.sessionKey),
+      )
+      .sort((a, b) => a.id - b.id);
+    return (limit === undefined ? found : found.slice(0, limit)).map(reveal);
+  }
+
+  requeueInFlightOutbox(): OutboxEntry[] {
+    const now = this.now();
+    return [...this.outbox.values()]
+      .filter((held) => held.status === "in-flight")
+      .sort((a, b) => a.id - b.id)
+      .map((held) => this.replaceOutbox(held, { status: "pending", nextAttemptAt: now }));
+  }
+
+  pruneSentOutbox(before: number): number {
+    let removed = 0;
+    for (const held of [...this.outbox.values()]) {
+      if (held.status === "sent" && held.updatedAt < before && this.remove(this.outbox, held.id)) removed++;
+    }
+    return removed;
+  }
+
+  private requireInFlight(id: number): HeldOutboxEntry {
+    const held = this.outbox.get(id);
+    if (held === undefined) throw notFound("outbox entry", id);
+    if (held.status !== "in-flight") {
+      throw new SessionStoreError("invalid-state", `Outbox entry ${id} is ${held.status}, not in-flight.`);
+    }
+    return held;
+  }
+
+  private replaceOutbox(held: HeldOutboxEntry, change: Partial<HeldOutboxEntry>): OutboxEntry {
+    const next: HeldOutboxEntry = Object.freeze({ ...held, ...change, updatedAt: this.now() });
+    this.put(this.outbox, next.id, next);
+    return reveal(next);
+  }
+
+  // ── Pairing codes ─────────────────────────────────────────────────────────
+
+  createPairingCode(input: NewPairingCode): PairingCodeRecord {
+    if (this.pairing.has(input.code)) {
+      throw new SessionStoreError("conflict", "That pairing code is already in use; generate another.");
+    }
+    const record = Object.freeze(buildPairingRecord(input, { status: "pending", createdAt: this.now() }));
+    this.put(this.pairing, input.code, record);
+    return record;
+  }
+
+  listPairingCodes(filter: PairingFilter = {}): PairingCodeRecord[] {
+    const now = this.now();
+    return [...this.pairing.values()]
+      .filter(
+        (p) =>
+          (filter.channel === undefined || p.channel === filter.channel) &&
+          (filter.accountId === undefined || p.accountId === filter.accountId) &&
+          (filter.status === undefined || p.status === filter.status) &&
+          (filter.includeExpired === true || p.status !== "pending" || p.expiresAt > now),
+      )
+      .sort((a, b) => a.createdAt - b.createdAt || compareText(a.code, b.code));
+  }
+
+  approvePairingCode(code: string, decidedBy?: string): PairingDecisionResult {
+    return this.decidePairing(code, "approved", decidedBy);
+  }
+
+  denyPairingCode(code: string, decidedBy?: string): PairingDecisionResult {
+    return this.decidePairing(code, "denied", decidedBy);
+  }
+
+  isSenderApproved(sender: PairedSenderRef): boolean {
+    for (const p of this.pairing.values()) {
+      if (
+        p.status === "approved" &&
+        p.senderId === sender.senderId &&
+        p.accountId === sender.accountId &&
+        p.channel === sender.channel
+      ) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private decidePairing(code: string, status: Exclude<PairingStatus, "pending">, by?: string): PairingDecisionResult {
+    const record = this.pairing.get(code);
+    if (record === undefined) return { ok: false, reason: "unknown-code" };
+    if (record.status !== "pending") return { ok: false, reason: "already-decided", record };
+    const now = this.now();
+    if (record.expiresAt <= now) return { ok: false, reason: "expired", record };
+    const next = Object.freeze(
+      buildPairingRecord(record, { status, createdAt: record.createdAt, decidedAt: now, decidedBy: by }),
+    );
+    this.put(this.pairing, code, next);
+    return { ok: true, record: next };
+  }
+}
+
+/** The outbox entry a caller sees: the payload parsed afresh, so callers never share objects with the store. */
+function reveal(held: HeldOutboxEntry): OutboxEntry {
+  const { payloadJson, ...rest } = held;
+  return { ...rest, payload: JSON.parse(payloadJson) as unknown };
+}
+
+/** A JSON round trip: the same value the SQLite store would give back, detached from the caller's objects. */
+function cloneJson<T>(value: T, what: string): T {
+  return JSON.parse(toStoredJson(value, what)) as T;
+}
+
+/** Freezes a record and everything inside it (records are JSON data). */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** Code-unit order, matching SQLite's BINARY collation for the ids used here. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

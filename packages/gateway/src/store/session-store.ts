@@ -1,0 +1,162 @@
+import type { AgentMessage } from "@chorus/core";
+import type {
+  AppendResult,
+  InboundEventRef,
+  NewOutboxEntry,
+  NewPairingCode,
+  NewRun,
+  NewSession,
+  OutboxEntry,
+  OutboxFailure,
+  OutboxFilter,
+  PairedSenderRef,
+  PairingCodeRecord,
+  PairingDecisionResult,
+  PairingFilter,
+  RunFilter,
+  RunPatch,
+  RunRecord,
+  SessionFilter,
+  SessionPatch,
+  SessionRecord,
+  TranscriptEntry,
+  TurnCommit,
+  TurnCommitResult,
+} from "./store-types.js";
+
+/**
+ * Every read and write the gateway makes on its durable state. Methods are async so that a
+ * networked implementation (Postgres) fits the same shape; the embedded ones answer synchronously inside.
+ * Contract for all methods: failures reject with a `SessionStoreError`; records returned are
+ * snapshots (never live views) and must not be mutated; times are epoch milliseconds from the store's clock.
+ */
+export interface SessionStoreOps {
+  // ── Sessions ──────────────────────────────────────────────────────────────
+
+  /** Returns the session with `input.key`, creating it from `input` if missing. Contract: never overwrites an existing session. */
+  ensureSession(input: NewSession): Promise<{ session: SessionRecord; created: boolean }>;
+  /** Contract: `undefined` when there is no such session. */
+  getSession(key: string): Promise<SessionRecord | undefined>;
+  /** Contract: most recently updated first, then by key. */
+  listSessions(filter?: SessionFilter): Promise<SessionRecord[]>;
+  /** Applies `patch` and bumps `updatedAt`. Contract: rejects with `not-found` for an unknown session. */
+  updateSession(key: string, patch: SessionPatch): Promise<SessionRecord>;
+  /** Removes the session and its transcript (runs and outbox entries stay as history). Contract: `false` if it did not exist. */
+  deleteSession(key: string): Promise<boolean>;
+
+  // ── Transcripts (append-only) ─────────────────────────────────────────────
+
+  /**
+   * Appends messages to a session's transcript with the next seqs, in order, atomically.
+   * Contract: rejects with `not-found` for an unknown session and `invalid-input` for a message that is not JSON.
+   */
+  appendMessages(sessionKey: string, messages: readonly AgentMessage[]): Promise<AppendResult>;
+  /**
+   * The transcript in seq order, from `fromSeq` (default: the session's `transcriptStartSeq`).
+   * Contract: one read; `[]` for an unknown session; messages come back as JSON round-trips of what was appended.
+   */
+  readTranscript(sessionKey: string, options?: { fromSeq?: number }): Promise<TranscriptEntry[]>;
+  /**
+   * Starts the conversation afresh (`/new`, `/reset`): later default reads see only messages appended after this call.
+   * Contract: nothing is deleted (append-only); seqs keep increasing; rejects with `not-found` for an unknown session.
+   */
+  resetTranscript(sessionKey: string): Promise<SessionRecord>;
+
+  // ── Runs (the fleet registry) ─────────────────────────────────────────────
+
+  /**
+   * Registers a running run. Depth is 0 without a parent, else the parent's depth + 1.
+   * Contract: rejects with `conflict` for a duplicate id and `not-found` for an unknown parent.
+   */
+  startRun(input: NewRun): Promise<RunRecord>;
+  /** Contract: `undefined` when there is no such run. */
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /** Contract: oldest first, then by id. */
+  listRuns(filter?: RunFilter): Promise<RunRecord[]>;
+  /**
+   * Updates a running run's usage or error, and ends it when `patch.status` is given (stamping `endedAt`).
+   * Contract: rejects with `not-found` for an unknown run and `invalid-state` when the run already ended.
+   */
+  updateRun(id: string, patch: RunPatch): Promise<RunRecord>;
+  /**
+   * Crash recovery at start: marks every `running` run `interrupted` (with `error`, if given) and returns them.
+   * Contract: call once before taking messages; afterwards no run is `running`.
+   */
+  interruptRunningRuns(error?: string): Promise<RunRecord[]>;
+
+  // ── Inbound event dedupe ──────────────────────────────────────────────────
+
+  /**
+   * Records a platform event id. Contract: `true` if it was not seen within the TTL (24 h by default) — handle it;
+   * `false` if it was — drop it. Durable in durable stores, so replays after a restart are dropped too.
+   */
+  recordInboundEvent(ref: InboundEventRef): Promise<boolean>;
+  /** Forgets event ids older than the TTL. Contract: returns how many were removed. */
+  pruneInboundEvents(): Promise<number>;
+
+  // ── Outbox ────────────────────────────────────────────────────────────────
+
+  /** Adds pending deliveries. Contract: returned in input order with fresh ids; rejects with `invalid-input` for a non-JSON payload. */
+  enqueueOutbox(entries: readonly NewOutboxEntry[]): Promise<OutboxEntry[]>;
+  /** Contract: `undefined` when there is no such entry. */
+  getOutboxEntry(id: number): Promise<OutboxEntry | undefined>;
+  /**
+   * Claims one entry for a send: `pending` → `in-flight`, attempts + 1, whether due or not.
+   * Contract: `undefined` when the entry is not pending (already claimed, sent or failed), so two senders never both win.
+   */
+  claimOutboxEntry(id: number): Promise<OutboxEntry | undefined>;
+  /** Claims up to `limit` due pending entries (`nextAttemptAt <= now`), oldest first. Contract: as `claimOutboxEntry`. */
+  claimDueOutbox(limit: number): Promise<OutboxEntry[]>;
+  /** Records a successful send with every platform message id. Contract: only an `in-flight` entry; else `invalid-state`. */
+  markOutboxSent(id: number, platformMessageIds: readonly string[]): Promise<OutboxEntry>;
+  /**
+   * Records a failed send: back to `pending` at `failure.retryAt`, or `failed` (kept for inspection) without it.
+   * Contract: only an `in-flight` entry; else `invalid-state`.
+   */
+  markOutboxFailed(id: number, failure: OutboxFailure): Promise<OutboxEntry>;
+  /** Contract: by id; all statuses unless filtered. */
+  listOutbox(filter?: OutboxFilter): Promise<OutboxEntry[]>;
+  /**
+   * Crash recovery at start: entries left `in-flight` (the send may or may not have happened) go back to `pending`, due now.
+   * Contract: returns them with their attempt counts so the caller can mark a possible resend.
+   */
+  requeueInFlightOutbox(): Promise<OutboxEntry[]>;
+  /** Deletes `sent` entries last updated before `before`. Contract: returns how many; other statuses are never pruned. */
+  pruneSentOutbox(before: number): Promise<number>;
+
+  // ── Pairing codes ─────────────────────────────────────────────────────────
+
+  /** Stores a pending code. Contract: rejects with `conflict` if the code exists (expired or not). */
+  createPairingCode(input: NewPairingCode): Promise<PairingCodeRecord>;
+  /** Contract: oldest first; pending codes past `expiresAt` are left out unless `includeExpired`. */
+  listPairingCodes(filter?: PairingFilter): Promise<PairingCodeRecord[]>;
+  /** Approves a pending, unexpired code. Contract: a typed result, never a rejection, for unknown/expired/decided codes. */
+  approvePairingCode(code: string, decidedBy?: string): Promise<PairingDecisionResult>;
+  /** Denies a pending, unexpired code. Contract: as `approvePairingCode`. */
+  denyPairingCode(code: string, decidedBy?: string): Promise<PairingDecisionResult>;
+  /** Contract: `true` when some code of this sender on this account was approved. */
+  isSenderApproved(sender: PairedSenderRef): Promise<boolean>;
+
+  // ── Turns ─────────────────────────────────────────────────────────────────
+
+  /**
+   * Writes one turn atomically: its transcript messages, its run change and its outbox entries.
+   * Contract: all or nothing — an outbox entry never exists without the transcript it answers, nor the reverse.
+   */
+  commitTurn(turn: TurnCommit): Promise<TurnCommitResult>;
+}
+
+/** A `SessionStoreOps` bound to one open transaction; it is closed (every call rejects) once the transaction ends. */
+export type SessionStoreTransaction = SessionStoreOps;
+
+/** The gateway's durable state. Implementations: `MemorySessionStore`, `SqliteSessionStore`. */
+export interface SessionStore extends SessionStoreOps {
+  /**
+   * Runs `fn` in one transaction: every write made through `tx` commits together when `fn` resolves,
+   * or none does when it throws (the error is rethrown). Calls on the store itself wait until the transaction ends.
+   * Contract: keep `fn` short — it holds the store's write lock; do not call the store (only `tx`) inside it.
+   */
+  transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T>;
+  /** Releases the store. Contract: idempotent; later calls reject with `closed`; waits for an open transaction to end. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,101 @@
+/** One step of the SQLite schema: applied once, in order, inside the start-up transaction. */
+export interface SqliteMigration {
+  /** The schema version after this step; versions are 1, 2, 3… without gaps. */
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+/**
+ * The schema, as migrations. Contract: never edit a released step; add a new one.
+ * Times are epoch milliseconds; JSON columns hold the exact text the store wrote.
+ */
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    version: 1,
+    description: "sessions, transcripts, runs, inbound events, outbox, pairing codes",
+    sql: `
+      CREATE TABLE sessions (
+        key TEXT PRIMARY KEY,
+        agent_id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        title TEXT,
+        model_override TEXT,
+        queue_mode_override TEXT,
+        settings TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        transcript_start_seq INTEGER NOT NULL DEFAULT 1
+      ) WITHOUT ROWID;
+      CREATE INDEX sessions_by_agent ON sessions (agent_id, updated_at);
+
+      CREATE TABLE transcript_messages (
+        session_key TEXT NOT NULL REFERENCES sessions (key) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        message TEXT NOT NULL,
+        PRIMARY KEY (session_key, seq)
+      );
+
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        session_key TEXT NOT NULL,
+        parent_run_id TEXT,
+        depth INTEGER NOT NULL,
+        agent_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'aborted', 'interrupted')),
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        usage TEXT NOT NULL,
+        error TEXT
+      ) WITHOUT ROWID;
+      CREATE INDEX runs_by_status ON runs (status, started_at);
+      CREATE INDEX runs_by_session ON runs (session_key, started_at);
+      CREATE INDEX runs_by_parent ON runs (parent_run_id);
+
+      CREATE TABLE inbound_events (
+        channel TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        seen_at INTEGER NOT NULL,
+        PRIMARY KEY (channel, account_id, event_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX inbound_events_by_age ON inbound_events (seen_at);
+
+      CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_key TEXT NOT NULL,
+        run_id TEXT,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'in-flight', 'sent', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT,
+        platform_message_ids TEXT NOT NULL DEFAULT '[]'
+      );
+      CREATE INDEX outbox_by_status ON outbox (status, next_attempt_at, id);
+
+      CREATE TABLE pairing_codes (
+        code TEXT PRIMARY KEY,
+        channel TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        sender_id TEXT NOT NULL,
+        sender_name TEXT,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied')),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        decided_at INTEGER,
+        decided_by TEXT
+      ) WITHOUT ROWID;
+      CREATE INDEX pairing_codes_by_sender ON pairing_codes (channel, account_id, sender_id, status);
+    `,
+  },
+];
+
+/** The newest schema version this code writes. */
+export const SQLITE_SCHEMA_VERSION: number = SQLITE_MIGRATIONS.at(-1)?.version ?? 0;

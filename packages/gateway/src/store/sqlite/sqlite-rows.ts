@@ -1,0 +1,115 @@
+import type { SQLOutputValue } from "node:sqlite";
+import type { Usage } from "@chorus/core";
+import { buildPairingRecord, buildRunRecord, buildSessionRecord } from "../core/record-builders.js";
+import type {
+  OutboxEntry,
+  OutboxKind,
+  OutboxStatus,
+  PairingCodeRecord,
+  PairingStatus,
+  RunRecord,
+  RunStatus,
+  SessionRecord,
+  StoredJson,
+  StoredQueueMode,
+} from "../store-types.js";
+
+/** A row as `node:sqlite` returns it. */
+export type SqliteRow = Record<string, SQLOutputValue>;
+
+function text(row: SqliteRow, column: string): string {
+  return String(row[column]);
+}
+
+function optionalText(row: SqliteRow, column: string): string | undefined {
+  const value = row[column];
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+function int(row: SqliteRow, column: string): number {
+  return Number(row[column]);
+}
+
+function optionalInt(row: SqliteRow, column: string): number | undefined {
+  const value = row[column];
+  return value === null || value === undefined ? undefined : Number(value);
+}
+
+/** Contract: the same record the memory store builds for the same writes. */
+export function sessionFromRow(row: SqliteRow): SessionRecord {
+  return buildSessionRecord(
+    {
+      key: text(row, "key"),
+      agentId: text(row, "agent_id"),
+      channel: text(row, "channel"),
+      accountId: text(row, "account_id"),
+      chatId: text(row, "chat_id"),
+    },
+    {
+      title: optionalText(row, "title"),
+      modelOverride: optionalText(row, "model_override"),
+      queueModeOverride: optionalText(row, "queue_mode_override") as StoredQueueMode | undefined,
+    },
+    {
+      settings: JSON.parse(text(row, "settings")) as Record<string, StoredJson>,
+      createdAt: int(row, "created_at"),
+      updatedAt: int(row, "updated_at"),
+      lastSeq: int(row, "last_seq"),
+      transcriptStartSeq: int(row, "transcript_start_seq"),
+    },
+  );
+}
+
+export function runFromRow(row: SqliteRow): RunRecord {
+  return buildRunRecord({
+    id: text(row, "id"),
+    sessionKey: text(row, "session_key"),
+    parentRunId: optionalText(row, "parent_run_id"),
+    depth: int(row, "depth"),
+    agentId: text(row, "agent_id"),
+    status: text(row, "status") as RunStatus,
+    startedAt: int(row, "started_at"),
+    endedAt: optionalInt(row, "ended_at"),
+    usage: JSON.parse(text(row, "usage")) as Usage,
+    error: optionalText(row, "error"),
+  });
+}
+
+export function outboxFromRow(row: SqliteRow): OutboxEntry {
+  const runId = optionalText(row, "run_id");
+  const lastError = optionalText(row, "last_error");
+  return {
+    id: int(row, "id"),
+    sessionKey: text(row, "session_key"),
+    ...(runId !== undefined ? { runId } : {}),
+    kind: text(row, "kind") as OutboxKind,
+    payload: JSON.parse(text(row, "payload")) as unknown,
+    status: text(row, "status") as OutboxStatus,
+    attempts: int(row, "attempts"),
+    createdAt: int(row, "created_at"),
+    updatedAt: int(row, "updated_at"),
+    nextAttemptAt: int(row, "next_attempt_at"),
+    ...(lastError !== undefined ? { lastError } : {}),
+    platformMessageIds: JSON.parse(text(row, "platform_message_ids")) as string[],
+  };
+}
+
+export function pairingFromRow(row: SqliteRow): PairingCodeRecord {
+  const senderName = optionalText(row, "sender_name");
+  return buildPairingRecord(
+    {
+      code: text(row, "code"),
+      channel: text(row, "channel"),
+      accountId: text(row, "account_id"),
+      senderId: text(row, "sender_id"),
+      ...(senderName !== undefined ? { senderName } : {}),
+      expiresAt: int(row, "expires_at"),
+    },
+    {
+      status: text(row, "status") as PairingStatus,
+      createdAt: int(row, "created_at"),
+      decidedAt: optionalInt(row, "decided_at"),
+      decidedBy: optionalText(row, "decided_by"),
+    },
+  );
+}

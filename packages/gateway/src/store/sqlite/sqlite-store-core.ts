@@ -1,0 +1,512 @@
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import type { AgentMessage } from "@chorus/core";
+import { buildSessionRecord, patched } from "../core/record-builders.js";
+import type { SessionStoreCore } from "../core/store-core.js";
+import {
+  assertRunning,
+  checkLimit,
+  DEFAULT_INBOUND_EVENT_TTL_MS,
+  notFound,
+  statusList,
+  toStoredJson,
+} from "../core/store-validation.js";
+import { zeroUsage } from "../core/zero-usage.js";
+import { SessionStoreError } from "../session-store-error.js";
+import type {
+  AppendResult,
+  InboundEventRef,
+  NewOutboxEntry,
+  NewPairingCode,
+  NewRun,
+  NewSession,
+  OutboxEntry,
+  OutboxFailure,
+  OutboxFilter,
+  PairedSenderRef,
+  PairingCodeRecord,
+  PairingDecisionResult,
+  PairingFilter,
+  PairingStatus,
+  RunFilter,
+  RunPatch,
+  RunRecord,
+  SessionFilter,
+  SessionPatch,
+  SessionRecord,
+  TranscriptEntry,
+} from "../store-types.js";
+import { translateSqliteError } from "./sqlite-errors.js";
+import { outboxFromRow, pairingFromRow, runFromRow, type SqliteRow, sessionFromRow } from "./sqlite-rows.js";
+import type { WalCheckpointer } from "./wal-checkpointer.js";
+
+/** What the SQLite engine needs besides the open connection. */
+export interface SqliteCoreOptions {
+  path: string;
+  now: () => number;
+  inboundEventTtlMs?: number;
+  /** Runs the WAL checkpoints off the event loop; stopped on close. */
+  checkpointer?: WalCheckpointer;
+}
+
+/**
+ * The SQLite engine: every statement is prepared once and cached; multi-row writes run in one transaction;
+ * a transcript read is one indexed query.
+ */
+export class SqliteStoreCore implements SessionStoreCore {
+  private readonly db: DatabaseSync;
+  private readonly path: string;
+  private readonly now: () => number;
+  private readonly inboundTtlMs: number;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly checkpointer: WalCheckpointer | undefined;
+
+  constructor(db: DatabaseSync, options: SqliteCoreOptions) {
+    this.db = db;
+    this.checkpointer = options.checkpointer;
+    this.path = options.path;
+    this.now = options.now;
+    this.inboundTtlMs = options.inboundEventTtlMs ?? DEFAULT_INBOUND_EVENT_TTL_MS;
+  }
+
+  /** The cached prepared statement for `sql` (filters build a few variants; each is prepared once). */
+  private sql(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  // ── Transactions ──────────────────────────────────────────────────────────
+
+  begin(): void {
+    // IMMEDIATE takes the write lock now, so a transaction never fails halfway for want of it.
+    this.db.exec("BEGIN IMMEDIATE");
+  }
+
+  commit(): void {
+    this.db.exec("COMMIT");
+  }
+
+  rollback(): void {
+    if (this.db.isTransaction) this.db.exec("ROLLBACK");
+  }
+
+  atomically<T>(fn: () => T): T {
+    if (this.db.isTransaction) return fn();
+    this.begin();
+    try {
+      const result = fn();
+      this.commit();
+      return result;
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
+  }
+
+  translateError(error: unknown): unknown {
+    return translateSqliteError(error, this.path);
+  }
+
+  async close(): Promise<void> {
+    await this.checkpointer?.stop();
+    // The last connection to close folds the WAL into the database file.
+    if (this.db.isOpen) this.db.close();
+  }
+
+  // ── Sessions ──────────────────────────────────────────────────────────────
+
+  ensureSession(input: NewSession): { session: SessionRecord; created: boolean } {
+    const at = this.now();
+    const inserted = this.sql(
+      `INSERT INTO sessions (key, agent_id, channel, account_id, chat_id, title, model_override, queue_mode_override,
+         settings, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+    ).run(
+      input.key,
+      input.agentId,
+      input.channel,
+      input.accountId,
+      input.chatId,
+      input.title ?? null,
+      input.modelOverride ?? null,
+      input.queueModeOverride ?? null,
+      toStoredJson(input.settings ?? {}, "session settings"),
+      at,
+      at,
+    );
+    return { session: this.requireSession(input.key), created: Number(inserted.changes) > 0 };
+  }
+
+  getSession(key: string): SessionRecord | undefined {
+    const row = this.sql("SELECT * FROM sessions WHERE key = ?").get(key);
+    return row === undefined ? undefined : sessionFromRow(row);
+  }
+
+  listSessions(filter: SessionFilter = {}): SessionRecord[] {
+    const where = new Where();
+    if (filter.agentId !== undefined) where.equals("agent_id", filter.agentId);
+    const sql = `SELECT * FROM sessions${where.clause()} ORDER BY updated_at DESC, key${where.limit(filter.limit)}`;
+    return this.sql(sql)
+      .all(...where.values)
+      .map(sessionFromRow);
+  }
+
+  updateSession(key: string, patch: SessionPatch): SessionRecord {
+    const current = this.requireSession(key);
+    const next = buildSessionRecord(
+      current,
+      {
+        title: patched(current.title, patch.title),
+        modelOverride: patched(current.modelOverride, patch.modelOverride),
+        queueModeOverride: patched(current.queueModeOverride, patch.queueModeOverride),
+      },
+      {
+        ...current,
+        settings: patch.settings ?? current.settings,
+        updatedAt: this.now(),
+      },
+    );
+    this.sql(
+      `UPDATE sessions SET title = ?, model_override = ?, queue_mode_override = ?, settings = ?, updated_at = ?
+       WHERE key = ?`,
+    ).run(
+      next.title ?? null,
+      next.modelOverride ?? null,
+      next.queueModeOverride ?? null,
+      toStoredJson(next.settings, "session settings"),
+      next.updatedAt,
+      key,
+    );
+    return this.requireSession(key);
+  }
+
+  deleteSession(key: string): boolean {
+    // The transcript goes with it (ON DELETE CASCADE).
+    return Number(this.sql("DELETE FROM sessions WHERE key = ?").run(key).changes) > 0;
+  }
+
+  private requireSession(key: string): SessionRecord {
+    const session = this.getSession(key);
+    if (session === undefined) throw notFound("session", key);
+    return session;
+  }
+
+  // ── Transcripts ───────────────────────────────────────────────────────────
+
+  appendMessages(sessionKey: string, messages: readonly AgentMessage[]): AppendResult {
+    const row = this.sql("SELECT last_seq FROM sessions WHERE key = ?").get(sessionKey);
+    if (row === undefined) throw notFound("session", sessionKey);
+    const json = messages.map((message) => toStoredJson(message, "transcript message"));
+    const previous = Number(row.last_seq);
+    if (json.length === 0) return { firstSeq: previous + 1, lastSeq: previous };
+    const insert = this.sql("INSERT INTO transcript_messages (session_key, seq, message) VALUES (?, ?, ?)");
+    let seq = previous;
+    for (const message of json) insert.run(sessionKey, ++seq, message);
+    this.sql("UPDATE sessions SET last_seq = ?, updated_at = ? WHERE key = ?").run(seq, this.now(), sessionKey);
+    return { firstSeq: previous + 1, lastSeq: seq };
+  }
+
+  readTranscript(sessionKey: string, options: { fromSeq?: number } = {}): TranscriptEntry[] {
+    const rows =
+      options.fromSeq === undefined
+        ? this.sql(
+            `SELECT seq, message FROM transcript_messages
+             WHERE session_key = ?1 AND seq >= (SELECT transcript_start_seq FROM sessions WHERE key = ?1)
+             ORDER BY seq`,
+          ).all(sessionKey)
+        : this.sql("SELECT seq, message FROM transcript_messages WHERE session_key = ? AND seq >= ? ORDER BY seq").all(
+            sessionKey,
+            options.fromSeq,
+          );
+    return rows.map((row) => ({ seq: Number(row.seq), message: JSON.parse(String(row.message)) as AgentMessage }));
+  }
+
+  resetTranscript(sessionKey: string): SessionRecord {
+    const changed = this.sql(
+      "UPDATE sessions SET transcript_start_seq = last_seq + 1, updated_at = ? WHERE key = ?",
+    ).run(this.now(), sessionKey);
+    if (Number(changed.changes) === 0) throw notFound("session", sessionKey);
+    return this.requireSession(sessionKey);
+  }
+
+  // ── Runs ──────────────────────────────────────────────────────────────────
+
+  startRun(input: NewRun): RunRecord {
+    if (this.getRun(input.id) !== undefined) {
+      throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
+    }
+    let depth = 0;
+    if (input.parentRunId !== undefined) {
+      const parent = this.getRun(input.parentRunId);
+      if (parent === undefined) throw notFound("parent run", input.parentRunId);
+      depth = parent.depth + 1;
+    }
+    this.sql(
+      `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
+    ).run(
+      input.id,
+      input.sessionKey,
+      input.parentRunId ?? null,
+      depth,
+      input.agentId,
+      this.now(),
+      JSON.stringify(zeroUsage()),
+    );
+    return this.requireRun(input.id);
+  }
+
+  getRun(id: string): RunRecord | undefined {
+    const row = this.sql("SELECT * FROM runs WHERE id = ?").get(id);
+    return row === undefined ? undefined : runFromRow(row);
+  }
+
+  listRuns(filter: RunFilter = {}): RunRecord[] {
+    const where = new Where();
+    where.oneOf("status", statusList(filter.status));
+    if (filter.sessionKey !== undefined) where.equals("session_key", filter.sessionKey);
+    if (filter.agentId !== undefined) where.equals("agent_id", filter.agentId);
+    if (filter.parentRunId !== undefined) where.equals("parent_run_id", filter.parentRunId);
+    const sql = `SELECT * FROM runs${where.clause()} ORDER BY started_at, id${where.limit(filter.limit)}`;
+    return this.sql(sql)
+      .all(...where.values)
+      .map(runFromRow);
+  }
+
+  updateRun(id: string, patch: RunPatch): RunRecord {
+    const current = this.requireRun(id);
+    assertRunning(id, current.status);
+    this.sql("UPDATE runs SET status = ?, ended_at = ?, usage = ?, error = ? WHERE id = ?").run(
+      patch.status ?? current.status,
+      patch.status === undefined ? null : this.now(),
+      toStoredJson(patch.usage ?? current.usage, "run usage"),
+      patch.error ?? current.error ?? null,
+      id,
+    );
+    return this.requireRun(id);
+  }
+
+  interruptRunningRuns(error?: string): RunRecord[] {
+    return this.listRuns({ status: "running" }).map((run) =>
+      this.updateRun(run.id, { status: "interrupted", ...(error !== undefined ? { error } : {}) }),
+    );
+  }
+
+  private requireRun(id: string): RunRecord {
+    const run = this.getRun(id);
+    if (run === undefined) throw notFound("run", id);
+    return run;
+  }
+
+  // ── Inbound events ────────────────────────────────────────────────────────
+
+  recordInboundEvent(ref: InboundEventRef): boolean {
+    const now = this.now();
+    // One statement: insert, or refresh an id whose TTL ran out; an id seen within the TTL changes nothing.
+    const result = this.sql(
+      `INSERT INTO inbound_events (channel, account_id, event_id, seen_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (channel, account_id, event_id) DO UPDATE SET seen_at = excluded.seen_at
+       WHERE inbound_events.seen_at <= ?`,
+    ).run(ref.channel, ref.accountId, ref.eventId, now, now - this.inboundTtlMs);
+    return Number(result.changes) > 0;
+  }
+
+  pruneInboundEvents(): number {
+    const cutoff = this.now() - this.inboundTtlMs;
+    return Number(this.sql("DELETE FROM inbound_events WHERE seen_at <= ?").run(cutoff).changes);
+  }
+
+  // ── Outbox ────────────────────────────────────────────────────────────────
+
+  enqueueOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[] {
+    const payloads = entries.map((entry) => toStoredJson(entry.payload, "outbox payload"));
+    const at = this.now();
+    const insert = this.sql(
+      `INSERT INTO outbox (session_key, run_id, kind, payload, status, created_at, updated_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *`,
+    );
+    return entries.map((entry, index) =>
+      outboxFromRow(
+        insert.get(
+          entry.sessionKey,
+          entry.runId ?? null,
+          entry.kind,
+          payloads[index] as string,
+          at,
+          at,
+          entry.nextAttemptAt ?? at,
+        ) as SqliteRow,
+      ),
+    );
+  }
+
+  getOutboxEntry(id: number): OutboxEntry | undefined {
+    const row = this.sql("SELECT * FROM outbox WHERE id = ?").get(id);
+    return row === undefined ? undefined : outboxFromRow(row);
+  }
+
+  claimOutboxEntry(id: number): OutboxEntry | undefined {
+    const row = this.sql(
+      `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = ?
+       WHERE id = ? AND status = 'pending' RETURNING *`,
+    ).get(this.now(), id);
+    return row === undefined ? undefined : outboxFromRow(row);
+  }
+
+  claimDueOutbox(limit: number): OutboxEntry[] {
+    const max = checkLimit(limit) ?? 1;
+    const rows = this.sql(
+      `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = ?1
+       WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2)
+       RETURNING *`,
+    ).all(this.now(), max);
+    return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
+  }
+
+  markOutboxSent(id: number, platformMessageIds: readonly string[]): OutboxEntry {
+    this.requireInFlight(id);
+    const row = this.sql(
+      `UPDATE outbox SET status = 'sent', platform_message_ids = ?, last_error = NULL, updated_at = ?
+       WHERE id = ? RETURNING *`,
+    ).get(JSON.stringify(platformMessageIds), this.now(), id);
+    return outboxFromRow(row as SqliteRow);
+  }
+
+  markOutboxFailed(id: number, failure: OutboxFailure): OutboxEntry {
+    this.requireInFlight(id);
+    const row = this.sql(
+      `UPDATE outbox SET status = ?, last_error = ?, next_attempt_at = coalesce(?, next_attempt_at), updated_at = ?
+       WHERE id = ? RETURNING *`,
+    ).get(failure.retryAt === undefined ? "failed" : "pending", failure.error, failure.retryAt ?? null, this.now(), id);
+    return outboxFromRow(row as SqliteRow);
+  }
+
+  listOutbox(filter: OutboxFilter = {}): OutboxEntry[] {
+    const where = new Where();
+    where.oneOf("status", statusList(filter.status));
+    if (filter.sessionKey !== undefined) where.equals("session_key", filter.sessionKey);
+    const sql = `SELECT * FROM outbox${where.clause()} ORDER BY id${where.limit(filter.limit)}`;
+    return this.sql(sql)
+      .all(...where.values)
+      .map(outboxFromRow);
+  }
+
+  requeueInFlightOutbox(): OutboxEntry[] {
+    const rows = this.sql(
+      `UPDATE outbox SET status = 'pending', next_attempt_at = ?1, updated_at = ?1 WHERE status = 'in-flight'
+       RETURNING *`,
+    ).all(this.now());
+    return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
+  }
+
+  pruneSentOutbox(before: number): number {
+    return Number(this.sql("DELETE FROM outbox WHERE status = 'sent' AND updated_at < ?").run(before).changes);
+  }
+
+  private requireInFlight(id: number): void {
+    const row = this.sql("SELECT status FROM outbox WHERE id = ?").get(id);
+    if (row === undefined) throw notFound("outbox entry", id);
+    if (row.status !== "in-flight") {
+      throw new SessionStoreError("invalid-state", `Outbox entry ${id} is ${String(row.status)}, not in-flight.`);
+    }
+  }
+
+  // ── Pairing codes ─────────────────────────────────────────────────────────
+
+  createPairingCode(input: NewPairingCode): PairingCodeRecord {
+    const inserted = this.sql(
+      `INSERT INTO pairing_codes (code, channel, account_id, sender_id, sender_name, status, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (code) DO NOTHING RETURNING *`,
+    ).get(
+      input.code,
+      input.channel,
+      input.accountId,
+      input.senderId,
+      input.senderName ?? null,
+      this.now(),
+      input.expiresAt,
+    );
+    if (inserted === undefined) {
+      throw new SessionStoreError("conflict", "That pairing code is already in use; generate another.");
+    }
+    return pairingFromRow(inserted);
+  }
+
+  listPairingCodes(filter: PairingFilter = {}): PairingCodeRecord[] {
+    const where = new Where();
+    if (filter.channel !== undefined) where.equals("channel", filter.channel);
+    if (filter.accountId !== undefined) where.equals("account_id", filter.accountId);
+    if (filter.status !== undefined) where.equals("status", filter.status);
+    if (filter.includeExpired !== true) where.raw("(status <> 'pending' OR expires_at > ?)", this.now());
+    const sql = `SELECT * FROM pairing_codes${where.clause()} ORDER BY created_at, code`;
+    return this.sql(sql)
+      .all(...where.values)
+      .map(pairingFromRow);
+  }
+
+  approvePairingCode(code: string, decidedBy?: string): PairingDecisionResult {
+    return this.decidePairing(code, "approved", decidedBy);
+  }
+
+  denyPairingCode(code: string, decidedBy?: string): PairingDecisionResult {
+    return this.decidePairing(code, "denied", decidedBy);
+  }
+
+  isSenderApproved(sender: PairedSenderRef): boolean {
+    const row = this.sql(
+      `SELECT 1 AS found FROM pairing_codes
+       WHERE channel = ? AND account_id = ? AND sender_id = ? AND status = 'approved' LIMIT 1`,
+    ).get(sender.channel, sender.accountId, sender.senderId);
+    return row !== undefined;
+  }
+
+  private decidePairing(code: string, status: Exclude<PairingStatus, "pending">, by?: string): PairingDecisionResult {
+    const row = this.sql("SELECT * FROM pairing_codes WHERE code = ?").get(code);
+    if (row === undefined) return { ok: false, reason: "unknown-code" };
+    const record = pairingFromRow(row);
+    if (record.status !== "pending") return { ok: false, reason: "already-decided", record };
+    const now = this.now();
+    if (record.expiresAt <= now) return { ok: false, reason: "expired", record };
+    const updated = this.sql(
+      "UPDATE pairing_codes SET status = ?, decided_at = ?, decided_by = ? WHERE code = ? RETURNING *",
+    ).get(status, now, by ?? null, code);
+    return { ok: true, record: pairingFromRow(updated as SqliteRow) };
+  }
+}
+
+/** A WHERE clause built from optional filters, with its bound values in order. */
+class Where {
+  private readonly conditions: string[] = [];
+  readonly values: SQLInputValue[] = [];
+
+  equals(column: string, value: string): void {
+    this.conditions.push(`${column} = ?`);
+    this.values.push(value);
+  }
+
+  oneOf(column: string, values: readonly string[] | undefined): void {
+    if (values === undefined) return;
+    this.conditions.push(`${column} IN (${values.map(() => "?").join(", ") || "NULL"})`);
+    this.values.push(...values);
+  }
+
+  raw(condition: string, ...values: SQLInputValue[]): void {
+    this.conditions.push(condition);
+    this.values.push(...values);
+  }
+
+  /** A LIMIT clause bound as a value; call it last, after `clause()`. */
+  limit(limit: number | undefined): string {
+    const checked = checkLimit(limit);
+    if (checked === undefined) return "";
+    this.values.push(checked);
+    return " LIMIT ?";
+  }
+
+  clause(): string {
+    return this.conditions.length === 0 ? "" : ` WHERE ${this.conditions.join(" AND ")}`;
+  }
+}

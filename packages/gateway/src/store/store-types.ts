@@ -1,0 +1,250 @@
+import type { AgentMessage, Usage } from "@chorus/core";
+
+/** A JSON value as stored (settings are written and read back as JSON). */
+export type StoredJson =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly StoredJson[]
+  | { readonly [key: string]: StoredJson };
+
+/** How a session handles a message that arrives while it is running (stored per session by `/queue`). */
+export type StoredQueueMode = "steer" | "followup" | "collect" | "interrupt";
+
+/** One conversation: a chat (DM, group, thread) or a sub-agent, bound to one agent. */
+export interface SessionRecord {
+  readonly key: string;
+  readonly agentId: string;
+  /** Where the session's chat lives; a sub-agent session carries its root session's values. */
+  readonly channel: string;
+  readonly accountId: string;
+  readonly chatId: string;
+  readonly title?: string;
+  /** Set by `/model`; survives restarts. */
+  readonly modelOverride?: string;
+  /** Set by `/queue`; survives restarts. */
+  readonly queueModeOverride?: StoredQueueMode;
+  /** Arbitrary per-session settings (e.g. activation mode); replaced as a whole by `updateSession`. */
+  readonly settings: Readonly<Record<string, StoredJson>>;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  /** Epoch milliseconds of the last change or appended message. */
+  readonly updatedAt: number;
+  /** The seq of the last appended message; 0 when none. */
+  readonly lastSeq: number;
+  /** `readTranscript` starts here by default; `/new` and `/reset` move it past `lastSeq`. */
+  readonly transcriptStartSeq: number;
+}
+
+/** What `ensureSession` needs to create a session. */
+export interface NewSession {
+  key: string;
+  agentId: string;
+  channel: string;
+  accountId: string;
+  chatId: string;
+  title?: string;
+  modelOverride?: string;
+  queueModeOverride?: StoredQueueMode;
+  settings?: Readonly<Record<string, StoredJson>>;
+}
+
+/** Changes to a session. `null` clears an optional field; an absent field is left as it is. */
+export interface SessionPatch {
+  title?: string | null;
+  modelOverride?: string | null;
+  queueModeOverride?: StoredQueueMode | null;
+  settings?: Readonly<Record<string, StoredJson>>;
+}
+
+/** Which sessions `listSessions` returns (most recently updated first). */
+export interface SessionFilter {
+  agentId?: string;
+  limit?: number;
+}
+
+/** One stored transcript message with its position in the session. */
+export interface TranscriptEntry {
+  /** 1-based, strictly increasing per session, never reused. */
+  readonly seq: number;
+  readonly message: AgentMessage;
+}
+
+/** Where `appendMessages` put the messages: seqs `firstSeq..lastSeq` (empty when `firstSeq > lastSeq`). */
+export interface AppendResult {
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+}
+
+/** A run's lifecycle: `running` until it ends one of four ways. `interrupted` means the process died under it. */
+export type RunStatus = "running" | "completed" | "failed" | "aborted" | "interrupted";
+
+/** The statuses a run can end in. */
+export type EndedRunStatus = Exclude<RunStatus, "running">;
+
+/** One agent run (root or sub-agent): the fleet registry behind `/agents`. */
+export interface RunRecord {
+  readonly id: string;
+  readonly sessionKey: string;
+  readonly parentRunId?: string;
+  /** 0 for a root run, parent's depth + 1 for a sub-agent; fixed at start. */
+  readonly depth: number;
+  readonly agentId: string;
+  readonly status: RunStatus;
+  readonly startedAt: number;
+  readonly endedAt?: number;
+  /** Tokens and cost so far (cost in US dollars is inside). */
+  readonly usage: Usage;
+  readonly error?: string;
+}
+
+/** What `startRun` needs. Depth is derived from the parent, never given. */
+export interface NewRun {
+  id: string;
+  sessionKey: string;
+  agentId: string;
+  parentRunId?: string;
+}
+
+/** Changes to a run. Setting `status` ends the run (stamps `endedAt`); only a running run can be changed. */
+export interface RunPatch {
+  status?: EndedRunStatus;
+  usage?: Usage;
+  error?: string;
+}
+
+/** Which runs `listRuns` returns (oldest first). */
+export interface RunFilter {
+  status?: RunStatus | readonly RunStatus[];
+  sessionKey?: string;
+  agentId?: string;
+  parentRunId?: string;
+  limit?: number;
+}
+
+/** A platform event id, scoped by channel and bot account so ids of different platforms never collide. */
+export interface InboundEventRef {
+  channel: string;
+  accountId: string;
+  eventId: string;
+}
+
+/** What an outbox entry carries: a reply to a chat, a sub-agent's result for its parent, or a notice. */
+export type OutboxKind = "reply" | "subagent-result" | "notice";
+
+/**
+ * An outbox entry's lifecycle: `pending` → `in-flight` (claimed, a send is under way) → `sent`;
+ * a failed send goes back to `pending` with a later `nextAttemptAt`, or to `failed` when given up.
+ */
+export type OutboxStatus = "pending" | "in-flight" | "sent" | "failed";
+
+/** One delivery that must leave the gateway exactly once. */
+export interface OutboxEntry {
+  /** Never reused; `outbox:<id>` makes a stable idempotency key. */
+  readonly id: number;
+  /** The session the delivery is for (the parent session, for a sub-agent result). */
+  readonly sessionKey: string;
+  readonly runId?: string;
+  readonly kind: OutboxKind;
+  /** The caller's JSON-serialisable payload, read back as parsed JSON. */
+  readonly payload: unknown;
+  readonly status: OutboxStatus;
+  /** How many times the entry was claimed for a send. */
+  readonly attempts: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** A pending entry is due when `nextAttemptAt <= now`. */
+  readonly nextAttemptAt: number;
+  readonly lastError?: string;
+  /** Ids of the platform messages the send produced (every chunk); empty until sent. */
+  readonly platformMessageIds: readonly string[];
+}
+
+/** What `enqueueOutbox` needs. */
+export interface NewOutboxEntry {
+  sessionKey: string;
+  runId?: string;
+  kind: OutboxKind;
+  payload: unknown;
+  /** Defaults to now. */
+  nextAttemptAt?: number;
+}
+
+/** A failed send: retried at `retryAt`, or given up (status `failed`) when it is absent. */
+export interface OutboxFailure {
+  error: string;
+  retryAt?: number;
+}
+
+/** Which outbox entries `listOutbox` returns (by id). */
+export interface OutboxFilter {
+  status?: OutboxStatus | readonly OutboxStatus[];
+  sessionKey?: string;
+  limit?: number;
+}
+
+/** A pairing code's lifecycle; an expired pending code is treated as gone. */
+export type PairingStatus = "pending" | "approved" | "denied";
+
+/** A DM pairing request from an unknown sender, decided by an admin. */
+export interface PairingCodeRecord {
+  readonly code: string;
+  readonly channel: string;
+  readonly accountId: string;
+  readonly senderId: string;
+  readonly senderName?: string;
+  readonly status: PairingStatus;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly decidedAt?: number;
+  readonly decidedBy?: string;
+}
+
+/** What `createPairingCode` needs. The code is stored and compared exactly: normalise its case first. */
+export interface NewPairingCode {
+  code: string;
+  channel: string;
+  accountId: string;
+  senderId: string;
+  senderName?: string;
+  expiresAt: number;
+}
+
+/** Which pairing codes `listPairingCodes` returns (oldest first). Expired pending codes only with `includeExpired`. */
+export interface PairingFilter {
+  channel?: string;
+  accountId?: string;
+  status?: PairingStatus;
+  includeExpired?: boolean;
+}
+
+/** A sender identity on one bot account. */
+export interface PairedSenderRef {
+  channel: string;
+  accountId: string;
+  senderId: string;
+}
+
+/** The outcome of approving or denying a pairing code. */
+export type PairingDecisionResult =
+  | { readonly ok: true; readonly record: PairingCodeRecord }
+  | { readonly ok: false; readonly reason: "unknown-code" }
+  | { readonly ok: false; readonly reason: "expired" | "already-decided"; readonly record: PairingCodeRecord };
+
+/** Everything one turn writes, committed atomically by `commitTurn`. */
+export interface TurnCommit {
+  sessionKey: string;
+  /** The turn's new transcript messages, in order. */
+  messages: readonly AgentMessage[];
+  /** A change to the turn's run (e.g. end it with its usage). */
+  run?: { id: string; patch: RunPatch };
+  /** The deliveries the turn produced (replies, sub-agent results). */
+  outbox?: readonly NewOutboxEntry[];
+}
+
+/** What `commitTurn` wrote. */
+export interface TurnCommitResult extends AppendResult {
+  readonly run?: RunRecord;
+  readonly outbox: readonly OutboxEntry[];
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { assistantText, userMessage } from "@chorus/core/testing";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { SqliteSessionStore } from "../src/store/index.js";
+
+let dir: string;
+let path: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "chorus-reopen-"));
+  path = join(dir, "nested", "state", "chorus.db");
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const session = { key: "main:bot:slack:group:C01", agentId: "main", channel: "slack", accountId: "bot", chatId: "C01" };
+
+it("creates the file and its folders, in WAL mode", async () => {
+  const store = SqliteSessionStore.open({ path });
+  await store.ensureSession(session);
+  await store.close();
+  const raw = new DatabaseSync(path);
+  try {
+    expect(raw.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+  } finally {
+    raw.close();
+  }
+});
+
+it("finds everything again after a reopen: session, transcript, runs, outbox, pairing and seen events", async () => {
+  const first = SqliteSessionStore.open({ path });
+  await first.ensureSession({ ...session, title: "Standup" });
+  await first.updateSession(session.key, { modelOverride: "gpt-5", queueModeOverride: "followup" });
+  await first.startRun({ id: "run-1", sessionKey: session.key, agentId: "main" });
+  await first.commitTurn({
+    sessionKey: session.key,
+    messages: [userMessage("status?"), assistantText("all green")],
+    outbox: [{ sessionKey: session.key, runId: "run-1", kind: "reply", payload: { text: "all green" } }],
+  });
+  await first.createPairingCode({
+    code: "PAIR0001",
+    channel: "slack",
+    accountId: "bot",
+    senderId: "U1",
+    expiresAt: Date.now() + 3_600_000,
+  });
+  expect(await first.recordInboundEvent({ channel: "slack", accountId: "bot", eventId: "Ev1" })).toBe(true);
+  const before = {
+    session: await first.getSession(session.key),
+    transcript: await first.readTranscript(session.key),
+    runs: await first.listRuns(),
+    outbox: await first.listOutbox(),
+    pairing: await first.listPairingCodes(),
+  };
+  await first.close();
+
+  const second = SqliteSessionStore.open({ path });
+  try {
+    expect(await second.getSession(session.key)).toEqual(before.session);
+    expect(before.session?.modelOverride).toBe("gpt-5");
+    expect(await second.readTranscript(session.key)).toEqual(before.transcript);
+    expect(before.transcript.length).toBe(2);
+    expect(await second.listRuns()).toEqual(before.runs);
+    expect(await second.listOutbox()).toEqual(before.outbox);
+    expect(await second.listPairingCodes()).toEqual(before.pairing);
+    // A platform replaying the event after the restart gets no second reply.
+    expect(await second.recordInboundEvent({ channel: "slack", accountId: "bot", eventId: "Ev1" })).toBe(false);
+    const interrupted = await second.interruptRunningRuns();
+    expect(interrupted.map((r) => r.id)).toEqual(["run-1"]);
+  } finally {
+    await second.close();
+  }
+});

@@ -1,0 +1,160 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Message, Model, StreamContext, StreamOptions, ToolResultMessage, UserMessage } from "@chorus/core";
+import { prepareMessagesFor, type ThinkingHandoff } from "../handoff/prepare-messages.js";
+
+/** Where prompt-cache breakpoints go (seed 004). Every one is on by default. */
+export interface AnthropicCacheOptions {
+  system?: boolean;
+  tools?: boolean;
+  lastUserMessage?: boolean;
+  /** Cache lifetime; "1h" costs more to write. Default "5m". */
+  ttl?: "5m" | "1h";
+}
+
+/** Thinking budgets in tokens for each reasoning level. */
+const thinkingBudgets = { minimal: 1024, low: 2048, medium: 8192, high: 16_384 } as const;
+
+/**
+ * Builds the Messages API request for one call.
+ * Contract: the result type-checks against the SDK's own streaming request type.
+ */
+export function buildAnthropicRequest(
+  model: Model,
+  context: StreamContext,
+  options: StreamOptions | undefined,
+  cache: AnthropicCacheOptions | false,
+  thinkingHandoff: ThinkingHandoff,
+): Anthropic.MessageCreateParamsStreaming {
+  const cacheControl = (on: boolean | undefined): { cache_control?: Anthropic.CacheControlEphemeral } =>
+    cache !== false && on !== false
+      ? { cache_control: { type: "ephemeral", ...(cache.ttl === "1h" ? { ttl: "1h" as const } : {}) } }
+      : {};
+  const messages = toAnthropicMessages(prepareMessagesFor(model, context.messages, thinkingHandoff));
+  if (cache !== false && cache.lastUserMessage !== false) markLastUserMessage(messages, cacheControl(true));
+  let maxTokens = options?.maxTokens ?? model.maxOutput;
+  const request: Anthropic.MessageCreateParamsStreaming = {
+    model: model.id,
+    max_tokens: maxTokens,
+    messages,
+    stream: true,
+  };
+  if (context.systemPrompt) {
+    request.system = [{ type: "text", text: context.systemPrompt, ...cacheControl(cache !== false && cache.system) }];
+  }
+  if (context.tools && context.tools.length > 0) {
+    const last = context.tools.length - 1;
+    request.tools = context.tools.map((tool, i) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+      ...(i === last ? cacheControl(cache !== false && cache.tools) : {}),
+    }));
+  }
+  if (options?.reasoning && model.capabilities.thinking && thinkingAllowed(messages)) {
+    const budget = thinkingBudgets[options.reasoning];
+    // The budget must leave room for the answer.
+    if (maxTokens <= budget) maxTokens = budget + 1024;
+    request.max_tokens = maxTokens;
+    request.thinking = { type: "enabled", budget_tokens: budget };
+  }
+  // This SDK's Messages API has no temperature parameter: StreamOptions.temperature is ignored here.
+  if (options?.sessionId) request.metadata = { user_id: options.sessionId };
+  return request;
+}
+
+function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
+  const out: Anthropic.MessageParam[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      appendUser(out, userBlocks(message));
+    } else if (message.role === "toolResult") {
+      appendUser(out, [toolResultBlock(message)]);
+    } else {
+      const content: Anthropic.ContentBlockParam[] = [];
+      for (const block of message.content) {
+        if (block.type === "text") content.push({ type: "text", text: block.text });
+        else if (block.type === "thinking") {
+          if (block.redacted) content.push({ type: "redacted_thinking", data: block.signature ?? "" });
+          else content.push({ type: "thinking", thinking: block.thinking, signature: block.signature ?? "" });
+        } else content.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
+      }
+      if (content.length > 0) out.push({ role: "assistant", content });
+    }
+  }
+  return out;
+}
+
+/** Tool results must share one user turn (Anthropic rejects two user messages in a row). */
+function appendUser(out: Anthropic.MessageParam[], blocks: Anthropic.ContentBlockParam[]): void {
+  const last = out.at(-1);
+  if (last?.role === "user") {
+    const existing = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
+    last.content = [...(existing as Anthropic.ContentBlockParam[]), ...blocks];
+  } else {
+    out.push({ role: "user", content: blocks });
+  }
+}
+
+function userBlocks(message: UserMessage): Anthropic.ContentBlockParam[] {
+  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
+  return message.content.map((part) =>
+    part.type === "text"
+      ? { type: "text" as const, text: part.text }
+      : {
+          type: "image" as const,
+          source: {
+            type: "base64" as const,
+            media_type: part.mimeType as Anthropic.Base64ImageSource["media_type"],
+            data: part.data,
+          },
+        },
+  );
+}
+
+function toolResultBlock(message: ToolResultMessage): Anthropic.ToolResultBlockParam {
+  return {
+    type: "tool_result",
+    tool_use_id: message.toolCallId,
+    is_error: message.isError,
+    content: message.content.map((part) =>
+      part.type === "text"
+        ? { type: "text" as const, text: part.text }
+        : {
+            type: "image" as const,
+            source: {
+              type: "base64" as const,
+              media_type: part.mimeType as Anthropic.Base64ImageSource["media_type"],
+              data: part.data,
+            },
+          },
+    ),
+  };
+}
+
+function markLastUserMessage(
+  messages: Anthropic.MessageParam[],
+  cacheControl: { cache_control?: Anthropic.CacheControlEphemeral },
+): void {
+  const last = messages.findLast((m) => m.role === "user");
+  if (!last || typeof last.content === "string") return;
+  const block = last.content.at(-1);
+  if (block && "type" in block && block.type !== "thinking" && block.type !== "redacted_thinking") {
+    Object.assign(block, cacheControl);
+  }
+}
+
+/**
+ * With thinking on, Anthropic requires the assistant turn that a tool result answers to begin
+ * with a thinking block. A turn written by another provider (or without thinking) has none, so
+ * thinking waits until the next user turn.
+ */
+function thinkingAllowed(messages: readonly Anthropic.MessageParam[]): boolean {
+  const last = messages.at(-1);
+  const answersTool =
+    last?.role === "user" && typeof last.content !== "string" && last.content.some((b) => b.type === "tool_result");
+  if (!answersTool) return true;
+  const assistant = messages.findLast((m) => m.role === "assistant");
+  if (!assistant || typeof assistant.content === "string") return false;
+  const first = assistant.content[0];
+  return first?.type === "thinking" || first?.type === "redacted_thinking";
+}

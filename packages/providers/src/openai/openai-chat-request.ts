@@ -1,0 +1,86 @@
+import type { Message, Model, StreamContext, StreamOptions } from "@chorus/core";
+import type OpenAI from "openai";
+import { prepareMessagesFor } from "../handoff/prepare-messages.js";
+import type { ChatCompat } from "./chat-compat.js";
+
+type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsStreaming;
+type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+
+/**
+ * Builds the Chat Completions request for one call, following the server's compat settings.
+ * Contract: the result type-checks against the SDK's own streaming request type.
+ */
+export function buildChatRequest(
+  model: Model,
+  context: StreamContext,
+  options: StreamOptions | undefined,
+  compat: ChatCompat,
+): ChatParams {
+  const messages: ChatMessage[] = [];
+  if (context.systemPrompt) {
+    const role = compat.systemRole === "developer" && model.capabilities.thinking ? "developer" : "system";
+    messages.push({ role, content: context.systemPrompt });
+  }
+  messages.push(...toChatMessages(prepareMessagesFor(model, context.messages)));
+  const request: ChatParams = { model: model.id, messages, stream: true };
+  if (compat.streamUsage) request.stream_options = { include_usage: true };
+  if (context.tools && context.tools.length > 0) {
+    request.tools = context.tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+  }
+  const maxTokens = options?.maxTokens;
+  if (maxTokens !== undefined) {
+    if (compat.maxTokensField === "max_tokens") request.max_tokens = maxTokens;
+    else request.max_completion_tokens = maxTokens;
+  }
+  if (options?.reasoning && compat.reasoningEffort && model.capabilities.thinking) {
+    request.reasoning_effort = options.reasoning;
+  } else if (options?.temperature !== undefined) {
+    request.temperature = options.temperature;
+  }
+  if (options?.sessionId && compat.maxTokensField === "max_completion_tokens") {
+    request.prompt_cache_key = options.sessionId;
+  }
+  return request;
+}
+
+function toChatMessages(messages: readonly Message[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      if (typeof message.content === "string") out.push({ role: "user", content: message.content });
+      else {
+        out.push({
+          role: "user",
+          content: message.content.map((part) =>
+            part.type === "text"
+              ? { type: "text" as const, text: part.text }
+              : { type: "image_url" as const, image_url: { url: `data:${part.mimeType};base64,${part.data}` } },
+          ),
+        });
+      }
+    } else if (message.role === "toolResult") {
+      const text = message.content.map((p) => (p.type === "text" ? p.text : "[image omitted]")).join("\n");
+      out.push({ role: "tool", tool_call_id: message.toolCallId, content: text });
+    } else {
+      // Chat Completions cannot take reasoning back: thinking blocks are not sent.
+      const text = message.content
+        .filter((b) => b.type === "text")
+        .map((b) => b.text)
+        .join("");
+      const calls = message.content.filter((b) => b.type === "toolCall");
+      const assistant: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: "assistant", content: text || null };
+      if (calls.length > 0) {
+        assistant.tool_calls = calls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        }));
+      }
+      if (text || calls.length > 0) out.push(assistant);
+    }
+  }
+  return out;
+}

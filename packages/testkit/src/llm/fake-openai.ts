@@ -1,0 +1,37 @@
+import { type FakeLlmServer, startFakeLlmServer } from "./fake-llm-server.js";
+import { type ChatReasoningField, encodeOpenAIChatStream } from "./openai-chat-wire.js";
+import { openAIErrorResponse } from "./openai-errors.js";
+import { encodeOpenAIResponsesStream } from "./openai-responses-wire.js";
+
+/** Options for the fake OpenAI server. */
+export interface FakeOpenAIOptions {
+  /**
+   * Where Chat Completions streams thinking steps: `none` (real OpenAI, the default),
+   * `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama).
+   */
+  chatReasoningField?: ChatReasoningField;
+}
+
+/**
+ * Starts a fake OpenAI API on 127.0.0.1 (port 0) serving `POST /v1/chat/completions` and
+ * `POST /v1/responses` from one queue of scripts.
+ * Contract: each request consumes one enqueued script; `url` already ends in `/v1`, as
+ * `new OpenAI({ baseURL: url })` expects.
+ */
+export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeLlmServer> {
+  const reasoningField = options.chatReasoningField ?? "none";
+  return startFakeLlmServer(
+    {
+      "/v1/chat/completions": {
+        stream: (script, ctx) => encodeOpenAIChatStream(script, ctx, reasoningField),
+        error: (fault) => openAIErrorResponse(fault, "chat"),
+      },
+      "/v1/responses": {
+        stream: encodeOpenAIResponsesStream,
+        error: (fault) => openAIErrorResponse(fault, "responses"),
+      },
+    },
+    "/v1",
+    { "x-request-id": "req_fake" },
+  );
+}

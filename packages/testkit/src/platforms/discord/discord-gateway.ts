@@ -1,0 +1,208 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import type { CallLog } from "../shared/call-log.js";
+import type { DiscordBotAccount } from "./discord-types.js";
+import type { DiscordWorld } from "./discord-world.js";
+import { GatewaySession } from "./gateway-session.js";
+
+/** Gateway opcodes used by the fake. */
+const Op = {
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  PresenceUpdate: 3,
+  Resume: 6,
+  Reconnect: 7,
+  RequestGuildMembers: 8,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
+} as const;
+
+/** Settings of the fake gateway. */
+export interface GatewaySettings {
+  readonly heartbeatIntervalMs: number;
+  readonly replayBufferSize: number;
+  /** `ws://127.0.0.1:PORT/gateway` */
+  readonly url: string;
+}
+
+/**
+ * The Discord gateway over WebSocket: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats,
+ * RESUME with replay of events after the client's last sequence, op 7 and dropped connections.
+ * Contract: `handleUpgrade` takes every upgrade on `/gateway`; `close` terminates all sockets.
+ */
+export class DiscordGateway {
+  readonly #wss = new WebSocketServer({ noServer: true });
+  readonly #sockets = new Set<WebSocket>();
+  readonly #readyWaiters = new Set<() => void>();
+
+  constructor(
+    readonly world: DiscordWorld,
+    readonly log: CallLog,
+    readonly settings: GatewaySettings,
+  ) {}
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#onConnection(ws));
+  }
+
+  /** Resolves once `bot` has a session with an open socket. */
+  waitForSession(bot: DiscordBotAccount, timeoutMs: number): Promise<GatewaySession> {
+    const check = () => {
+      const session = this.world.currentSession.get(bot.user.id);
+      return session?.socket?.readyState === 1 ? session : undefined;
+    };
+    const ready = check();
+    if (ready) return Promise.resolve(ready);
+    return new Promise((resolve, reject) => {
+      const onChange = () => {
+        const session = check();
+        if (!session) return;
+        cleanup();
+        resolve(session);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`bot ${bot.user.username} did not connect to the fake gateway within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.#readyWaiters.delete(onChange);
+      };
+      this.#readyWaiters.add(onChange);
+    });
+  }
+
+  /** Cuts a bot's connection without a close frame; the client should RESUME. */
+  drop(bot: DiscordBotAccount, replayDelivered: number): boolean {
+    const session = this.world.currentSession.get(bot.user.id);
+    const socket = session?.socket;
+    if (!session || !socket) return false;
+    session.replayDeliveredOnResume = replayDelivered;
+    session.socket = undefined;
+    socket.terminate();
+    return true;
+  }
+
+  /** Sends op 7 RECONNECT; the client closes and resumes. */
+  requestReconnect(bot: DiscordBotAccount): boolean {
+    const socket = this.world.currentSession.get(bot.user.id)?.socket;
+    if (!socket) return false;
+    socket.send(JSON.stringify({ op: Op.Reconnect, d: null }));
+    return true;
+  }
+
+  close(): void {
+    for (const socket of this.#sockets) socket.terminate();
+    this.#sockets.clear();
+    this.#readyWaiters.clear();
+    this.#wss.close();
+  }
+
+  #onConnection(ws: WebSocket): void {
+    this.#sockets.add(ws);
+    let session: GatewaySession | undefined;
+    ws.on("close", () => {
+      this.#sockets.delete(ws);
+      if (session?.socket === ws) session.socket = undefined;
+    });
+    ws.on("error", () => ws.terminate());
+    ws.on("message", (data: RawData) => {
+      let payload: { op?: number; d?: unknown };
+      try {
+        payload = JSON.parse(data.toString()) as { op?: number; d?: unknown };
+      } catch {
+        ws.close(4002, "Error while decoding payload.");
+        return;
+      }
+      switch (payload.op) {
+        case Op.Heartbeat:
+          ws.send(JSON.stringify({ op: Op.HeartbeatAck }));
+          return;
+        case Op.Identify:
+          session = this.#identify(ws, payload.d as Record<string, unknown>);
+          return;
+        case Op.Resume:
+          session = this.#resume(ws, payload.d as Record<string, unknown>);
+          return;
+        case Op.PresenceUpdate:
+        case Op.RequestGuildMembers:
+          this.#record(payload.op === Op.PresenceUpdate ? "gateway.presenceUpdate" : "gateway.requestGuildMembers", {
+            body: payload.d,
+            botId: session?.bot.user.id,
+          });
+          return;
+        default:
+          ws.close(4001, "Unknown opcode.");
+      }
+    });
+    ws.send(JSON.stringify({ op: Op.Hello, d: { heartbeat_interval: this.settings.heartbeatIntervalMs } }));
+  }
+
+  #record(method: string, fields: { body: unknown; botId: string | undefined }): void {
+    this.log.record({ method, httpMethod: "WS", path: "/gateway", params: {}, status: 101, at: Date.now(), ...fields });
+  }
+
+  #identify(ws: WebSocket, d: Record<string, unknown>): GatewaySession | undefined {
+    const bot = this.world.bots.get(String(d.token ?? ""));
+    this.#record("gateway.identify", {
+      body: { intents: d.intents, shard: d.shard, properties: d.properties },
+      botId: bot?.user.id,
+    });
+    if (!bot) {
+      ws.close(4004, "Authentication failed.");
+      return undefined;
+    }
+    const session = new GatewaySession(
+      randomBytes(16).toString("hex"),
+      bot,
+      Number(d.intents ?? 0),
+      this.settings.replayBufferSize,
+    );
+    session.socket = ws;
+    this.world.sessions.set(session.id, session);
+    this.world.currentSession.set(bot.user.id, session);
+    session.dispatch("READY", {
+      v: 10,
+      user: bot.user,
+      guilds: [{ id: this.world.guild.id, unavailable: true }],
+      session_id: session.id,
+      resume_gateway_url: this.settings.url,
+      shard: [0, 1],
+      application: { id: bot.applicationId, flags: 0 },
+      private_channels: [],
+      relationships: [],
+      presences: [],
+      geo_ordered_rtc_regions: [],
+      guild_join_requests: [],
+      user_settings: {},
+      _trace: ["fake-discord"],
+    });
+    session.dispatch("GUILD_CREATE", this.world.guildCreatePayload(bot));
+    for (const waiter of this.#readyWaiters) waiter();
+    return session;
+  }
+
+  #resume(ws: WebSocket, d: Record<string, unknown>): GatewaySession | undefined {
+    const session = this.world.sessions.get(String(d.session_id ?? ""));
+    const seq = Number(d.seq ?? 0);
+    this.#record("gateway.resume", { body: { session_id: d.session_id, seq }, botId: session?.bot.user.id });
+    const valid = session !== undefined && session.bot.token === d.token;
+    const frames = valid ? session.framesAfter(Math.max(0, seq - session.replayDeliveredOnResume)) : undefined;
+    if (!session || !frames) {
+      ws.send(JSON.stringify({ op: Op.InvalidSession, d: false }));
+      return undefined;
+    }
+    session.replayDeliveredOnResume = 0;
+    session.socket?.terminate();
+    session.socket = ws;
+    this.world.currentSession.set(session.bot.user.id, session);
+    for (const frame of frames) ws.send(frame);
+    ws.send(JSON.stringify({ op: Op.Dispatch, t: "RESUMED", s: null, d: { _trace: ["fake-discord"] } }));
+    for (const waiter of this.#readyWaiters) waiter();
+    return session;
+  }
+}

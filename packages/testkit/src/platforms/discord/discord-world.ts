@@ -1,0 +1,278 @@
+import { ConversationStore } from "../shared/conversation-store.js";
+import type {
+  DiscordBotAccount,
+  DiscordChannel,
+  DiscordInteraction,
+  DiscordMessage,
+  DiscordUser,
+} from "./discord-types.js";
+import type { GatewaySession } from "./gateway-session.js";
+import { SnowflakeGenerator, snowflakeTime } from "./snowflake.js";
+
+/** Gateway intents the fake honours (bit values from the Discord docs). */
+export const Intent = {
+  GuildMessages: 1 << 9,
+  DirectMessages: 1 << 12,
+  MessageContent: 1 << 15,
+} as const;
+
+/** Builds a user object. */
+export function discordUser(id: string, username: string, bot = false): DiscordUser {
+  const user: DiscordUser = { id, username, discriminator: "0", global_name: username, avatar: null };
+  if (bot) user.bot = true;
+  return user;
+}
+
+/** Guild layout the fake creates: one guild, two text channels, a thread, a forum with one post. */
+export interface FakeGuild {
+  readonly id: string;
+  readonly name: string;
+  readonly general: DiscordChannel;
+  readonly random: DiscordChannel;
+  readonly thread: DiscordChannel;
+  readonly forum: DiscordChannel;
+  readonly forumPost: DiscordChannel;
+  /** Every guild text channel: `general`, `random`, then the extra ones asked for. */
+  readonly textChannels: readonly DiscordChannel[];
+}
+
+/**
+ * Everything the fake Discord knows: bots, the guild, channels, messages, sessions, interactions.
+ * Contract: every lookup used per message is a map lookup; message ids are snowflakes.
+ */
+export class DiscordWorld {
+  readonly ids = new SnowflakeGenerator();
+  readonly bots = new Map<string, DiscordBotAccount>();
+  readonly channels = new Map<string, DiscordChannel>();
+  readonly messages = new ConversationStore<DiscordMessage>();
+  readonly sessions = new Map<string, GatewaySession>();
+  /** Latest session per bot user id. */
+  readonly currentSession = new Map<string, GatewaySession>();
+  readonly interactions = new Map<string, DiscordInteraction>();
+  readonly commands = new Map<string, Array<Record<string, unknown>>>();
+  readonly #dmChannels = new Map<string, DiscordChannel>();
+  readonly #dmOwnerByChannel = new Map<string, DiscordBotAccount>();
+  readonly human: DiscordUser;
+  readonly otherBot: DiscordUser;
+  readonly guild: FakeGuild;
+
+  constructor(accounts: readonly DiscordBotAccount[], extraTextChannels = 0) {
+    for (const account of accounts) this.bots.set(account.token, account);
+    this.human = discordUser(this.ids.next(), "alice");
+    this.otherBot = discordUser(this.ids.next(), "other-bot", true);
+    const guildId = this.ids.next();
+    const text = (name: string): DiscordChannel => ({
+      id: this.ids.next(),
+      type: 0,
+      name,
+      guild_id: guildId,
+      position: 0,
+      permission_overwrites: [],
+      parent_id: null,
+      topic: null,
+      nsfw: false,
+      last_message_id: null,
+      rate_limit_per_user: 0,
+    });
+    const general = text("general");
+    const random = text("random");
+    const extra = Array.from({ length: extraTextChannels }, (_, i) => text(`channel-${i + 3}`));
+    const forum: DiscordChannel = { ...text("forum"), type: 15, available_tags: [], default_reaction_emoji: null };
+    const thread = (name: string, parent: DiscordChannel): DiscordChannel => ({
+      id: this.ids.next(),
+      type: 11,
+      name,
+      guild_id: guildId,
+      parent_id: parent.id,
+      owner_id: this.human.id,
+      last_message_id: null,
+      message_count: 0,
+      member_count: 1,
+      rate_limit_per_user: 0,
+      flags: 0,
+      thread_metadata: {
+        archived: false,
+        auto_archive_duration: 1440,
+        archive_timestamp: new Date().toISOString(),
+        locked: false,
+      },
+    });
+    this.guild = {
+      id: guildId,
+      name: "Fake Guild",
+      general,
+      random,
+      forum,
+      thread: thread("a thread", general),
+      forumPost: thread("a forum post", forum),
+      textChannels: [general, random, ...extra],
+    };
+    for (const channel of [...this.guild.textChannels, forum, this.guild.thread, this.guild.forumPost]) {
+      this.channels.set(channel.id, channel);
+    }
+  }
+
+  botByUserId(userId: string): DiscordBotAccount | undefined {
+    for (const bot of this.bots.values()) if (bot.user.id === userId) return bot;
+    return undefined;
+  }
+
+  /** The DM channel between a bot and a user, created on first use. */
+  dmChannel(bot: DiscordBotAccount, user: DiscordUser): DiscordChannel {
+    const key = `${bot.user.id}:${user.id}`;
+    let channel = this.#dmChannels.get(key);
+    if (!channel) {
+      channel = { id: this.ids.next(), type: 1, recipients: [user], last_message_id: null, flags: 0 };
+      this.#dmChannels.set(key, channel);
+      this.#dmOwnerByChannel.set(channel.id, bot);
+      this.channels.set(channel.id, channel);
+    }
+    return channel;
+  }
+
+  /** The bot a DM channel belongs to, if `channelId` is a DM. */
+  dmOwner(channelId: string): DiscordBotAccount | undefined {
+    return this.#dmOwnerByChannel.get(channelId);
+  }
+
+  guildCreatePayload(bot: DiscordBotAccount): Record<string, unknown> {
+    const { guild } = this;
+    const joinedAt = new Date().toISOString();
+    const member = (user: DiscordUser) => ({
+      user,
+      roles: [],
+      joined_at: joinedAt,
+      deaf: false,
+      mute: false,
+      flags: 0,
+    });
+    return {
+      id: guild.id,
+      name: guild.name,
+      icon: null,
+      owner_id: this.human.id,
+      unavailable: false,
+      joined_at: joinedAt,
+      large: false,
+      member_count: 2 + this.bots.size,
+      channels: [...guild.textChannels, guild.forum],
+      threads: [guild.thread, guild.forumPost],
+      members: [member(bot.user), member(this.human)],
+      roles: [
+        {
+          id: guild.id,
+          name: "@everyone",
+          permissions: "8",
+          position: 0,
+          color: 0,
+          hoist: false,
+          managed: false,
+          mentionable: false,
+          flags: 0,
+        },
+      ],
+      emojis: [],
+      stickers: [],
+      presences: [],
+      voice_states: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+      features: [],
+      preferred_locale: "en-US",
+      system_channel_id: guild.general.id,
+      afk_channel_id: null,
+      afk_timeout: 300,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      mfa_level: 0,
+      nsfw_level: 0,
+      premium_tier: 0,
+      premium_subscription_count: 0,
+      application_id: null,
+      max_members: 500000,
+    };
+  }
+
+  /** Builds a message object (not stored). */
+  buildMessage(channel: DiscordChannel, author: DiscordUser, fields: Partial<DiscordMessage>): DiscordMessage {
+    const id = this.ids.next();
+    const message: DiscordMessage = {
+      id,
+      type: 0,
+      channel_id: channel.id,
+      author,
+      content: "",
+      timestamp: snowflakeTime(id),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      embeds: [],
+      components: [],
+      pinned: false,
+      flags: 0,
+      ...fields,
+    };
+    if (channel.guild_id !== undefined) message.guild_id = channel.guild_id;
+    return message;
+  }
+
+  store(message: DiscordMessage): DiscordMessage {
+    this.messages.add(message.channel_id, message.id, message);
+    const channel = this.channels.get(message.channel_id);
+    if (channel) channel.last_message_id = message.id;
+    return message;
+  }
+
+  /**
+   * The gateway payload of a message for one bot: DM messages carry `channel_type`, guild
+   * messages carry `member`, and without the MESSAGE_CONTENT intent content is blanked
+   * unless the message is a DM or mentions that bot (as on Discord).
+   */
+  messagePayloadFor(session: GatewaySession, message: DiscordMessage): DiscordMessage | undefined {
+    const channel = this.channels.get(message.channel_id);
+    const isDm = channel?.type === 1;
+    const needed = isDm ? Intent.DirectMessages : Intent.GuildMessages;
+    if ((session.intents & needed) === 0) return undefined;
+    const payload: DiscordMessage = { ...message, channel_type: channel?.type ?? 0 };
+    if (!isDm) {
+      payload.member = { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 };
+    }
+    const own = message.author.id === session.bot.user.id;
+    const mentioned = message.mentions.some((u) => u.id === session.bot.user.id);
+    if (!isDm && !own && !mentioned && (session.intents & Intent.MessageContent) === 0) {
+      payload.content = "";
+      payload.embeds = [];
+      payload.attachments = [];
+      payload.components = [];
+    }
+    return payload;
+  }
+
+  /** Sessions that can see a channel: the owning bot for DMs, every bot for guild channels. */
+  sessionsFor(channelId: string): GatewaySession[] {
+    const channel = this.channels.get(channelId);
+    if (channel?.type === 1) {
+      const owner = this.dmOwner(channelId);
+      const session = owner ? this.currentSession.get(owner.user.id) : undefined;
+      return session ? [session] : [];
+    }
+    return [...this.currentSession.values()];
+  }
+
+  /** Dispatches MESSAGE_CREATE / MESSAGE_UPDATE to every session that sees the channel; returns how many. */
+  broadcastMessage(type: "MESSAGE_CREATE" | "MESSAGE_UPDATE", message: DiscordMessage): number {
+    let count = 0;
+    for (const session of this.sessionsFor(message.channel_id)) {
+      const payload = this.messagePayloadFor(session, message);
+      if (!payload) continue;
+      session.dispatch(type, payload);
+      count += 1;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,380 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CallLog, type CallPredicate, type RecordedCall } from "../shared/call-log.js";
+import type { Delivery } from "../shared/delivery.js";
+import { FaultPlan, type FaultSpec } from "../shared/fault-plan.js";
+import { listenHttp, sendEmpty, sendJson } from "../shared/http-listener.js";
+import { asRecord, parseRequestBody } from "../shared/request-body.js";
+import { DiscordGateway } from "./discord-gateway.js";
+import { botRoutes, type RestContext, tokenRoutes } from "./discord-rest.js";
+import type {
+  DiscordBotAccount,
+  DiscordChannel,
+  DiscordInteraction,
+  DiscordMessage,
+  DiscordUser,
+} from "./discord-types.js";
+import { DiscordWorld, discordUser, type FakeGuild } from "./discord-world.js";
+
+/** A bot account to create on the fake Discord. */
+export interface DiscordBotSpec {
+  readonly token?: string;
+  readonly username?: string;
+}
+
+/** Options for `startFakeDiscord`. */
+export interface FakeDiscordOptions {
+  /** Bot accounts, keyed by token. Default: one bot, `chorus-test-bot`. */
+  readonly bots?: readonly DiscordBotSpec[];
+  /** `heartbeat_interval` sent in HELLO. Default 41 250 ms (Discord's); tests may lower it. */
+  readonly heartbeatIntervalMs?: number;
+  /** Dispatches kept per session for RESUME. Default 1000. */
+  readonly replayBufferSize?: number;
+  /** Guild text channels beyond `general` and `random` (for load spread over channels). Default 0. */
+  readonly extraTextChannels?: number;
+  /** Echo bot-sent messages back as MESSAGE_CREATE/UPDATE/DELETE, as Discord does. Default true. */
+  readonly echoBotMessages?: boolean;
+}
+
+/** An injected message: who says what, and which bot(s) should see it. */
+export interface DiscordInbound {
+  readonly content: string;
+  /** Author; default the fake's human `user`. */
+  readonly author?: DiscordUser;
+  /** Token of the bot the DM goes to / the bot that is mentioned. Default: the first bot. */
+  readonly bot?: string;
+}
+
+/** Handle to a running fake Discord (REST + gateway). */
+export interface FakeDiscord {
+  /** Pass as discord.js `rest.api`: `http://127.0.0.1:PORT/api`. */
+  readonly restApi: string;
+  /** `ws://127.0.0.1:PORT/gateway`, also returned by `GET /gateway/bot`. */
+  readonly gatewayUrl: string;
+  /** Token of the first bot. */
+  readonly token: string;
+  readonly bots: readonly DiscordBotAccount[];
+  /** The guild every bot is in, with its channels. */
+  readonly guild: FakeGuild;
+  /** The default human author. */
+  readonly user: DiscordUser;
+  /** Another bot (not driven by a token) that can post messages. */
+  readonly otherBot: DiscordUser;
+  /** Every REST call and gateway IDENTIFY/RESUME, in arrival order. */
+  readonly calls: readonly RecordedCall[];
+  callsTo(method: string): readonly RecordedCall[];
+  waitFor(predicate: CallPredicate, timeoutMs?: number): Promise<RecordedCall>;
+  /** The `count`-th call of `method` (1-based, default 1). */
+  waitForCall(method: string, count?: number, timeoutMs?: number): Promise<RecordedCall>;
+  /** Resolves once the bot (default the first) has an open gateway session. */
+  waitForSession(bot?: string, timeoutMs?: number): Promise<void>;
+  /** Makes the next matching REST call(s) fail with 429 (`retry_after`) or a 5xx. */
+  failNext(fault: FaultSpec): void;
+  /** DM from `author` to a bot. */
+  injectDm(inbound: DiscordInbound): Promise<Delivery<DiscordMessage>>;
+  /** Message in a guild channel (default `general`), seen by every bot. */
+  injectChannelMessage(inbound: DiscordInbound & { readonly channelId?: string }): Promise<Delivery<DiscordMessage>>;
+  /** Guild message starting with `<@botId>` with the bot in `mentions`. */
+  injectMention(inbound: DiscordInbound & { readonly channelId?: string }): Promise<Delivery<DiscordMessage>>;
+  /** Reply (type 19, `message_reference`) to an earlier message, e.g. one the bot sent. */
+  injectReply(inbound: DiscordInbound & { readonly to: DiscordMessage }): Promise<Delivery<DiscordMessage>>;
+  /** Message in a thread (default `guild.thread`; `guild.forumPost` is a forum post). */
+  injectThreadMessage(inbound: DiscordInbound & { readonly threadId?: string }): Promise<Delivery<DiscordMessage>>;
+  /** Guild message authored by `otherBot`. */
+  injectBotMessage(
+    inbound: Omit<DiscordInbound, "author"> & { readonly channelId?: string },
+  ): Promise<Delivery<DiscordMessage>>;
+  /** Slash command (INTERACTION_CREATE, type 2) to one bot, in a guild channel or a DM. */
+  injectSlashCommand(inbound: {
+    readonly name: string;
+    readonly options?: ReadonlyArray<{ name: string; type: number; value: string | number | boolean }>;
+    readonly channelId?: string;
+    readonly inDm?: boolean;
+    readonly user?: DiscordUser;
+    readonly bot?: string;
+  }): Promise<Delivery<DiscordInteraction>>;
+  /**
+   * Cuts the bot's gateway connection without a close frame. The client RESUMEs; events
+   * dispatched meanwhile are replayed, plus the last `replayDelivered` events it already had.
+   */
+  dropConnection(options?: { readonly bot?: string; readonly replayDelivered?: number }): boolean;
+  /** Sends op 7 RECONNECT to the bot. */
+  requestReconnect(options?: { readonly bot?: string }): boolean;
+  /** The DM channel between a bot (default first) and a user (default `user`). */
+  dmChannel(bot?: string, user?: DiscordUser): DiscordChannel;
+  /** Messages of one channel, oldest first (inbound and bot-sent). */
+  conversation(channelId: string): DiscordMessage[];
+  /** Application commands the bot registered (global unless `guildId`). */
+  registeredCommands(bot?: string, guildId?: string): ReadonlyArray<Record<string, unknown>>;
+  /** Closes the REST server and every gateway socket. */
+  close(): Promise<void>;
+}
+
+const API_PREFIX = "/api/v10/";
+
+function payloadJson(raw: Buffer): unknown {
+  const text = raw.toString("utf8");
+  const match = /name="payload_json"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/.exec(text);
+  if (!match?.[1]) return undefined;
+  try {
+    return JSON.parse(match[1]) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a fake Discord on 127.0.0.1: REST under `/api/v10` and a JSON gateway on `/gateway`.
+ * Contract: discord.js works against it unmodified with `rest: { api: fake.restApi }`.
+ */
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+  const idSource = new DiscordWorld([]).ids;
+  const accounts: DiscordBotAccount[] = (options.bots ?? [{}]).map((spec, index) => {
+    const id = idSource.next();
+    const username = spec.username ?? (index === 0 ? "chorus-test-bot" : `chorus-test-bot-${index}`);
+    const token =
+      spec.token ?? `${Buffer.from(id).toString("base64url")}.fake.${randomBytes(12).toString("base64url")}`;
+    return { token, user: discordUser(id, username, true), applicationId: id };
+  });
+  const world = new DiscordWorld(accounts, options.extraTextChannels ?? 0);
+  const log = new CallLog();
+  const faults = new FaultPlan();
+  const echo = options.echoBotMessages ?? true;
+  const first = accounts[0] as DiscordBotAccount;
+  let gatewayUrl = "";
+
+  const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const verb = req.method ?? "GET";
+    if (!url.pathname.startsWith(API_PREFIX)) {
+      sendJson(res, 404, { message: "404: Not Found", code: 0 });
+      return;
+    }
+    const segments = url.pathname.slice(API_PREFIX.length).split("/").filter(Boolean);
+    const rawBody = (req.headers["content-type"] ?? "").includes("multipart/form-data")
+      ? payloadJson(raw)
+      : parseRequestBody(req, raw);
+    const authorization = req.headers.authorization ?? "";
+    const bot = authorization.startsWith("Bot ") ? world.bots.get(authorization.slice(4)) : undefined;
+    const tokenRoute = tokenRoutes.match(verb, segments);
+    const route = tokenRoute ?? botRoutes.match(verb, segments);
+    const call: RecordedCall = {
+      method: route?.name ?? "unknown",
+      httpMethod: verb,
+      path: url.pathname.slice("/api/v10".length),
+      params: { ...route?.params, ...Object.fromEntries(url.searchParams) },
+      body: rawBody,
+      botId: bot?.user.id,
+      status: 0,
+      at: Date.now(),
+    };
+    log.record(call);
+    const answer = (status: number, body?: unknown, headers?: Record<string, string>): void => {
+      call.status = status;
+      if (body === undefined) sendEmpty(res, status);
+      else sendJson(res, status, body, headers);
+    };
+    if (!route) return answer(404, { message: "404: Not Found", code: 0 });
+    if (!tokenRoute && !bot) return answer(401, { message: "401: Unauthorized", code: 0 });
+    const fault = faults.take(route.name);
+    if (fault) {
+      if (fault.status !== 429) return answer(fault.status, { message: "Internal Server Error", code: 0 });
+      const retryAfter = fault.retryAfterSeconds ?? 1;
+      return answer(
+        429,
+        { message: "You are being rate limited.", retry_after: retryAfter, global: false },
+        {
+          "retry-after": String(retryAfter),
+          "x-ratelimit-limit": "5",
+          "x-ratelimit-remaining": "0",
+          "x-ratelimit-reset-after": String(retryAfter),
+          "x-ratelimit-bucket": `fake-${route.name}`,
+          "x-ratelimit-scope": "user",
+        },
+      );
+    }
+    const ctx: RestContext = {
+      world,
+      bot,
+      params: route.params,
+      query: url.searchParams,
+      body: asRecord(rawBody),
+      rawBody,
+      gatewayUrl,
+      echo,
+    };
+    const reply = route.handler(ctx);
+    answer(reply.status, reply.body);
+  };
+
+  const listener = await listenHttp(handle);
+  gatewayUrl = `ws://127.0.0.1:${listener.port}/gateway`;
+  const gateway = new DiscordGateway(world, log, {
+    heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+    replayBufferSize: options.replayBufferSize ?? 1000,
+    url: gatewayUrl,
+  });
+  listener.server.on("upgrade", (req, socket, head) => {
+    if ((req.url ?? "").split("?")[0] === "/gateway") gateway.handleUpgrade(req, socket, head);
+    else socket.destroy();
+  });
+
+  const account = (token: string | undefined): DiscordBotAccount => {
+    if (token === undefined) return first;
+    const found = world.bots.get(token);
+    if (!found) throw new TypeError("unknown bot token for this fake Discord");
+    return found;
+  };
+  const channel = (id: string): DiscordChannel => {
+    const found = world.channels.get(id);
+    if (!found) throw new TypeError(`unknown channel ${id} on this fake Discord`);
+    return found;
+  };
+  const deliver = (message: DiscordMessage): Promise<Delivery<DiscordMessage>> => {
+    world.store(message);
+    const count = world.broadcastMessage("MESSAGE_CREATE", message);
+    return Promise.resolve(
+      count > 0
+        ? { ok: true, item: message }
+        : { ok: false, item: message, reason: "no bot session sees this channel" },
+    );
+  };
+  const mentionMessage = (inbound: DiscordInbound & { readonly channelId?: string }) => {
+    const target = account(inbound.bot).user;
+    return world.buildMessage(channel(inbound.channelId ?? world.guild.general.id), inbound.author ?? world.human, {
+      content: `<@${target.id}> ${inbound.content}`,
+      mentions: [target],
+    });
+  };
+
+  return {
+    restApi: `${listener.origin}/api`,
+    gatewayUrl,
+    token: first.token,
+    bots: accounts,
+    guild: world.guild,
+    user: world.human,
+    otherBot: world.otherBot,
+    calls: log.calls,
+    callsTo: (method) => log.callsTo(method),
+    waitFor: (predicate, timeoutMs) => log.waitFor(predicate, timeoutMs),
+    waitForCall: (method, count = 1, timeoutMs) => {
+      let seen = 0;
+      return log.waitFor((call) => call.method === method && ++seen === count, timeoutMs);
+    },
+    waitForSession: async (bot, timeoutMs = 5_000) => {
+      await gateway.waitForSession(account(bot), timeoutMs);
+    },
+    failNext: (fault) => faults.add(fault),
+    injectDm: (inbound) => {
+      const dm = world.dmChannel(account(inbound.bot), inbound.author ?? world.human);
+      return deliver(world.buildMessage(dm, inbound.author ?? world.human, { content: inbound.content }));
+    },
+    injectChannelMessage: (inbound) =>
+      deliver(
+        world.buildMessage(channel(inbound.channelId ?? world.guild.general.id), inbound.author ?? world.human, {
+          content: inbound.content,
+        }),
+      ),
+    injectMention: (inbound) => deliver(mentionMessage(inbound)),
+    injectReply: (inbound) => {
+      const target = inbound.to;
+      const where = channel(target.channel_id);
+      const reference: DiscordMessage["message_reference"] & object = {
+        message_id: target.id,
+        channel_id: target.channel_id,
+      };
+      if (where.guild_id !== undefined) reference.guild_id = where.guild_id;
+      return deliver(
+        world.buildMessage(where, inbound.author ?? world.human, {
+          type: 19,
+          content: inbound.content,
+          message_reference: reference,
+          referenced_message: target,
+          mentions: [target.author],
+        }),
+      );
+    },
+    injectThreadMessage: (inbound) =>
+      deliver(
+        world.buildMessage(channel(inbound.threadId ?? world.guild.thread.id), inbound.author ?? world.human, {
+          content: inbound.content,
+        }),
+      ),
+    injectBotMessage: (inbound) =>
+      deliver(
+        world.buildMessage(channel(inbound.channelId ?? world.guild.general.id), world.otherBot, {
+          content: inbound.content,
+        }),
+      ),
+    injectSlashCommand: (inbound) => {
+      const bot = account(inbound.bot);
+      const user = inbound.user ?? world.human;
+      const where = inbound.inDm ? world.dmChannel(bot, user) : channel(inbound.channelId ?? world.guild.general.id);
+      const registered = world.commands.get(`${bot.applicationId}:`)?.find((c) => c.name === inbound.name);
+      const interaction: DiscordInteraction = {
+        id: world.ids.next(),
+        token: `aW50ZXJhY3Rpb24${randomBytes(24).toString("base64url")}`,
+        applicationId: bot.applicationId,
+        channelId: where.id,
+        guildId: where.guild_id,
+        botToken: bot.token,
+        commandName: inbound.name,
+        user,
+        callbackType: undefined,
+        original: undefined,
+      };
+      world.interactions.set(interaction.token, interaction);
+      const payload: Record<string, unknown> = {
+        id: interaction.id,
+        application_id: bot.applicationId,
+        type: 2,
+        token: interaction.token,
+        version: 1,
+        data: {
+          id: String(registered?.id ?? world.ids.next()),
+          name: inbound.name,
+          type: 1,
+          options: inbound.options ?? [],
+        },
+        channel_id: where.id,
+        channel: { id: where.id, type: where.type },
+        locale: "en-US",
+        app_permissions: "8",
+        entitlements: [],
+        authorizing_integration_owners: { "0": where.guild_id ?? user.id },
+        context: inbound.inDm ? 1 : 0,
+        attachment_size_limit: 10_485_760,
+      };
+      if (where.guild_id !== undefined) {
+        payload.guild_id = where.guild_id;
+        payload.guild_locale = "en-US";
+        payload.member = {
+          user,
+          roles: [],
+          joined_at: new Date().toISOString(),
+          deaf: false,
+          mute: false,
+          flags: 0,
+          permissions: "8",
+        };
+      } else {
+        payload.user = user;
+      }
+      const session = world.currentSession.get(bot.user.id);
+      if (!session) return Promise.resolve({ ok: false, item: interaction, reason: "bot has no gateway session" });
+      session.dispatch("INTERACTION_CREATE", payload);
+      return Promise.resolve({ ok: true, item: interaction });
+    },
+    dropConnection: (opts = {}) => gateway.drop(account(opts.bot), opts.replayDelivered ?? 0),
+    requestReconnect: (opts = {}) => gateway.requestReconnect(account(opts.bot)),
+    dmChannel: (bot, user) => world.dmChannel(account(bot), user ?? world.human),
+    conversation: (channelId) => world.messages.history(channelId),
+    registeredCommands: (bot, guildId) => world.commands.get(`${account(bot).applicationId}:${guildId ?? ""}`) ?? [],
+    close: async () => {
+      gateway.close();
+      log.close();
+      await listener.close();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+export type {
+  DiscordBotAccount,
+  DiscordChannel,
+  DiscordInteraction,
+  DiscordMessage,
+  DiscordUser,
+} from "./discord-types.js";
+export type { FakeGuild } from "./discord-world.js";
+export type { DiscordBotSpec, DiscordInbound, FakeDiscord, FakeDiscordOptions } from "./fake-discord.js";
+export { startFakeDiscord } from "./fake-discord.js";

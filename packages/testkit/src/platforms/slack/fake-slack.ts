@@ -1,0 +1,398 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CallLog, type CallPredicate, type RecordedCall } from "../shared/call-log.js";
+import type { Delivery } from "../shared/delivery.js";
+import { FaultPlan, type FaultSpec } from "../shared/fault-plan.js";
+import { listenHttp, sendJson } from "../shared/http-listener.js";
+import { asRecord, parseRequestBody } from "../shared/request-body.js";
+import { postSignedEvent } from "./http-events.js";
+import type {
+  SlackBotAccount,
+  SlackEventBody,
+  SlackMessage,
+  SlackSigningOverride,
+  SlackSlashCommand,
+} from "./slack-types.js";
+import { type SlackConversation, type SlackUser, SlackWorld } from "./slack-world.js";
+import { SocketLinks } from "./socket-links.js";
+import { type WebApiContext, webApiMethods } from "./web-api-methods.js";
+
+/** An app + bot user to create on the fake Slack. */
+export interface SlackBotSpec {
+  readonly botToken?: string;
+  readonly appToken?: string;
+  readonly signingSecret?: string;
+  readonly name?: string;
+}
+
+/** Options for `startFakeSlack`. */
+export interface FakeSlackOptions {
+  /** `socket`: events over Socket Mode links; `http`: signed POSTs to the app's Request URL. */
+  readonly mode: "socket" | "http";
+  /** Apps, keyed by their tokens. Default: one app, `chorus-test-bot`. */
+  readonly bots?: readonly SlackBotSpec[];
+  /** WS ping interval on Socket Mode links (0 = never). Default 5 000 ms. */
+  readonly pingIntervalMs?: number;
+}
+
+/** An injected message: who says what, to which app. */
+export interface SlackInbound {
+  readonly text: string;
+  /** Author; default the fake's human `user`. */
+  readonly user?: SlackUser;
+  /** Bot token of the app that receives it (DMs) or is mentioned. Default: the first app. */
+  readonly bot?: string;
+  /** HTTP mode only: tamper with the signature or timestamp of this delivery. */
+  readonly signing?: SlackSigningOverride;
+}
+
+/** Handle to a running fake Slack (Web API + event delivery). */
+export interface FakeSlack {
+  readonly mode: "socket" | "http";
+  /** Pass as `clientOptions.slackApiUrl`: `http://127.0.0.1:PORT/api/`. */
+  readonly apiUrl: string;
+  /** Tokens and signing secret of the first app. */
+  readonly botToken: string;
+  readonly appToken: string;
+  readonly signingSecret: string;
+  readonly bots: readonly SlackBotAccount[];
+  readonly teamId: string;
+  /** The default human author. */
+  readonly user: SlackUser;
+  /** Another app's bot user that can post messages. */
+  readonly otherBot: SlackUser;
+  /** Public channels every app is in. */
+  readonly channels: { readonly general: string; readonly random: string };
+  /** Every Web API call, `response_url` post and event/command ack, in arrival order. */
+  readonly calls: readonly RecordedCall[];
+  callsTo(method: string): readonly RecordedCall[];
+  waitFor(predicate: CallPredicate, timeoutMs?: number): Promise<RecordedCall>;
+  /** The `count`-th call of `method` (1-based, default 1). */
+  waitForCall(method: string, count?: number, timeoutMs?: number): Promise<RecordedCall>;
+  /** Makes the next matching Web API call(s) fail with 429 (`Retry-After`) or a 5xx. */
+  failNext(fault: FaultSpec): void;
+  /** Adds a public channel every app is in; returns its id. */
+  addChannel(name: string): string;
+  /** HTTP mode: where to POST events and commands for an app (default the first). */
+  setEventsUrl(url: string, bot?: string): void;
+  /** Socket mode: resolves once the app has an open link that got `hello`. */
+  waitForSocket(bot?: string, timeoutMs?: number): Promise<void>;
+  /** DM (`message`, `channel_type: "im"`) to one app. */
+  injectDm(inbound: SlackInbound): Promise<Delivery<SlackEventBody>>;
+  /** Channel message (`channel_type: "channel"`) to every app; `threadTs` puts it in a thread. */
+  injectChannelMessage(
+    inbound: SlackInbound & { readonly channel?: string; readonly threadTs?: string },
+  ): Promise<Delivery<SlackEventBody>>;
+  /**
+   * `<@BOT> text` in a channel: an `app_mention` to the mentioned app (the returned delivery)
+   * and, as Slack does, a `message` event to every app unless `alsoAsMessage` is false.
+   */
+  injectMention(
+    inbound: SlackInbound & { readonly channel?: string; readonly threadTs?: string; readonly alsoAsMessage?: boolean },
+  ): Promise<Delivery<SlackEventBody>>;
+  /** Thread reply to an earlier message (e.g. one the bot posted). */
+  injectReply(inbound: SlackInbound & { readonly to: SlackMessage }): Promise<Delivery<SlackEventBody>>;
+  /** Message posted by `otherBot` (has `bot_id`). */
+  injectBotMessage(
+    inbound: Omit<SlackInbound, "user"> & { readonly channel?: string },
+  ): Promise<Delivery<SlackEventBody>>;
+  /** Slash command (`/ask text`) from a user in a channel. */
+  injectSlashCommand(inbound: {
+    readonly command: string;
+    readonly text?: string;
+    readonly channel?: string;
+    readonly user?: SlackUser;
+    readonly bot?: string;
+    readonly signing?: SlackSigningOverride;
+  }): Promise<Delivery<SlackSlashCommand>>;
+  /** Delivers an event again with the same `event_id`: retry headers (HTTP) or `retry_attempt` (socket). */
+  redeliver(eventId: string, reason?: string): Promise<Delivery<SlackEventBody>>;
+  /** Socket mode: sends `disconnect` (default reason `refresh_requested`); the client reconnects. */
+  disconnectSocket(options?: { readonly bot?: string; readonly reason?: string }): number;
+  /** Socket mode: cuts the links; unacked envelopes are redelivered on the next link. */
+  dropSocket(options?: { readonly bot?: string }): number;
+  /** The DM between an app (default first) and a user (default `user`). */
+  dmChannel(bot?: string, user?: SlackUser): string;
+  /** Messages of one conversation, oldest first (inbound and bot-sent). */
+  conversation(channel: string): SlackMessage[];
+  close(): Promise<void>;
+}
+
+function account(spec: SlackBotSpec, index: number): SlackBotAccount {
+  const n = String(index + 1).padStart(4, "0");
+  return {
+    botToken: spec.botToken ?? `xoxb-fake-${n}-${randomBytes(8).toString("hex")}`,
+    appToken: spec.appToken ?? `xapp-1-A0FAKE${n}-${randomBytes(8).toString("hex")}`,
+    signingSecret: spec.signingSecret ?? randomBytes(16).toString("hex"),
+    appId: `A0FAKE${n}`,
+    botId: `B0FAKE${n}`,
+    userId: `U0BOT${n}`,
+    name: spec.name ?? (index === 0 ? "chorus-test-bot" : `chorus-test-bot-${index}`),
+  };
+}
+
+function tokenOf(req: IncomingMessage, params: Record<string, unknown>): string | undefined {
+  const header = req.headers.authorization;
+  if (header?.startsWith("Bearer ")) return header.slice(7);
+  return typeof params.token === "string" ? params.token : undefined;
+}
+
+/**
+ * Starts a fake Slack on 127.0.0.1: the Web API at `/api/<method>` and event delivery over
+ * Socket Mode (`/link/`) or signed HTTP POSTs.
+ * Contract: @slack/bolt works against it unmodified with `clientOptions.slackApiUrl = fake.apiUrl`.
+ */
+export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSlack> {
+  if (options.mode !== "socket" && options.mode !== "http") {
+    throw new TypeError(`startFakeSlack: mode must be "socket" or "http", got ${String(options.mode)}`);
+  }
+  const accounts = (options.bots ?? [{}]).map(account);
+  const first = accounts[0] as SlackBotAccount;
+  const world = new SlackWorld(accounts);
+  const log = new CallLog();
+  const faults = new FaultPlan();
+  const links = new SocketLinks(log, options.pingIntervalMs ?? 5_000);
+  const eventsUrls = new Map<string, string>();
+  const abort = new AbortController();
+  let origin = "";
+
+  const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const params = asRecord(parseRequestBody(req, raw));
+    if (path.startsWith("/respond/")) {
+      log.record({
+        method: "response_url",
+        httpMethod: req.method ?? "POST",
+        path,
+        params: {},
+        body: params,
+        botId: undefined,
+        status: 200,
+        at: Date.now(),
+      });
+      sendJson(res, 200, { ok: true });
+      return;
+    }
+    if (!path.startsWith("/api/")) {
+      sendJson(res, 404, { ok: false, error: "not_found" });
+      return;
+    }
+    const method = path.slice("/api/".length);
+    const token = tokenOf(req, params);
+    const bot = token === undefined ? undefined : world.byBotToken.get(token);
+    const app = token === undefined || bot ? undefined : world.byAppToken.get(token);
+    const who = bot ?? app;
+    const { token: _secret, ...body } = params;
+    const call: RecordedCall = {
+      method,
+      httpMethod: req.method ?? "POST",
+      path,
+      params: {},
+      body,
+      botId: who?.userId,
+      status: 0,
+      at: Date.now(),
+    };
+    log.record(call);
+    const answer = (status: number, payload: unknown, headers?: Record<string, string>): void => {
+      call.status = status;
+      sendJson(res, status, payload, headers);
+    };
+    const implementation = webApiMethods[method];
+    if (!implementation) return answer(200, { ok: false, error: "unknown_method" });
+    if (!who) return answer(200, { ok: false, error: token === undefined ? "not_authed" : "invalid_auth" });
+    const fault = faults.take(method);
+    if (fault) {
+      if (fault.status === 429) {
+        const retryAfter = String(Math.ceil(fault.retryAfterSeconds ?? 1));
+        return answer(429, { ok: false, error: "ratelimited" }, { "retry-after": retryAfter });
+      }
+      return answer(fault.status, { ok: false, error: "fatal_error" });
+    }
+    const ctx: WebApiContext = {
+      world,
+      account: who,
+      appLevel: app !== undefined,
+      params,
+      origin,
+      issueTicket: (a) => links.issueTicket(a),
+    };
+    answer(200, implementation(ctx));
+  };
+
+  const listener = await listenHttp(handle);
+  origin = listener.origin;
+  listener.server.on("upgrade", (req, socket, head) => {
+    if ((req.url ?? "").startsWith("/link")) links.handleUpgrade(req, socket, head);
+    else socket.destroy();
+  });
+
+  const accountFor = (botToken: string | undefined): SlackBotAccount => {
+    if (botToken === undefined) return first;
+    const found = world.byBotToken.get(botToken);
+    if (!found) throw new TypeError("unknown bot token for this fake Slack");
+    return found;
+  };
+  const conversation = (id: string): SlackConversation => {
+    const found = world.conversations.get(id);
+    if (!found) throw new TypeError(`unknown conversation ${id} on this fake Slack`);
+    return found;
+  };
+
+  const send = async (
+    target: SlackBotAccount,
+    body: SlackEventBody,
+    signing: SlackSigningOverride | undefined,
+    retry?: { num: number; reason: string },
+  ): Promise<Delivery<SlackEventBody>> => {
+    if (options.mode === "socket") {
+      const result = await links.send(target, "events_api", body, {
+        attempt: retry?.num ?? 0,
+        reason: retry?.reason ?? "",
+      });
+      return result.ok ? { ok: true, item: body } : { ok: false, item: body, reason: result.reason };
+    }
+    const url = eventsUrls.get(target.appId);
+    if (url === undefined) return { ok: false, item: body, reason: "no events URL set: call setEventsUrl()" };
+    const request = {
+      account: target,
+      url,
+      body: JSON.stringify(body),
+      contentType: "application/json" as const,
+      ...(retry ? { retry } : {}),
+      ...(signing ? { signing } : {}),
+    };
+    return postSignedEvent(request, body, log, abort.signal);
+  };
+
+  const deliver = (target: SlackBotAccount, event: Record<string, unknown>, signing?: SlackSigningOverride) =>
+    send(target, world.eventBody(target, event), signing);
+
+  /** Message events go to the DM's owner, or to every app for channels. */
+  const deliverMessage = async (
+    message: SlackMessage,
+    signing: SlackSigningOverride | undefined,
+  ): Promise<Delivery<SlackEventBody>> => {
+    const where = conversation(message.channel);
+    const owner = where.botUserId === undefined ? undefined : accounts.find((a) => a.userId === where.botUserId);
+    const targets = owner ? [owner] : accounts;
+    const results = await Promise.all(targets.map((target) => deliver(target, world.messageEvent(message), signing)));
+    return results.find((r) => !r.ok) ?? (results[0] as Delivery<SlackEventBody>);
+  };
+
+  return {
+    mode: options.mode,
+    apiUrl: `${listener.origin}/api/`,
+    botToken: first.botToken,
+    appToken: first.appToken,
+    signingSecret: first.signingSecret,
+    bots: accounts,
+    teamId: world.teamId,
+    user: world.human,
+    otherBot: world.otherBot,
+    channels: { general: world.general.id, random: world.random.id },
+    calls: log.calls,
+    callsTo: (method) => log.callsTo(method),
+    waitFor: (predicate, timeoutMs) => log.waitFor(predicate, timeoutMs),
+    waitForCall: (method, count = 1, timeoutMs) => {
+      let seen = 0;
+      return log.waitFor((call) => call.method === method && ++seen === count, timeoutMs);
+    },
+    failNext: (fault) => faults.add(fault),
+    addChannel: (name) => world.addChannel(name).id,
+    setEventsUrl: (url, bot) => {
+      eventsUrls.set(accountFor(bot).appId, url);
+    },
+    waitForSocket: (bot, timeoutMs = 5_000) => links.waitForLink(accountFor(bot), timeoutMs),
+    injectDm: (inbound) => {
+      const target = accountFor(inbound.bot);
+      const from = inbound.user ?? world.human;
+      const message = world.inbound(world.dm(target, from.id).id, from, inbound.text);
+      return deliver(target, world.messageEvent(message), inbound.signing);
+    },
+    injectChannelMessage: (inbound) => {
+      const channel = conversation(inbound.channel ?? world.general.id).id;
+      const message = world.inbound(channel, inbound.user ?? world.human, inbound.text, inbound.threadTs);
+      return deliverMessage(message, inbound.signing);
+    },
+    injectMention: async (inbound) => {
+      const target = accountFor(inbound.bot);
+      const channel = conversation(inbound.channel ?? world.general.id).id;
+      const from = inbound.user ?? world.human;
+      const message = world.inbound(channel, from, `<@${target.userId}> ${inbound.text}`, inbound.threadTs);
+      const mention: Record<string, unknown> = {
+        type: "app_mention",
+        user: from.id,
+        text: message.text,
+        ts: message.ts,
+        channel,
+        event_ts: message.ts,
+        team: world.teamId,
+        client_msg_id: message.client_msg_id,
+      };
+      if (message.thread_ts !== undefined) mention.thread_ts = message.thread_ts;
+      const delivery = deliver(target, mention, inbound.signing);
+      if (inbound.alsoAsMessage !== false) await deliverMessage(message, inbound.signing);
+      return delivery;
+    },
+    injectReply: (inbound) => {
+      const threadTs = inbound.to.thread_ts ?? inbound.to.ts;
+      const message = world.inbound(inbound.to.channel, inbound.user ?? world.human, inbound.text, threadTs);
+      return deliverMessage(message, inbound.signing);
+    },
+    injectBotMessage: (inbound) => {
+      const message = world.inbound(conversation(inbound.channel ?? world.general.id).id, world.otherBot, inbound.text);
+      return deliverMessage(message, inbound.signing);
+    },
+    injectSlashCommand: async (inbound) => {
+      const target = accountFor(inbound.bot);
+      const from = inbound.user ?? world.human;
+      const where = conversation(inbound.channel ?? world.general.id);
+      const command: SlackSlashCommand = {
+        token: "fake-verification-token",
+        team_id: world.teamId,
+        team_domain: "fake-team",
+        channel_id: where.id,
+        channel_name: where.isIm ? "directmessage" : where.name,
+        user_id: from.id,
+        user_name: from.name,
+        command: inbound.command.startsWith("/") ? inbound.command : `/${inbound.command}`,
+        text: inbound.text ?? "",
+        api_app_id: target.appId,
+        is_enterprise_install: "false",
+        response_url: `${listener.origin}/respond/${randomBytes(8).toString("hex")}`,
+        trigger_id: `${Date.now()}.${randomBytes(6).toString("hex")}`,
+      };
+      if (options.mode === "socket") {
+        const result = await links.send(target, "slash_commands", command, { attempt: 0, reason: "" });
+        return result.ok ? { ok: true, item: command } : { ok: false, item: command, reason: result.reason };
+      }
+      const url = eventsUrls.get(target.appId);
+      if (url === undefined) return { ok: false, item: command, reason: "no events URL set: call setEventsUrl()" };
+      const request = {
+        account: target,
+        url,
+        body: new URLSearchParams(command).toString(),
+        contentType: "application/x-www-form-urlencoded" as const,
+        ...(inbound.signing ? { signing: inbound.signing } : {}),
+      };
+      return postSignedEvent(request, command, log, abort.signal);
+    },
+    redeliver: (eventId, reason = options.mode === "http" ? "http_timeout" : "timeout") => {
+      const record = world.events.get(eventId);
+      if (!record) throw new TypeError(`no event ${eventId} was delivered by this fake Slack`);
+      record.retries += 1;
+      return send(record.account, record.body, undefined, { num: record.retries, reason });
+    },
+    disconnectSocket: (opts = {}) => links.disconnect(accountFor(opts.bot), opts.reason ?? "refresh_requested"),
+    dropSocket: (opts = {}) => links.drop(accountFor(opts.bot)),
+    dmChannel: (bot, user) => world.dm(accountFor(bot), (user ?? world.human).id).id,
+    conversation: (channel) => world.messages.history(channel),
+    close: async () => {
+      abort.abort();
+      await links.close();
+      log.close();
+      await listener.close();
+    },
+  };
+}

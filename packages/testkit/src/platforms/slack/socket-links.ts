@@ -1,0 +1,235 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import type { CallLog } from "../shared/call-log.js";
+import type { Delivery } from "../shared/delivery.js";
+import type { SlackBotAccount } from "./slack-types.js";
+import { newTicket } from "./web-api-methods.js";
+
+/** Envelope types the fake sends over a Socket Mode link. */
+export type EnvelopeType = "events_api" | "slash_commands" | "interactive";
+
+/** Retry bookkeeping of one envelope. */
+export interface EnvelopeRetry {
+  readonly attempt: number;
+  readonly reason: string;
+}
+
+interface PendingEnvelope {
+  readonly id: string;
+  readonly account: SlackBotAccount;
+  readonly type: EnvelopeType;
+  readonly payload: unknown;
+  retry: EnvelopeRetry;
+  socket: WebSocket | undefined;
+  readonly settle: (delivery: Delivery<unknown>) => void;
+}
+
+/**
+ * Socket Mode links: tickets from `apps.connections.open`, `hello`, envelopes with ack
+ * tracking, WS pings, `disconnect` messages, and redelivery of envelopes left unacked
+ * when a link dies.
+ * Contract: every envelope settles once, when acked (`ok: true`) or when the fake closes.
+ */
+export class SocketLinks {
+  readonly #wss = new WebSocketServer({ noServer: true });
+  readonly #tickets = new Map<string, SlackBotAccount>();
+  readonly #links = new Map<string, WebSocket[]>();
+  readonly #queued = new Map<string, PendingEnvelope[]>();
+  readonly #pending = new Map<string, PendingEnvelope>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #linkWaiters = new Set<() => void>();
+
+  constructor(
+    readonly log: CallLog,
+    readonly pingIntervalMs: number,
+  ) {}
+
+  issueTicket(account: SlackBotAccount): string {
+    const ticket = newTicket();
+    this.#tickets.set(ticket, account);
+    return ticket;
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const ticket = new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("ticket") ?? "";
+    const account = this.#tickets.get(ticket);
+    if (!account) {
+      socket.end("HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    this.#tickets.delete(ticket);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#onLink(ws, account));
+  }
+
+  /** Sends an envelope now, or queues it until the app has a link. */
+  send(
+    account: SlackBotAccount,
+    type: EnvelopeType,
+    payload: unknown,
+    retry: EnvelopeRetry,
+  ): Promise<Delivery<unknown>> {
+    return new Promise((settle) => {
+      const envelope: PendingEnvelope = { id: randomUUID(), account, type, payload, retry, socket: undefined, settle };
+      const link = this.#links.get(account.appId)?.at(-1);
+      if (link) this.#transmit(envelope, link);
+      else this.#queue(envelope);
+    });
+  }
+
+  /** Resolves once the app has an open link that got `hello`. */
+  waitForLink(account: SlackBotAccount, timeoutMs: number): Promise<void> {
+    if (this.#links.get(account.appId)?.length) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!this.#links.get(account.appId)?.length) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`app ${account.appId} opened no Socket Mode link within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.#linkWaiters.delete(check);
+      };
+      this.#linkWaiters.add(check);
+    });
+  }
+
+  /** Sends `{ type: "disconnect", reason }`; the client reconnects through `apps.connections.open`. */
+  disconnect(account: SlackBotAccount, reason: string): number {
+    const links = this.#links.get(account.appId) ?? [];
+    for (const link of links) link.send(JSON.stringify({ type: "disconnect", reason, debug_info: { host: "fake" } }));
+    return links.length;
+  }
+
+  /** Cuts the app's links without a close frame. */
+  drop(account: SlackBotAccount): number {
+    const links = [...(this.#links.get(account.appId) ?? [])];
+    for (const link of links) link.terminate();
+    return links.length;
+  }
+
+  /** Closes every link with a close handshake (bounded by `graceMs`), then settles what is left. */
+  async close(graceMs = 200): Promise<void> {
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers.clear();
+    this.#linkWaiters.clear();
+    const open = [...this.#wss.clients];
+    await Promise.all(open.map((link) => closeGracefully(link, graceMs)));
+    this.#links.clear();
+    const unsettled = [...this.#pending.values(), ...[...this.#queued.values()].flat()];
+    this.#pending.clear();
+    this.#queued.clear();
+    for (const envelope of unsettled) {
+      envelope.settle({ ok: false, item: envelope.payload, reason: "fake closed before the envelope was acked" });
+    }
+    this.#wss.close();
+  }
+
+  #onLink(ws: WebSocket, account: SlackBotAccount): void {
+    const links = this.#links.get(account.appId) ?? [];
+    links.push(ws);
+    this.#links.set(account.appId, links);
+    let timer: NodeJS.Timeout | undefined;
+    if (this.pingIntervalMs > 0) {
+      timer = setInterval(() => ws.ping(), this.pingIntervalMs);
+      this.#timers.add(timer);
+    }
+    ws.on("message", (data: RawData) => this.#onFrame(data));
+    ws.on("error", () => ws.terminate());
+    ws.on("close", () => {
+      if (timer) {
+        clearInterval(timer);
+        this.#timers.delete(timer);
+      }
+      const remaining = (this.#links.get(account.appId) ?? []).filter((link) => link !== ws);
+      this.#links.set(account.appId, remaining);
+      // Slack redelivers what a dead link never acked.
+      for (const envelope of this.#pending.values()) {
+        if (envelope.socket !== ws) continue;
+        this.#pending.delete(envelope.id);
+        envelope.retry = { attempt: envelope.retry.attempt + 1, reason: "timeout" };
+        envelope.socket = undefined;
+        const next = remaining.at(-1);
+        if (next) this.#transmit(envelope, next);
+        else this.#queue(envelope);
+      }
+    });
+    ws.send(
+      JSON.stringify({
+        type: "hello",
+        num_connections: links.length,
+        debug_info: { host: "fake-slack", approximate_connection_time: 18060 },
+        connection_info: { app_id: account.appId },
+      }),
+    );
+    const queued = this.#queued.get(account.appId) ?? [];
+    this.#queued.delete(account.appId);
+    for (const envelope of queued) this.#transmit(envelope, ws);
+    for (const waiter of this.#linkWaiters) waiter();
+  }
+
+  #queue(envelope: PendingEnvelope): void {
+    const list = this.#queued.get(envelope.account.appId) ?? [];
+    list.push(envelope);
+    this.#queued.set(envelope.account.appId, list);
+  }
+
+  #transmit(envelope: PendingEnvelope, ws: WebSocket): void {
+    envelope.socket = ws;
+    this.#pending.set(envelope.id, envelope);
+    ws.send(
+      JSON.stringify({
+        envelope_id: envelope.id,
+        type: envelope.type,
+        accepts_response_payload: envelope.type !== "events_api",
+        retry_attempt: envelope.retry.attempt,
+        retry_reason: envelope.retry.reason,
+        payload: envelope.payload,
+      }),
+    );
+  }
+
+  #onFrame(data: RawData): void {
+    let frame: { envelope_id?: string; payload?: unknown };
+    try {
+      frame = JSON.parse(data.toString()) as { envelope_id?: string; payload?: unknown };
+    } catch {
+      return;
+    }
+    const envelope = frame.envelope_id === undefined ? undefined : this.#pending.get(frame.envelope_id);
+    if (!envelope) return;
+    this.#pending.delete(envelope.id);
+    this.log.record({
+      method: "ack",
+      httpMethod: "WS",
+      path: "/link/",
+      params: { envelope_id: envelope.id, type: envelope.type },
+      body: frame.payload,
+      botId: envelope.account.userId,
+      status: 101,
+      at: Date.now(),
+    });
+    envelope.settle({ ok: true, item: envelope.payload });
+  }
+}
+
+/** Completes (or starts) the close handshake so the client sees a clean close, then terminates. */
+function closeGracefully(link: WebSocket, graceMs: number): Promise<void> {
+  if (link.readyState === link.CLOSED) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      link.terminate();
+      resolve();
+    }, graceMs);
+    link.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    if (link.readyState === link.OPEN) link.close(1001, "fake server closing");
+  });
+}

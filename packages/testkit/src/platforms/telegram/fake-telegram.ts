@@ -1,0 +1,303 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CallLog, type CallPredicate, type RecordedCall } from "../shared/call-log.js";
+import type { Delivery } from "../shared/delivery.js";
+import { FaultPlan, type FaultSpec } from "../shared/fault-plan.js";
+import { listenHttp, sendJson } from "../shared/http-listener.js";
+import { asRecord, parseRequestBody } from "../shared/request-body.js";
+import { BotApiError, botApiMethods } from "./bot-api-methods.js";
+import type { TelegramBotAccount, TgChat, TgEntity, TgMessage, TgUpdate, TgUser } from "./telegram-types.js";
+import { TelegramWorld } from "./telegram-world.js";
+
+/** A bot account to create on the fake Telegram. */
+export interface TelegramBotSpec {
+  /** `<numeric id>:<secret>`; generated when omitted. */
+  readonly token?: string;
+  readonly username?: string;
+  readonly firstName?: string;
+}
+
+/** Options for `startFakeTelegram`. */
+export interface FakeTelegramOptions {
+  /** Bot accounts, keyed by token. Default: one bot, `chorus_test_bot`. */
+  readonly bots?: readonly TelegramBotSpec[];
+}
+
+/** Who sends an injected message and to which bot(s). */
+export interface TelegramInbound {
+  readonly text: string;
+  /** Sender; default the fake's human `user`. */
+  readonly from?: TgUser;
+  /** Token of the one bot that receives it; default: the first bot for DMs, every bot for groups. */
+  readonly bot?: string;
+}
+
+/** Handle to a running fake Telegram Bot API. */
+export interface FakeTelegram {
+  /** Pass as grammy's `client.apiRoot`: `http://127.0.0.1:PORT` (no trailing slash). */
+  readonly apiRoot: string;
+  /** Token of the first bot. */
+  readonly token: string;
+  readonly bots: readonly TelegramBotAccount[];
+  /** The default human sender. */
+  readonly user: TgUser;
+  /** Another bot that can post in groups. */
+  readonly otherBot: TgUser;
+  /** A plain supergroup every bot is in. */
+  readonly group: TgChat;
+  /** A forum supergroup (topics) every bot is in. */
+  readonly forum: TgChat;
+  /** Every Bot API call, in arrival order. */
+  readonly calls: readonly RecordedCall[];
+  callsTo(method: string): readonly RecordedCall[];
+  /** Resolves with the first call (past or future) matching `predicate`; rejects after `timeoutMs`. */
+  waitFor(predicate: CallPredicate, timeoutMs?: number): Promise<RecordedCall>;
+  /** Shorthand: the `count`-th call of `method` (1-based, default 1). */
+  waitForCall(method: string, count?: number, timeoutMs?: number): Promise<RecordedCall>;
+  /** Makes the next matching call(s) fail with 429 (`retry_after`) or a 5xx. */
+  failNext(fault: FaultSpec): void;
+  /** Private chat message from `from` to one bot. */
+  injectDm(inbound: TelegramInbound): Promise<Delivery<TgMessage>>;
+  /** Message in a group (default `group`). */
+  injectGroupMessage(inbound: TelegramInbound & { readonly chat?: TgChat }): Promise<Delivery<TgMessage>>;
+  /** Group message starting with `@botusername` and a `mention` entity. */
+  injectMention(inbound: TelegramInbound & { readonly chat?: TgChat }): Promise<Delivery<TgMessage>>;
+  /** Reply to an earlier message (typically one the bot sent). */
+  injectReply(inbound: TelegramInbound & { readonly to: TgMessage }): Promise<Delivery<TgMessage>>;
+  /** Message in a forum topic of `forum`. */
+  injectTopicMessage(inbound: TelegramInbound & { readonly threadId: number }): Promise<Delivery<TgMessage>>;
+  /** Group message sent by `otherBot`. */
+  injectBotMessage(inbound: Omit<TelegramInbound, "from"> & { readonly chat?: TgChat }): Promise<Delivery<TgMessage>>;
+  /** `/command args` with a `bot_command` entity; in a DM unless `chat` is given. */
+  injectCommand(
+    inbound: Omit<TelegramInbound, "text"> & {
+      readonly command: string;
+      readonly args?: string;
+      readonly chat?: TgChat;
+    },
+  ): Promise<Delivery<TgMessage>>;
+  /** Inline button press on `message`. */
+  injectCallbackQuery(inbound: {
+    readonly data: string;
+    readonly message: TgMessage;
+    readonly from?: TgUser;
+    readonly bot?: string;
+  }): Promise<Delivery<TgUpdate>>;
+  /** Raw update to one bot (the fake assigns `update_id`). */
+  injectUpdate(token: string, fields: Omit<TgUpdate, "update_id">): Promise<Delivery<TgUpdate>>;
+  /** Messages of one chat, oldest first (inbound and bot-sent). */
+  conversation(chatId: number): TgMessage[];
+  /** Stops the server, ends long polls and webhook posts. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_USER: TgUser = { id: 1001, is_bot: false, first_name: "Alice", username: "alice", language_code: "en" };
+const OTHER_BOT: TgUser = { id: 2002, is_bot: true, first_name: "Other Bot", username: "other_bot" };
+const TOKEN_PATH = /^\/bot([^/]+)\/([A-Za-z]+)$/;
+
+function botAccount(spec: TelegramBotSpec, index: number): TelegramBotAccount {
+  const token = spec.token ?? `${7_000_000_000 + index}:AAFake${index}TelegramTokenForTestsOnly000000`;
+  const id = Number(token.split(":")[0]);
+  if (!Number.isSafeInteger(id) || id <= 0) {
+    throw new TypeError("a Telegram bot token must look like <numeric bot id>:<secret>");
+  }
+  const username = spec.username ?? (index === 0 ? "chorus_test_bot" : `chorus_test_${index}_bot`);
+  return { token, user: { id, is_bot: true, first_name: spec.firstName ?? username, username } };
+}
+
+function privateChat(user: TgUser): TgChat {
+  const chat: TgChat = { id: user.id, type: "private", first_name: user.first_name };
+  if (user.username !== undefined) chat.username = user.username;
+  return chat;
+}
+
+/**
+ * Starts a fake Telegram Bot API on 127.0.0.1 (`/bot<TOKEN>/<method>`, JSON or form bodies,
+ * `{ ok, result }` answers), with long polling and webhook delivery.
+ * Contract: grammy works against it unmodified with `client.apiRoot = fake.apiRoot`.
+ */
+export async function startFakeTelegram(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
+  const accounts = (options.bots ?? [{}]).map(botAccount);
+  const world = new TelegramWorld();
+  for (const account of accounts) world.addBot(account);
+  const group = world.addChat({ id: -1001000000001, type: "supergroup", title: "Fake Group" });
+  const forum = world.addChat({ id: -1001000000002, type: "supergroup", title: "Fake Forum", is_forum: true });
+  const log = new CallLog();
+  const faults = new FaultPlan();
+  const firstAccount = accounts[0] as TelegramBotAccount;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const match = TOKEN_PATH.exec(path);
+    if (!match) {
+      sendJson(res, 404, { ok: false, error_code: 404, description: "Not Found" });
+      return;
+    }
+    const [, token = "", method = ""] = match;
+    const params = asRecord(parseRequestBody(req, raw));
+    const bot = world.bots.get(token);
+    const call: RecordedCall = {
+      method,
+      httpMethod: req.method ?? "POST",
+      path: `/bot<token>/${method}`,
+      params: {},
+      body: params,
+      botId: bot ? String(bot.account.user.id) : undefined,
+      status: 0,
+      at: Date.now(),
+    };
+    log.record(call);
+    const answer = (status: number, body: unknown): void => {
+      call.status = status;
+      sendJson(res, status, body);
+    };
+    if (!bot) return answer(401, { ok: false, error_code: 401, description: "Unauthorized" });
+    const handler = botApiMethods[method];
+    if (!handler) return answer(404, { ok: false, error_code: 404, description: "Not Found: method not found" });
+    const fault = faults.take(method);
+    if (fault) {
+      if (fault.status === 429) {
+        const retryAfter = Math.ceil(fault.retryAfterSeconds ?? 1);
+        return answer(429, {
+          ok: false,
+          error_code: 429,
+          description: `Too Many Requests: retry after ${retryAfter}`,
+          parameters: { retry_after: retryAfter },
+        });
+      }
+      return answer(fault.status, { ok: false, error_code: fault.status, description: "Internal Server Error" });
+    }
+    try {
+      const result = await handler(world, bot, params);
+      answer(200, { ok: true, result });
+    } catch (error) {
+      if (!(error instanceof BotApiError)) throw error;
+      const body: Record<string, unknown> = { ok: false, error_code: error.errorCode, description: error.description };
+      if (error.parameters) body.parameters = error.parameters;
+      answer(error.errorCode, body);
+    }
+  };
+
+  const listener = await listenHttp(handle);
+
+  const botsFor = (token: string | undefined, everyone: boolean) => {
+    if (token !== undefined) {
+      const bot = world.bots.get(token);
+      if (!bot) throw new TypeError("unknown bot token for this fake Telegram");
+      return [bot];
+    }
+    return everyone ? [...world.bots.values()] : [world.bots.get(firstAccount.token)!];
+  };
+
+  const deliverMessage = async (
+    message: TgMessage,
+    token: string | undefined,
+    everyone: boolean,
+  ): Promise<Delivery<TgMessage>> => {
+    const results = await Promise.all(botsFor(token, everyone).map((bot) => world.deliver(bot, { message })));
+    const failed = results.find((r) => !r.ok);
+    if (failed && !failed.ok) {
+      return failed.status === undefined
+        ? { ok: false, item: message, reason: failed.reason }
+        : { ok: false, item: message, reason: failed.reason, status: failed.status };
+    }
+    const status = results[0]?.status;
+    return status === undefined ? { ok: true, item: message } : { ok: true, item: message, status };
+  };
+
+  const mentionOf = (token: string | undefined): string => {
+    const account = token === undefined ? firstAccount : world.bots.get(token)?.account;
+    if (!account) throw new TypeError("unknown bot token for this fake Telegram");
+    return `@${account.user.username ?? ""}`;
+  };
+
+  return {
+    apiRoot: listener.origin,
+    token: firstAccount.token,
+    bots: accounts,
+    user: DEFAULT_USER,
+    otherBot: OTHER_BOT,
+    group,
+    forum,
+    calls: log.calls,
+    callsTo: (method) => log.callsTo(method),
+    waitFor: (predicate, timeoutMs) => log.waitFor(predicate, timeoutMs),
+    waitForCall: (method, count = 1, timeoutMs) => {
+      let seen = 0;
+      return log.waitFor((call) => call.method === method && ++seen === count, timeoutMs);
+    },
+    failNext: (fault) => faults.add(fault),
+    injectDm: (inbound) => {
+      const from = inbound.from ?? DEFAULT_USER;
+      const message = world.inboundMessage(privateChat(from), from, { text: inbound.text });
+      return deliverMessage(message, inbound.bot, false);
+    },
+    injectGroupMessage: (inbound) => {
+      const message = world.inboundMessage(inbound.chat ?? group, inbound.from ?? DEFAULT_USER, { text: inbound.text });
+      return deliverMessage(message, inbound.bot, true);
+    },
+    injectMention: (inbound) => {
+      const mention = mentionOf(inbound.bot);
+      const entities: TgEntity[] = [{ type: "mention", offset: 0, length: mention.length }];
+      const message = world.inboundMessage(inbound.chat ?? group, inbound.from ?? DEFAULT_USER, {
+        text: `${mention} ${inbound.text}`,
+        entities,
+      });
+      return deliverMessage(message, inbound.bot, true);
+    },
+    injectReply: (inbound) => {
+      const fields: Partial<TgMessage> = { text: inbound.text, reply_to_message: inbound.to };
+      if (inbound.to.message_thread_id !== undefined) {
+        fields.message_thread_id = inbound.to.message_thread_id;
+        fields.is_topic_message = true;
+      }
+      const message = world.inboundMessage(inbound.to.chat, inbound.from ?? DEFAULT_USER, fields);
+      return deliverMessage(message, inbound.bot, inbound.to.chat.type !== "private");
+    },
+    injectTopicMessage: (inbound) => {
+      const message = world.inboundMessage(forum, inbound.from ?? DEFAULT_USER, {
+        text: inbound.text,
+        message_thread_id: inbound.threadId,
+        is_topic_message: true,
+      });
+      return deliverMessage(message, inbound.bot, true);
+    },
+    injectBotMessage: (inbound) => {
+      const message = world.inboundMessage(inbound.chat ?? group, OTHER_BOT, { text: inbound.text });
+      return deliverMessage(message, inbound.bot, true);
+    },
+    injectCommand: (inbound) => {
+      const from = inbound.from ?? DEFAULT_USER;
+      const chat = inbound.chat ?? privateChat(from);
+      const command = `/${inbound.command.replace(/^\//, "")}`;
+      const text = inbound.args ? `${command} ${inbound.args}` : command;
+      const message = world.inboundMessage(chat, from, {
+        text,
+        entities: [{ type: "bot_command", offset: 0, length: command.length }],
+      });
+      return deliverMessage(message, inbound.bot, chat.type !== "private");
+    },
+    injectCallbackQuery: (inbound) => {
+      const [bot] = botsFor(inbound.bot, false);
+      const from = inbound.from ?? DEFAULT_USER;
+      return world.deliver(bot!, {
+        callback_query: {
+          id: `${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+          from,
+          chat_instance: String(inbound.message.chat.id),
+          data: inbound.data,
+          message: inbound.message,
+        },
+      });
+    },
+    injectUpdate: (token, fields) => {
+      const [bot] = botsFor(token, false);
+      return world.deliver(bot!, fields);
+    },
+    conversation: (chatId) => world.messages.history(String(chatId)),
+    close: async () => {
+      world.close();
+      log.close();
+      await listener.close();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/** Telegram Bot API user (subset the fake produces). */
+export interface TgUser {
+  id: number;
+  is_bot: boolean;
+  first_name: string;
+  username?: string;
+  language_code?: string;
+}
+
+/** Telegram chat: private, group, supergroup (forum or not) or channel. */
+export interface TgChat {
+  id: number;
+  type: "private" | "group" | "supergroup" | "channel";
+  title?: string;
+  first_name?: string;
+  username?: string;
+  is_forum?: true;
+}
+
+/** Telegram message entity (mention, bot_command, ...). */
+export interface TgEntity {
+  type: string;
+  offset: number;
+  length: number;
+}
+
+/** Telegram message as the Bot API returns and delivers it. */
+export interface TgMessage {
+  message_id: number;
+  date: number;
+  chat: TgChat;
+  from?: TgUser;
+  sender_chat?: TgChat;
+  text?: string;
+  entities?: TgEntity[];
+  message_thread_id?: number;
+  is_topic_message?: true;
+  reply_to_message?: TgMessage;
+  edit_date?: number;
+  reply_markup?: unknown;
+}
+
+/** Telegram callback query (inline button press). */
+export interface TgCallbackQuery {
+  id: string;
+  from: TgUser;
+  chat_instance: string;
+  data?: string;
+  message?: TgMessage;
+}
+
+/** Telegram update. */
+export interface TgUpdate {
+  update_id: number;
+  message?: TgMessage;
+  edited_message?: TgMessage;
+  channel_post?: TgMessage;
+  callback_query?: TgCallbackQuery;
+}
+
+/** One bot account on the fake, keyed by its token. */
+export interface TelegramBotAccount {
+  readonly token: string;
+  readonly user: TgUser;
+}

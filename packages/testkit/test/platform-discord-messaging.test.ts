@@ -1,0 +1,159 @@
+import { once } from "node:events";
+import {
+  ChannelType,
+  Client,
+  Events,
+  GatewayIntentBits,
+  type Message,
+  Partials,
+  SlashCommandBuilder,
+  type TextChannel,
+} from "discord.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type FakeDiscord, startFakeDiscord } from "../src/platforms/index.js";
+
+let fake: FakeDiscord | undefined;
+let client: Client | undefined;
+
+afterEach(async () => {
+  await client?.destroy();
+  client = undefined;
+  await fake?.close();
+  fake = undefined;
+});
+
+async function connect(f: FakeDiscord): Promise<Client> {
+  const c = new Client({
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.DirectMessages,
+      GatewayIntentBits.MessageContent,
+    ],
+    partials: [Partials.Channel],
+    rest: { api: f.restApi },
+  });
+  client = c;
+  const ready = once(c, Events.ClientReady);
+  await c.login(f.token);
+  await ready;
+  return c;
+}
+
+describe("discord.js against the fake Discord", () => {
+  it("logs in, receives a DM and a guild mention, replies, edits and sends typing", async () => {
+    fake = await startFakeDiscord({ heartbeatIntervalMs: 500 });
+    const c = await connect(fake);
+    expect(c.user?.username).toBe("chorus-test-bot");
+    c.on(Events.MessageCreate, async (message) => {
+      if (message.author.bot) return;
+      await message.channel.sendTyping();
+      const reply = await message.reply(`echo: ${message.content}`);
+      await reply.edit(`${reply.content} (edited)`);
+    });
+
+    const dm = await fake.injectDm({ content: "hello in private" });
+    const mention = await fake.injectMention({ content: "hello guild" });
+    expect(dm.ok && mention.ok).toBe(true);
+    await fake.waitForCall("editMessage", 2);
+
+    const dmChannel = fake.dmChannel();
+    expect(fake.conversation(dmChannel.id).map((m) => m.content)).toEqual([
+      "hello in private",
+      "echo: hello in private (edited)",
+    ]);
+    const general = fake.conversation(fake.guild.general.id);
+    expect(general.map((m) => m.content)).toEqual([
+      `<@${fake.bots[0]?.user.id}> hello guild`,
+      `echo: <@${fake.bots[0]?.user.id}> hello guild (edited)`,
+    ]);
+    expect(general[1]?.message_reference?.message_id).toBe(general[0]?.id);
+    expect(general[1]?.edited_timestamp).not.toBeNull();
+    expect(
+      fake
+        .callsTo("triggerTyping")
+        .map((call) => call.params.channelId)
+        .sort(),
+    ).toEqual([dmChannel.id, fake.guild.general.id].sort());
+  });
+
+  it("delivers thread, forum-post, other-bot and reply-to-bot messages with the right shape", async () => {
+    fake = await startFakeDiscord();
+    const c = await connect(fake);
+    const seen: Message[] = [];
+    c.on(Events.MessageCreate, (message) => {
+      if (message.author.id !== c.user?.id) seen.push(message);
+    });
+    const general = c.channels.cache.get(fake.guild.general.id) as TextChannel;
+    const own = await general.send("I am the bot");
+
+    await fake.injectThreadMessage({ content: "in a thread" });
+    await fake.injectThreadMessage({ content: "in a forum post", threadId: fake.guild.forumPost.id });
+    await fake.injectBotMessage({ content: "beep" });
+    const ownStored = fake.conversation(fake.guild.general.id).find((m) => m.id === own.id)!;
+    await fake.injectReply({ to: ownStored, content: "answering you" });
+    await expect.poll(() => seen.length).toBe(4);
+
+    const [thread, forumPost, fromBot, reply] = seen;
+    expect(thread?.channel.isThread()).toBe(true);
+    expect(thread?.channel.type).toBe(ChannelType.PublicThread);
+    expect(forumPost?.channel.isThread() && forumPost.channel.parent?.type).toBe(ChannelType.GuildForum);
+    expect(fromBot?.author.bot).toBe(true);
+    expect(reply?.reference?.messageId).toBe(own.id);
+    expect(reply?.mentions.repliedUser?.id).toBe(c.user?.id);
+  });
+
+  it("registers slash commands and answers an interaction with defer, edit and follow-up", async () => {
+    fake = await startFakeDiscord();
+    const c = await connect(fake);
+    await c.application?.commands.set([new SlashCommandBuilder().setName("ask").setDescription("Ask the bot")]);
+    expect(fake.registeredCommands().map((command) => command.name)).toEqual(["ask"]);
+
+    c.on(Events.InteractionCreate, async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      await interaction.deferReply();
+      await interaction.editReply(`answer to /${interaction.commandName}`);
+      await interaction.followUp("and one more thing");
+    });
+    const delivery = await fake.injectSlashCommand({ name: "ask" });
+    await fake.waitForCall("executeWebhook");
+
+    expect(delivery.ok).toBe(true);
+    expect(delivery.item.callbackType).toBe(5);
+    expect(fake.conversation(fake.guild.general.id).map((m) => m.content)).toEqual([
+      "answer to /ask",
+      "and one more thing",
+    ]);
+  });
+
+  it("keeps two bot tokens apart: a DM reaches only its bot, a channel message reaches both", async () => {
+    fake = await startFakeDiscord({ bots: [{ username: "one" }, { username: "two" }] });
+    const received: string[] = [];
+    const clients: Client[] = [];
+    try {
+      for (const bot of fake.bots) {
+        const c = new Client({
+          intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages],
+          partials: [Partials.Channel],
+          rest: { api: fake.restApi },
+        });
+        clients.push(c);
+        c.on(Events.MessageCreate, (message) => {
+          received.push(`${c.user?.username}:${message.content}`);
+        });
+        const ready = once(c, Events.ClientReady);
+        await c.login(bot.token);
+        await ready;
+      }
+      await fake.injectDm({ content: "for two", bot: fake.bots[1]!.token });
+      await fake.injectMention({ content: "hey one", bot: fake.bots[0]!.token });
+      await fake.injectChannelMessage({ content: "no content intent" });
+      await expect.poll(() => received.length).toBe(5);
+      const one = fake.bots[0]?.user.id;
+      // Without MESSAGE_CONTENT, content is blank unless the bot is mentioned or it is a DM.
+      expect(received.sort()).toEqual([`one:<@${one}> hey one`, "one:", "two:", "two:", "two:for two"].sort());
+    } finally {
+      for (const c of clients) await c.destroy();
+    }
+  });
+});

@@ -1,0 +1,20 @@
+import type { ToolPolicy } from "./tool-policy.js";
+
+/** Who is asking: decided per message by the host (the gateway), never by prompt text. */
+export type TrustTier = "owner" | "trusted" | "guest";
+
+/**
+ * Default policy of each tier. owner: everything. trusted: read files, web and harmless facts.
+ * guest: read files and harmless facts only — no writes, exec, web, sessions, admin or MCP.
+ * Tools in no group are denied to trusted and guest (fail closed).
+ */
+export const DEFAULT_TIER_POLICIES: Readonly<Record<TrustTier, ToolPolicy>> = {
+  owner: { allow: ["*"] },
+  trusted: { allow: ["group:fs-read", "group:web", "group:info"] },
+  guest: { allow: ["group:fs-read", "group:info"] },
+};
+
+/** Parses a tier name. Contract: unknown values become "guest" (fail closed). */
+export function parseTrustTier(value: unknown): TrustTier {
+  return value === "owner" || value === "trusted" ? value : "guest";
+}
