@@ -23,7 +23,7 @@ export interface LoopOverheadResult {
   wallMicrosPerRun: number;
   /**
    * Median over rounds of the mean CPU µs (user + system, all threads) per run. The loop is
-   * CPU-bound, so this equals wall time on an idle machine and stays honest on a busy one.
+   * CPU-bound, so this is close to wall time on an idle machine and stays honest on a busy one.
    */
   cpuMicrosPerRun: number;
 }

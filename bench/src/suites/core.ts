@@ -51,7 +51,7 @@ function loopOverheadTable(entries: SystemEntry[], results: LoopOverheadResult[]
     rows,
     notes: [
       `median of ${W1.rounds} rounds after ${W1.warmupRuns} warm-up runs each; in a round the systems take turns every ${W1.sliceRuns} runs`,
-      "every event consumed; CPU = process user+system time (equals wall time on an idle machine, unaffected by other load)",
+      "every event consumed; CPU = process user+system time, all threads (close to wall time on an idle machine, barely moved by other load)",
     ],
   };
 }

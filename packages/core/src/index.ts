@@ -35,6 +35,7 @@ export {
 } from "./executor/abort-reasons.js";
 export { type ExecutorOptions, ToolExecutor } from "./executor/tool-executor.js";
 export { type ValidatedArgs, validateArgs } from "./executor/validate-args.js";
+export type { CoreLogger } from "./logging/core-logger.js";
 export type { AgentEndReason, AgentEvent, AgentEventType } from "./loop/agent-events.js";
 export { agentLoop, agentLoopContinue } from "./loop/agent-loop.js";
 export type {

@@ -5,6 +5,7 @@ import {
   AgentBusyError,
   agentLoopContinue,
   defineTool,
+  InvalidAgentConfigError,
   InvalidContinueError,
   InvalidToolDefinitionError,
   toLlmTool,
@@ -92,6 +93,15 @@ describe("Agent API contracts", () => {
     ]);
     await agent.prompt([userMessage("x"), userMessage("y")]);
     expect(streamFn.calls[1]?.context.messages.slice(-2).map(textOf)).toEqual(["x", "y"]);
+  });
+});
+
+describe("config validation", () => {
+  it("rejects an unusable config with a typed error naming the field", () => {
+    const streamFn = scriptedStreamFn([]);
+    expect(() => new Agent({ model, streamFn, maxTurns: 0 })).toThrow(/maxTurns must be a whole number/);
+    expect(() => new Agent({ model, streamFn: undefined as never })).toThrow(InvalidAgentConfigError);
+    expect(() => new Agent({ model, streamFn, tools: [echoTool, echoTool] })).toThrow(/two tools are named "echo"/);
   });
 });
 

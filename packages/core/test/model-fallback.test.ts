@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { agentLoop, defaultRetryStrategy } from "../src/index.js";
 import { fakeModel, scriptedStreamFn, userMessage } from "../src/testing/index.js";
-import { collect, ofType, textOf } from "./support/test-tools.js";
+import { collect, echoTool, ofType, textOf } from "./support/test-tools.js";
 
 const primary = fakeModel({ id: "primary" });
 const second = fakeModel({ id: "second" });
@@ -63,7 +63,6 @@ describe("model fallback", () => {
   });
 
   it("keeps using the fallback model for the rest of the run", async () => {
-    const { echoTool } = await import("./support/test-tools.js");
     const streamFn = scriptedStreamFn([overloaded, { toolCalls: [{ name: "echo", args: { text: "x" } }] }, "done"]);
     await agentLoop(
       [userMessage("hi")],

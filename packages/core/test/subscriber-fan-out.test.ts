@@ -18,7 +18,12 @@ describe("subscribers (seed 000, subscriber lifecycle)", () => {
   });
 
   it("remove a subscriber that throws while the others still get that event and later ones", async () => {
-    const a = agent();
+    const warnings: string[] = [];
+    const a = new Agent({
+      model: fakeModel(),
+      streamFn: scriptedStreamFn(() => "hello"),
+      logger: { warn: (_obj, msg) => warnings.push(msg ?? "") },
+    });
     let thrower = 0;
     const after: AgentEvent["type"][] = [];
     a.subscribe(() => {
@@ -31,6 +36,7 @@ describe("subscribers (seed 000, subscriber lifecycle)", () => {
     expect(thrower).toBe(1);
     expect(after[0]).toBe("agent_start");
     expect(after.at(-1)).toBe("agent_end");
+    expect(warnings).toEqual(["an Agent subscriber threw and was unsubscribed"]);
   });
 
   it("give a subscriber added mid-run the events from then on only", async () => {

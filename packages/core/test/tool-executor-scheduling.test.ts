@@ -135,6 +135,25 @@ describe("tool executor scheduling (seed 004)", () => {
   });
 });
 
+describe("tool progress", () => {
+  it("forwards onUpdate partial results as tool_execution_update events", async () => {
+    const progress = defineTool({
+      name: "progress",
+      description: "reports progress",
+      parameters: z.object({}),
+      category: "exec",
+      execute: async (_args, ctx) => {
+        ctx.onUpdate({ content: [{ type: "text", text: "50%" }] });
+        return { content: [{ type: "text", text: "100%" }], details: { steps: 2 } };
+      },
+    });
+    const { events } = run([{ name: "progress", args: {} }], [progress]);
+    const all = await events;
+    expect(ofType(all, "tool_execution_update").map((e) => textOf(e.partialResult))).toEqual(["50%"]);
+    expect(ofType(all, "tool_execution_end")[0]?.result.details).toEqual({ steps: 2 });
+  });
+});
+
 describe("tool executor failures become error results the model can read", () => {
   it("answers an unknown tool with 'Tool not found'", async () => {
     const { events, streamFn } = run([{ name: "nope", args: {} }], [echoTool]);

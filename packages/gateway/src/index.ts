@@ -6,3 +6,4 @@ export * from "./policy/index.js";
 export * from "./replies/index.js";
 export * from "./routing/index.js";
 export * from "./session-key/index.js";
+export * from "./store/index.js";

@@ -11,7 +11,10 @@ function assertTelegramSafe(html: string): void {
   const text = html.replace(/<(\/?)([a-z]+)(?: (?:href|class)="[^"<>]*")?>/g, (_tag, closing: string, name: string) => {
     expect(ALLOWED_TAGS.has(name), `tag <${name}> is not allowed`).toBe(true);
     if (closing) expect(stack.pop()).toBe(name);
-    else stack.push(name);
+    else {
+      expect(name === "blockquote" && stack.includes(name), "nested blockquote").toBe(false);
+      stack.push(name);
+    }
     return "";
   });
   expect(stack).toEqual([]);
@@ -27,6 +30,7 @@ describe("Markdown → Telegram HTML", () => {
     expect(toHtml("## Heading *x*")).toBe("<b>Heading <i>x</i></b>");
     expect(toHtml("- a\n- b")).toBe("• a\n• b");
     expect(toHtml("> quoted\n> lines")).toBe("<blockquote>quoted\nlines</blockquote>");
+    expect(toHtml("> outer\n> > inner")).toBe("<blockquote>outer\ninner</blockquote>"); // Telegram cannot nest them
   });
 
   it("shows user text containing <script> and &amp; literally", () => {
@@ -54,9 +58,33 @@ describe("Markdown → Telegram HTML", () => {
 
   it("always produces HTML Telegram accepts, whatever the input", () => {
     const nasty = fc.string({
-      unit: fc.constantFrom("<", ">", "&", "*", "_", "~", "`", "[", "]", "(", ")", "\n", " ", "#", "-", ">", "a", "é"),
+      unit: fc.constantFrom(
+        "<",
+        ">",
+        "&",
+        "*",
+        "_",
+        "~",
+        "`",
+        "[",
+        "]",
+        "(",
+        ")",
+        "\n",
+        " ",
+        "#",
+        "-",
+        "> ",
+        "a",
+        "é",
+        '[l](https://e.com?a=1&b="2")',
+        "\n```js\n",
+      ),
       maxLength: 80,
     });
-    fc.assert(fc.property(nasty, (markdown) => assertTelegramSafe(toHtml(markdown))));
+    fc.assert(
+      fc.property(nasty, (markdown) => assertTelegramSafe(toHtml(markdown))),
+      { numRuns: 500 },
+    );
   });
 });

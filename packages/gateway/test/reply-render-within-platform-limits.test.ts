@@ -53,6 +53,25 @@ describe("renderReplyChunks", () => {
     }
   });
 
+  it("does not cut through a link, a code span or bold text when another break fits", () => {
+    const filler = "plain words here ".repeat(5);
+    const reply = `${filler}[a link whose text has many words](https://e.com/x) then \`some inline code\` and **bold words too** end.`;
+    for (let maxMessageLength = 128; maxMessageLength <= 200; maxMessageLength++) {
+      const chunks = renderReplyChunks(reply, { maxMessageLength, markup: "telegram-html" });
+      assertWithin(chunks, maxMessageLength);
+      const joined = chunks.join("\n");
+      expect(joined).toContain('<a href="https://e.com/x">a link whose text has many words</a>');
+      expect(joined).toContain("<code>some inline code</code>");
+      expect(joined).toContain("<b>bold words too</b>");
+    }
+  });
+
+  it("does not turn text split mid-line into a quote, list or heading", () => {
+    const reply = `${"x".repeat(100)} >${"y".repeat(40)}`;
+    const chunks = renderReplyChunks(reply, { maxMessageLength: 128, markup: "telegram-html" });
+    expect(chunks).toEqual(["x".repeat(100), `&gt;${"y".repeat(40)}`]);
+  });
+
   it("fits any input into any dialect's limits", () => {
     const unit = fc.constantFrom(
       "<",

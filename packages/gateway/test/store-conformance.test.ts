@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { AgentMessage, Usage } from "@chorus/core";
 import { assistantText, toolResult, userMessage } from "@chorus/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PairingService } from "../src/policy/index.js";
 import {
   MemorySessionStore,
   type NewSession,
@@ -398,43 +399,66 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
     });
   });
 
-  describe("pairing codes", () => {
-    const request = { channel: "telegram", accountId: "bot", senderId: "777", senderName: "Ann" };
+  describe("pairing", () => {
+    const scope = { channel: "telegram", accountId: "bot" };
+    const request = (code: string, senderId: string, createdAt = h.clock.now) => ({
+      scope,
+      code,
+      senderId,
+      senderName: `Sender ${senderId}`,
+      createdAt,
+      expiresAt: createdAt + HOUR,
+    });
+    const limits = () => ({ maxPending: 2, now: h.clock.now });
 
-    it("approves a pending code once and remembers the sender", async () => {
-      const created = await store.createPairingCode({ ...request, code: "ABCD2345", expiresAt: h.clock.now + HOUR });
-      expect(created).toMatchObject({ status: "pending", createdAt: h.clock.now, senderName: "Ann" });
-      expect((await store.listPairingCodes({ status: "pending" })).map((p) => p.code)).toEqual(["ABCD2345"]);
-      expect(await store.isSenderApproved(request)).toBe(false);
-      const approved = await store.approvePairingCode("ABCD2345", "admin-1");
-      expect(approved).toEqual({
-        ok: true,
-        record: { ...created, status: "approved", decidedAt: h.clock.now, decidedBy: "admin-1" },
+    it("inserts a request once per sender, refuses a taken code and a full scope", async () => {
+      const first = request("AAAA2222", "u1");
+      expect(await store.insertPending(first, limits())).toEqual({ status: "inserted" });
+      expect(await store.insertPending(request("BBBB3333", "u1"), limits())).toEqual({
+        status: "exists",
+        request: first,
       });
-      expect(await store.isSenderApproved(request)).toBe(true);
-      expect(await store.isSenderApproved({ ...request, accountId: "other-bot" })).toBe(false);
-      const twice = await store.denyPairingCode("ABCD2345");
-      expect(twice).toMatchObject({ ok: false, reason: "already-decided" });
-      expect(await store.approvePairingCode("ZZZZ9999")).toEqual({ ok: false, reason: "unknown-code" });
+      expect(await store.insertPending(request("AAAA2222", "u2"), limits())).toEqual({ status: "code-taken" });
+      expect(await store.insertPending(request("CCCC4444", "u2"), limits())).toEqual({ status: "inserted" });
+      expect(await store.insertPending(request("DDDD5555", "u3"), limits())).toEqual({ status: "full" });
+      const otherAccount = { ...request("DDDD5555", "u3"), scope: { ...scope, accountId: "second-bot" } };
+      expect(await store.insertPending(otherAccount, limits())).toEqual({ status: "inserted" });
     });
 
-    it("treats a code past its expiry as gone", async () => {
-      await store.createPairingCode({ ...request, code: "EXPIRE01", expiresAt: h.clock.now + HOUR });
-      h.clock.now += HOUR;
-      expect(await store.listPairingCodes({ status: "pending" })).toEqual([]);
-      expect((await store.listPairingCodes({ includeExpired: true })).map((p) => p.code)).toEqual(["EXPIRE01"]);
-      expect(await store.approvePairingCode("EXPIRE01")).toMatchObject({ ok: false, reason: "expired" });
-      expect(await store.isSenderApproved(request)).toBe(false);
+    it("stops counting expired requests, lists live ones oldest first and finds any by code", async () => {
+      await store.insertPending(request("AAAA2222", "u1"), limits());
+      h.clock.now += 10 * 60_000;
+      await store.insertPending(request("BBBB3333", "u2"), limits());
+      h.clock.now += 55 * 60_000;
+      // u1's code expired: it no longer counts towards the limit and u1 may ask again.
+      expect((await store.listPending(scope, h.clock.now)).map((r) => r.code)).toEqual(["BBBB3333"]);
+      expect(await store.insertPending(request("CCCC4444", "u3"), limits())).toEqual({ status: "inserted" });
+      expect((await store.listPending(scope, h.clock.now)).map((r) => r.code)).toEqual(["BBBB3333", "CCCC4444"]);
+      expect((await store.getPending(scope, "BBBB3333"))?.senderId).toBe("u2");
+      await store.deletePending(scope, "BBBB3333");
+      expect(await store.getPending(scope, "BBBB3333")).toBeUndefined();
+      expect(await store.getPending({ ...scope, channel: "discord" }, "CCCC4444")).toBeUndefined();
     });
 
-    it("denies a code and refuses a duplicate code", async () => {
-      await store.createPairingCode({ ...request, code: "DENY0001", expiresAt: h.clock.now + HOUR });
-      const denied = await store.denyPairingCode("DENY0001", "admin-1");
-      expect(denied).toMatchObject({ ok: true, record: { status: "denied" } });
-      expect(await store.isSenderApproved(request)).toBe(false);
-      const dup = store.createPairingCode({ ...request, code: "DENY0001", expiresAt: h.clock.now + HOUR });
-      expect((await rejection(dup)).code).toBe("conflict");
-      expect((await store.listPairingCodes({ channel: "telegram", accountId: "bot" })).length).toBe(1);
+    it("keeps approved senders per channel account until removed", async () => {
+      expect(await store.isApproved(scope, "u1")).toBe(false);
+      await store.addApproved(scope, "u1", h.clock.now);
+      expect(await store.isApproved(scope, "u1")).toBe(true);
+      expect(await store.isApproved({ ...scope, accountId: "second-bot" }, "u1")).toBe(false);
+      expect(await store.removeApproved(scope, "u1")).toBe(true);
+      expect(await store.removeApproved(scope, "u1")).toBe(false);
+      expect(await store.isApproved(scope, "u1")).toBe(false);
+    });
+
+    it("backs the PairingService: a code is issued, approved as typed, and the sender let in", async () => {
+      const service = new PairingService(store, { now: () => h.clock.now, generateCode: () => "K7QX2M9D" });
+      const issued = await service.request(scope, { id: "u1", name: "Ann" });
+      expect(issued).toEqual({ status: "created", code: "K7QX2M9D", expiresAt: h.clock.now + HOUR });
+      expect(await service.request(scope, { id: "u1", name: "Ann" })).toMatchObject({ status: "pending" });
+      expect(await service.approve(scope, "k7qx-2m9d")).toMatchObject({ ok: true, request: { senderId: "u1" } });
+      expect(await store.isApproved(scope, "u1")).toBe(true);
+      expect(await service.request(scope, { id: "u1", name: "Ann" })).toEqual({ status: "already-approved" });
+      expect(await store.listPending(scope, h.clock.now)).toEqual([]);
     });
   });
 
@@ -510,6 +534,7 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
       expect(await store.readTranscript("kept")).toEqual([]);
       expect(await store.getRun("r")).toBeUndefined();
       expect(await store.listOutbox()).toEqual([]);
+      expect(await store.claimDueOutbox(10)).toEqual([]);
       expect(await store.recordInboundEvent({ channel: "telegram", accountId: "bot", eventId: "e1" })).toBe(true);
     });
 
@@ -544,6 +569,19 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
       expect(
         (await store.readTranscript(dmSession().key)).map((e) => (e.message as { content: string }).content),
       ).toEqual(["outside"]);
+    });
+
+    it("rejects a call on the store from inside its own transaction instead of waiting forever", async () => {
+      await store.ensureSession(dmSession());
+      const outcome = store.transaction(async (tx) => {
+        await tx.appendMessages(dmSession().key, [userMessage("via tx")]);
+        await store.appendMessages(dmSession().key, [userMessage("via store")]);
+      });
+      expect((await rejection(outcome)).code).toBe("invalid-state");
+      expect(await store.readTranscript(dmSession().key)).toEqual([]);
+      const nested = store.transaction(() => store.transaction(() => "inner"));
+      expect((await rejection(nested)).code).toBe("invalid-state");
+      expect(await store.appendMessages(dmSession().key, [userMessage("after")])).toEqual({ firstSeq: 1, lastSeq: 1 });
     });
 
     it("refuses a transaction handle used after its transaction ended", async () => {

@@ -77,6 +77,14 @@ it("numbers the real schema's steps 1, 2, 3… and brings a fresh file to the ne
   expect(SQLITE_MIGRATIONS.map((m) => m.version)).toEqual(SQLITE_MIGRATIONS.map((_, i) => i + 1));
   expect(applyMigrations(db, SQLITE_MIGRATIONS, ":memory:")).toBe(SQLITE_SCHEMA_VERSION);
   expect(tables()).toEqual(
-    expect.arrayContaining(["sessions", "transcript_messages", "runs", "inbound_events", "outbox", "pairing_codes"]),
+    expect.arrayContaining([
+      "sessions",
+      "transcript_messages",
+      "runs",
+      "inbound_events",
+      "outbox",
+      "pairing_requests",
+      "paired_senders",
+    ]),
   );
 });

@@ -18,12 +18,14 @@ afterEach(() => {
 });
 
 function openError(options: Parameters<typeof SqliteSessionStore.open>[0]): SessionStoreError {
+  let opened: SqliteSessionStore;
   try {
-    SqliteSessionStore.open(options).close();
+    opened = SqliteSessionStore.open(options);
   } catch (error) {
     if (error instanceof SessionStoreError) return error;
     throw error;
   }
+  void opened.close();
   throw new Error("expected open to fail");
 }
 
@@ -57,8 +59,8 @@ it("reports a file that is not a database as corrupt, and leaves it untouched", 
   expect(readFileSync(path, "utf8")).toBe(garbage);
 });
 
-it("reports a database whose write lock another process holds as locked", () => {
-  SqliteSessionStore.open({ path }).close();
+it("reports a database whose write lock another process holds as locked", async () => {
+  await SqliteSessionStore.open({ path }).close();
   const holder = new DatabaseSync(path);
   holder.exec("BEGIN EXCLUSIVE");
   try {
@@ -70,7 +72,7 @@ it("reports a database whose write lock another process holds as locked", () => 
     holder.close();
   }
   // Once the lock is gone the same file opens normally.
-  SqliteSessionStore.open({ path }).close();
+  await SqliteSessionStore.open({ path }).close();
 });
 
 it("turns a lock taken after opening into a typed rejection, not a crash", async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -19,6 +19,18 @@ afterEach(() => {
 });
 
 const session = { key: "main:bot:slack:group:C01", agentId: "main", channel: "slack", accountId: "bot", chatId: "C01" };
+
+it("uses ./data/chorus.db under the working directory by default", async () => {
+  const previous = process.cwd();
+  process.chdir(dir);
+  try {
+    const store = SqliteSessionStore.open();
+    await store.close();
+    expect(existsSync(join(dir, "data", "chorus.db"))).toBe(true);
+  } finally {
+    process.chdir(previous);
+  }
+});
 
 it("creates the file and its folders, in WAL mode", async () => {
   const store = SqliteSessionStore.open({ path });
@@ -42,20 +54,24 @@ it("finds everything again after a reopen: session, transcript, runs, outbox, pa
     messages: [userMessage("status?"), assistantText("all green")],
     outbox: [{ sessionKey: session.key, runId: "run-1", kind: "reply", payload: { text: "all green" } }],
   });
-  await first.createPairingCode({
+  const scope = { channel: "slack", accountId: "bot" };
+  const now = Date.now();
+  const request = {
+    scope,
     code: "PAIR0001",
-    channel: "slack",
-    accountId: "bot",
     senderId: "U1",
-    expiresAt: Date.now() + 3_600_000,
-  });
+    senderName: "Ann",
+    createdAt: now,
+    expiresAt: now + 3_600_000,
+  };
+  await first.insertPending(request, { maxPending: 3, now });
+  await first.addApproved(scope, "U2", now);
   expect(await first.recordInboundEvent({ channel: "slack", accountId: "bot", eventId: "Ev1" })).toBe(true);
   const before = {
     session: await first.getSession(session.key),
     transcript: await first.readTranscript(session.key),
     runs: await first.listRuns(),
     outbox: await first.listOutbox(),
-    pairing: await first.listPairingCodes(),
   };
   await first.close();
 
@@ -67,7 +83,8 @@ it("finds everything again after a reopen: session, transcript, runs, outbox, pa
     expect(before.transcript.length).toBe(2);
     expect(await second.listRuns()).toEqual(before.runs);
     expect(await second.listOutbox()).toEqual(before.outbox);
-    expect(await second.listPairingCodes()).toEqual(before.pairing);
+    expect(await second.listPending(scope, now)).toEqual([request]);
+    expect(await second.isApproved(scope, "U2")).toBe(true);
     // A platform replaying the event after the restart gets no second reply.
     expect(await second.recordInboundEvent({ channel: "slack", accountId: "bot", eventId: "Ev1" })).toBe(false);
     const interrupted = await second.interruptRunningRuns();

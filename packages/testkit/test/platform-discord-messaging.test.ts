@@ -126,6 +126,23 @@ describe("discord.js against the fake Discord", () => {
     ]);
   });
 
+  it("starts a thread from a message and talks in it", async () => {
+    fake = await startFakeDiscord();
+    const c = await connect(fake);
+    const created = once(c, Events.ThreadCreate);
+    const general = c.channels.cache.get(fake.guild.general.id) as TextChannel;
+    const anchor = await general.send("let's discuss");
+
+    const thread = await anchor.startThread({ name: "discussion" });
+    await created;
+    await thread.send("inside the thread");
+
+    expect(thread.id).toBe(anchor.id);
+    expect(fake.conversation(thread.id).map((m) => m.content)).toEqual(["inside the thread"]);
+    await fake.injectThreadMessage({ content: "human reply", threadId: thread.id });
+    await expect.poll(() => thread.messages.cache.map((m) => m.content)).toContain("human reply");
+  });
+
   it("keeps two bot tokens apart: a DM reaches only its bot, a channel message reaches both", async () => {
     fake = await startFakeDiscord({ bots: [{ username: "one" }, { username: "two" }] });
     const received: string[] = [];

@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { AgentBusyError } from "../errors/agent-errors.js";
 import type { AgentEndReason, AgentEvent } from "../loop/agent-events.js";
 import { assertContinuable } from "../loop/agent-loop.js";
 import type { AgentLoopConfig } from "../loop/loop-config.js";
+import { newRunId } from "../loop/run-id.js";
 import { runLoop } from "../loop/run-loop.js";
+import { assertLoopConfig } from "../loop/validate-config.js";
 import type { ImageContent } from "../messages/content.js";
 import type { AgentMessage, AssistantMessage, UserMessage } from "../messages/message-types.js";
 import { addUsage, emptyUsage, type Usage } from "../messages/usage.js";
@@ -18,7 +19,7 @@ export interface AgentRunIdentity {
   depth?: number;
   sessionId?: string;
   meta?: Record<string, unknown>;
-  /** Makes the id of each run. Default: a random UUID. */
+  /** Makes the id of each run. Default: a process-unique id with a random prefix. */
   newRunId?: () => string;
 }
 
@@ -69,7 +70,12 @@ export class Agent {
   private messages: AgentMessage[];
   private model: Model;
   private tools: AnyAgentTool[];
-  private readonly subscribers = new SubscriberList<AgentEvent>();
+  private readonly subscribers = new SubscriberList<AgentEvent>((error) =>
+    this.options.logger?.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      "an Agent subscriber threw and was unsubscribed",
+    ),
+  );
   private readonly approvals = new ApprovalRegistry();
   private readonly steering: AgentMessage[] = [];
   private readonly followUps: AgentMessage[] = [];
@@ -86,7 +92,9 @@ export class Agent {
     this.subscribers.dispatch(event);
   };
 
+  /** Contract: throws InvalidAgentConfigError when the model, streamFn or limits are unusable. */
   constructor(options: AgentOptions) {
+    assertLoopConfig(options);
     this.options = options;
     this.systemPrompt = options.systemPrompt;
     this.messages = options.messages ? options.messages.slice() : [];
@@ -123,7 +131,8 @@ export class Agent {
   }
 
   /**
-   * Continues from the current transcript (after an error, or with queued follow-ups).
+   * Continues from the current transcript (ending in a user message or tool results), or with
+   * queued follow-ups when it ends with an assistant message (e.g. `followUp("try again")` after an error).
    * Contract: throws AgentBusyError while running, InvalidContinueError when the transcript is
    * empty or ends with an assistant message and no follow-up is queued.
    */
@@ -234,7 +243,7 @@ export class Agent {
       messageProvider: this.provider,
       awaitApproval: this.approvals.wait,
       run: {
-        runId: identity?.newRunId ? identity.newRunId() : randomUUID(),
+        runId: identity?.newRunId ? identity.newRunId() : newRunId(),
         depth: identity?.depth ?? 0,
         ...(identity?.sessionId === undefined ? {} : { sessionId: identity.sessionId }),
         ...(identity?.meta === undefined ? {} : { meta: identity.meta }),

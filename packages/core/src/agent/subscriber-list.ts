@@ -6,6 +6,9 @@
 export class SubscriberList<T> {
   private listeners: readonly ((value: T) => void)[] = [];
 
+  /** `onError` hears about each listener that threw (and was removed). */
+  constructor(private readonly onError?: (error: unknown) => void) {}
+
   /** Adds a listener. Contract: returns an idempotent unsubscribe function. */
   add(listener: (value: T) => void): () => void {
     const entry = (value: T): void => listener(value);
@@ -20,8 +23,9 @@ export class SubscriberList<T> {
       const listener = listeners[i] as (value: T) => void;
       try {
         listener(value);
-      } catch {
+      } catch (error) {
         this.remove(listener);
+        this.onError?.(error);
       }
     }
   }

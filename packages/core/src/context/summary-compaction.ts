@@ -1,6 +1,5 @@
 import type { AgentMessage, AssistantMessage, Message, UserMessage } from "../messages/message-types.js";
-import type { Model } from "../model/model.js";
-import type { StreamFn } from "../stream/stream-fn.js";
+import type { StreamContext } from "../stream/stream-fn.js";
 import { estimateMessageTokens } from "./token-estimate.js";
 import { repairTranscript } from "./transcript-repair.js";
 
@@ -35,11 +34,9 @@ export interface SummaryRequest {
   messages: readonly AgentMessage[];
   keepRecentTokens: number;
   convert: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
-  streamFn: StreamFn;
-  model: Model;
-  apiKey: string | undefined;
+  /** Makes the model call (the loop's guarded call: stall detection, abort). */
+  complete: (context: StreamContext) => Promise<AssistantMessage>;
   prompt: string;
-  signal: AbortSignal;
 }
 
 /** The compacted transcript and the summariser's reply (for its usage). */
@@ -57,12 +54,7 @@ export async function summarizeOlderMessages(req: SummaryRequest): Promise<Summa
   let reply: AssistantMessage;
   try {
     const older = repairTranscript(await req.convert(req.messages.slice(0, cut)));
-    const stream = req.streamFn(
-      req.model,
-      { systemPrompt: req.prompt, messages: [...older, userText("Write the summary now.")] },
-      { signal: req.signal, ...(req.apiKey === undefined ? {} : { apiKey: req.apiKey }) },
-    );
-    reply = await resultOf(stream);
+    reply = await req.complete({ systemPrompt: req.prompt, messages: [...older, userText("Write the summary now.")] });
   } catch (error) {
     return { ok: false, error: `summariser failed: ${(error as Error).message}` };
   }
@@ -83,16 +75,4 @@ export async function summarizeOlderMessages(req: SummaryRequest): Promise<Summa
 
 function userText(text: string): UserMessage {
   return { role: "user", content: text, timestamp: Date.now() };
-}
-
-/** Drains a stream to its final message; a stream that ends without one counts as a failure. */
-async function resultOf(
-  stream: AsyncIterable<unknown> & { result(): Promise<AssistantMessage> },
-): Promise<AssistantMessage> {
-  for await (const _ of stream) {
-    // the events themselves are not needed; the final message is
-  }
-  const message = await Promise.race([stream.result(), Promise.resolve(undefined)]);
-  if (!message) throw new Error("the summary stream ended without a final message");
-  return message;
 }

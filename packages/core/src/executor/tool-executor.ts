@@ -42,6 +42,8 @@ export interface ExecutorOptions {
   /** Polled after each call completes; a non-empty answer cancels the rest of the batch. */
   pollSteering: (() => AgentMessage[] | Promise<AgentMessage[]>) | undefined;
   onSteering: (messages: AgentMessage[]) => void;
+  /** Told when polling steering fails (the batch then goes on). */
+  onPollError?: (error: unknown) => void;
 }
 
 /**
@@ -128,11 +130,19 @@ export class ToolExecutor {
   }
 
   /**
-   * No more calls will come: resolves with every result in call order once all are done (after
-   * an abort, running tools get `abortGraceMs` to wind down, then are abandoned).
+   * No more calls will come: every result in call order once all are done — at once when they
+   * already are (after an abort, running tools get `abortGraceMs` to wind down, then are abandoned).
    */
-  async finish(): Promise<ToolResultMessage[]> {
+  finish(): ToolResultMessage[] | Promise<ToolResultMessage[]> {
     this.sealed = true;
+    if (this.pending === 0 && !this.abandoned) {
+      this.unwatch();
+      return this.entries.map((e) => e.result as ToolResultMessage);
+    }
+    return this.finishLater();
+  }
+
+  private async finishLater(): Promise<ToolResultMessage[]> {
     if (this.pending > 0) {
       await new Promise<void>((resolve) => {
         this.wake = resolve;
@@ -311,12 +321,18 @@ export class ToolExecutor {
   private checkSteering(): void {
     const poll = this.opts.pollSteering;
     if (!poll) return;
-    const found = poll();
+    let found: AgentMessage[] | Promise<AgentMessage[]>;
+    try {
+      found = poll();
+    } catch (error) {
+      this.opts.onPollError?.(error);
+      return;
+    }
     if (Array.isArray(found)) this.applySteering(found);
     else
       found.then(
         (messages) => this.applySteering(messages),
-        () => undefined,
+        (error: unknown) => this.opts.onPollError?.(error),
       );
   }
 

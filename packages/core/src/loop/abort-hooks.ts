@@ -7,8 +7,8 @@ export class AbortHooks {
 
   constructor(private readonly signal: AbortSignal) {}
 
-  /** Runs `hook` on abort (at once if already aborted). */
-  watch(hook: () => void): () => void {
+  /** Runs `hook` on abort (at once if already aborted). A bound property, so it can be passed around. */
+  readonly watch = (hook: () => void): (() => void) => {
     if (this.signal.aborted) {
       hook();
       return noop;
@@ -18,7 +18,7 @@ export class AbortHooks {
       const i = this.hooks.indexOf(hook);
       if (i >= 0) this.hooks.splice(i, 1);
     };
-  }
+  };
 
   /** Runs every hook once (the run's abort listener). */
   readonly fire = (): void => {

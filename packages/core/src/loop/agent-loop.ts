@@ -4,9 +4,11 @@ import { EventStream } from "../stream/event-stream.js";
 import type { AgentEvent } from "./agent-events.js";
 import type { AgentContext, AgentLoopConfig } from "./loop-config.js";
 import { runLoop } from "./run-loop.js";
+import { assertLoopConfig } from "./validate-config.js";
 
 /**
- * Starts a run with new prompt messages. Contract: returns at once; the stream yields every
+ * Starts a run with new prompt messages. Contract: throws InvalidAgentConfigError for an unusable
+ * config; otherwise returns at once; the stream yields every
  * event of the run and `result()` resolves to the messages the run added (prompts included);
  * it never rejects, failures end the run with `agent_end` (reason "error" or "aborted").
  */
@@ -16,6 +18,7 @@ export function agentLoop(
   config: AgentLoopConfig,
   signal?: AbortSignal,
 ): EventStream<AgentEvent, AgentMessage[]> {
+  assertLoopConfig(config);
   return startRun(prompts, context, config, signal);
 }
 
@@ -29,6 +32,7 @@ export function agentLoopContinue(
   config: AgentLoopConfig,
   signal?: AbortSignal,
 ): EventStream<AgentEvent, AgentMessage[]> {
+  assertLoopConfig(config);
   assertContinuable(context.messages);
   return startRun([], context, config, signal);
 }

@@ -1,4 +1,5 @@
 import type { ProviderErrorKind } from "../errors/provider-error.js";
+import type { CoreLogger } from "../logging/core-logger.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import type { Model } from "../model/model.js";
 import type {
@@ -122,4 +123,6 @@ export interface AgentLoopConfig {
   context?: ContextConfig;
   /** The run's identity, handed to tools. runId defaults to a random id. */
   run?: Partial<ToolRunInfo>;
+  /** Optional pino-compatible logger for what the events cannot say (e.g. a failing subscriber or poll). */
+  logger?: CoreLogger;
 }

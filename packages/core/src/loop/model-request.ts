@@ -3,9 +3,10 @@ import type { ToolExecutor } from "../executor/tool-executor.js";
 import type { AssistantMessage } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import { abortableSleep } from "../retry/abortable-sleep.js";
-import type { StreamContext } from "../stream/stream-fn.js";
+import type { StreamContext, StreamOptions } from "../stream/stream-fn.js";
+import { acquireRequestController } from "./request-signals.js";
 import type { RunState } from "./run-state.js";
-import { streamAttempt } from "./stream-attempt.js";
+import { DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
 
 /** The assistant message of a turn and the executor that may already run its tool calls. */
 export interface TurnResponse {
@@ -26,8 +27,6 @@ export interface RequestHooks {
   newExecutor: (() => ToolExecutor) | undefined;
 }
 
-const DEFAULT_STALL_MS = 30_000;
-
 /**
  * Gets one assistant message, with retries (the RetryStrategy decides; `retry` events; abort cuts
  * the wait), stall recovery, model fallback and one compaction-and-retry after a context_overflow.
@@ -39,7 +38,7 @@ export async function requestAssistant(
   hooks: RequestHooks,
 ): Promise<TurnResponse> {
   const { config, emit, signal } = state;
-  const stallTimeoutMs = config.stallTimeoutMs ?? DEFAULT_STALL_MS;
+  const stallTimeoutMs = config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
   const fallbackOn = config.fallbackOn ?? ["overloaded"];
   let attempt = 0;
   let partialFailures = 0;
@@ -47,10 +46,12 @@ export async function requestAssistant(
   let request = context;
   for (;;) {
     attempt++;
-    const executor = hooks.newExecutor?.();
     const apiKey = config.getApiKey ? await config.getApiKey(state.model.provider) : undefined;
-    const options = apiKey === undefined ? { ...config.streamOptions } : { ...config.streamOptions, apiKey };
-    state.request ??= new AbortController();
+    const executor = hooks.newExecutor?.();
+    state.request ??= acquireRequestController();
+    const options: StreamOptions = { ...config.streamOptions, signal: state.request.signal };
+    if (apiKey !== undefined) options.apiKey = apiKey;
+    if (options.sessionId === undefined && state.run.sessionId !== undefined) options.sessionId = state.run.sessionId;
     const outcome = await streamAttempt({
       streamFn: config.streamFn,
       model: state.model,
@@ -58,10 +59,14 @@ export async function requestAssistant(
       options,
       runSignal: signal,
       request: state.request,
-      watchAbort: state.abortHooks.watch.bind(state.abortHooks),
+      watchAbort: state.abortHooks.watch,
       stallTimeoutMs,
       emit,
-      onToolCallEnd: executor ? (call) => executor.add(call) : undefined,
+      onToolCallEnd: executor
+        ? (call) => {
+            if (!executor.has(call.id)) executor.add(call);
+          }
+        : undefined,
     });
     addUsage(state.usage, outcome.message.usage);
     if (outcome.kind !== "failed") return { ...outcome, executor };

@@ -3,10 +3,13 @@ import { microCompact } from "../context/micro-compaction.js";
 import { DEFAULT_SUMMARY_PROMPT, summarizeOlderMessages } from "../context/summary-compaction.js";
 import { estimateTokens } from "../context/token-estimate.js";
 import { repairTranscript } from "../context/transcript-repair.js";
-import type { AgentMessage } from "../messages/message-types.js";
+import type { AgentMessage, Message } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import type { StreamContext } from "../stream/stream-fn.js";
 import type { RunState } from "./run-state.js";
+import { DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
+
+const ignoreEvent = (): void => {};
 
 const DEFAULT_RESERVE = 20_000;
 const DEFAULT_BLOCKING_RESERVE = 13_000;
@@ -28,8 +31,9 @@ export function contextLimits(state: RunState): { window: number; compactAt: num
  * Everything before a model call (seed 000's order, with seed 004's compaction tiers):
  * micro-compaction, summarising compaction past window − reserve, the async and sync
  * transforms, convertToLlm, transcript repair, and the hard ceiling check.
+ * Contract: synchronous unless a step is (summary, async transform, async convertToLlm).
  */
-export async function prepareRequest(state: RunState): Promise<PreparedRequest> {
+export function prepareRequest(state: RunState): PreparedRequest | Promise<PreparedRequest> {
   const { config } = state;
   const micro = config.context?.microCompaction;
   if (micro?.enabled !== false) {
@@ -47,16 +51,46 @@ export async function prepareRequest(state: RunState): Promise<PreparedRequest> 
     }
   }
   const limits = contextLimits(state);
-  let transcriptTokens = estimateTokens(state.messages, state.systemPrompt);
-  if (transcriptTokens > limits.compactAt && (await summarize(state))) {
+  const tokens = estimateTokens(state.messages, state.systemPrompt);
+  if (tokens > limits.compactAt || config.asyncTransformContext) return prepareSlowly(state, tokens, limits.compactAt);
+  return convertAndCheck(state, tokens);
+}
+
+async function prepareSlowly(state: RunState, tokens: number, compactAt: number): Promise<PreparedRequest> {
+  let transcriptTokens = tokens;
+  if (tokens > compactAt && (await summarize(state))) {
     transcriptTokens = estimateTokens(state.messages, state.systemPrompt);
   }
+  return convertAndCheck(state, transcriptTokens);
+}
 
-  let view: AgentMessage[] = state.messages;
-  if (config.asyncTransformContext) view = await config.asyncTransformContext(view, state.signal);
-  if (config.transformContext) view = config.transformContext(view);
-  const converted = config.convertToLlm ? await config.convertToLlm(view) : defaultConvertToLlm(view);
+function convertAndCheck(state: RunState, transcriptTokens: number): PreparedRequest | Promise<PreparedRequest> {
+  const { config } = state;
+  const transformed = config.asyncTransformContext
+    ? config.asyncTransformContext(state.messages, state.signal)
+    : state.messages;
+  if (transformed instanceof Promise) {
+    return transformed.then((view) => {
+      const converted = convertView(state, view);
+      return converted instanceof Promise
+        ? converted.then((c) => finishRequest(state, c, transcriptTokens))
+        : finishRequest(state, converted, transcriptTokens);
+    });
+  }
+  const converted = convertView(state, transformed);
+  if (converted instanceof Promise) return converted.then((c) => finishRequest(state, c, transcriptTokens));
+  return finishRequest(state, converted, transcriptTokens);
+}
+
+function convertView(state: RunState, view: AgentMessage[]): Message[] | Promise<Message[]> {
+  const { config } = state;
+  const transformed = config.transformContext ? config.transformContext(view) : view;
+  return config.convertToLlm ? config.convertToLlm(transformed) : defaultConvertToLlm(transformed);
+}
+
+function finishRequest(state: RunState, converted: Message[], transcriptTokens: number): PreparedRequest {
   const messages = repairTranscript(converted);
+  const limits = contextLimits(state);
   const estimate = messages === state.messages ? transcriptTokens : estimateTokens(messages, state.systemPrompt);
   if (estimate > limits.ceiling) {
     return {
@@ -82,15 +116,33 @@ export async function summarize(state: RunState): Promise<boolean> {
   const before = estimateTokens(state.messages, state.systemPrompt);
   const model = cfg?.model ?? state.model;
   const apiKey = state.config.getApiKey ? await state.config.getApiKey(model.provider) : undefined;
+  const streamFn = cfg?.streamFn ?? state.config.streamFn;
   const outcome = await summarizeOlderMessages({
     messages: state.messages,
     keepRecentTokens: cfg?.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS,
     convert: state.config.convertToLlm ?? defaultConvertToLlm,
-    streamFn: cfg?.streamFn ?? state.config.streamFn,
-    model,
-    apiKey,
     prompt: cfg?.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT,
-    signal: state.signal,
+    complete: async (context) => {
+      const request = new AbortController();
+      const unwatch = state.abortHooks.watch(() => request.abort(state.signal.reason));
+      try {
+        const outcome = await streamAttempt({
+          streamFn,
+          model,
+          context,
+          options: apiKey === undefined ? { signal: request.signal } : { signal: request.signal, apiKey },
+          runSignal: state.signal,
+          request,
+          watchAbort: state.abortHooks.watch,
+          stallTimeoutMs: state.config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+          emit: ignoreEvent,
+          onToolCallEnd: undefined,
+        });
+        return outcome.message;
+      } finally {
+        unwatch();
+      }
+    },
   });
   if (outcome.reply) addUsage(state.usage, outcome.reply.usage);
   if (!outcome.ok) return false;

@@ -1,23 +1,25 @@
-import { randomUUID } from "node:crypto";
 import { DEFAULT_TOOL_TIMEOUTS } from "../executor/abort-reasons.js";
 import { ToolExecutor } from "../executor/tool-executor.js";
 import type { ToolCall } from "../messages/content.js";
-import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages/message-types.js";
-import { addUsage, emptyUsage, type Usage } from "../messages/usage.js";
+import type { AgentMessage, AssistantMessage } from "../messages/message-types.js";
+import { emptyUsage, type Usage } from "../messages/usage.js";
 import { defaultRetryStrategy } from "../retry/retry-strategy.js";
 import { toLlmTool } from "../tools/define-tool.js";
 import type { AnyAgentTool, ToolRunInfo } from "../tools/tool-types.js";
 import { AbortHooks } from "./abort-hooks.js";
 import type { AgentEndReason, AgentEvent } from "./agent-events.js";
 import type { AgentContext, AgentLoopConfig } from "./loop-config.js";
-import { requestAssistant } from "./model-request.js";
+import { type RequestHooks, requestAssistant } from "./model-request.js";
+import { flushPending, pollInto } from "./pending-messages.js";
 import { runPostLoopPolicies, runPostTurnPolicies, runPreTurnPolicies } from "./policy-runner.js";
 import { prepareRequest, summarize } from "./request-context.js";
-import { appendMessage, policyContext, type RunState } from "./run-state.js";
+import { NEVER_ABORTED, releaseRequestController } from "./request-signals.js";
+import { newRunId } from "./run-id.js";
+import { appendMessage, type RunState } from "./run-state.js";
+import { executorOptionsFor, finishBatch } from "./tool-batch.js";
 
 const DEFAULT_MAX_TURNS = 100;
 const DEFAULT_MAX_OUTPUT_RECOVERIES = 3;
-const DEFAULT_ABORT_GRACE_MS = 2000;
 
 /** Text of the error result given to a tool call the output limit cut off. */
 export const CUT_OFF_TOOL_CALL_TEXT =
@@ -47,9 +49,9 @@ export async function runLoop(
   emit: (event: AgentEvent) => void,
   hooks: RunHooks = {},
 ): Promise<AgentMessage[]> {
-  const runSignal = signal ?? new AbortController().signal;
+  const runSignal = signal ?? NEVER_ABORTED;
   const run: ToolRunInfo = {
-    runId: config.run?.runId ?? randomUUID(),
+    runId: config.run?.runId ?? newRunId(),
     depth: config.run?.depth ?? 0,
   };
   if (config.run?.sessionId !== undefined) run.sessionId = config.run.sessionId;
@@ -60,16 +62,19 @@ export async function runLoop(
   const usage = hooks.usage ?? emptyUsage();
   emit({ type: "agent_start", runId: run.runId });
   const abortHooks = new AbortHooks(runSignal);
-  runSignal.addEventListener("abort", abortHooks.fire, { once: true });
+  if (signal) signal.addEventListener("abort", abortHooks.fire, { once: true });
+  let state: RunState | undefined;
   try {
-    const state = createState(prompts, context, config, runSignal, abortHooks, emit, run, added, usage);
-    abortHooks.watch(() => state.request?.abort(runSignal.reason));
-    ({ reason, error } = await turns(state));
+    const live = createState(prompts, context, config, runSignal, abortHooks, emit, run, added, usage);
+    state = live;
+    abortHooks.watch(() => live.request?.abort(runSignal.reason));
+    ({ reason, error } = await turns(live));
   } catch (thrown) {
     reason = runSignal.aborted ? "aborted" : "error";
     error = `The agent loop failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
   } finally {
-    runSignal.removeEventListener("abort", abortHooks.fire);
+    if (signal) signal.removeEventListener("abort", abortHooks.fire);
+    releaseRequestController(state?.request);
   }
   const end: AgentEvent = { type: "agent_end", messages: added, reason, usage };
   if (error !== undefined) end.error = error;
@@ -122,7 +127,16 @@ async function turns(state: RunState): Promise<RunEnd> {
   const streaming = config.toolExecution?.streaming !== false;
   let recoveries = 0;
   const steered: AgentMessage[] = [];
-  const newExecutor = (): ToolExecutor => executorFor(state, steered);
+  const executorOptions = executorOptionsFor(state, steered);
+  const newExecutor = (): ToolExecutor => new ToolExecutor(executorOptions);
+  const hooks: RequestHooks = {
+    buildContext: async () => {
+      const again = await prepareRequest(state);
+      return again.ok ? again.context : undefined;
+    },
+    forceCompaction: () => summarize(state),
+    newExecutor: streaming && state.tools.size > 0 ? newExecutor : undefined,
+  };
 
   for (;;) {
     // Inner loop: turns and their tool batches, while there are tool results or messages to answer.
@@ -135,30 +149,27 @@ async function turns(state: RunState): Promise<RunEnd> {
       emit({ type: "turn_start", turn: state.turn });
       flushPending(state);
 
-      const pre = await runPreTurnPolicies(state);
-      if (pre.kind === "stop") {
-        emit({ type: "turn_end", turn: state.turn, toolResults: [] });
-        return { reason: "policy", error: pre.reason ?? "Stopped by a pre-turn policy" };
+      if (config.preTurnPolicies && config.preTurnPolicies.length > 0) {
+        const pre = await runPreTurnPolicies(state);
+        if (pre.kind === "stop") {
+          emit({ type: "turn_end", turn: state.turn, toolResults: [] });
+          return { reason: "policy", error: pre.reason ?? "Stopped by a pre-turn policy" };
+        }
+        if (pre.kind === "inject") for (const m of pre.messages) appendMessage(state, m);
       }
-      if (pre.kind === "inject") for (const m of pre.messages) appendMessage(state, m);
 
-      const prepared = await prepareRequest(state);
-      if (!prepared.ok) {
-        emit({ type: "turn_end", turn: state.turn, toolResults: [] });
-        return { reason: "error", error: prepared.error };
-      }
+      // Awaited only when it is asynchronous: each needless await costs a turn of the microtask queue.
+      let prepared = prepareRequest(state);
+      if (prepared instanceof Promise) prepared = await prepared;
       if (signal.aborted) {
         emit({ type: "turn_end", turn: state.turn, toolResults: [] });
         return aborted(state);
       }
-      const response = await requestAssistant(state, prepared.context, {
-        buildContext: async () => {
-          const again = await prepareRequest(state);
-          return again.ok ? again.context : undefined;
-        },
-        forceCompaction: () => summarize(state),
-        newExecutor: streaming && state.tools.size > 0 ? newExecutor : undefined,
-      });
+      if (!prepared.ok) {
+        emit({ type: "turn_end", turn: state.turn, toolResults: [] });
+        return { reason: "error", error: prepared.error };
+      }
+      const response = await requestAssistant(state, prepared.context, hooks);
       const message = response.message;
       if (!response.started) emit({ type: "message_start", message });
       state.messages.push(message);
@@ -184,7 +195,8 @@ async function turns(state: RunState): Promise<RunEnd> {
           executor.addFailed(call, CUT_OFF_TOOL_CALL_TEXT);
         } else executor.add(call);
       }
-      const results = await finishBatch(state, executor);
+      let results = finishBatch(state, executor);
+      if (results instanceof Promise) results = await results;
       emit({ type: "turn_end", turn: state.turn, message, toolResults: results });
       if (signal.aborted) return aborted(state);
 
@@ -196,17 +208,24 @@ async function turns(state: RunState): Promise<RunEnd> {
         if (calls.length === 0) state.pending.push(continueMessage());
       }
 
-      const post = await runPostTurnPolicies(state, message, results);
-      if (post.kind === "stop") return { reason: "policy", error: post.reason ?? "Stopped by a post-turn policy" };
-      if (post.kind === "inject") state.pending.push(...post.messages);
+      if (config.postTurnPolicies && config.postTurnPolicies.length > 0) {
+        const post = await runPostTurnPolicies(state, message, results);
+        if (post.kind === "stop") return { reason: "policy", error: post.reason ?? "Stopped by a post-turn policy" };
+        if (post.kind === "inject") state.pending.push(...post.messages);
+      }
 
       if (steered.length > 0) state.pending.push(...steered.splice(0));
-      else await pollInto(state, "steering");
+      else {
+        const polling = pollInto(state, "steering");
+        if (polling) await polling;
+      }
       if (calls.length === 0 && state.pending.length === 0) break;
     }
     // Outer loop: the agent would stop; follow-ups, then post-loop policies, may start new turns.
-    await pollInto(state, "followUp");
+    const polling = pollInto(state, "followUp");
+    if (polling) await polling;
     if (state.pending.length > 0) continue;
+    if (!config.postLoopPolicies || config.postLoopPolicies.length === 0) return { reason: "completed" };
     const post = await runPostLoopPolicies(state);
     if (post.kind === "continue" && post.messages.length > 0) {
       state.pending.push(...post.messages);
@@ -214,66 +233,6 @@ async function turns(state: RunState): Promise<RunEnd> {
     }
     return { reason: "completed" };
   }
-}
-
-function executorFor(state: RunState, steered: AgentMessage[]): ToolExecutor {
-  const { config } = state;
-  const policies = config.preDispatchPolicies;
-  const provider = config.messageProvider;
-  return new ToolExecutor({
-    tools: state.tools,
-    maxConcurrency: config.toolExecution?.maxConcurrency ?? 10,
-    timeouts: state.timeouts,
-    abortGraceMs: config.toolExecution?.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
-    emit: state.emit,
-    run: state.run,
-    watchAbort: (hook) => state.abortHooks.watch(hook),
-    addUsage: (extra) => {
-      addUsage(state.usage, extra);
-    },
-    dispatch:
-      policies && policies.length > 0
-        ? (call: ToolCall) => ({
-            policies,
-            context: policyContext(state),
-            awaitApproval: config.awaitApproval,
-            announce: (request) =>
-              state.emit({
-                type: "approval_required",
-                approvalId: request.approvalId,
-                toolCall: request.toolCall,
-                reason: request.reason,
-                timeoutMs: request.timeoutMs,
-              }),
-            approvalId: `${state.run.runId}:${call.id}`,
-          })
-        : undefined,
-    pollSteering: provider ? () => provider.pollSteering() : undefined,
-    onSteering: (messages) => {
-      steered.push(...messages);
-    },
-  });
-}
-
-async function finishBatch(state: RunState, executor: ToolExecutor | undefined): Promise<ToolResultMessage[]> {
-  if (!executor) return [];
-  const results = await executor.finish();
-  for (const result of results) appendMessage(state, result);
-  return results;
-}
-
-function flushPending(state: RunState): void {
-  if (state.pending.length === 0) return;
-  const pending = state.pending;
-  state.pending = [];
-  for (const m of pending) appendMessage(state, m);
-}
-
-async function pollInto(state: RunState, which: "steering" | "followUp"): Promise<void> {
-  const provider = state.config.messageProvider;
-  if (!provider) return;
-  const messages = which === "steering" ? await provider.pollSteering() : await provider.pollFollowUp();
-  if (messages.length > 0) state.pending.push(...messages);
 }
 
 function toolCallsOf(message: AssistantMessage): ToolCall[] {

@@ -4,8 +4,12 @@ import type { AssistantMessage } from "../messages/message-types.js";
 import { emptyUsage } from "../messages/usage.js";
 import type { Model } from "../model/model.js";
 import type { AssistantMessageEvent, AssistantMessageEventStream } from "../stream/assistant-message-event.js";
+import { EventStream } from "../stream/event-stream.js";
 import type { StreamContext, StreamFn, StreamOptions } from "../stream/stream-fn.js";
 import type { AgentEvent } from "./agent-events.js";
+
+/** Default silence, in ms, after which a stream counts as stalled (seed 004: 30 s). */
+export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 
 /** How one model call ended. `started` says whether `message_start` was emitted for it. */
 export type AttemptOutcome =
@@ -18,6 +22,7 @@ export interface AttemptInput {
   streamFn: StreamFn;
   model: Model;
   context: StreamContext;
+  /** Passed to the StreamFn as is; its `signal` must be `request.signal`. */
   options: StreamOptions;
   runSignal: AbortSignal;
   /** The run's request controller: its signal goes to the StreamFn; a stall aborts it (then the caller replaces it). */
@@ -39,7 +44,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   const request = input.request;
   let stream: AssistantMessageEventStream;
   try {
-    stream = input.streamFn(model, input.context, { ...input.options, signal: request.signal });
+    stream = input.streamFn(model, input.context, input.options);
     if (!stream || typeof stream[Symbol.asyncIterator] !== "function") throw new Error("it returned no event stream");
   } catch (error) {
     return failure(model, undefined, false, "unknown", `StreamFn failed: ${messageOf(error)}`, false);
@@ -77,7 +82,15 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   // The stall timer is armed only when a read would have to wait (nothing queued), and then
   // re-armed by timestamp, so a stream that is already complete costs no timer at all.
   const buffered =
-    typeof (stream as { queued?: unknown }).queued === "number" ? (stream as { queued: number; ended: boolean }) : undefined;
+    typeof (stream as { queued?: unknown }).queued === "number"
+      ? (stream as { queued: number; ended: boolean })
+      : undefined;
+  // Queued events of our own EventStream are read synchronously (no promise per event), unless
+  // its iterator was replaced, in which case the iterator is the truth.
+  const direct =
+    stream instanceof EventStream && stream[Symbol.asyncIterator] === EventStream.prototype[Symbol.asyncIterator]
+      ? stream
+      : undefined;
   // A stream without `end()` cannot be woken from outside: race each read against a wake-up.
   const woken = canEnd
     ? undefined
@@ -89,14 +102,17 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   try {
     const iterator = stream[Symbol.asyncIterator]();
     for (;;) {
-      if (stallable && timer === undefined && !(buffered && (buffered.queued > 0 || buffered.ended))) {
-        last = Date.now();
-        timer = setTimeout(check, stallTimeoutMs);
-      }
-      const next = woken ? await Promise.race([iterator.next(), woken]) : await iterator.next();
-      if (stalled || aborted || next.done) break;
+      let event = direct?.shift();
+      if (event === undefined) {
+        if (stallable && timer === undefined && !(buffered && (buffered.queued > 0 || buffered.ended))) {
+          last = Date.now();
+          timer = setTimeout(check, stallTimeoutMs);
+        }
+        const next = woken ? await Promise.race([iterator.next(), woken]) : await iterator.next();
+        if (stalled || aborted || next.done) break;
+        event = next.value;
+      } else if (stalled || aborted) break;
       if (timer !== undefined) last = Date.now();
-      const event = next.value;
       if (event.type === "done") {
         final = event.message;
         break;

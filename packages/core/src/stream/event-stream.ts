@@ -48,6 +48,20 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
     }
   }
 
+  /**
+   * Takes the next queued event without waiting; undefined when none is queued. For a single
+   * consumer that mixes it with the async iterator (it shares the iterator's position).
+   */
+  shift(): TEvent | undefined {
+    if (this.head >= this.queue.length) return undefined;
+    const value = this.queue[this.head++] as TEvent;
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+    }
+    return value;
+  }
+
   /** Events pushed and not yet read; lets a consumer know whether its next read can resolve at once. */
   get queued(): number {
     return this.queue.length - this.head;

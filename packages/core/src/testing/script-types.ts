@@ -31,6 +31,7 @@ export interface ScriptedToolCall {
   delayMs?: number;
 }
 
+/** A block of a reply with an explicit position (see `ScriptedReply.blocks`). */
 export type ScriptedBlock = ScriptedText | ScriptedThinking | (ScriptedToolCall & { type: "toolCall" });
 
 /** Token counts of a scripted reply; cost is computed from the model's prices when left out. */

@@ -57,11 +57,6 @@ export function gateTool(
   };
 }
 
-/** Lets pending promise callbacks run (a few macrotask-free turns of the microtask queue). */
-export async function flush(times = 20): Promise<void> {
-  for (let i = 0; i < times; i++) await Promise.resolve();
-}
-
 /** Collects an event stream into an array. */
 export async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];

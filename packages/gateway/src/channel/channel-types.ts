@@ -60,6 +60,27 @@ export interface InboundMessage {
   readonly attachments: readonly InboundAttachment[];
   /** Epoch milliseconds at which the gateway received the message. */
   readonly receivedAt: number;
+  /**
+   * Set when the message came from a platform command (Discord application command, Slack slash command) that
+   * must be answered through the platform's own reply path, optionally visible only to the sender.
+   * The gateway should answer such a message through `interaction.respond` rather than `Channel.send`.
+   */
+  readonly interaction?: InboundInteraction;
+}
+
+/** Options of an interaction answer. */
+export interface InteractionResponseOptions {
+  /** Show the answer only to the person who ran the command. */
+  readonly ephemeral: boolean;
+}
+
+/**
+ * The platform's reply path for one command invocation.
+ * Contract: `respond` may be called several times (the first answers the command, later ones follow up); it
+ * rejects with a ChannelError when the platform refuses, e.g. once the command's response window has passed.
+ */
+export interface InboundInteraction {
+  respond(text: string, options: InteractionResponseOptions): Promise<void>;
 }
 
 /** Where to send: a DM or group chat, optionally a thread in it. */

@@ -26,6 +26,7 @@ export const telegramHtmlRenderer: DialectRenderer = {
     return `${open}${escapeTelegramHtml(text)}</code></pre>`;
   },
   listItemPrefix: (ordered, number) => (ordered ? `${number}. ` : "• "),
-  quote: (inner) => `<blockquote>${inner}</blockquote>`,
+  // Telegram rejects nested blockquotes, so an inner quote is merged into the outer one.
+  quote: (inner) => `<blockquote>${inner.replace(/<\/?blockquote>/g, "")}</blockquote>`,
   rule: () => "———",
 };

@@ -1,5 +1,6 @@
 import type { ChannelCapabilities, MarkupDialect } from "../channel/channel-types.js";
 import { convertMarkdown } from "../markup/convert-markdown.js";
+import { inlineSpanRanges } from "./inline-span-ranges.js";
 import { ReplyChunkError } from "./reply-chunk-error.js";
 import { type ChunkLimits, fitsLimits, MIN_CHUNK_LENGTH, splitText, type TextChunk } from "./text-chunker.js";
 
@@ -11,8 +12,9 @@ export const MIN_REPLY_LENGTH = 128;
  * that every message, after conversion and escaping, fits `maxMessageLength` and `maxLines`.
  * It splits the Markdown first and converts each piece, splitting a piece again (with a proportionally smaller
  * budget) when escaping made it too long — so tags are never cut in half and code fences are reopened.
- * Contract: returns at least one message for non-blank input, in order, each within the limits; throws
- * ReplyChunkError when maxMessageLength < MIN_REPLY_LENGTH. Formatting that spans a split point is shown literally.
+ * Breaks avoid inline spans (code, links, emphasis) where any other break fits.
+ * Contract: returns the messages in order, each within the limits; throws ReplyChunkError when
+ * maxMessageLength < MIN_REPLY_LENGTH. Formatting that must be split anyway is shown literally.
  */
 export function renderReplyChunks(
   markdown: string,
@@ -32,7 +34,8 @@ export function renderReplyChunks(
 
 function renderWithin(markdown: string, dialect: MarkupDialect, target: ChunkLimits, budget: ChunkLimits): string[] {
   const out: string[] = [];
-  for (const chunk of splitText(markdown, budget)) {
+  const source = markdown.replace(/\r\n?/g, "\n");
+  for (const chunk of splitText(source, budget, { keepTogether: inlineSpanRanges(source) })) {
     const piece = sourceOf(chunk);
     const rendered = convertMarkdown(piece, dialect).trim();
     if (rendered.length === 0) continue;
@@ -45,13 +48,18 @@ function renderWithin(markdown: string, dialect: MarkupDialect, target: ChunkLim
   return out;
 }
 
-// A piece that starts mid-line must not turn into a heading, quote, list or fence just because its first
-// character now starts a line: escape that character.
+// A piece that starts mid-line must not turn into a heading, quote, list, rule or fence just because its first
+// characters now start a line: escape the marker with a backslash.
+const BLOCK_START = /^(\s*)(?:#{1,6}(?=\s|$)|>|[-+*](?=\s)|`{3}|~{3}|(?=([-*_])(?:[ \t]*\2){2,}[ \t]*(?:\n|$)))/;
+const ORDERED_START = /^(\s*\d{1,9})([.)])(?=\s)/;
+
 function sourceOf(chunk: TextChunk): string {
   if (!chunk.continuesLine || chunk.insideFence) return chunk.text;
-  return chunk.text.replace(/^(\s*)([#>+*_~`-]|\d+[.)])/, (_match, space: string, marker: string) =>
-    marker.length > 1 ? `${space}${marker.slice(0, -1)}\\${marker.at(-1)}` : `${space}\\${marker}`,
-  );
+  if (ORDERED_START.test(chunk.text)) return chunk.text.replace(ORDERED_START, "$1\\$2");
+  const match = BLOCK_START.exec(chunk.text);
+  if (match === null) return chunk.text;
+  const at = match[1]!.length;
+  return `${chunk.text.slice(0, at)}\\${chunk.text.slice(at)}`;
 }
 
 // Scale the source budget by how much conversion grew the text, with a margin, and always strictly below the

@@ -43,33 +43,49 @@ export function chunkText(text: string, limits: ChunkLimits): string[] {
   return splitText(text, limits).map((chunk) => chunk.text);
 }
 
-/** Like chunkText, with where each chunk starts. Contract: the same chunks as chunkText, with details. */
-export function splitText(text: string, limits: ChunkLimits): TextChunk[] {
+/** Options of splitText. */
+export interface SplitOptions {
+  /**
+   * [start, end) ranges of the ("\n"-normalised) text that should not be cut, e.g. inline Markdown spans; a cut
+   * inside one is used only when no other break fits.
+   */
+  readonly keepTogether?: readonly (readonly [number, number])[];
+}
+
+/** Like chunkText, with where each chunk starts. Contract: the same guarantees as chunkText, with details. */
+export function splitText(text: string, limits: ChunkLimits, options: SplitOptions = {}): TextChunk[] {
   validateLimits(limits);
   const chunks: TextChunk[] = [];
   let rest = text.replace(/\r\n?/g, "\n");
+  let offset = 0;
+  const keepTogether = options.keepTogether ?? [];
   let reopen: CodeFence | undefined;
   let continuesLine = false;
   while (rest.trim().length > 0) {
     const header = reopen === undefined ? "" : reopenHeader(reopen, limits.maxLength);
     const insideFence = reopen !== undefined;
-    // The last chunk closes a code block the text left open, so every chunk holds complete code blocks.
-    const openAtEnd = fenceOpenAfter(rest.split("\n"), reopen);
-    const whole = header + rest + (openAtEnd === undefined ? "" : `\n${openAtEnd.marker}`);
-    if (fits(whole, limits)) {
-      chunks.push({ text: whole, continuesLine, insideFence });
-      break;
+    if (header.length + rest.length <= limits.maxLength) {
+      // The last chunk closes a code block the text left open, so every chunk holds complete code blocks.
+      const openAtEnd = fenceOpenAfter(rest.split("\n"), reopen);
+      const whole = header + rest + (openAtEnd === undefined ? "" : `\n${openAtEnd.marker}`);
+      if (fits(whole, limits)) {
+        chunks.push({ text: whole, continuesLine, insideFence });
+        break;
+      }
     }
-    const { cut, openAtCut } = chooseCut(rest, header, reopen, limits);
+    const isInsideSpan = (end: number): boolean =>
+      keepTogether.some(([start, stop]) => start < offset + end && offset + end < stop);
+    const { cut, openAtCut } = chooseCut(rest, header, reopen, limits, isInsideSpan);
     const piece = rest.slice(0, cut.end);
     const closing = openAtCut === undefined ? "" : `\n${openAtCut.marker}`;
     // A blank piece (blank lines at a break) is dropped rather than sent as an empty message or code block.
     if (piece.trim().length > 0) chunks.push({ text: header + piece + closing, continuesLine, insideFence });
     continuesLine = cut.end < rest.length && rest[cut.end] !== "\n";
     rest = rest.slice(cut.next);
+    offset += cut.next;
     reopen = openAtCut;
   }
-  return chunks.filter((chunk) => chunk.text.trim().length > 0);
+  return chunks;
 }
 
 function validateLimits(limits: ChunkLimits): void {
@@ -108,6 +124,7 @@ function chooseCut(
   header: string,
   reopen: CodeFence | undefined,
   limits: ChunkLimits,
+  isInsideSpan: (end: number) => boolean,
 ): { cut: Cut; openAtCut: CodeFence | undefined } {
   const headerLines = header.length > 0 ? 1 : 0;
   let reserveChars = 0;
@@ -118,7 +135,7 @@ function chooseCut(
     const limit = Math.min(maxEnd, newlineLimit(rest, maxNewlines));
     // No line break may be taken and the text starts with one: skip that blank line.
     if (limit === 0) return { cut: { end: 0, next: 1 }, openAtCut: reopen };
-    const cut = bestCut(rest, limit);
+    const cut = bestCut(rest, limit, isInsideSpan);
     const openAtCut = fenceOpenAfter(rest.slice(0, cut.end).split("\n"), reopen);
     if (openAtCut === undefined) return { cut, openAtCut };
     const closesNext = nextLineCloses(rest, cut, openAtCut);
@@ -153,21 +170,26 @@ function nextLineCloses(rest: string, cut: Cut, open: CodeFence): Cut | undefine
   return { end, next: lineEnd < 0 ? end : end + 1 };
 }
 
-function bestCut(rest: string, limit: number): Cut {
+function bestCut(rest: string, limit: number, isInsideSpan: (end: number) => boolean): Cut {
   if (limit >= rest.length) return { end: rest.length, next: rest.length };
   const window = rest.slice(0, limit + 1);
-  const candidates: Cut[][] = [paragraphCuts(window, limit), lineCuts(window, limit), sentenceCuts(window, limit)];
-  candidates.push(wordCuts(window, limit));
+  const kinds: Cut[][] = [paragraphCuts(window, limit), lineCuts(window, limit), sentenceCuts(window, limit)];
+  kinds.push(wordCuts(window, limit));
+  const outsideSpans = kinds.map((cuts) => cuts.filter((cut) => !isInsideSpan(cut.end)));
+  return pickCut(outsideSpans, limit) ?? pickCut(kinds, limit) ?? graphemeCut(rest, limit);
+}
+
+// The best kind of break in the later half of the window; failing that, the latest break of any kind.
+function pickCut(kinds: Cut[][], limit: number): Cut | undefined {
   const preferredFrom = Math.floor(limit * PREFERRED_SHARE);
-  for (const kind of candidates) {
-    const cut = kind.at(-1);
+  for (const cuts of kinds) {
+    const cut = cuts.at(-1);
     if (cut !== undefined && cut.end >= preferredFrom) return cut;
   }
-  const anyCut = candidates
+  return kinds
     .flat()
     .filter((cut) => cut.end > 0)
     .sort((a, b) => b.end - a.end)[0];
-  return anyCut ?? graphemeCut(rest, limit);
 }
 
 function paragraphCuts(window: string, limit: number): Cut[] {

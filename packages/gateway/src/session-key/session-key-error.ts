@@ -22,8 +22,13 @@ export class SessionKeyError extends Error {
   readonly key: string | undefined;
 
   constructor(code: SessionKeyErrorCode, message: string, key?: string) {
-    super(key === undefined ? message : `${message} (in session key ${JSON.stringify(key)})`);
+    super(key === undefined ? message : `${message} (in session key ${quoteKey(key)})`);
     this.code = code;
     this.key = key;
   }
+}
+
+// Keys can be long (deep sub-agent lineage); a message only needs enough to recognise the key.
+function quoteKey(key: string): string {
+  return key.length <= 200 ? JSON.stringify(key) : `${JSON.stringify(key.slice(0, 200))}… (${key.length} characters)`;
 }

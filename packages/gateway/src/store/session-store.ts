@@ -1,18 +1,14 @@
 import type { AgentMessage } from "@chorus/core";
+import type { PairingStore } from "../policy/index.js";
 import type {
   AppendResult,
   InboundEventRef,
   NewOutboxEntry,
-  NewPairingCode,
   NewRun,
   NewSession,
   OutboxEntry,
   OutboxFailure,
   OutboxFilter,
-  PairedSenderRef,
-  PairingCodeRecord,
-  PairingDecisionResult,
-  PairingFilter,
   RunFilter,
   RunPatch,
   RunRecord,
@@ -29,8 +25,9 @@ import type {
  * networked implementation (Postgres) fits the same shape; the embedded ones answer synchronously inside.
  * Contract for all methods: failures reject with a `SessionStoreError`; records returned are
  * snapshots (never live views) and must not be mutated; times are epoch milliseconds from the store's clock.
+ * It is also the gateway's `PairingStore`: pass it to `PairingService`.
  */
-export interface SessionStoreOps {
+export interface SessionStoreOps extends PairingStore {
   // ── Sessions ──────────────────────────────────────────────────────────────
 
   /** Returns the session with `input.key`, creating it from `input` if missing. Contract: never overwrites an existing session. */
@@ -124,18 +121,8 @@ export interface SessionStoreOps {
   /** Deletes `sent` entries last updated before `before`. Contract: returns how many; other statuses are never pruned. */
   pruneSentOutbox(before: number): Promise<number>;
 
-  // ── Pairing codes ─────────────────────────────────────────────────────────
-
-  /** Stores a pending code. Contract: rejects with `conflict` if the code exists (expired or not). */
-  createPairingCode(input: NewPairingCode): Promise<PairingCodeRecord>;
-  /** Contract: oldest first; pending codes past `expiresAt` are left out unless `includeExpired`. */
-  listPairingCodes(filter?: PairingFilter): Promise<PairingCodeRecord[]>;
-  /** Approves a pending, unexpired code. Contract: a typed result, never a rejection, for unknown/expired/decided codes. */
-  approvePairingCode(code: string, decidedBy?: string): Promise<PairingDecisionResult>;
-  /** Denies a pending, unexpired code. Contract: as `approvePairingCode`. */
-  denyPairingCode(code: string, decidedBy?: string): Promise<PairingDecisionResult>;
-  /** Contract: `true` when some code of this sender on this account was approved. */
-  isSenderApproved(sender: PairedSenderRef): Promise<boolean>;
+  // Pairing: the `PairingStore` methods are inherited (insertPending is atomic; approved senders are kept until
+  // removeApproved); `PairingService` holds the rules — code format, one-hour expiry, at most three pending.
 
   // ── Turns ─────────────────────────────────────────────────────────────────
 
@@ -154,7 +141,8 @@ export interface SessionStore extends SessionStoreOps {
   /**
    * Runs `fn` in one transaction: every write made through `tx` commits together when `fn` resolves,
    * or none does when it throws (the error is rethrown). Calls on the store itself wait until the transaction ends.
-   * Contract: keep `fn` short — it holds the store's write lock; do not call the store (only `tx`) inside it.
+   * Contract: keep `fn` short — it holds the store's write lock. Inside `fn` use only `tx`: calling the store itself
+   * there rejects with `invalid-state` (it would otherwise wait for its own transaction).
    */
   transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T>;
   /** Releases the store. Contract: idempotent; later calls reject with `closed`; waits for an open transaction to end. */

@@ -1,4 +1,5 @@
 import type { AgentMessage, Usage } from "@chorus/core";
+import type { QueueMode } from "../config/index.js";
 
 /** A JSON value as stored (settings are written and read back as JSON). */
 export type StoredJson =
@@ -8,9 +9,6 @@ export type StoredJson =
   | string
   | readonly StoredJson[]
   | { readonly [key: string]: StoredJson };
-
-/** How a session handles a message that arrives while it is running (stored per session by `/queue`). */
-export type StoredQueueMode = "steer" | "followup" | "collect" | "interrupt";
 
 /** One conversation: a chat (DM, group, thread) or a sub-agent, bound to one agent. */
 export interface SessionRecord {
@@ -24,7 +22,7 @@ export interface SessionRecord {
   /** Set by `/model`; survives restarts. */
   readonly modelOverride?: string;
   /** Set by `/queue`; survives restarts. */
-  readonly queueModeOverride?: StoredQueueMode;
+  readonly queueModeOverride?: QueueMode;
   /** Arbitrary per-session settings (e.g. activation mode); replaced as a whole by `updateSession`. */
   readonly settings: Readonly<Record<string, StoredJson>>;
   /** Epoch milliseconds. */
@@ -46,7 +44,7 @@ export interface NewSession {
   chatId: string;
   title?: string;
   modelOverride?: string;
-  queueModeOverride?: StoredQueueMode;
+  queueModeOverride?: QueueMode;
   settings?: Readonly<Record<string, StoredJson>>;
 }
 
@@ -54,7 +52,7 @@ export interface NewSession {
 export interface SessionPatch {
   title?: string | null;
   modelOverride?: string | null;
-  queueModeOverride?: StoredQueueMode | null;
+  queueModeOverride?: QueueMode | null;
   settings?: Readonly<Record<string, StoredJson>>;
 }
 
@@ -183,54 +181,6 @@ export interface OutboxFilter {
   sessionKey?: string;
   limit?: number;
 }
-
-/** A pairing code's lifecycle; an expired pending code is treated as gone. */
-export type PairingStatus = "pending" | "approved" | "denied";
-
-/** A DM pairing request from an unknown sender, decided by an admin. */
-export interface PairingCodeRecord {
-  readonly code: string;
-  readonly channel: string;
-  readonly accountId: string;
-  readonly senderId: string;
-  readonly senderName?: string;
-  readonly status: PairingStatus;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-  readonly decidedAt?: number;
-  readonly decidedBy?: string;
-}
-
-/** What `createPairingCode` needs. The code is stored and compared exactly: normalise its case first. */
-export interface NewPairingCode {
-  code: string;
-  channel: string;
-  accountId: string;
-  senderId: string;
-  senderName?: string;
-  expiresAt: number;
-}
-
-/** Which pairing codes `listPairingCodes` returns (oldest first). Expired pending codes only with `includeExpired`. */
-export interface PairingFilter {
-  channel?: string;
-  accountId?: string;
-  status?: PairingStatus;
-  includeExpired?: boolean;
-}
-
-/** A sender identity on one bot account. */
-export interface PairedSenderRef {
-  channel: string;
-  accountId: string;
-  senderId: string;
-}
-
-/** The outcome of approving or denying a pairing code. */
-export type PairingDecisionResult =
-  | { readonly ok: true; readonly record: PairingCodeRecord }
-  | { readonly ok: false; readonly reason: "unknown-code" }
-  | { readonly ok: false; readonly reason: "expired" | "already-decided"; readonly record: PairingCodeRecord };
 
 /** Everything one turn writes, committed atomically by `commitTurn`. */
 export interface TurnCommit {

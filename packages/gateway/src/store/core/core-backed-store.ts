@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { SessionStore, SessionStoreTransaction } from "../session-store.js";
 import { SessionStoreError } from "../session-store-error.js";
 import { CoreOps } from "./core-ops.js";
@@ -25,11 +26,18 @@ class CoreTransaction extends CoreOps {
  */
 export class CoreBackedSessionStore extends CoreOps implements SessionStore {
   private readonly gate = new TransactionGate();
+  /** Marks code running inside a transaction's `fn`, where waiting for the transaction to end would wait forever. */
+  private readonly insideTransaction = new AsyncLocalStorage<object>();
+  /** Identifies the open transaction; work that `fn` started and that outlives it does not match a later one. */
+  private openTransaction: object | undefined;
   private closed = false;
 
   protected call<T>(op: () => T): Promise<T> {
     if (this.closed) return Promise.reject(closedError());
-    if (this.gate.busy) return this.gate.idle().then(() => this.call(op));
+    if (this.gate.busy) {
+      if (this.isInsideOpenTransaction()) return Promise.reject(selfWaitError());
+      return this.gate.idle().then(() => this.call(op));
+    }
     try {
       return Promise.resolve(op());
     } catch (error) {
@@ -38,14 +46,17 @@ export class CoreBackedSessionStore extends CoreOps implements SessionStore {
   }
 
   async transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T> {
+    if (this.gate.busy && this.isInsideOpenTransaction()) throw selfWaitError();
     while (this.gate.busy) await this.gate.idle();
     if (this.closed) throw closedError();
     const release = this.gate.hold();
+    const token = {};
+    this.openTransaction = token;
     const tx = new CoreTransaction(this.core);
     try {
       this.core.begin();
       try {
-        const result = await fn(tx);
+        const result = await this.insideTransaction.run(token, () => fn(tx));
         tx.open = false;
         this.core.commit();
         return result;
@@ -57,16 +68,29 @@ export class CoreBackedSessionStore extends CoreOps implements SessionStore {
     } catch (error) {
       throw this.core.translateError(error);
     } finally {
+      this.openTransaction = undefined;
       release();
     }
   }
 
+  private isInsideOpenTransaction(): boolean {
+    return this.openTransaction !== undefined && this.insideTransaction.getStore() === this.openTransaction;
+  }
+
   async close(): Promise<void> {
+    if (this.gate.busy && this.isInsideOpenTransaction()) throw selfWaitError();
     while (this.gate.busy) await this.gate.idle();
     if (this.closed) return;
     this.closed = true;
     await this.core.close();
   }
+}
+
+function selfWaitError(): SessionStoreError {
+  return new SessionStoreError(
+    "invalid-state",
+    "The store was called inside its own transaction, which would wait for itself forever; use the transaction handle.",
+  );
 }
 
 function closedError(): SessionStoreError {

@@ -1,19 +1,15 @@
 import type { AgentMessage } from "@chorus/core";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import type { SessionStoreOps } from "../session-store.js";
 import type {
   AppendResult,
   InboundEventRef,
   NewOutboxEntry,
-  NewPairingCode,
   NewRun,
   NewSession,
   OutboxEntry,
   OutboxFailure,
   OutboxFilter,
-  PairedSenderRef,
-  PairingCodeRecord,
-  PairingDecisionResult,
-  PairingFilter,
   RunFilter,
   RunPatch,
   RunRecord,
@@ -113,20 +109,26 @@ export abstract class CoreOps implements SessionStoreOps {
   pruneSentOutbox(before: number): Promise<number> {
     return this.call(() => this.core.pruneSentOutbox(before));
   }
-  createPairingCode(input: NewPairingCode): Promise<PairingCodeRecord> {
-    return this.call(() => this.core.createPairingCode(input));
+  insertPending(request: PairingRequest, limits: { maxPending: number; now: number }): Promise<PairingInsertResult> {
+    return this.call(() => this.core.atomically(() => this.core.insertPending(request, limits)));
   }
-  listPairingCodes(filter?: PairingFilter): Promise<PairingCodeRecord[]> {
-    return this.call(() => this.core.listPairingCodes(filter));
+  getPending(scope: PairingScope, code: string): Promise<PairingRequest | undefined> {
+    return this.call(() => this.core.getPending(scope, code));
   }
-  approvePairingCode(code: string, decidedBy?: string): Promise<PairingDecisionResult> {
-    return this.call(() => this.core.approvePairingCode(code, decidedBy));
+  listPending(scope: PairingScope, now: number): Promise<PairingRequest[]> {
+    return this.call(() => this.core.listPending(scope, now));
   }
-  denyPairingCode(code: string, decidedBy?: string): Promise<PairingDecisionResult> {
-    return this.call(() => this.core.denyPairingCode(code, decidedBy));
+  deletePending(scope: PairingScope, code: string): Promise<void> {
+    return this.call(() => this.core.deletePending(scope, code));
   }
-  isSenderApproved(sender: PairedSenderRef): Promise<boolean> {
-    return this.call(() => this.core.isSenderApproved(sender));
+  addApproved(scope: PairingScope, senderId: string, approvedAt: number): Promise<void> {
+    return this.call(() => this.core.addApproved(scope, senderId, approvedAt));
+  }
+  isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
+    return this.call(() => this.core.isApproved(scope, senderId));
+  }
+  removeApproved(scope: PairingScope, senderId: string): Promise<boolean> {
+    return this.call(() => this.core.removeApproved(scope, senderId));
   }
   commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
     return this.call(() => commitTurnOn(this.core, turn));

@@ -1,21 +1,12 @@
 import type { Usage } from "@chorus/core";
-import type {
-  NewPairingCode,
-  NewSession,
-  PairingCodeRecord,
-  PairingStatus,
-  RunRecord,
-  RunStatus,
-  SessionRecord,
-  StoredJson,
-  StoredQueueMode,
-} from "../store-types.js";
+import type { QueueMode } from "../../config/index.js";
+import type { NewSession, RunRecord, RunStatus, SessionRecord, StoredJson } from "../store-types.js";
 
 /** The optional fields of a session, as stored: absent when unset. */
 export interface SessionOptionals {
   title?: string | null | undefined;
   modelOverride?: string | null | undefined;
-  queueModeOverride?: StoredQueueMode | null | undefined;
+  queueModeOverride?: QueueMode | null | undefined;
 }
 
 /** Builds a session record, leaving out unset optional fields. Contract: the same inputs give deep-equal records in every store. */
@@ -71,30 +62,6 @@ export function buildRunRecord(fields: {
     ...(fields.endedAt != null ? { endedAt: fields.endedAt } : {}),
     usage: fields.usage,
     ...(fields.error != null ? { error: fields.error } : {}),
-  };
-}
-
-/** Builds a pairing code record, leaving out unset optional fields. */
-export function buildPairingRecord(
-  input: NewPairingCode,
-  state: {
-    status: PairingStatus;
-    createdAt: number;
-    decidedAt?: number | null | undefined;
-    decidedBy?: string | null | undefined;
-  },
-): PairingCodeRecord {
-  return {
-    code: input.code,
-    channel: input.channel,
-    accountId: input.accountId,
-    senderId: input.senderId,
-    ...(input.senderName != null ? { senderName: input.senderName } : {}),
-    status: state.status,
-    createdAt: state.createdAt,
-    expiresAt: input.expiresAt,
-    ...(state.decidedAt != null ? { decidedAt: state.decidedAt } : {}),
-    ...(state.decidedBy != null ? { decidedBy: state.decidedBy } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
-import { buildPairingRecord, buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
+import { buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
 import type { SessionStoreCore } from "../core/store-core.js";
 import {
   assertRunning,
@@ -15,18 +16,12 @@ import type {
   AppendResult,
   InboundEventRef,
   NewOutboxEntry,
-  NewPairingCode,
   NewRun,
   NewSession,
   OutboxEntry,
   OutboxFailure,
   OutboxFilter,
   OutboxStatus,
-  PairedSenderRef,
-  PairingCodeRecord,
-  PairingDecisionResult,
-  PairingFilter,
-  PairingStatus,
   RunFilter,
   RunPatch,
   RunRecord,
@@ -62,7 +57,12 @@ export class MemoryStoreCore implements SessionStoreCore {
   /** Inbound event key → when it was seen. */
   private readonly inbound = new Map<string, number>();
   private readonly outbox = new Map<number, HeldOutboxEntry>();
-  private readonly pairing = new Map<string, PairingCodeRecord>();
+  /** Ids of pending and in-flight entries, so claiming never walks the sent history. */
+  private readonly unsentOutbox = new Set<number>();
+  /** Pending pairing requests by [channel, account, code]. */
+  private readonly pairingRequests = new Map<string, PairingRequest>();
+  /** Approved senders by [channel, account, sender] → when approved. */
+  private readonly pairedSenders = new Map<string, number>();
   private nextOutboxId = 1;
   private undoLog: (() => void)[] | undefined;
 
@@ -113,6 +113,13 @@ export class MemoryStoreCore implements SessionStoreCore {
       this.undoLog.push(() => (had ? map.set(key, previous as V) : map.delete(key)));
     }
     map.set(key, value);
+  }
+
+  private setMember<T>(set: Set<T>, value: T, present: boolean): void {
+    if (set.has(value) === present) return;
+    if (this.undoLog !== undefined) this.undoLog.push(() => (present ? set.delete(value) : set.add(value)));
+    if (present) set.add(value);
+    else set.delete(value);
   }
 
   private remove<K, V>(map: Map<K, V>, key: K): boolean {
@@ -207,7 +214,7 @@ export class MemoryStoreCore implements SessionStoreCore {
         list.length = before;
       });
     }
-    list.push(...json);
+    for (const message of json) list.push(message);
     const lastSeq = session.lastSeq + json.length;
     this.put(this.sessions, sessionKey, Object.freeze({ ...session, lastSeq, updatedAt: this.now() }));
     return { firstSeq, lastSeq };
@@ -217,7 +224,8 @@ export class MemoryStoreCore implements SessionStoreCore {
     const session = this.sessions.get(sessionKey);
     const transcript = this.transcripts.get(sessionKey);
     if (session === undefined || transcript === undefined) return [];
-    const fromSeq = Math.max(1, options.fromSeq ?? session.transcriptStartSeq);
+    // Seqs are integers: a fractional `fromSeq` starts at the next one, as `seq >= fromSeq` does in SQL.
+    const fromSeq = Math.max(1, Math.ceil(options.fromSeq ?? session.transcriptStartSeq));
     const entries: TranscriptEntry[] = [];
     for (let seq = fromSeq; seq <= transcript.length; seq++) {
       entries.push({ seq, message: JSON.parse(transcript[seq - 1] as string) as AgentMessage });
@@ -333,6 +341,7 @@ export class MemoryStoreCore implements SessionStoreCore {
         platformMessageIds: Object.freeze([]),
       });
       this.put(this.outbox, held.id, held);
+      this.setMember(this.unsentOutbox, held.id, true);
       return reveal(held);
     });
   }
@@ -351,7 +360,7 @@ export class MemoryStoreCore implements SessionStoreCore {
   claimDueOutbox(limit: number): OutboxEntry[] {
     const max = checkLimit(limit) ?? 1;
     const now = this.now();
-    const due = [...this.outbox.values()]
+    const due = this.unsentEntries()
       .filter((held) => held.status === "pending" && held.nextAttemptAt <= now)
       .sort((a, b) => a.id - b.id)
       .slice(0, max);
@@ -385,7 +394,7 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   requeueInFlightOutbox(): OutboxEntry[] {
     const now = this.now();
-    return [...this.outbox.values()]
+    return this.unsentEntries()
       .filter((held) => held.status === "in-flight")
       .sort((a, b) => a.id - b.id)
       .map((held) => this.replaceOutbox(held, { status: "pending", nextAttemptAt: now }));
@@ -411,67 +420,75 @@ export class MemoryStoreCore implements SessionStoreCore {
   private replaceOutbox(held: HeldOutboxEntry, change: Partial<HeldOutboxEntry>): OutboxEntry {
     const next: HeldOutboxEntry = Object.freeze({ ...held, ...change, updatedAt: this.now() });
     this.put(this.outbox, next.id, next);
+    this.setMember(this.unsentOutbox, next.id, next.status === "pending" || next.status === "in-flight");
     return reveal(next);
   }
 
-  // ── Pairing codes ─────────────────────────────────────────────────────────
-
-  createPairingCode(input: NewPairingCode): PairingCodeRecord {
-    if (this.pairing.has(input.code)) {
-      throw new SessionStoreError("conflict", "That pairing code is already in use; generate another.");
+  private unsentEntries(): HeldOutboxEntry[] {
+    const entries: HeldOutboxEntry[] = [];
+    for (const id of this.unsentOutbox) {
+      const held = this.outbox.get(id);
+      if (held !== undefined) entries.push(held);
     }
-    const record = Object.freeze(buildPairingRecord(input, { status: "pending", createdAt: this.now() }));
-    this.put(this.pairing, input.code, record);
-    return record;
+    return entries;
   }
 
-  listPairingCodes(filter: PairingFilter = {}): PairingCodeRecord[] {
-    const now = this.now();
-    return [...this.pairing.values()]
-      .filter(
-        (p) =>
-          (filter.channel === undefined || p.channel === filter.channel) &&
-          (filter.accountId === undefined || p.accountId === filter.accountId) &&
-          (filter.status === undefined || p.status === filter.status) &&
-          (filter.includeExpired === true || p.status !== "pending" || p.expiresAt > now),
-      )
+  // ── Pairing ───────────────────────────────────────────────────────────────
+
+  insertPending(request: PairingRequest, limits: { maxPending: number; now: number }): PairingInsertResult {
+    const inScope = this.requestsIn(request.scope);
+    for (const stale of inScope.filter((r) => r.expiresAt <= limits.now)) {
+      this.remove(this.pairingRequests, requestKey(stale.scope, stale.code));
+    }
+    const live = inScope.filter((r) => r.expiresAt > limits.now);
+    const existing = live.find((r) => r.senderId === request.senderId);
+    if (existing !== undefined) return { status: "exists", request: existing };
+    if (live.length >= limits.maxPending) return { status: "full" };
+    if (live.some((r) => r.code === request.code)) return { status: "code-taken" };
+    const stored: PairingRequest = Object.freeze({ ...request, scope: Object.freeze({ ...request.scope }) });
+    this.put(this.pairingRequests, requestKey(request.scope, request.code), stored);
+    return { status: "inserted" };
+  }
+
+  getPending(scope: PairingScope, code: string): PairingRequest | undefined {
+    return this.pairingRequests.get(requestKey(scope, code));
+  }
+
+  listPending(scope: PairingScope, now: number): PairingRequest[] {
+    return this.requestsIn(scope)
+      .filter((r) => r.expiresAt > now)
       .sort((a, b) => a.createdAt - b.createdAt || compareText(a.code, b.code));
   }
 
-  approvePairingCode(code: string, decidedBy?: string): PairingDecisionResult {
-    return this.decidePairing(code, "approved", decidedBy);
+  deletePending(scope: PairingScope, code: string): void {
+    this.remove(this.pairingRequests, requestKey(scope, code));
   }
 
-  denyPairingCode(code: string, decidedBy?: string): PairingDecisionResult {
-    return this.decidePairing(code, "denied", decidedBy);
+  addApproved(scope: PairingScope, senderId: string, approvedAt: number): void {
+    this.put(this.pairedSenders, senderKey(scope, senderId), approvedAt);
   }
 
-  isSenderApproved(sender: PairedSenderRef): boolean {
-    for (const p of this.pairing.values()) {
-      if (
-        p.status === "approved" &&
-        p.senderId === sender.senderId &&
-        p.accountId === sender.accountId &&
-        p.channel === sender.channel
-      ) {
-        return true;
-      }
-    }
-    return false;
+  isApproved(scope: PairingScope, senderId: string): boolean {
+    return this.pairedSenders.has(senderKey(scope, senderId));
   }
 
-  private decidePairing(code: string, status: Exclude<PairingStatus, "pending">, by?: string): PairingDecisionResult {
-    const record = this.pairing.get(code);
-    if (record === undefined) return { ok: false, reason: "unknown-code" };
-    if (record.status !== "pending") return { ok: false, reason: "already-decided", record };
-    const now = this.now();
-    if (record.expiresAt <= now) return { ok: false, reason: "expired", record };
-    const next = Object.freeze(
-      buildPairingRecord(record, { status, createdAt: record.createdAt, decidedAt: now, decidedBy: by }),
+  removeApproved(scope: PairingScope, senderId: string): boolean {
+    return this.remove(this.pairedSenders, senderKey(scope, senderId));
+  }
+
+  private requestsIn(scope: PairingScope): PairingRequest[] {
+    return [...this.pairingRequests.values()].filter(
+      (r) => r.scope.channel === scope.channel && r.scope.accountId === scope.accountId,
     );
-    this.put(this.pairing, code, next);
-    return { ok: true, record: next };
   }
+}
+
+function requestKey(scope: PairingScope, code: string): string {
+  return JSON.stringify([scope.channel, scope.accountId, code]);
+}
+
+function senderKey(scope: PairingScope, senderId: string): string {
+  return JSON.stringify([scope.channel, scope.accountId, senderId]);
 }
 
 /** The outbox entry a caller sees: the payload parsed afresh, so callers never share objects with the store. */

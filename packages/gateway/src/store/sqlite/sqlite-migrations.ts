@@ -13,7 +13,7 @@ export interface SqliteMigration {
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
-    description: "sessions, transcripts, runs, inbound events, outbox, pairing codes",
+    description: "sessions, transcripts, runs, inbound events, outbox, pairing requests and paired senders",
     sql: `
       CREATE TABLE sessions (
         key TEXT PRIMARY KEY,
@@ -80,19 +80,24 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       );
       CREATE INDEX outbox_by_status ON outbox (status, next_attempt_at, id);
 
-      CREATE TABLE pairing_codes (
-        code TEXT PRIMARY KEY,
+      CREATE TABLE pairing_requests (
+        channel TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        code TEXT NOT NULL,
+        sender_id TEXT NOT NULL,
+        sender_name TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (channel, account_id, code)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE paired_senders (
         channel TEXT NOT NULL,
         account_id TEXT NOT NULL,
         sender_id TEXT NOT NULL,
-        sender_name TEXT,
-        status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied')),
-        created_at INTEGER NOT NULL,
-        expires_at INTEGER NOT NULL,
-        decided_at INTEGER,
-        decided_by TEXT
+        approved_at INTEGER NOT NULL,
+        PRIMARY KEY (channel, account_id, sender_id)
       ) WITHOUT ROWID;
-      CREATE INDEX pairing_codes_by_sender ON pairing_codes (channel, account_id, sender_id, status);
     `,
   },
 ];

@@ -1,17 +1,16 @@
 import type { SQLOutputValue } from "node:sqlite";
 import type { Usage } from "@chorus/core";
-import { buildPairingRecord, buildRunRecord, buildSessionRecord } from "../core/record-builders.js";
+import type { QueueMode } from "../../config/index.js";
+import type { PairingRequest } from "../../policy/index.js";
+import { buildRunRecord, buildSessionRecord } from "../core/record-builders.js";
 import type {
   OutboxEntry,
   OutboxKind,
   OutboxStatus,
-  PairingCodeRecord,
-  PairingStatus,
   RunRecord,
   RunStatus,
   SessionRecord,
   StoredJson,
-  StoredQueueMode,
 } from "../store-types.js";
 
 /** A row as `node:sqlite` returns it. */
@@ -48,7 +47,7 @@ export function sessionFromRow(row: SqliteRow): SessionRecord {
     {
       title: optionalText(row, "title"),
       modelOverride: optionalText(row, "model_override"),
-      queueModeOverride: optionalText(row, "queue_mode_override") as StoredQueueMode | undefined,
+      queueModeOverride: optionalText(row, "queue_mode_override") as QueueMode | undefined,
     },
     {
       settings: JSON.parse(text(row, "settings")) as Record<string, StoredJson>,
@@ -94,22 +93,13 @@ export function outboxFromRow(row: SqliteRow): OutboxEntry {
   };
 }
 
-export function pairingFromRow(row: SqliteRow): PairingCodeRecord {
-  const senderName = optionalText(row, "sender_name");
-  return buildPairingRecord(
-    {
-      code: text(row, "code"),
-      channel: text(row, "channel"),
-      accountId: text(row, "account_id"),
-      senderId: text(row, "sender_id"),
-      ...(senderName !== undefined ? { senderName } : {}),
-      expiresAt: int(row, "expires_at"),
-    },
-    {
-      status: text(row, "status") as PairingStatus,
-      createdAt: int(row, "created_at"),
-      decidedAt: optionalInt(row, "decided_at"),
-      decidedBy: optionalText(row, "decided_by"),
-    },
-  );
+export function pairingRequestFromRow(row: SqliteRow): PairingRequest {
+  return {
+    scope: { channel: text(row, "channel"), accountId: text(row, "account_id") },
+    code: text(row, "code"),
+    senderId: text(row, "sender_id"),
+    senderName: text(row, "sender_name"),
+    createdAt: int(row, "created_at"),
+    expiresAt: int(row, "expires_at"),
+  };
 }

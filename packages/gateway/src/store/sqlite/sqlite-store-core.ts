@@ -1,5 +1,6 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { AgentMessage } from "@chorus/core";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import { buildSessionRecord, patched } from "../core/record-builders.js";
 import type { SessionStoreCore } from "../core/store-core.js";
 import {
@@ -16,17 +17,11 @@ import type {
   AppendResult,
   InboundEventRef,
   NewOutboxEntry,
-  NewPairingCode,
   NewRun,
   NewSession,
   OutboxEntry,
   OutboxFailure,
   OutboxFilter,
-  PairedSenderRef,
-  PairingCodeRecord,
-  PairingDecisionResult,
-  PairingFilter,
-  PairingStatus,
   RunFilter,
   RunPatch,
   RunRecord,
@@ -36,7 +31,7 @@ import type {
   TranscriptEntry,
 } from "../store-types.js";
 import { translateSqliteError } from "./sqlite-errors.js";
-import { outboxFromRow, pairingFromRow, runFromRow, type SqliteRow, sessionFromRow } from "./sqlite-rows.js";
+import { outboxFromRow, pairingRequestFromRow, runFromRow, type SqliteRow, sessionFromRow } from "./sqlite-rows.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 
 /** What the SQLite engine needs besides the open connection. */
@@ -414,66 +409,78 @@ export class SqliteStoreCore implements SessionStoreCore {
     }
   }
 
-  // ── Pairing codes ─────────────────────────────────────────────────────────
+  // ── Pairing ───────────────────────────────────────────────────────────────
 
-  createPairingCode(input: NewPairingCode): PairingCodeRecord {
-    const inserted = this.sql(
-      `INSERT INTO pairing_codes (code, channel, account_id, sender_id, sender_name, status, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (code) DO NOTHING RETURNING *`,
-    ).get(
-      input.code,
-      input.channel,
-      input.accountId,
-      input.senderId,
-      input.senderName ?? null,
-      this.now(),
-      input.expiresAt,
+  insertPending(request: PairingRequest, limits: { maxPending: number; now: number }): PairingInsertResult {
+    const { channel, accountId } = request.scope;
+    this.sql("DELETE FROM pairing_requests WHERE channel = ? AND account_id = ? AND expires_at <= ?").run(
+      channel,
+      accountId,
+      limits.now,
     );
-    if (inserted === undefined) {
-      throw new SessionStoreError("conflict", "That pairing code is already in use; generate another.");
-    }
-    return pairingFromRow(inserted);
+    const existing = this.sql(
+      "SELECT * FROM pairing_requests WHERE channel = ? AND account_id = ? AND sender_id = ? ORDER BY created_at LIMIT 1",
+    ).get(channel, accountId, request.senderId);
+    if (existing !== undefined) return { status: "exists", request: pairingRequestFromRow(existing) };
+    const live = this.sql("SELECT count(*) AS live FROM pairing_requests WHERE channel = ? AND account_id = ?").get(
+      channel,
+      accountId,
+    );
+    if (Number(live?.live ?? 0) >= limits.maxPending) return { status: "full" };
+    const inserted = this.sql(
+      `INSERT INTO pairing_requests (channel, account_id, code, sender_id, sender_name, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel, account_id, code) DO NOTHING`,
+    ).run(channel, accountId, request.code, request.senderId, request.senderName, request.createdAt, request.expiresAt);
+    return Number(inserted.changes) > 0 ? { status: "inserted" } : { status: "code-taken" };
   }
 
-  listPairingCodes(filter: PairingFilter = {}): PairingCodeRecord[] {
-    const where = new Where();
-    if (filter.channel !== undefined) where.equals("channel", filter.channel);
-    if (filter.accountId !== undefined) where.equals("account_id", filter.accountId);
-    if (filter.status !== undefined) where.equals("status", filter.status);
-    if (filter.includeExpired !== true) where.raw("(status <> 'pending' OR expires_at > ?)", this.now());
-    const sql = `SELECT * FROM pairing_codes${where.clause()} ORDER BY created_at, code`;
-    return this.sql(sql)
-      .all(...where.values)
-      .map(pairingFromRow);
+  getPending(scope: PairingScope, code: string): PairingRequest | undefined {
+    const row = this.sql("SELECT * FROM pairing_requests WHERE channel = ? AND account_id = ? AND code = ?").get(
+      scope.channel,
+      scope.accountId,
+      code,
+    );
+    return row === undefined ? undefined : pairingRequestFromRow(row);
   }
 
-  approvePairingCode(code: string, decidedBy?: string): PairingDecisionResult {
-    return this.decidePairing(code, "approved", decidedBy);
+  listPending(scope: PairingScope, now: number): PairingRequest[] {
+    return this.sql(
+      `SELECT * FROM pairing_requests WHERE channel = ? AND account_id = ? AND expires_at > ?
+       ORDER BY created_at, code`,
+    )
+      .all(scope.channel, scope.accountId, now)
+      .map(pairingRequestFromRow);
   }
 
-  denyPairingCode(code: string, decidedBy?: string): PairingDecisionResult {
-    return this.decidePairing(code, "denied", decidedBy);
+  deletePending(scope: PairingScope, code: string): void {
+    this.sql("DELETE FROM pairing_requests WHERE channel = ? AND account_id = ? AND code = ?").run(
+      scope.channel,
+      scope.accountId,
+      code,
+    );
   }
 
-  isSenderApproved(sender: PairedSenderRef): boolean {
+  addApproved(scope: PairingScope, senderId: string, approvedAt: number): void {
+    this.sql(
+      `INSERT INTO paired_senders (channel, account_id, sender_id, approved_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (channel, account_id, sender_id) DO UPDATE SET approved_at = excluded.approved_at`,
+    ).run(scope.channel, scope.accountId, senderId, approvedAt);
+  }
+
+  isApproved(scope: PairingScope, senderId: string): boolean {
     const row = this.sql(
-      `SELECT 1 AS found FROM pairing_codes
-       WHERE channel = ? AND account_id = ? AND sender_id = ? AND status = 'approved' LIMIT 1`,
-    ).get(sender.channel, sender.accountId, sender.senderId);
+      "SELECT 1 AS found FROM paired_senders WHERE channel = ? AND account_id = ? AND sender_id = ?",
+    ).get(scope.channel, scope.accountId, senderId);
     return row !== undefined;
   }
 
-  private decidePairing(code: string, status: Exclude<PairingStatus, "pending">, by?: string): PairingDecisionResult {
-    const row = this.sql("SELECT * FROM pairing_codes WHERE code = ?").get(code);
-    if (row === undefined) return { ok: false, reason: "unknown-code" };
-    const record = pairingFromRow(row);
-    if (record.status !== "pending") return { ok: false, reason: "already-decided", record };
-    const now = this.now();
-    if (record.expiresAt <= now) return { ok: false, reason: "expired", record };
-    const updated = this.sql(
-      "UPDATE pairing_codes SET status = ?, decided_at = ?, decided_by = ? WHERE code = ? RETURNING *",
-    ).get(status, now, by ?? null, code);
-    return { ok: true, record: pairingFromRow(updated as SqliteRow) };
+  removeApproved(scope: PairingScope, senderId: string): boolean {
+    const removed = this.sql("DELETE FROM paired_senders WHERE channel = ? AND account_id = ? AND sender_id = ?").run(
+      scope.channel,
+      scope.accountId,
+      senderId,
+    );
+    return Number(removed.changes) > 0;
   }
 }
 

@@ -55,6 +55,8 @@ export class WalCheckpointer {
 
   /** Stops the worker. Contract: idempotent. */
   stop(): Promise<void> {
+    // Held while stopping, so the process waits for the connection to close instead of exiting under it.
+    this.worker.ref();
     this.worker.postMessage("stop");
     return this.exited;
   }

@@ -125,6 +125,28 @@ const deleteMessage: RestHandler = (ctx) => {
   return noContent;
 };
 
+/** Starts a public thread, from a message (thread id = message id, as on Discord) or bare. */
+function startThread(fromMessage: boolean): RestHandler {
+  return (ctx) => {
+    const parent = channelOf(ctx);
+    if (!parent) return unknownChannel;
+    if (parent.guild_id === undefined) return error(400, 50024, "Cannot execute action on this channel type");
+    const name = typeof ctx.body.name === "string" ? ctx.body.name : "";
+    if (name.length === 0 || name.length > 100) {
+      return error(400, 50035, "Invalid Form Body", { name: { _errors: [{ code: "BASE_TYPE_REQUIRED" }] } });
+    }
+    const starter = fromMessage ? ctx.world.messages.get(parent.id, ctx.params.messageId ?? "") : undefined;
+    if (fromMessage && !starter) return error(404, 10008, "Unknown Message");
+    const thread = ctx.world.addThread(parent, name, requireBot(ctx).user.id, starter?.id);
+    for (const session of ctx.world.sessionsFor(thread.id)) {
+      session.dispatch("THREAD_CREATE", { ...thread, newly_created: true });
+    }
+    const first = ctx.body.message as Record<string, unknown> | undefined;
+    if (parent.type === 15 && first) createBotMessage({ ...ctx, body: first }, requireBot(ctx), thread);
+    return { status: 201, body: thread };
+  };
+}
+
 const getMessage: RestHandler = (ctx) => {
   const message = ctx.world.messages.get(ctx.params.channelId ?? "", ctx.params.messageId ?? "");
   return message ? { status: 200, body: message } : error(404, 10008, "Unknown Message");
@@ -345,6 +367,8 @@ export const botRoutes = new RestRouter<RestHandler>()
   .add("PATCH /channels/:channelId/messages/:messageId", "editMessage", editMessage)
   .add("DELETE /channels/:channelId/messages/:messageId", "deleteMessage", deleteMessage)
   .add("POST /channels/:channelId/typing", "triggerTyping", channelExists)
+  .add("POST /channels/:channelId/threads", "startThread", startThread(false))
+  .add("POST /channels/:channelId/messages/:messageId/threads", "startThreadFromMessage", startThread(true))
   .add("PUT /channels/:channelId/messages/:messageId/reactions/:emoji/@me", "createReaction", reaction)
   .add("DELETE /channels/:channelId/messages/:messageId/reactions/:emoji/@me", "deleteOwnReaction", reaction)
   .add("POST /users/@me/channels", "createDm", createDm)

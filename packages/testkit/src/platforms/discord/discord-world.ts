@@ -7,7 +7,7 @@ import type {
   DiscordUser,
 } from "./discord-types.js";
 import type { GatewaySession } from "./gateway-session.js";
-import { SnowflakeGenerator, snowflakeTime } from "./snowflake.js";
+import { type SnowflakeGenerator, snowflakeTime } from "./snowflake.js";
 
 /** Gateway intents the fake honours (bit values from the Discord docs). */
 export const Intent = {
@@ -41,7 +41,7 @@ export interface FakeGuild {
  * Contract: every lookup used per message is a map lookup; message ids are snowflakes.
  */
 export class DiscordWorld {
-  readonly ids = new SnowflakeGenerator();
+  readonly ids: SnowflakeGenerator;
   readonly bots = new Map<string, DiscordBotAccount>();
   readonly channels = new Map<string, DiscordChannel>();
   readonly messages = new ConversationStore<DiscordMessage>();
@@ -56,7 +56,9 @@ export class DiscordWorld {
   readonly otherBot: DiscordUser;
   readonly guild: FakeGuild;
 
-  constructor(accounts: readonly DiscordBotAccount[], extraTextChannels = 0) {
+  /** `ids` must be the generator the bot accounts' ids came from, so no two ids collide. */
+  constructor(accounts: readonly DiscordBotAccount[], extraTextChannels: number, ids: SnowflakeGenerator) {
+    this.ids = ids;
     for (const account of accounts) this.bots.set(account.token, account);
     this.human = discordUser(this.ids.next(), "alice");
     this.otherBot = discordUser(this.ids.next(), "other-bot", true);
@@ -78,25 +80,8 @@ export class DiscordWorld {
     const random = text("random");
     const extra = Array.from({ length: extraTextChannels }, (_, i) => text(`channel-${i + 3}`));
     const forum: DiscordChannel = { ...text("forum"), type: 15, available_tags: [], default_reaction_emoji: null };
-    const thread = (name: string, parent: DiscordChannel): DiscordChannel => ({
-      id: this.ids.next(),
-      type: 11,
-      name,
-      guild_id: guildId,
-      parent_id: parent.id,
-      owner_id: this.human.id,
-      last_message_id: null,
-      message_count: 0,
-      member_count: 1,
-      rate_limit_per_user: 0,
-      flags: 0,
-      thread_metadata: {
-        archived: false,
-        auto_archive_duration: 1440,
-        archive_timestamp: new Date().toISOString(),
-        locked: false,
-      },
-    });
+    const thread = (name: string, parent: DiscordChannel) =>
+      threadChannel(this.ids.next(), parent, name, this.human.id);
     this.guild = {
       id: guildId,
       name: "Fake Guild",
@@ -110,6 +95,13 @@ export class DiscordWorld {
     for (const channel of [...this.guild.textChannels, forum, this.guild.thread, this.guild.forumPost]) {
       this.channels.set(channel.id, channel);
     }
+  }
+
+  /** Creates a public thread under a guild channel (id = starter message id when given) and indexes it. */
+  addThread(parent: DiscordChannel, name: string, ownerId: string, starterMessageId?: string): DiscordChannel {
+    const thread = threadChannel(starterMessageId ?? this.ids.next(), parent, name, ownerId);
+    this.channels.set(thread.id, thread);
+    return thread;
   }
 
   botByUserId(userId: string): DiscordBotAccount | undefined {
@@ -275,4 +267,28 @@ export class DiscordWorld {
     }
     return count;
   }
+}
+
+/** A public thread channel object (type 11). */
+function threadChannel(id: string, parent: DiscordChannel, name: string, ownerId: string): DiscordChannel {
+  const thread: DiscordChannel = {
+    id,
+    type: 11,
+    name,
+    parent_id: parent.id,
+    owner_id: ownerId,
+    last_message_id: null,
+    message_count: 0,
+    member_count: 1,
+    rate_limit_per_user: 0,
+    flags: 0,
+    thread_metadata: {
+      archived: false,
+      auto_archive_duration: 1440,
+      archive_timestamp: new Date().toISOString(),
+      locked: false,
+    },
+  };
+  if (parent.guild_id !== undefined) thread.guild_id = parent.guild_id;
+  return thread;
 }

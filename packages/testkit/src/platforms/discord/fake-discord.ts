@@ -15,6 +15,7 @@ import type {
   DiscordUser,
 } from "./discord-types.js";
 import { DiscordWorld, discordUser, type FakeGuild } from "./discord-world.js";
+import { SnowflakeGenerator } from "./snowflake.js";
 
 /** A bot account to create on the fake Discord. */
 export interface DiscordBotSpec {
@@ -32,6 +33,8 @@ export interface FakeDiscordOptions {
   readonly replayBufferSize?: number;
   /** Guild text channels beyond `general` and `random` (for load spread over channels). Default 0. */
   readonly extraTextChannels?: number;
+  /** Keep at most this many recorded calls (the oldest half is dropped when full). Default: all. */
+  readonly callLogLimit?: number;
   /** Echo bot-sent messages back as MESSAGE_CREATE/UPDATE/DELETE, as Discord does. Default true. */
   readonly echoBotMessages?: boolean;
 }
@@ -128,7 +131,7 @@ function payloadJson(raw: Buffer): unknown {
  * Contract: discord.js works against it unmodified with `rest: { api: fake.restApi }`.
  */
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
-  const idSource = new DiscordWorld([]).ids;
+  const idSource = new SnowflakeGenerator();
   const accounts: DiscordBotAccount[] = (options.bots ?? [{}]).map((spec, index) => {
     const id = idSource.next();
     const username = spec.username ?? (index === 0 ? "chorus-test-bot" : `chorus-test-bot-${index}`);
@@ -136,8 +139,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       spec.token ?? `${Buffer.from(id).toString("base64url")}.fake.${randomBytes(12).toString("base64url")}`;
     return { token, user: discordUser(id, username, true), applicationId: id };
   });
-  const world = new DiscordWorld(accounts, options.extraTextChannels ?? 0);
-  const log = new CallLog();
+  const world = new DiscordWorld(accounts, options.extraTextChannels ?? 0, idSource);
+  const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
   const echo = options.echoBotMessages ?? true;
   const first = accounts[0] as DiscordBotAccount;

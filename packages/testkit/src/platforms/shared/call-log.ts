@@ -34,9 +34,10 @@ export class CallWaitError extends Error {
 }
 
 /**
- * Append-only record of calls with waiters.
- * Contract: `record` is O(number of pending waiters); `waitFor` resolves with the first
- * matching call (already recorded or future) or rejects with `CallWaitError`.
+ * Record of calls with waiters.
+ * Contract: `record` is amortised O(1) plus O(pending waiters); `waitFor` resolves with the first
+ * matching call (already recorded or future) or rejects with `CallWaitError`. Past `limit`
+ * calls, the oldest half is forgotten (long benchmarks stay within memory).
  */
 export class CallLog {
   readonly calls: RecordedCall[] = [];
@@ -44,7 +45,12 @@ export class CallLog {
   #waiters: Waiter[] = [];
   #closed = false;
 
+  constructor(readonly limit = Number.POSITIVE_INFINITY) {
+    if (!(limit >= 2)) throw new RangeError(`call log limit must be at least 2, got ${limit}`);
+  }
+
   record(call: RecordedCall): void {
+    if (this.calls.length >= this.limit) this.#forgetOldestHalf();
     this.calls.push(call);
     let list = this.#byMethod.get(call.method);
     if (!list) {
@@ -81,6 +87,16 @@ export class CallLog {
       }, timeoutMs);
       this.#waiters.push({ predicate, resolve, reject, timer });
     });
+  }
+
+  #forgetOldestHalf(): void {
+    this.calls.splice(0, Math.ceil(this.calls.length / 2));
+    this.#byMethod.clear();
+    for (const kept of this.calls) {
+      const list = this.#byMethod.get(kept.method);
+      if (list) list.push(kept);
+      else this.#byMethod.set(kept.method, [kept]);
+    }
   }
 
   close(): void {

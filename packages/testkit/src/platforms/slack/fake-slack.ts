@@ -31,6 +31,8 @@ export interface FakeSlackOptions {
   readonly mode: "socket" | "http";
   /** Apps, keyed by their tokens. Default: one app, `chorus-test-bot`. */
   readonly bots?: readonly SlackBotSpec[];
+  /** Keep at most this many recorded calls (the oldest half is dropped when full). Default: all. */
+  readonly callLogLimit?: number;
   /** WS ping interval on Socket Mode links (0 = never). Default 5 000 ms. */
   readonly pingIntervalMs?: number;
 }
@@ -149,7 +151,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
   const accounts = (options.bots ?? [{}]).map(account);
   const first = accounts[0] as SlackBotAccount;
   const world = new SlackWorld(accounts);
-  const log = new CallLog();
+  const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
   const links = new SocketLinks(log, options.pingIntervalMs ?? 5_000);
   const eventsUrls = new Map<string, string>();

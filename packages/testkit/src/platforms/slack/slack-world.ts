@@ -43,6 +43,8 @@ export class SlackWorld {
   readonly messages = new ConversationStore<SlackMessage>();
   readonly events = new Map<string, EventRecord>();
   readonly reactions = new Map<string, Set<string>>();
+  /** `channel/ts` of messages opened by `chat.startStream` and not yet stopped. */
+  readonly openStreams = new Set<string>();
   readonly human: SlackUser = { id: "U0HUMAN001", name: "alice", isBot: false };
   readonly otherBot: SlackUser = {
     id: "U0OTHERBOT",

@@ -100,6 +100,40 @@ const remove: WebApiMethod = (ctx) => {
   return { ok: true, channel, ts };
 };
 
+const startStream: WebApiMethod = (ctx) => {
+  const channel = resolveChannel(ctx);
+  if (!channel) return fail("channel_not_found");
+  const threadTs = stringField(ctx.params, "thread_ts");
+  if (threadTs === undefined) return fail("invalid_arguments");
+  const text = stringField(ctx.params, "markdown_text") ?? "";
+  const message = botMessage(ctx, channel, ctx.world.ts.next());
+  message.text = text;
+  message.thread_ts = threadTs;
+  ctx.world.store(message);
+  ctx.world.openStreams.add(`${channel}/${message.ts}`);
+  return { ok: true, channel, ts: message.ts };
+};
+
+/** `chat.appendStream` and `chat.stopStream`: append markdown to an open stream (and close it). */
+function continueStream(stop: boolean): WebApiMethod {
+  return (ctx) => {
+    const channel = resolveChannel(ctx);
+    const ts = stringField(ctx.params, "ts") ?? "";
+    if (!channel) return fail("channel_not_found");
+    const message = ctx.world.messages.get(channel, ts);
+    if (!message) return fail("message_not_found");
+    if (!ctx.world.openStreams.has(`${channel}/${ts}`)) return fail("message_not_in_streaming_state");
+    const more = stringField(ctx.params, "markdown_text");
+    if (!stop && more === undefined) return fail("invalid_arguments");
+    message.text += more ?? "";
+    if (ctx.params.blocks !== undefined) message.blocks = ctx.params.blocks;
+    if (!stop) return { ok: true, channel, ts };
+    ctx.world.openStreams.delete(`${channel}/${ts}`);
+    const { channel: _channel, ...shown } = message;
+    return { ok: true, channel, ts, message: shown };
+  };
+}
+
 /** The message a reaction call targets and the emoji name, or the Slack error. */
 function reactionTarget(ctx: WebApiContext): { messageKey: string; name: string } | { error: string } {
   const channel = resolveChannel(ctx);
@@ -210,6 +244,9 @@ export const webApiMethods: Readonly<Record<string, WebApiMethod>> = {
   "chat.postMessage": botOnly(postMessage),
   "chat.update": botOnly(update),
   "chat.delete": botOnly(remove),
+  "chat.startStream": botOnly(startStream),
+  "chat.appendStream": botOnly(continueStream(false)),
+  "chat.stopStream": botOnly(continueStream(true)),
   "chat.postEphemeral": botOnly((ctx) => {
     const channel = resolveChannel(ctx);
     return channel ? { ok: true, message_ts: ctx.world.ts.next() } : fail("channel_not_found");

@@ -1,5 +1,6 @@
 import { asRecord } from "../shared/request-body.js";
-import type { TgMessage } from "./telegram-types.js";
+import { HtmlEntityError, parseTelegramHtml } from "./html-entities.js";
+import type { TgEntity, TgMessage } from "./telegram-types.js";
 import type { TelegramBotState, TelegramWorld } from "./telegram-world.js";
 
 /** A Bot API error answer: `{ ok: false, error_code, description }`. */
@@ -35,10 +36,30 @@ function requireChat(world: TelegramWorld, params: Record<string, unknown>) {
   return chat;
 }
 
-function checkText(text: unknown): string {
-  if (typeof text !== "string" || text.length === 0) throw new BotApiError(400, "Bad Request: message text is empty");
-  if (text.length > MAX_TEXT) throw new BotApiError(400, "Bad Request: message is too long");
-  return text;
+/**
+ * What the user will see: the text after `parse_mode` (HTML is parsed into entities; other modes
+ * and explicit `entities` are kept as sent), checked for emptiness and length like Telegram does.
+ */
+function renderText(params: Record<string, unknown>, key = "text"): { text: string; entities?: TgEntity[] } {
+  const raw = params[key];
+  if (typeof raw !== "string" || raw.length === 0) throw new BotApiError(400, "Bad Request: message text is empty");
+  let rendered: { text: string; entities?: TgEntity[] } = { text: raw };
+  if (params.parse_mode === "HTML") {
+    try {
+      rendered = parseTelegramHtml(raw);
+    } catch (error) {
+      if (error instanceof HtmlEntityError) {
+        throw new BotApiError(400, `Bad Request: can't parse entities: ${error.message}`);
+      }
+      throw error;
+    }
+  } else if (Array.isArray(params.entities)) {
+    rendered = { text: raw, entities: params.entities as TgEntity[] };
+  }
+  if (rendered.text.trim().length === 0) throw new BotApiError(400, "Bad Request: message text is empty");
+  if (rendered.text.length > MAX_TEXT) throw new BotApiError(400, "Bad Request: message is too long");
+  if (rendered.entities?.length === 0) return { text: rendered.text };
+  return rendered;
 }
 
 function replyTarget(world: TelegramWorld, chatId: number, params: Record<string, unknown>): TgMessage | undefined {
@@ -54,7 +75,7 @@ function replyTarget(world: TelegramWorld, chatId: number, params: Record<string
 
 function sendMessage(world: TelegramWorld, bot: TelegramBotState, params: Record<string, unknown>): TgMessage {
   const chat = requireChat(world, params);
-  const text = checkText(params.text);
+  const rendered = renderText(params);
   const replyTo = replyTarget(world, chat.id, params);
   const threadId = intParam(params, "message_thread_id") ?? replyTo?.message_thread_id;
   const message: TgMessage = {
@@ -62,32 +83,35 @@ function sendMessage(world: TelegramWorld, bot: TelegramBotState, params: Record
     from: bot.account.user,
     chat,
     date: Math.floor(Date.now() / 1000),
-    text,
+    text: rendered.text,
   };
   if (threadId !== undefined && chat.is_forum) {
     message.message_thread_id = threadId;
     message.is_topic_message = true;
   }
   if (replyTo) message.reply_to_message = replyTo;
-  if (Array.isArray(params.entities)) message.entities = params.entities as TgMessage["entities"] & object;
+  if (rendered.entities) message.entities = rendered.entities;
   if (params.reply_markup !== undefined) message.reply_markup = params.reply_markup;
   return world.store(message);
 }
 
 function editMessageText(world: TelegramWorld, bot: TelegramBotState, params: Record<string, unknown>): TgMessage {
   const chat = requireChat(world, params);
-  const text = checkText(params.text);
+  const rendered = renderText(params);
   const messageId = intParam(params, "message_id");
   const message = messageId === undefined ? undefined : world.findMessage(chat.id, messageId);
   if (!message) throw new BotApiError(400, "Bad Request: message to edit not found");
   if (message.from?.id !== bot.account.user.id) throw new BotApiError(400, "Bad Request: message can't be edited");
-  if (message.text === text && params.reply_markup === undefined) {
+  const sameEntities = JSON.stringify(message.entities ?? []) === JSON.stringify(rendered.entities ?? []);
+  if (message.text === rendered.text && sameEntities && params.reply_markup === undefined) {
     throw new BotApiError(
       400,
       "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
     );
   }
-  message.text = text;
+  message.text = rendered.text;
+  if (rendered.entities) message.entities = rendered.entities;
+  else delete message.entities;
   message.edit_date = Math.floor(Date.now() / 1000);
   if (params.reply_markup !== undefined) message.reply_markup = params.reply_markup;
   return message;
@@ -102,14 +126,13 @@ function deleteMessage(world: TelegramWorld, _bot: TelegramBotState, params: Rec
   return true;
 }
 
-function getUpdates(world: TelegramWorld, bot: TelegramBotState, params: Record<string, unknown>): Promise<unknown> {
+function getUpdates(_world: TelegramWorld, bot: TelegramBotState, params: Record<string, unknown>): Promise<unknown> {
   if (bot.webhook) {
     throw new BotApiError(
       409,
       "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
     );
   }
-  void world;
   const timeout = Math.min(intParam(params, "timeout") ?? 0, 50);
   return bot.queue.poll(intParam(params, "offset"), intParam(params, "limit") ?? 100, timeout);
 }
@@ -155,6 +178,14 @@ export const botApiMethods: Readonly<Record<string, MethodHandler>> = {
   sendMessage,
   editMessageText,
   deleteMessage,
+  sendMessageDraft: (world, _bot, params) => {
+    const chat = requireChat(world, params);
+    if (chat.type !== "private")
+      throw new BotApiError(400, "Bad Request: message drafts are only supported in private chats");
+    if (!intParam(params, "draft_id")) throw new BotApiError(400, "Bad Request: draft_id must be non-zero");
+    renderText(params);
+    return true;
+  },
   sendChatAction: (world, _bot, params) => {
     requireChat(world, params);
     return true;

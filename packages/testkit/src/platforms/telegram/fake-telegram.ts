@@ -18,6 +18,8 @@ export interface TelegramBotSpec {
 
 /** Options for `startFakeTelegram`. */
 export interface FakeTelegramOptions {
+  /** Keep at most this many recorded calls (the oldest half is dropped when full). Default: all. */
+  readonly callLogLimit?: number;
   /** Bot accounts, keyed by token. Default: one bot, `chorus_test_bot`. */
   readonly bots?: readonly TelegramBotSpec[];
 }
@@ -121,7 +123,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   for (const account of accounts) world.addBot(account);
   const group = world.addChat({ id: -1001000000001, type: "supergroup", title: "Fake Group" });
   const forum = world.addChat({ id: -1001000000002, type: "supergroup", title: "Fake Forum", is_forum: true });
-  const log = new CallLog();
+  const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
   const firstAccount = accounts[0] as TelegramBotAccount;
 

@@ -22,6 +22,9 @@ export interface TgEntity {
   type: string;
   offset: number;
   length: number;
+  url?: string;
+  language?: string;
+  custom_emoji_id?: string;
 }
 
 /** Telegram message as the Bot API returns and delivers it. */

@@ -1,0 +1,166 @@
+import {
+  agentConfigSchema,
+  bindingSchema,
+  dmPolicySchema,
+  groupConfigSchema,
+  groupPolicySchema,
+  queueModeSchema,
+} from "@chorus/gateway";
+import { z } from "zod";
+
+const accountIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "expected an account id of lower-case letters, digits, '_' or '-'")
+  .default("main");
+const secretSchema = z.string().min(1, "expected a non-empty secret (use ${ENV_VAR} to read it from the environment)");
+const urlSchema = z.url({ error: "expected an absolute URL such as http://127.0.0.1:11434/v1" });
+
+/** Who may talk to one channel account; unset fields fall back to `policies.<channel>`, then the gateway defaults. */
+const channelPolicyFields = {
+  /** Sender ids with the owner tier on this account (added to the top-level `admins` of the channel). */
+  admins: z.array(z.string().min(1)).optional(),
+  dmPolicy: dmPolicySchema.optional(),
+  allowFrom: z.array(z.string().min(1)).optional(),
+  groupPolicy: groupPolicySchema.optional(),
+  groups: z.record(z.string().min(1), groupConfigSchema).optional(),
+  allowBots: z.boolean().optional(),
+  botHopLimit: z.int().min(0).max(50).optional(),
+  queueMode: queueModeSchema.optional(),
+};
+
+/** Channel-wide policy defaults (the `policies` section), same fields as on an account. */
+export const channelPolicyDefaultsSchema = z.strictObject(channelPolicyFields);
+
+/** One Discord bot account. */
+export const discordAccountSchema = z.strictObject({
+  accountId: accountIdSchema,
+  token: secretSchema,
+  /** REST API base (tests, proxies); default Discord's. */
+  apiBaseUrl: urlSchema.optional(),
+  ...channelPolicyFields,
+});
+
+/** One Slack app: Socket Mode with `appToken`, or HTTP mode with `signingSecret`. */
+export const slackAccountSchema = z
+  .strictObject({
+    accountId: accountIdSchema,
+    botToken: secretSchema,
+    appToken: secretSchema.optional(),
+    signingSecret: secretSchema.optional(),
+    /** HTTP mode: port of the events endpoint (default 3000). */
+    port: z.int().min(0).max(65_535).optional(),
+    /** Web API base (tests, proxies); default Slack's. */
+    apiUrl: urlSchema.optional(),
+    ...channelPolicyFields,
+  })
+  .refine((value) => value.appToken !== undefined || value.signingSecret !== undefined, {
+    message: "expected appToken (Socket Mode) or signingSecret (HTTP mode)",
+    path: ["appToken"],
+  });
+
+/** One Telegram bot. */
+export const telegramAccountSchema = z.strictObject({
+  accountId: accountIdSchema,
+  token: secretSchema,
+  /** Bot API root without a trailing slash (tests, local Bot API servers); default Telegram's. */
+  apiRoot: urlSchema.optional(),
+  mode: z.enum(["polling", "webhook"]).default("polling"),
+  webhook: z
+    .strictObject({
+      secretToken: secretSchema,
+      port: z.int().min(0).max(65_535).optional(),
+      host: z.string().min(1).optional(),
+      publicUrl: urlSchema.optional(),
+    })
+    .optional(),
+  ...channelPolicyFields,
+});
+
+/** One WebChat page served by the bot. */
+export const webchatAccountSchema = z.strictObject({
+  accountId: accountIdSchema,
+  host: z.string().min(1).default("127.0.0.1"),
+  port: z.int().min(0).max(65_535).default(8787),
+  /** Browsers on this machine get the owner tier (they can run /agents). Default true. */
+  localAdmin: z.boolean().default(true),
+  ...channelPolicyFields,
+});
+
+/** An Anthropic account. */
+const anthropicProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
+/** An OpenAI account. */
+const openaiProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
+/** An OpenAI-compatible server (Ollama, vLLM, LM Studio, OpenRouter…), named by the `provider` of its models. */
+const compatibleProviderSchema = z.strictObject({ baseUrl: urlSchema, apiKey: secretSchema.optional() });
+
+/** A model the built-in registry does not know (typically one served by a compatible server). */
+export const modelDefinitionSchema = z.strictObject({
+  id: z.string().min(1),
+  provider: z.string().min(1),
+  api: z.enum(["anthropic-messages", "openai-chat", "openai-responses", "scripted"]).optional(),
+  contextWindow: z.int().positive().default(128_000),
+  maxOutput: z.int().positive().optional(),
+  cost: z
+    .strictObject({
+      input: z.number().min(0),
+      output: z.number().min(0),
+      cacheRead: z.number().min(0).default(0),
+      cacheWrite: z.number().min(0).default(0),
+    })
+    .optional(),
+});
+
+/** The whole bot configuration (chorus.config.yaml). */
+export const botConfigSchema = z.strictObject({
+  /** Where the store, the demo workspace and the agents' workspaces live. Default ./data */
+  dataDir: z.string().min(1).default("./data"),
+  providers: z
+    .strictObject({
+      anthropic: anthropicProviderSchema.optional(),
+      openai: openaiProviderSchema.optional(),
+      compatible: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/), compatibleProviderSchema).optional(),
+    })
+    .default({}),
+  models: z.array(modelDefinitionSchema).default([]),
+  agents: z.array(agentConfigSchema).min(1, "expected at least one agent"),
+  defaultAgent: z.string().optional(),
+  bindings: z.array(bindingSchema).default([]),
+  channels: z
+    .strictObject({
+      discord: z.array(discordAccountSchema).default([]),
+      slack: z.array(slackAccountSchema).default([]),
+      telegram: z.array(telegramAccountSchema).default([]),
+      webchat: z.array(webchatAccountSchema).default([]),
+    })
+    .default({ discord: [], slack: [], telegram: [], webchat: [] }),
+  /** Owner-tier sender ids per channel kind, e.g. `{ telegram: ["123456"] }`; they apply to every account. */
+  admins: z.record(z.enum(["discord", "slack", "telegram", "webchat"]), z.array(z.string().min(1))).default({}),
+  /** Channel-wide policy defaults per channel kind; an account's own fields win. */
+  policies: z.record(z.enum(["discord", "slack", "telegram", "webchat"]), channelPolicyDefaultsSchema).default({}),
+  store: z
+    .discriminatedUnion("kind", [
+      z.strictObject({ kind: z.literal("sqlite"), path: z.string().min(1).optional() }),
+      z.strictObject({ kind: z.literal("memory") }),
+    ])
+    .default({ kind: "sqlite" }),
+  logging: z
+    .strictObject({
+      level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+      format: z.enum(["auto", "pretty", "json"]).default("auto"),
+    })
+    .default({ level: "info", format: "auto" }),
+  /** Graceful shutdown: how long running turns may take to finish before they are aborted. */
+  shutdownGraceMs: z.int().min(0).max(600_000).default(15_000),
+});
+
+/** The channel kinds the bot can run. */
+export type ChannelKind = "discord" | "slack" | "telegram" | "webchat";
+/** A validated bot configuration, defaults applied. */
+export type BotConfig = z.output<typeof botConfigSchema>;
+/** A bot configuration as written. */
+export type BotConfigInput = z.input<typeof botConfigSchema>;
+export type DiscordAccount = z.output<typeof discordAccountSchema>;
+export type SlackAccount = z.output<typeof slackAccountSchema>;
+export type TelegramAccount = z.output<typeof telegramAccountSchema>;
+export type WebchatAccount = z.output<typeof webchatAccountSchema>;
+export type ModelDefinition = z.output<typeof modelDefinitionSchema>;

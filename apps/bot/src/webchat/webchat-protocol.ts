@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/** The two rooms a browser sees: its own DM with the bot, and the group shared by every browser. */
+export type WebchatRoom = "dm" | "group";
+
+/** The chat id of the shared room. */
+export const GROUP_CHAT_ID = "group";
+
+/** A chat message as the page shows it. */
+export interface WebchatMessage {
+  readonly id: string;
+  readonly room: WebchatRoom;
+  readonly role: "user" | "bot";
+  readonly text: string;
+  readonly senderName: string;
+  /** The sending browser, for user messages (the page marks its own). */
+  readonly senderId?: string;
+  readonly at: number;
+}
+
+/** Live activity of a run: tool calls and sub-agents, shown as they happen. */
+export interface WebchatActivity {
+  readonly kind: "run_started" | "run_ended" | "tool_start" | "tool_end" | "subagent_spawned" | "subagent_completed";
+  readonly runId: string;
+  readonly depth: number;
+  readonly label: string;
+  readonly ok?: boolean;
+}
+
+/** Frames the server sends. */
+export type ServerFrame =
+  | {
+      readonly type: "hello";
+      readonly browserId: string;
+      readonly name: string;
+      readonly admin: boolean;
+      readonly history: readonly WebchatMessage[];
+    }
+  | { readonly type: "message"; readonly message: WebchatMessage }
+  | { readonly type: "edit"; readonly room: WebchatRoom; readonly id: string; readonly text: string }
+  | { readonly type: "delete"; readonly room: WebchatRoom; readonly id: string }
+  | { readonly type: "typing"; readonly room: WebchatRoom }
+  | { readonly type: "activity"; readonly room: WebchatRoom; readonly activity: WebchatActivity }
+  | { readonly type: "error"; readonly message: string };
+
+/** Frames the page sends. */
+export const clientFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("send"), room: z.enum(["dm", "group"]), text: z.string().min(1).max(8000) }),
+]);
+
+/** A frame the page sent, validated. */
+export type ClientFrame = z.output<typeof clientFrameSchema>;

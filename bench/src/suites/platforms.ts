@@ -1,0 +1,55 @@
+import { discordEcho } from "../platforms/discord-echo.js";
+import { loadChannelFactories } from "../platforms/load-channels.js";
+import { type EchoResult, type EchoWorkload, measureEcho } from "../platforms/measure-echo.js";
+import { slackEcho } from "../platforms/slack-echo.js";
+import { telegramEcho } from "../platforms/telegram-echo.js";
+import { formatNumber, formatRatio } from "../report/format-number.js";
+import type { ReportTable } from "../report/report-types.js";
+import type { BenchSuite } from "./bench-suite.js";
+
+const WORKLOAD: EchoWorkload = { messages: 3000, warmupMessages: 500, rounds: 3, window: 100 };
+const GOAL_RATIO = 0.7;
+
+function table(platform: string, results: readonly EchoResult[], unavailable: string | undefined): ReportTable {
+  const raw = results[0];
+  const rows = results.map((result, index) => {
+    const ratio = raw === undefined ? 0 : result.messagesPerSecond / raw.messagesPerSecond;
+    const goal = index === 0 ? "" : `≥ ${formatRatio(GOAL_RATIO)}: ${ratio >= GOAL_RATIO ? "met" : "MISSED"}`;
+    return [
+      result.system,
+      formatNumber(result.messagesPerSecond, 0),
+      index === 0 ? "1.00×" : formatRatio(ratio),
+      formatNumber(result.p99Ms, 0),
+      result.roundsPerSecond.map((rate) => formatNumber(rate, 0)).join(" / "),
+      goal,
+    ];
+  });
+  if (unavailable !== undefined) rows.push(["Chorus channel", unavailable]);
+  rows.push(["full Gateway", "n/a (the Gateway runtime is not measured by this suite yet)"]);
+  return {
+    title: `${platform}: echo of ${formatNumber(WORKLOAD.messages, 0)} messages, raw library vs through the Chorus channel`,
+    headers: ["system", "msg/s", "vs raw", "p99 ms", "rounds (msg/s)", "goal"],
+    rows,
+    notes: [
+      `median of ${WORKLOAD.rounds} rounds (order rotating) after ${WORKLOAD.warmupMessages} warm-up messages each; ${WORKLOAD.window} injections in flight`,
+      "latency: injection into the fake → the echo's send call arriving at the fake; fake and bot share this process",
+    ],
+  };
+}
+
+/** Per platform: the raw library's echo bot vs the same traffic through the Chorus Channel. */
+export const platformsSuite: BenchSuite = {
+  name: "platforms",
+  description: "Discord/Slack/Telegram echo: raw library vs the Chorus channel (msg/s, ratio, p99)",
+  async run(progress) {
+    const loaded = await loadChannelFactories();
+    const factories = "unavailable" in loaded ? undefined : loaded;
+    const unavailable = "unavailable" in loaded ? loaded.unavailable : undefined;
+    const tables: ReportTable[] = [
+      table("Discord", await measureEcho(discordEcho(factories), WORKLOAD, progress), unavailable),
+      table("Slack", await measureEcho(slackEcho(factories), WORKLOAD, progress), unavailable),
+      table("Telegram", await measureEcho(telegramEcho(factories), WORKLOAD, progress), unavailable),
+    ];
+    return { suite: "platforms", tables };
+  },
+};

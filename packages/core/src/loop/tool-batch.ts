@@ -1,0 +1,69 @@
+import type { ExecutorOptions, ToolExecutor } from "../executor/tool-executor.js";
+import type { ToolCall } from "../messages/content.js";
+import type { AgentMessage, ToolResultMessage } from "../messages/message-types.js";
+import { addUsage } from "../messages/usage.js";
+import { appendMessage, policyContext, type RunState } from "./run-state.js";
+
+const DEFAULT_ABORT_GRACE_MS = 2000;
+
+/** The executor settings of a run, built once and shared by its batches. */
+export function executorOptionsFor(state: RunState, steered: AgentMessage[]): ExecutorOptions {
+  const { config } = state;
+  const policies = config.preDispatchPolicies;
+  const provider = config.messageProvider;
+  return {
+    tools: state.tools,
+    maxConcurrency: config.toolExecution?.maxConcurrency ?? 10,
+    timeouts: state.timeouts,
+    abortGraceMs: config.toolExecution?.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
+    emit: state.emit,
+    run: state.run,
+    watchAbort: state.abortHooks.watch,
+    addUsage: (extra) => {
+      addUsage(state.usage, extra);
+    },
+    dispatch:
+      policies && policies.length > 0
+        ? (call: ToolCall) => ({
+            policies,
+            context: policyContext(state),
+            awaitApproval: config.awaitApproval,
+            announce: (request) =>
+              state.emit({
+                type: "approval_required",
+                approvalId: request.approvalId,
+                toolCall: request.toolCall,
+                reason: request.reason,
+                timeoutMs: request.timeoutMs,
+              }),
+            approvalId: `${state.run.runId}:${call.id}`,
+          })
+        : undefined,
+    pollSteering: provider ? () => provider.pollSteering() : undefined,
+    onSteering: (messages) => {
+      steered.push(...messages);
+    },
+    onPollError: (error) =>
+      config.logger?.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        "polling steering messages failed",
+      ),
+  };
+}
+
+/** Appends the batch's results in call order; synchronous when every call has already finished. */
+export function finishBatch(
+  state: RunState,
+  executor: ToolExecutor | undefined,
+): ToolResultMessage[] | Promise<ToolResultMessage[]> {
+  if (!executor) return [];
+  const finished = executor.finish();
+  if (finished instanceof Promise) {
+    return finished.then((results) => {
+      for (const result of results) appendMessage(state, result);
+      return results;
+    });
+  }
+  for (const result of finished) appendMessage(state, result);
+  return finished;
+}

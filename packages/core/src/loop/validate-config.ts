@@ -1,0 +1,29 @@
+import { InvalidAgentConfigError } from "../errors/agent-errors.js";
+import type { AgentLoopConfig } from "./loop-config.js";
+
+/**
+ * Checks what a run cannot start without. Contract: throws InvalidAgentConfigError naming the
+ * field; never changes the config.
+ */
+export function assertLoopConfig(config: Partial<AgentLoopConfig>): void {
+  if (!config.model || typeof config.model.id !== "string") {
+    throw new InvalidAgentConfigError("config.model is required (a Model with an id, provider and api)");
+  }
+  if (typeof config.streamFn !== "function") throw new InvalidAgentConfigError("config.streamFn must be a function");
+  positive("maxTurns", config.maxTurns);
+  positive("toolExecution.maxConcurrency", config.toolExecution?.maxConcurrency);
+  if (config.maxOutputRecoveries !== undefined && !(config.maxOutputRecoveries >= 0)) {
+    throw new InvalidAgentConfigError("maxOutputRecoveries must be 0 or more");
+  }
+  const names = new Set<string>();
+  for (const tool of config.tools ?? []) {
+    if (names.has(tool.name)) throw new InvalidAgentConfigError(`two tools are named "${tool.name}"`);
+    names.add(tool.name);
+  }
+}
+
+function positive(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+    throw new InvalidAgentConfigError(`${name} must be a whole number of at least 1, got ${value}`);
+  }
+}

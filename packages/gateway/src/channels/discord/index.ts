@@ -1,0 +1,9 @@
+export {
+  DISCORD_CAPABILITIES,
+  DISCORD_EDIT_WINDOW_MS,
+  DISCORD_GLOBAL_REQUESTS_PER_SECOND,
+  DiscordChannel,
+  type DiscordChannelOptions,
+} from "./discord-channel.js";
+export { DISCORD_DEFER_AFTER_MS } from "./discord-commands.js";
+export { toDiscordChannelError } from "./discord-errors.js";

@@ -1,0 +1,280 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { App } from "@slack/bolt";
+import { ChannelError } from "../../channel/channel-error.js";
+import type {
+  Channel,
+  ChannelCapabilities,
+  InboundMessage,
+  InboundSink,
+  OutboundMessage,
+  SendTarget,
+  SentMessage,
+} from "../../channel/channel-types.js";
+import { ChannelOptionsError } from "../shared/channel-options-error.js";
+import { EditBudget } from "../shared/edit-budget.js";
+import { requireOption } from "../shared/require-option.js";
+import { normaliseSlackCommand, SLACK_SLASH_COMMANDS, type SlackSlashCommandPayload } from "./slack-commands.js";
+import { slackPlatformError, toSlackChannelError } from "./slack-errors.js";
+import {
+  mentionsSlackBot,
+  normaliseSlackEvent,
+  type SlackEventEnvelope,
+  type SlackMessageEvent,
+  type SlackSelf,
+} from "./slack-inbound.js";
+
+/** Options of one Slack app (one workspace install). */
+export interface SlackChannelOptions {
+  /** Names this app among several; appears in every InboundMessage. */
+  readonly accountId: string;
+  /** Socket Mode (needs appToken) or HTTP (needs signingSecret; events at `/slack/events`). */
+  readonly mode: "socket" | "http";
+  /** `xoxb-…` bot token. Never logged. */
+  readonly botToken: string;
+  /** `xapp-…` app-level token, for Socket Mode. */
+  readonly appToken?: string;
+  /** Signing secret, for HTTP mode: bolt refuses bad signatures and stale timestamps with 401. */
+  readonly signingSecret?: string;
+  /** HTTP mode: port to listen on (default 0, any free port) and address (default 127.0.0.1). */
+  readonly port?: number;
+  readonly host?: string;
+  /** Web API base, e.g. a test server's `http://127.0.0.1:PORT/api/`; default Slack's. */
+  readonly slackApiUrl?: string;
+  /** Deliver every message in channels the app is in, not only mentions. Default false. */
+  readonly respondToAllMessages?: boolean;
+  /** Reaction shown on the asked message while the agent works. Default "eyes". */
+  readonly workingReaction?: string;
+  /** Called with errors the sink or bolt throws (the channel keeps running). */
+  readonly onError?: (error: unknown) => void;
+  /** Clock for receivedAt / sentAt and the edit budget; default Date.now. */
+  readonly now?: () => number;
+}
+
+/** What Slack allows: chunks of at most 3 500 characters in mrkdwn (Slack rejects large blocks), threads. */
+export const SLACK_CAPABILITIES: ChannelCapabilities = {
+  maxMessageLength: 3500,
+  edit: true,
+  delete: true,
+  typing: true,
+  threads: true,
+  reactions: true,
+  buttons: false,
+  markup: "slack-mrkdwn",
+  // chat.update is a Tier 3 method (~50 a minute); one edit a second per conversation stays well inside it.
+  editRate: { edits: 1, perMs: 1000 },
+};
+
+interface WorkingMark {
+  readonly channel: string;
+  readonly ts: string;
+}
+
+/**
+ * A Slack app as a Channel, over @slack/bolt (loaded on start), in Socket Mode or HTTP mode.
+ * DMs arrive as "dm"; channel messages that mention the app (or all, with respondToAllMessages) and thread replies
+ * to the app as "group"; `/agents` and `/chorus <command>` as messages with an ephemeral responder.
+ * Contract: a send with a threadId, or else a replyToMessageId, lands in that thread; `typing` marks the asked
+ * message with a reaction that the next send to that conversation removes; errors are ChannelErrors.
+ */
+export class SlackChannel implements Channel {
+  readonly id = "slack";
+  readonly accountId: string;
+  readonly capabilities = SLACK_CAPABILITIES;
+
+  readonly #options: SlackChannelOptions;
+  readonly #now: () => number;
+  readonly #budget: EditBudget;
+  readonly #working = new Map<string, WorkingMark>();
+  #app: App | undefined;
+  #self: SlackSelf | undefined;
+  #eventsUrl: string | undefined;
+
+  constructor(options: SlackChannelOptions) {
+    requireOption("slack", "accountId", options.accountId);
+    requireOption("slack", "botToken", options.botToken);
+    if (options.mode === "socket") requireOption("slack", "appToken", options.appToken);
+    else if (options.mode === "http") requireOption("slack", "signingSecret", options.signingSecret);
+    else throw new ChannelOptionsError(`slack channel: mode must be "socket" or "http", got "${String(options.mode)}"`);
+    this.accountId = options.accountId;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#budget = new EditBudget(SLACK_CAPABILITIES.editRate, this.#now);
+  }
+
+  /** HTTP mode, once started: the URL of this app's event endpoint (`…/slack/events`). */
+  get eventsUrl(): string | undefined {
+    return this.#eventsUrl;
+  }
+
+  /** The app's bot user id once started. */
+  get botUserId(): string | undefined {
+    return this.#self?.botUserId;
+  }
+
+  async start(sink: InboundSink): Promise<void> {
+    if (this.#app !== undefined) throw new ChannelError("unknown", "slack channel is already started");
+    const bolt = await import("@slack/bolt");
+    const options = this.#options;
+    const clientOptions = options.slackApiUrl === undefined ? {} : { slackApiUrl: options.slackApiUrl };
+    const logLevel = bolt.LogLevel.ERROR;
+    const app =
+      options.mode === "socket"
+        ? new bolt.App({
+            token: options.botToken,
+            logLevel,
+            clientOptions,
+            receiver: new bolt.SocketModeReceiver({
+              appToken: options.appToken ?? "",
+              logLevel,
+              installerOptions: { clientOptions },
+            }),
+          })
+        : new bolt.App({
+            token: options.botToken,
+            signingSecret: options.signingSecret ?? "",
+            logLevel,
+            clientOptions,
+          });
+    this.#app = app;
+    const deliver = async (inbound: InboundMessage | undefined): Promise<void> => {
+      if (inbound === undefined) return;
+      try {
+        await sink(inbound);
+      } catch (error) {
+        options.onError?.(error);
+      }
+    };
+    app.message(async ({ message, body }) => {
+      const self = this.#self;
+      if (self === undefined) return;
+      const event = message as SlackMessageEvent;
+      const envelope = body as SlackEventEnvelope;
+      if (!this.#wants(event, self)) return;
+      await deliver(normaliseSlackEvent(event, envelope, self, this.#now()));
+    });
+    app.event("app_mention", async ({ event, body }) => {
+      const self = this.#self;
+      // With respondToAllMessages the same words also arrive as a `message` event; deliver them once.
+      if (self === undefined || options.respondToAllMessages === true) return;
+      await deliver(normaliseSlackEvent(event as SlackMessageEvent, body as SlackEventEnvelope, self, this.#now()));
+    });
+    for (const name of SLACK_SLASH_COMMANDS) {
+      app.command(name, async ({ command, ack, respond }) => {
+        // Slack wants the ack within 3 s; the answer follows through the response_url.
+        await ack();
+        await deliver(normaliseSlackCommand(command as SlackSlashCommandPayload, respond, this.accountId, this.#now()));
+      });
+    }
+    app.error(async (error) => {
+      options.onError?.(error);
+    });
+    try {
+      const auth = await app.client.auth.test();
+      if (typeof auth.user_id !== "string") throw new ChannelError("forbidden", "slack auth.test returned no user_id");
+      this.#self = { accountId: this.accountId, botUserId: auth.user_id };
+      if (options.mode === "socket") {
+        await app.start();
+      } else {
+        const host = options.host ?? "127.0.0.1";
+        const server = (await app.start({ port: options.port ?? 0, host })) as Server;
+        this.#eventsUrl = `http://${host}:${(server.address() as AddressInfo).port}/slack/events`;
+      }
+    } catch (error) {
+      await this.stop();
+      throw toSlackChannelError(error, "start");
+    }
+  }
+
+  async stop(): Promise<void> {
+    const app = this.#app;
+    this.#app = undefined;
+    this.#self = undefined;
+    this.#eventsUrl = undefined;
+    this.#working.clear();
+    this.#budget.clear();
+    await app?.stop().catch(() => undefined);
+  }
+
+  async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
+    const threadTs = target.threadId ?? target.replyToMessageId;
+    const sent = await this.#call("send", (app) =>
+      app.client.chat.postMessage({
+        channel: target.chatId,
+        text: outbound.text,
+        mrkdwn: true,
+        unfurl_links: false,
+        ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+      }),
+    );
+    await this.#clearWorking(target.chatId, threadTs);
+    const result: SentMessage = { messageId: sent.ts ?? "", chatId: target.chatId, sentAt: this.#now() };
+    return threadTs === undefined ? result : { ...result, threadId: threadTs };
+  }
+
+  async edit(message: SentMessage, outbound: OutboundMessage): Promise<void> {
+    this.#budget.take(message.chatId);
+    await this.#call("edit", (app) =>
+      app.client.chat.update({ channel: message.chatId, ts: message.messageId, text: outbound.text }),
+    );
+  }
+
+  async delete(message: SentMessage): Promise<void> {
+    await this.#call("delete", (app) => app.client.chat.delete({ channel: message.chatId, ts: message.messageId }));
+  }
+
+  /** Marks the asked message (replyToMessageId, else the thread's root) with the working reaction. */
+  async typing(target: SendTarget): Promise<void> {
+    const ts = target.replyToMessageId ?? target.threadId;
+    if (ts === undefined) return;
+    const key = workingKey(target.chatId, target.threadId ?? target.replyToMessageId);
+    if (this.#working.has(key)) return;
+    await this.#reaction("add", target.chatId, ts, this.#options.workingReaction ?? "eyes");
+    this.#working.set(key, { channel: target.chatId, ts });
+  }
+
+  async react(message: SentMessage, emoji: string): Promise<void> {
+    await this.#reaction("add", message.chatId, message.messageId, emoji.replace(/^:|:$/g, ""));
+  }
+
+  #wants(event: SlackMessageEvent, self: SlackSelf): boolean {
+    if (event.channel_type === "im") return true;
+    if (this.#options.respondToAllMessages === true) return true;
+    // A reply in a thread the app started counts, unless it mentions the app (app_mention delivers those).
+    return event.parent_user_id === self.botUserId && !mentionsSlackBot(event.text ?? "", self);
+  }
+
+  async #clearWorking(chatId: string, threadTs: string | undefined): Promise<void> {
+    const key = workingKey(chatId, threadTs);
+    const mark = this.#working.get(key);
+    if (mark === undefined) return;
+    this.#working.delete(key);
+    await this.#reaction("remove", mark.channel, mark.ts, this.#options.workingReaction ?? "eyes").catch(
+      () => undefined,
+    );
+  }
+
+  async #reaction(action: "add" | "remove", channel: string, timestamp: string, name: string): Promise<void> {
+    try {
+      await this.#call("react", (app) => app.client.reactions[action]({ channel, timestamp, name }));
+    } catch (error) {
+      const code = slackPlatformError(error);
+      if (code === "already_reacted" || code === "no_reaction") return;
+      throw error;
+    }
+  }
+
+  async #call<T>(operation: string, run: (app: App) => Promise<T>): Promise<T> {
+    const app = this.#app;
+    if (app === undefined) throw new ChannelError("unknown", `slack ${operation}: the channel is not started`);
+    try {
+      return await run(app);
+    } catch (error) {
+      throw toSlackChannelError(error, operation);
+    }
+  }
+}
+
+function workingKey(chatId: string, threadTs: string | undefined): string {
+  return `${chatId}:${threadTs ?? ""}`;
+}

@@ -1,0 +1,7 @@
+export {
+  TELEGRAM_CAPABILITIES,
+  TelegramChannel,
+  type TelegramChannelOptions,
+  type TelegramWebhookOptions,
+} from "./telegram-channel.js";
+export { toTelegramChannelError } from "./telegram-errors.js";

@@ -1,0 +1,35 @@
+import { formatAge } from "../fleet/render-fleet.js";
+import { renderFleet } from "../fleet/render-fleet.js";
+import type { CommandDefinition } from "./command-types.js";
+
+/** /agents [info <agentId> | sessions <agentId> | kill <runId>]: the fleet, for admins. */
+export const agentsCommand: CommandDefinition = {
+  name: "agents",
+  usage: "/agents [info <agentId> | sessions <agentId> | kill <runId>]",
+  description: "the fleet: agents, sessions and running runs (admins)",
+  adminOnly: true,
+  async run({ host, args }) {
+    const [action, id] = args;
+    if (action === undefined) return renderFleet(await host.fleet());
+    if (action === "info" && id !== undefined) return (await host.agentInfo(id)) ?? `No agent "${id}".`;
+    if (action === "sessions" && id !== undefined) {
+      const sessions = await host.agentSessions(id);
+      if (sessions === undefined) return `No agent "${id}".`;
+      if (sessions.length === 0) return `${id} has no sessions.`;
+      const now = Date.now();
+      return [
+        `**Sessions of ${id}** (${sessions.length}, most recent first)`,
+        ...sessions
+          .slice(0, 30)
+          .map((s) => `- ${s.title ?? "(untitled)"} · \`${s.key}\` · ${formatAge(now - s.updatedAt)} ago`),
+      ].join("\n");
+    }
+    if (action === "kill" && id !== undefined) {
+      const { killed } = await host.killRun(id);
+      if (killed.length === 0) return `No running run "${id}".`;
+      const below = killed.length - 1;
+      return `Stopped ${id}${below > 0 ? ` and ${below} sub-agent run(s) under it` : ""}; its chat was told.`;
+    }
+    return `Usage: ${agentsCommand.usage}`;
+  },
+};

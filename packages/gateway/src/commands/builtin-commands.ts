@@ -1,0 +1,52 @@
+import { agentsCommand } from "./agents-command.js";
+import type { CommandContext, CommandDefinition } from "./command-types.js";
+import { modelCommand } from "./model-command.js";
+import { pairCommand } from "./pair-command.js";
+import { compactCommand, newCommand, queueCommand, resetCommand, stopCommand } from "./session-commands.js";
+import { statusCommand } from "./status-command.js";
+
+/** /help: what the sender can use (admin commands only for admins). */
+export const helpCommand: CommandDefinition = {
+  name: "help",
+  usage: "/help",
+  description: "list the commands",
+  adminOnly: false,
+  async run({ isAdmin }) {
+    return BUILTIN_COMMANDS.filter((command) => isAdmin || !command.adminOnly)
+      .map((command) => `- \`${command.usage}\`: ${command.description}`)
+      .join("\n");
+  },
+};
+
+/** Every builtin command, in /help order. */
+export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
+  helpCommand,
+  newCommand,
+  resetCommand,
+  stopCommand,
+  statusCommand,
+  compactCommand,
+  queueCommand,
+  modelCommand,
+  pairCommand,
+  agentsCommand,
+];
+
+/** The outcome of running a command. */
+export type CommandOutcome =
+  | { readonly kind: "reply"; readonly text: string }
+  | { readonly kind: "refused"; readonly text: string }
+  | { readonly kind: "unknown" };
+
+/**
+ * Runs a builtin command before any agent sees the message. Admin-only commands from anyone else are refused
+ * with "not authorised" (the caller logs the attempt). Contract: `unknown` for a name that is not builtin.
+ */
+export async function runBuiltinCommand(name: string, context: CommandContext): Promise<CommandOutcome> {
+  const command = BUILTIN_COMMANDS.find((candidate) => candidate.name === name);
+  if (command === undefined) return { kind: "unknown" };
+  if (command.adminOnly && !context.isAdmin) {
+    return { kind: "refused", text: `You are not authorised to use /${name}.` };
+  }
+  return { kind: "reply", text: await command.run(context) };
+}

@@ -1,0 +1,65 @@
+import type { InboundMessage } from "../channel/channel-types.js";
+import type { QueueMode } from "../config/gateway-config-schema.js";
+import type { FleetView } from "../fleet/fleet-view.js";
+import type { PairingService } from "../policy/pairing/pairing-service.js";
+import type { PairingScope } from "../policy/pairing/pairing-types.js";
+import type { SessionRecord } from "../store/store-types.js";
+
+/** A session's state for /status. */
+export interface SessionStatus {
+  readonly agentId: string;
+  readonly model: string;
+  readonly contextTokens: number;
+  /** US dollars spent by this session's runs. */
+  readonly cost: number;
+  readonly queueMode: QueueMode;
+  readonly queued: number;
+  readonly running: boolean;
+  readonly lastCompaction?: { readonly before: number; readonly after: number };
+}
+
+/** The outcome of /model <id>. */
+export type ModelSwitch = { readonly ok: true; readonly model: string } | { readonly ok: false; readonly known: readonly string[] };
+
+/** What commands may do to the gateway. */
+export interface CommandHost {
+  /** Stops the run, clears the queue and starts the conversation afresh. */
+  newSession(sessionKey: string): Promise<void>;
+  /** Stops the run and its sub-agents, clears the queue. */
+  stopSession(sessionKey: string): Promise<{ readonly stopped: boolean; readonly dropped: number }>;
+  /** Summarises older messages now. Contract: resolves with a sentence for the user. */
+  compactSession(sessionKey: string): Promise<string>;
+  setQueueMode(sessionKey: string, mode: QueueMode): Promise<void>;
+  currentModel(sessionKey: string): Promise<string>;
+  knownModels(): readonly string[];
+  switchModel(sessionKey: string, modelId: string): Promise<ModelSwitch>;
+  status(sessionKey: string): Promise<SessionStatus>;
+  readonly pairing: PairingService;
+  fleet(): Promise<FleetView>;
+  /** Markdown about one agent, or undefined for an unknown id. */
+  agentInfo(agentId: string): Promise<string | undefined>;
+  agentSessions(agentId: string): Promise<readonly SessionRecord[] | undefined>;
+  /** Stops a run and everything below it and tells its chat. Contract: `killed` is empty for an unknown run. */
+  killRun(runId: string): Promise<{ readonly killed: readonly string[] }>;
+}
+
+/** Everything a command handler sees. */
+export interface CommandContext {
+  readonly message: InboundMessage;
+  readonly sessionKey: string;
+  readonly agentId: string;
+  /** The sender is an admin of this channel account (owner tier). */
+  readonly isAdmin: boolean;
+  readonly scope: PairingScope;
+  readonly args: readonly string[];
+  readonly host: CommandHost;
+}
+
+/** A builtin command. Contract: resolves with the Markdown reply (the reply layer fits it to the channel). */
+export interface CommandDefinition {
+  readonly name: string;
+  readonly usage: string;
+  readonly description: string;
+  readonly adminOnly: boolean;
+  run(context: CommandContext): Promise<string>;
+}

@@ -1,0 +1,227 @@
+import { ChannelError } from "../channel/channel-error.js";
+import type { Channel, SendTarget, SentMessage } from "../channel/channel-types.js";
+import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import { describeError, type GatewayLogger, SILENT_LOGGER } from "../gateway/gateway-logger.js";
+import { renderReplyChunks } from "../replies/render-reply-chunks.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { OutboxEntry } from "../store/store-types.js";
+import { asChatPayload, type ChatDeliveryPayload } from "./outbox-payloads.js";
+
+/** Options of the outbox dispatcher. */
+export interface OutboxDispatcherOptions {
+  store: SessionStore;
+  channelFor(channel: string, accountId: string): Channel | undefined;
+  events: GatewayEventBus;
+  /**
+   * Delivers a claimed `subagent-result` entry to its parent session. Contract: marks the entry sent (in the same
+   * transaction that stores the result) or rejects, in which case the dispatcher retries later.
+   */
+  acceptSubagentResult(entry: OutboxEntry): Promise<void>;
+  logger?: GatewayLogger;
+  now?: () => number;
+  /** How often due retries are looked for. Default 1000 ms. */
+  pollMs?: number;
+  /** Attempts for a chat delivery before it is given up (sub-agent results are never given up). Default 8. */
+  maxAttempts?: number;
+  /** First retry delay; doubled per attempt, at most 60 s. Default 1000 ms. */
+  baseRetryMs?: number;
+}
+
+const RESENT_MARKER = "\n\n_(resent after restart)_";
+
+/**
+ * Sends what the outbox holds: claim (in-flight) → send every chunk → mark sent with the platform ids. Failed sends
+ * are retried with backoff (a platform's retry-after is honoured); entries of one session leave in order.
+ * Contract: an entry is sent at most once per claim; a `reply`/`notice` is given up (status `failed`, a
+ * `delivery_failed` event) only after `maxAttempts` or a permanent error; a `subagent-result` is retried forever.
+ */
+export class OutboxDispatcher {
+  readonly #options: OutboxDispatcherOptions;
+  readonly #logger: GatewayLogger;
+  readonly #now: () => number;
+  readonly #chains = new Map<string, Promise<void>>();
+  /** Chunks already sent for an entry whose later chunk failed: a retry in this process does not repeat them. */
+  readonly #progress = new Map<number, string[]>();
+  readonly #resent = new Set<number>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #ticking = false;
+
+  constructor(options: OutboxDispatcherOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? SILENT_LOGGER;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Crash recovery and polling: entries left in-flight go back to pending (marked as possible resends), then due
+   * entries are delivered now and every `pollMs`.
+   */
+  async start(): Promise<void> {
+    const requeued = await this.#options.store.requeueInFlightOutbox();
+    for (const entry of requeued) this.#resent.add(entry.id);
+    this.#timer = setInterval(() => void this.tick(), this.#options.pollMs ?? 1000);
+    this.#timer.unref?.();
+    await this.tick();
+  }
+
+  /** Stops polling. Contract: waits for deliveries under way. */
+  async stop(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await Promise.all(this.#chains.values());
+  }
+
+  /** Delivers due entries once. Contract: returns how many were claimed. */
+  async tick(): Promise<number> {
+    if (this.#ticking) return 0;
+    this.#ticking = true;
+    try {
+      const due = await this.#options.store.claimDueOutbox(100);
+      await Promise.all(due.map((entry) => this.#enqueue(entry)));
+      return due.length;
+    } catch (error) {
+      this.#logger.error({ error: describeError(error) }, "outbox poll failed");
+      return 0;
+    } finally {
+      this.#ticking = false;
+    }
+  }
+
+  /** Claims and delivers entries just written (e.g. by a turn's commit), in order per session. */
+  async deliver(entries: readonly OutboxEntry[]): Promise<void> {
+    await Promise.all(
+      entries.map(async (entry) => {
+        const claimed = await this.#options.store.claimOutboxEntry(entry.id);
+        if (claimed !== undefined) await this.#enqueue(claimed);
+      }),
+    );
+  }
+
+  /** Waits until every delivery under way has finished. */
+  async idle(): Promise<void> {
+    while (this.#chains.size > 0) await Promise.all(this.#chains.values());
+  }
+
+  #enqueue(entry: OutboxEntry): Promise<void> {
+    const key = entry.sessionKey;
+    const previous = this.#chains.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.#deliverOne(entry));
+    this.#chains.set(key, next);
+    void next.finally(() => {
+      if (this.#chains.get(key) === next) this.#chains.delete(key);
+    });
+    return next;
+  }
+
+  async #deliverOne(entry: OutboxEntry): Promise<void> {
+    const { store } = this.#options;
+    try {
+      if (entry.kind === "subagent-result") {
+        await this.#options.acceptSubagentResult(entry);
+        return;
+      }
+      const payload = asChatPayload(entry.payload);
+      if (payload === undefined) throw new PermanentDeliveryError("the outbox payload is not a chat message");
+      const ids = await this.#sendChat(entry, payload);
+      this.#resent.delete(entry.id);
+      await store.markOutboxSent(entry.id, ids);
+    } catch (error) {
+      await this.#failed(entry, error);
+    }
+  }
+
+  async #sendChat(entry: OutboxEntry, payload: ChatDeliveryPayload): Promise<string[]> {
+    const channel = this.#options.channelFor(payload.channel, payload.accountId);
+    if (channel === undefined) {
+      throw new PermanentDeliveryError(`no channel ${payload.channel}/${payload.accountId} is running`);
+    }
+    const editIds = payload.editMessageIds ?? [];
+    const resent = this.#resent.has(entry.id) && editIds.length === 0;
+    const chunks = renderReplyChunks(resent ? payload.text + RESENT_MARKER : payload.text, channel.capabilities);
+    const done = this.#progress.get(entry.id) ?? [];
+    this.#progress.set(entry.id, done);
+    for (let i = done.length; i < chunks.length; i++) {
+      const text = chunks[i]!;
+      const editId = editIds[i];
+      done.push(
+        editId !== undefined && (await tryEdit(channel, payload.target, editId, text))
+          ? editId
+          : (await channel.send(i === 0 ? payload.target : withoutReply(payload.target), { text })).messageId,
+      );
+    }
+    // Preview messages the final text no longer needs.
+    for (const extra of editIds.slice(chunks.length)) {
+      if (channel.capabilities.delete && channel.delete) {
+        await channel.delete(sentRef(payload.target, extra)).catch(() => {});
+      }
+    }
+    this.#progress.delete(entry.id);
+    return done;
+  }
+
+  async #failed(entry: OutboxEntry, error: unknown): Promise<void> {
+    const { store, events } = this.#options;
+    const message = describeError(error);
+    const now = this.#now();
+    const forever = entry.kind === "subagent-result";
+    const permanent =
+      !forever &&
+      (error instanceof PermanentDeliveryError || (error instanceof ChannelError && !error.retryable) ||
+        entry.attempts >= (this.#options.maxAttempts ?? 8));
+    const base = this.#options.baseRetryMs ?? 1000;
+    const backoff = Math.min(60_000, base * 2 ** Math.max(0, entry.attempts - 1));
+    const retryAfter = error instanceof ChannelError && error.retryAfterMs !== undefined ? error.retryAfterMs : backoff;
+    const payload = asChatPayload(entry.payload);
+    events.publish({
+      type: "delivery_failed",
+      at: now,
+      sessionKey: entry.sessionKey,
+      channel: payload?.channel ?? "",
+      accountId: payload?.accountId ?? "",
+      chatId: payload?.target.chatId ?? "",
+      error: message,
+      attempt: entry.attempts,
+      willRetry: !permanent,
+    });
+    this.#logger.warn(
+      { outboxId: entry.id, sessionKey: entry.sessionKey, attempt: entry.attempts, willRetry: !permanent, error: message },
+      "delivery failed",
+    );
+    if (permanent) this.#progress.delete(entry.id);
+    try {
+      await store.markOutboxFailed(entry.id, permanent ? { error: message } : { error: message, retryAt: now + retryAfter });
+    } catch (markError) {
+      this.#logger.error({ outboxId: entry.id, error: describeError(markError) }, "could not record a failed delivery");
+    }
+  }
+}
+
+/** A delivery that can never succeed (no such channel, a malformed payload). */
+export class PermanentDeliveryError extends Error {
+  override readonly name = "PermanentDeliveryError";
+}
+
+async function tryEdit(channel: Channel, target: SendTarget, messageId: string, text: string): Promise<boolean> {
+  if (!channel.capabilities.edit || channel.edit === undefined) return false;
+  try {
+    await channel.edit(sentRef(target, messageId), { text });
+    return true;
+  } catch (error) {
+    // A preview that is gone or too old to edit is replaced by a new message; anything else is retried.
+    if (error instanceof ChannelError && ["not-found", "forbidden", "edit-window-expired"].includes(error.kind)) {
+      return false;
+    }
+    throw error;
+  }
+}
+
+function sentRef(target: SendTarget, messageId: string): SentMessage {
+  const ref = { messageId, chatId: target.chatId, sentAt: 0 };
+  return target.threadId === undefined ? ref : { ...ref, threadId: target.threadId };
+}
+
+function withoutReply(target: SendTarget): SendTarget {
+  if (target.replyToMessageId === undefined) return target;
+  const { replyToMessageId: _omit, ...rest } = target;
+  return rest;
+}

@@ -1,0 +1,43 @@
+import type { SendTarget } from "../channel/channel-types.js";
+import type { TrustTier } from "../policy/trust-tier.js";
+
+/**
+ * What a `reply` or `notice` outbox entry carries: Markdown for one chat, rendered and chunked at delivery time.
+ * `editMessageIds` are preview messages already on the platform: the final chunks replace them in place.
+ */
+export interface ChatDeliveryPayload {
+  readonly channel: string;
+  readonly accountId: string;
+  readonly target: SendTarget;
+  readonly text: string;
+  readonly editMessageIds?: readonly string[];
+}
+
+/** What a `subagent-result` outbox entry carries: a background child's result for its parent session. */
+export interface SubagentResultPayload {
+  readonly childRunId: string;
+  readonly childSessionKey?: string;
+  readonly agent: string;
+  readonly label?: string;
+  readonly status: string;
+  readonly text: string;
+  /** The tier of the run that spawned it; the parent's follow-up turn runs with it. */
+  readonly trust: TrustTier;
+}
+
+/** Reads a chat payload back from JSON. Contract: undefined when the shape is wrong. */
+export function asChatPayload(value: unknown): ChatDeliveryPayload | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Partial<ChatDeliveryPayload>;
+  if (typeof v.channel !== "string" || typeof v.accountId !== "string" || typeof v.text !== "string") return undefined;
+  if (typeof v.target !== "object" || v.target === null || typeof v.target.chatId !== "string") return undefined;
+  return v as ChatDeliveryPayload;
+}
+
+/** Reads a sub-agent result payload back from JSON. Contract: undefined when the shape is wrong. */
+export function asSubagentResultPayload(value: unknown): SubagentResultPayload | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Partial<SubagentResultPayload>;
+  if (typeof v.childRunId !== "string" || typeof v.text !== "string" || typeof v.agent !== "string") return undefined;
+  return v as SubagentResultPayload;
+}

@@ -1,0 +1,61 @@
+import type { FleetRunNode, FleetView } from "./fleet-view.js";
+
+/** Runs listed at most; the rest are counted. Keeps /agents readable and within a few messages. */
+const MAX_RUN_LINES = 40;
+
+/**
+ * The fleet as Markdown for a chat: totals, agents, then the run tree (sub-agents indented under their parent).
+ * Contract: at most MAX_RUN_LINES run lines; the reply layer splits the text to the channel's limits.
+ */
+export function renderFleet(view: FleetView): string {
+  const { totals } = view;
+  const lines = [
+    `**Fleet**: ${view.agents.length} agent(s) · ${totals.activeSessions} active of ${totals.sessions} session(s) · ` +
+      `${totals.runningRuns} running run(s) · ${totals.tokens} tokens · ${formatCost(totals.cost)}`,
+    "",
+    "**Agents**",
+  ];
+  for (const agent of view.agents) {
+    const bindings = agent.bindings.length === 0 ? "default" : agent.bindings.join(" ");
+    lines.push(
+      `- ${agent.id}: model ${agent.model} · bindings ${bindings} · sessions ${agent.activeSessions} active / ${agent.sessions} · runs ${agent.runningRuns}`,
+    );
+  }
+  lines.push("", "**Running**");
+  if (view.runs.length === 0) lines.push("- nothing is running");
+  let shown = 0;
+  let hidden = 0;
+  const visit = (node: FleetRunNode, indent: number): void => {
+    if (shown >= MAX_RUN_LINES) {
+      hidden++;
+    } else {
+      shown++;
+      lines.push(`${"  ".repeat(indent)}- ${describeRun(node)}`);
+    }
+    for (const child of node.children) visit(child, indent + 1);
+  };
+  for (const root of view.runs) visit(root, 0);
+  if (hidden > 0) lines.push(`- … and ${hidden} more`);
+  return lines.join("\n");
+}
+
+/** One run as a line: id, agent, depth, status, age, tokens, cost, channel and chat. */
+export function describeRun(node: FleetRunNode): string {
+  return (
+    `\`${node.runId}\` ${node.agentId} · depth ${node.depth} · ${node.status} · ${formatAge(node.ageMs)} · ` +
+    `${node.tokens} tokens · ${formatCost(node.cost)} · ${node.channel} ${node.chatId}`
+  );
+}
+
+/** "42 s", "3 min", "2 h". */
+export function formatAge(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h`;
+}
+
+/** US dollars with enough digits for small costs. */
+export function formatCost(cost: number): string {
+  return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
+}

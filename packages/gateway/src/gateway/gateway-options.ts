@@ -1,0 +1,79 @@
+import type { AgentLoopConfig, AnyAgentTool, Model, StreamFn } from "@chorus/core";
+import type { SubagentProfile, SubagentSlots, ToolGroupMap } from "@chorus/tools";
+import type { Channel } from "../channel/channel-types.js";
+import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
+import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import type { PairingOptions } from "../policy/pairing/pairing-service.js";
+import type { ReplyMode } from "../reply-manager/reply-manager.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { TitleModel } from "../titles/session-title.js";
+import type { GatewayLogger } from "./gateway-logger.js";
+
+/** Where model ids are looked up (`ModelRegistry` from @chorus/providers fits). */
+export interface ModelCatalog {
+  /** Contract: undefined for an unknown id. */
+  find(id: string): Model | undefined;
+  list(): readonly Model[];
+}
+
+/** What an agent can do beyond its config: its tools and the sub-agents it may spawn. */
+export interface AgentRuntimeSetup {
+  tools?: readonly AnyAgentTool[];
+  /** Sub-agent profiles by name (also the child sessions' agent id, so `[a-z0-9][a-z0-9_-]*`). */
+  subagents?: Readonly<Record<string, SubagentProfile>>;
+  /** Extra tool group members (e.g. the host's admin tools) for the trust-tier gate. */
+  toolGroups?: ToolGroupMap;
+}
+
+/** Everything a Gateway is built from. Only config, store, channels, streamFn and models are required. */
+export interface GatewayOptions {
+  /** Validated at construction (GatewayConfigError on mistakes). */
+  config: GatewayConfigInput | GatewayConfig;
+  store: SessionStore;
+  channels: readonly Channel[];
+  /** Every model call goes through it (tests: the scripted StreamFn; the bot: `providerStreamFn`). */
+  streamFn: StreamFn;
+  models: ModelCatalog;
+  /** The bot's own platform user id per channel account, keyed `<channel>/<accountId>`: its messages are ignored. */
+  selfIds?: Readonly<Record<string, string>>;
+  /** Tools and sub-agent profiles per agent id. */
+  agents?: Readonly<Record<string, AgentRuntimeSetup>>;
+  events?: GatewayEventBus;
+  logger?: GatewayLogger;
+  now?: () => number;
+  /** Turns running at once across all sessions. Default 8. */
+  maxConcurrentTurns?: number;
+  /** Messages waiting per session; beyond it the oldest is dropped and its sender told. Default 20. */
+  maxQueuedPerSession?: number;
+  /** Collect mode's debounce. Default 500 ms. */
+  collectDebounceMs?: number;
+  /** An idle session's Agent is dropped after this long (0: at once). Default 60 000 ms. */
+  idleEvictMs?: number;
+  /** Default "preview" (falls back to block on channels that cannot edit). */
+  replyMode?: ReplyMode;
+  /** A turn running longer is stopped and the chat told. Default 600 000 ms. */
+  turnTimeoutMs?: number;
+  /** Messages a session accepts per window before it ignores more (a loop brake). Default 30 per 60 s. */
+  rateCap?: { messages: number; perMs: number } | false;
+  /** Session titles: a title model, or false for none. Default: titles from the first message's text. */
+  titles?: TitleModel | false;
+  pairing?: PairingOptions;
+  outbox?: { pollMs?: number; maxAttempts?: number; baseRetryMs?: number };
+  /** Extra loop settings for every agent (retry strategy, context, timeouts…). */
+  loop?: Omit<
+    Partial<AgentLoopConfig>,
+    "model" | "streamFn" | "tools" | "run" | "messageProvider" | "preDispatchPolicies" | "awaitApproval"
+  >;
+  /** Sub-agent concurrency slots; default: a fresh pool per Gateway. */
+  subagentSlots?: SubagentSlots;
+}
+
+/** The defaults of the numeric options. */
+export const GATEWAY_DEFAULTS = {
+  maxConcurrentTurns: 8,
+  maxQueuedPerSession: 20,
+  collectDebounceMs: 500,
+  idleEvictMs: 60_000,
+  turnTimeoutMs: 600_000,
+  rateCap: { messages: 30, perMs: 60_000 },
+} as const;

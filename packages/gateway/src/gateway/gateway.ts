@@ -1,0 +1,587 @@
+import {
+  DEFAULT_SUMMARY_PROMPT,
+  defaultConvertToLlm,
+  estimateTokens,
+  type Model,
+  summarizeOlderMessages,
+} from "@chorus/core";
+import { SubagentSlots } from "@chorus/tools";
+import type { Channel, InboundMessage } from "../channel/channel-types.js";
+import { runBuiltinCommand } from "../commands/builtin-commands.js";
+import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
+import { parseCommand } from "../commands/parse-command.js";
+import type { GatewayConfig, QueueMode } from "../config/gateway-config-schema.js";
+import { loadGatewayConfig } from "../config/load-gateway-config.js";
+import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
+import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
+import { asSubagentResultPayload, type ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
+import { GatewayEventBus } from "../events/gateway-event-bus.js";
+import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
+import { RunTracker } from "../fleet/run-tracker.js";
+import { FairAdmission } from "../lanes/fair-admission.js";
+import { BotLoopBrake } from "../policy/bot-loop-brake.js";
+import { decideInbound } from "../policy/decide-inbound.js";
+import { OneTimeHints } from "../policy/one-time-hints.js";
+import { PairingService } from "../policy/pairing/pairing-service.js";
+import type { PairingScope } from "../policy/pairing/pairing-types.js";
+import { resolveQueueMode } from "../routing/route-inbound.js";
+import { routeInbound } from "../routing/route-inbound.js";
+import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { OutboxEntry, SessionRecord } from "../store/store-types.js";
+import { subagentResultMessage } from "../subagent-sessions/subagent-result-message.js";
+import { generateSessionTitle } from "../titles/session-title.js";
+import { describeError, type GatewayLogger, SILENT_LOGGER } from "./gateway-logger.js";
+import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
+import { inboundUserMessage } from "./inbound-user-message.js";
+import { type PreparedAgent, prepareAgent } from "./prepare-agent.js";
+import { sessionChatOf } from "./session-chat.js";
+import { SessionRateCap } from "./session-rate-cap.js";
+import { type SessionChat, SessionRuntime, type SessionRuntimeDeps } from "./session-runtime.js";
+
+/** Tokens kept verbatim by /compact. */
+const COMPACT_KEEP_RECENT_TOKENS = 4_000;
+const RESTART_NOTICE = "I was restarted while working on this — reply 'continue' to pick up.";
+
+/**
+ * The chat gateway: takes messages from channels and answers them with agents. Pipeline: dedupe by event id
+ * (durable, in the store) → inbound policy (own/bot messages, bot hop limit, DM pairing/allowlist, group allowlist,
+ * mention gating) → route (bindings) → per-session rate cap → builtin command, or the message is stored and queued
+ * in its session's lane → a turn on the session's Agent → replies through the outbox.
+ * Contract: a user's message is in the store before any model call; each turn's messages, run status and reply
+ * outbox entries are written in one transaction; replies leave only through the outbox; idle sessions keep no Agent.
+ */
+export class Gateway {
+  readonly config: GatewayConfig;
+  readonly store: SessionStore;
+  readonly events: GatewayEventBus;
+  /** Runs live in this process (root runs and sub-agents). */
+  readonly runs = new RunTracker();
+  readonly pairing: PairingService;
+  readonly #options: GatewayOptions;
+  readonly #logger: GatewayLogger;
+  readonly #now: () => number;
+  readonly #channels = new Map<string, Channel>();
+  readonly #agents = new Map<string, PreparedAgent>();
+  readonly #sessions = new Map<string, SessionRuntime>();
+  readonly #evictions = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #inflight = new Set<Promise<unknown>>();
+  readonly #admission: FairAdmission;
+  readonly #dispatcher: OutboxDispatcher;
+  readonly #brake = new BotLoopBrake();
+  readonly #hints = new OneTimeHints();
+  readonly #rateCap: SessionRateCap | undefined;
+  readonly #deps: SessionRuntimeDeps;
+  readonly #commandHost: CommandHost;
+  #accepting = false;
+  #redeliverTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** Contract: throws GatewayConfigError for an invalid config or an agent whose model is unknown. */
+  constructor(options: GatewayOptions) {
+    this.#options = options;
+    this.config = loadGatewayConfig(options.config);
+    this.store = options.store;
+    this.events = options.events ?? new GatewayEventBus();
+    this.#logger = options.logger ?? SILENT_LOGGER;
+    this.#now = options.now ?? Date.now;
+    this.pairing = new PairingService(options.store, { now: this.#now, ...options.pairing });
+    this.#admission = new FairAdmission(options.maxConcurrentTurns ?? GATEWAY_DEFAULTS.maxConcurrentTurns);
+    const rateCap = options.rateCap ?? GATEWAY_DEFAULTS.rateCap;
+    this.#rateCap = rateCap === false ? undefined : new SessionRateCap(rateCap);
+    for (const channel of options.channels) this.#channels.set(channelKey(channel.id, channel.accountId), channel);
+    this.#dispatcher = new OutboxDispatcher({
+      store: this.store,
+      channelFor: (channel, accountId) => this.#channels.get(channelKey(channel, accountId)),
+      events: this.events,
+      acceptSubagentResult: (entry) => this.#acceptSubagentResult(entry),
+      logger: this.#logger,
+      now: this.#now,
+      ...options.outbox,
+    });
+    const slots = options.subagentSlots ?? new SubagentSlots();
+    for (const agent of this.config.agents) {
+      this.#agents.set(
+        agent.id,
+        prepareAgent(agent, options.agents?.[agent.id], {
+          models: options.models,
+          streamFn: options.streamFn,
+          store: this.store,
+          events: this.events,
+          runs: this.runs,
+          logger: this.#logger,
+          now: this.#now,
+          slots,
+          loop: options.loop,
+          onEnqueued: (entries) => this.#deliver(entries),
+        }),
+      );
+    }
+    this.#deps = {
+      store: this.store,
+      events: this.events,
+      runs: this.runs,
+      logger: this.#logger,
+      now: this.#now,
+      admission: this.#admission,
+      streamFn: options.streamFn,
+      loop: options.loop,
+      resolveModel: (id) => options.models.find(id),
+      channelFor: (channel, accountId) => this.#channels.get(channelKey(channel, accountId)),
+      deliver: (entries) => this.#deliver(entries),
+      notice: (sessionKey, chat, text) => this.#notice(sessionKey, chat, text),
+      onIdle: (runtime) => this.#onIdle(runtime),
+      track: (work) => this.#track(work),
+      replyMode: options.replyMode ?? "preview",
+      turnTimeoutMs: options.turnTimeoutMs ?? GATEWAY_DEFAULTS.turnTimeoutMs,
+      maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
+      collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
+    };
+    this.#commandHost = this.#makeCommandHost();
+  }
+
+  /** Sessions with live state (a lane or an Agent) in memory. */
+  get activeSessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** Whether a session currently holds an Agent in memory. */
+  hasAgentInMemory(sessionKey: string): boolean {
+    return this.#sessions.get(sessionKey)?.agent !== undefined;
+  }
+
+  /**
+   * Recovers from a previous process (runs left running are marked interrupted and their chats told; outbox
+   * entries left in flight are requeued), starts delivering the outbox, then starts every channel.
+   */
+  async start(): Promise<void> {
+    const interrupted = await this.store.interruptRunningRuns("the gateway restarted");
+    for (const run of interrupted) {
+      if (run.depth !== 0) continue;
+      const session = await this.store.getSession(run.sessionKey);
+      if (session !== undefined && !isSubagentKey(session.key)) this.#notice(session.key, sessionChatOf(session), RESTART_NOTICE);
+    }
+    await this.#dispatcher.start();
+    this.#redeliverTimer = setInterval(() => {
+      for (const agent of this.#agents.values()) void agent.subagents?.redeliver();
+    }, this.#options.outbox?.pollMs ?? 1000);
+    this.#redeliverTimer.unref?.();
+    this.#accepting = true;
+    for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
+  }
+
+  /**
+   * Stops taking messages, lets running turns finish for up to `deadlineMs` (then stops them), and stops the
+   * channels and the outbox. Contract: nothing in the outbox is lost (undelivered entries stay pending).
+   */
+  async stop(deadlineMs = 10_000): Promise<void> {
+    this.#accepting = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, deadlineMs);
+    });
+    await Promise.race([this.idle(), deadline]);
+    clearTimeout(timer);
+    for (const runtime of this.#sessions.values()) {
+      runtime.lane.clear();
+      runtime.stop("shutdown", "the gateway is shutting down");
+    }
+    await this.idle();
+    for (const channel of this.#channels.values()) await channel.stop();
+    if (this.#redeliverTimer !== undefined) clearInterval(this.#redeliverTimer);
+    await this.#dispatcher.stop();
+    for (const timer of this.#evictions.values()) clearTimeout(timer);
+    this.#evictions.clear();
+    this.#sessions.clear();
+  }
+
+  /** Resolves when no turn runs, no delivery is under way and no background work (titles) is pending. */
+  async idle(): Promise<void> {
+    for (let quiet = 0; quiet < 3; ) {
+      if (this.#inflight.size > 0) {
+        quiet = 0;
+        await Promise.allSettled([...this.#inflight]);
+        continue;
+      }
+      await this.#dispatcher.idle();
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      quiet = this.#inflight.size === 0 ? quiet + 1 : 0;
+    }
+  }
+
+  /** The channel sink: every inbound message enters here. Contract: never rejects; failures are logged. */
+  async handleInbound(message: InboundMessage): Promise<void> {
+    if (!this.#accepting) return;
+    const work = this.#handleInbound(message).catch((error: unknown) => {
+      this.#logger.error({ channel: message.channel, eventId: message.eventId, error: describeError(error) }, "inbound failed");
+    });
+    this.#track(work);
+    await work;
+  }
+
+  async #handleInbound(message: InboundMessage): Promise<void> {
+    const { channel, accountId } = message;
+    const fresh = await this.store.recordInboundEvent({ channel, accountId, eventId: message.eventId });
+    if (!fresh) return;
+    const policy = resolveChannelPolicy(this.config, channel, accountId);
+    const selfId = this.#options.selfIds?.[channelKey(channel, accountId)] ?? "";
+    const botHops = this.#brake.observe(message, selfId);
+    const scope: PairingScope = { channel, accountId };
+    const paired = message.chatType === "dm" ? await this.pairing.isApproved(scope, message.sender.id) : false;
+    const decision = decideInbound(message, { policy, selfId, botHops, paired });
+    if (decision.action === "ignore") {
+      if (decision.hint !== undefined && this.#hints.first(`${channel}/${accountId}/${message.chatId}`)) {
+        this.#logger.info({ channel, accountId, chatId: message.chatId }, decision.hint);
+      }
+      return;
+    }
+    const route = routeInbound(this.config, message);
+    if (decision.action === "pair") {
+      await this.#pairingReply(message, scope, route.sessionKey);
+      return;
+    }
+    if (this.#rateCap !== undefined && !this.#rateCap.allow(route.sessionKey, this.#now())) {
+      this.#logger.warn({ sessionKey: route.sessionKey, senderId: message.sender.id }, "rate cap reached: message ignored");
+      return;
+    }
+    const { session, created } = await this.store.ensureSession({
+      key: route.sessionKey,
+      agentId: route.agentId,
+      channel,
+      accountId,
+      chatId: message.chatId,
+    });
+    this.events.publish({
+      type: "message_received",
+      at: this.#now(),
+      sessionKey: session.key,
+      agentId: route.agentId,
+      channel,
+      accountId,
+      chatId: message.chatId,
+      messageId: message.messageId,
+      senderId: message.sender.id,
+    });
+    if (created) this.#makeTitle(session.key, message.text);
+
+    const command = parseCommand(message.text);
+    if (command !== undefined) {
+      const isAdmin = policy.admins.includes(message.sender.id);
+      const outcome = await runBuiltinCommand(command.name, {
+        message,
+        sessionKey: session.key,
+        agentId: route.agentId,
+        isAdmin,
+        scope,
+        args: command.args,
+        host: this.#commandHost,
+      });
+      if (outcome.kind !== "unknown") {
+        if (outcome.kind === "refused") {
+          this.#logger.warn(
+            { command: command.name, senderId: message.sender.id, channel, accountId, chatId: message.chatId },
+            "command refused: not authorised",
+          );
+        }
+        this.#notice(session.key, replyChat(session, message), outcome.text);
+        return;
+      }
+    }
+
+    const runtime = this.#runtimeFor(session, policy);
+    const userMessage = inboundUserMessage(message);
+    const { firstSeq } = await this.store.appendMessages(session.key, [userMessage]);
+    runtime.accept({
+      message: userMessage,
+      seq: firstSeq,
+      trust: decision.trust,
+      source: "user",
+      senderId: message.sender.id,
+      ...(message.chatType === "group" ? { replyToMessageId: message.messageId } : {}),
+    });
+  }
+
+  async #pairingReply(message: InboundMessage, scope: PairingScope, sessionKey: string): Promise<void> {
+    const outcome = await this.pairing.request(scope, message.sender);
+    const chat: SessionChat = { channel: message.channel, accountId: message.accountId, target: { chatType: "dm", chatId: message.chatId } };
+    let text: string;
+    switch (outcome.status) {
+      case "created":
+      case "pending":
+        text = `Hi! I don't know you yet. Ask an admin of this bot to approve you with: /pair approve ${outcome.code} (the code expires in an hour).`;
+        break;
+      case "too-many-pending":
+        text = "Too many people are waiting for approval right now; please try again later.";
+        break;
+      case "already-approved":
+        return;
+    }
+    this.#logger.info({ channel: scope.channel, accountId: scope.accountId, senderId: message.sender.id }, "pairing requested");
+    this.#notice(sessionKey, chat, text);
+  }
+
+  #runtimeFor(session: SessionRecord, policy?: ChannelPolicy): SessionRuntime {
+    const eviction = this.#evictions.get(session.key);
+    if (eviction !== undefined) {
+      clearTimeout(eviction);
+      this.#evictions.delete(session.key);
+    }
+    const existing = this.#sessions.get(session.key);
+    if (existing !== undefined) return existing;
+    const prepared = this.#agents.get(session.agentId);
+    if (prepared === undefined) throw new Error(`no agent ${session.agentId} is configured (session ${session.key})`);
+    const chat = sessionChatOf(session);
+    const channelPolicy = policy ?? resolveChannelPolicy(this.config, session.channel, session.accountId);
+    const mode = resolveQueueMode(channelPolicy, chat.target);
+    const group = chat.target.chatType === "group" ? channelPolicy.groups[chat.target.chatId] : undefined;
+    const runtime = new SessionRuntime(this.#deps, prepared, session, chat, mode, group?.toolPolicy);
+    this.#sessions.set(session.key, runtime);
+    return runtime;
+  }
+
+  #onIdle(runtime: SessionRuntime): void {
+    const evict = (): void => {
+      this.#evictions.delete(runtime.key);
+      if (runtime.lane.busy || runtime.lane.queued > 0) return;
+      runtime.dropAgent();
+      if (this.#sessions.get(runtime.key) === runtime) this.#sessions.delete(runtime.key);
+    };
+    const after = this.#options.idleEvictMs ?? GATEWAY_DEFAULTS.idleEvictMs;
+    if (after <= 0) {
+      evict();
+      return;
+    }
+    const previous = this.#evictions.get(runtime.key);
+    if (previous !== undefined) clearTimeout(previous);
+    const timer = setTimeout(evict, after);
+    timer.unref?.();
+    this.#evictions.set(runtime.key, timer);
+  }
+
+  async #acceptSubagentResult(entry: OutboxEntry): Promise<void> {
+    const payload = asSubagentResultPayload(entry.payload);
+    const session = await this.store.getSession(entry.sessionKey);
+    if (payload === undefined || session === undefined) {
+      // Kept (status failed) for inspection: there is no session to continue.
+      await this.store.markOutboxFailed(entry.id, {
+        error: payload === undefined ? "malformed sub-agent result" : `the session ${entry.sessionKey} no longer exists`,
+      });
+      return;
+    }
+    const message = subagentResultMessage(payload, this.#now());
+    const seq = await this.store.transaction(async (tx) => {
+      const appended = await tx.appendMessages(session.key, [message]);
+      await tx.markOutboxSent(entry.id, []);
+      return appended.firstSeq;
+    });
+    this.#runtimeFor(session).accept({ message, seq, trust: payload.trust, source: "subagent-result" });
+  }
+
+  #deliver(entries: readonly OutboxEntry[]): void {
+    this.#track(this.#dispatcher.deliver(entries));
+  }
+
+  #notice(sessionKey: string, chat: SessionChat, text: string): void {
+    const payload: ChatDeliveryPayload = { channel: chat.channel, accountId: chat.accountId, target: chat.target, text };
+    this.#track(
+      this.store
+        .enqueueOutbox([{ sessionKey, kind: "notice", payload }])
+        .then((entries) => this.#dispatcher.deliver(entries))
+        .catch((error: unknown) => this.#logger.error({ sessionKey, error: describeError(error) }, "could not queue a notice")),
+    );
+  }
+
+  #makeTitle(sessionKey: string, text: string): void {
+    const titles = this.#options.titles;
+    if (titles === false) return;
+    this.#track(
+      generateSessionTitle(text, titles)
+        .then((title) => this.store.updateSession(sessionKey, { title }))
+        .catch((error: unknown) => this.#logger.warn({ sessionKey, error: describeError(error) }, "title failed")),
+    );
+  }
+
+  #track(work: Promise<unknown>): void {
+    this.#inflight.add(work);
+    void work.finally(() => this.#inflight.delete(work)).catch(() => {});
+  }
+
+  // ── Commands ───────────────────────────────────────────────────────────────
+
+  #makeCommandHost(): CommandHost {
+    const host: CommandHost = {
+    pairing: this.pairing,
+    newSession: async (key) => {
+      const runtime = this.#sessions.get(key);
+      if (runtime !== undefined) {
+        runtime.lane.clear();
+        runtime.stop("user", "a new conversation was started");
+        await runtime.settled();
+        runtime.dropAgent();
+      }
+      await this.store.resetTranscript(key);
+    },
+    stopSession: async (key) => {
+      const runtime = this.#sessions.get(key);
+      if (runtime === undefined) return { stopped: false, dropped: 0 };
+      const dropped = runtime.lane.clear().length;
+      return { stopped: runtime.stop("user", "stopped by the user"), dropped };
+    },
+    compactSession: (key) => this.#compact(key),
+    setQueueMode: async (key, mode) => {
+      await this.store.updateSession(key, { queueModeOverride: mode });
+      const runtime = this.#sessions.get(key);
+      if (runtime !== undefined) runtime.lane.mode = mode;
+    },
+    currentModel: async (key) => (await this.#modelOf(key)).id,
+    knownModels: () => this.#options.models.list().map((model) => model.id),
+    switchModel: async (key, id): Promise<ModelSwitch> => {
+      const model = this.#options.models.find(id);
+      if (model === undefined) return { ok: false, known: host.knownModels() };
+      await this.store.updateSession(key, { modelOverride: model.id });
+      this.#sessions.get(key)?.setModel(model.id);
+      return { ok: true, model: model.id };
+    },
+    status: (key) => this.#status(key),
+    fleet: () => this.fleet(),
+    agentInfo: async (agentId) => this.#agentInfo(agentId),
+    agentSessions: async (agentId) => {
+      if (!this.#agents.has(agentId)) return undefined;
+      return (await this.store.listSessions({ agentId })).filter((s) => !isSubagentKey(s.key));
+    },
+    killRun: async (runId) => this.killRun(runId),
+    };
+    return host;
+  }
+
+  /** The fleet as /agents shows it. */
+  async fleet(): Promise<FleetView> {
+    const runs = await this.store.listRuns({ status: "running" });
+    const runSessions = new Map<string, SessionRecord>();
+    for (const run of runs) {
+      const session = await this.store.getSession(run.sessionKey);
+      if (session !== undefined) runSessions.set(run.sessionKey, session);
+    }
+    const sessions = (await this.store.listSessions()).filter((s) => !isSubagentKey(s.key));
+    return buildFleetView({
+      agents: this.config.agents,
+      bindings: this.config.bindings,
+      sessions,
+      runs,
+      runSessions,
+      live: this.runs,
+      now: this.#now(),
+    });
+  }
+
+  /**
+   * Stops a run and every run below it; the affected chat is told. Contract: `killed` lists the stopped run ids,
+   * the run itself first; empty when no such run is live in this process.
+   */
+  async killRun(runId: string): Promise<{ killed: string[] }> {
+    const run = this.runs.get(runId);
+    if (run === undefined) return { killed: [] };
+    const killed = this.runs.killTree(runId, "stopped by an administrator");
+    // A root run tells its chat itself (its end notice); for a sub-agent the root chat is told here.
+    if (run.depth > 0) {
+      const session = await this.store.getSession(rootKeyOf(run.sessionKey));
+      if (session !== undefined) {
+        this.#notice(session.key, sessionChatOf(session), `An administrator stopped a sub-agent task (${run.agentId}).`);
+      }
+    }
+    this.#logger.info({ runId, killed }, "runs killed by an administrator");
+    return { killed };
+  }
+
+  async #modelOf(key: string): Promise<Model> {
+    const runtime = this.#sessions.get(key);
+    if (runtime !== undefined) return runtime.model;
+    const session = await this.store.getSession(key);
+    const prepared = session === undefined ? undefined : this.#agents.get(session.agentId);
+    const override = session?.modelOverride === undefined ? undefined : this.#options.models.find(session.modelOverride);
+    return override ?? prepared?.defaultModel ?? this.#agents.values().next().value!.defaultModel;
+  }
+
+  async #status(key: string): Promise<SessionStatus> {
+    const session = await this.store.getSession(key);
+    const runtime = session === undefined ? undefined : this.#runtimeFor(session);
+    const transcript = runtime?.agent?.state.messages ?? (await this.store.readTranscript(key)).map((e) => e.message);
+    const runs = await this.store.listRuns({ sessionKey: key });
+    let cost = 0;
+    for (const run of runs) cost += this.runs.get(run.id)?.usage().cost.total ?? run.usage.cost.total;
+    const stored = session?.settings.lastCompaction as { before: number; after: number } | undefined;
+    const lastCompaction = runtime?.lastCompaction ?? stored;
+    const status: SessionStatus = {
+      agentId: session?.agentId ?? "?",
+      model: (await this.#modelOf(key)).id,
+      contextTokens: estimateTokens(transcript),
+      cost,
+      queueMode: (runtime?.lane.mode ?? "steer") as QueueMode,
+      queued: runtime?.lane.queued ?? 0,
+      running: runtime?.currentRunId !== undefined,
+    };
+    if (runtime !== undefined && !runtime.lane.busy) this.#onIdle(runtime);
+    return lastCompaction === undefined ? status : { ...status, lastCompaction };
+  }
+
+  async #compact(key: string): Promise<string> {
+    const session = await this.store.getSession(key);
+    if (session === undefined) return "Nothing to compact yet.";
+    const runtime = this.#runtimeFor(session);
+    if (runtime.lane.busy) return "I am working on something; try /compact when I am done.";
+    try {
+      const agent = await runtime.loadAgent();
+      const before = estimateTokens(agent.state.messages);
+      const outcome = await summarizeOlderMessages({
+        messages: agent.state.messages,
+        keepRecentTokens: COMPACT_KEEP_RECENT_TOKENS,
+        convert: defaultConvertToLlm,
+        streamFn: this.#options.streamFn,
+        model: runtime.model,
+        apiKey: undefined,
+        prompt: DEFAULT_SUMMARY_PROMPT,
+        signal: new AbortController().signal,
+      });
+      if (!outcome.ok) return `Nothing was compacted (${outcome.error}).`;
+      agent.replaceMessages(outcome.messages);
+      const after = estimateTokens(outcome.messages);
+      runtime.lastCompaction = { before, after };
+      await this.store.transaction(async (tx) => {
+        await tx.resetTranscript(key);
+        await tx.appendMessages(key, outcome.messages);
+        await tx.updateSession(key, { settings: { ...session.settings, lastCompaction: { before, after } } });
+      });
+      return `Compacted the conversation: ~${before} → ~${after} tokens.`;
+    } finally {
+      if (!runtime.lane.busy) this.#onIdle(runtime);
+    }
+  }
+
+  #agentInfo(agentId: string): string | undefined {
+    const prepared = this.#agents.get(agentId);
+    if (prepared === undefined) return undefined;
+    const { config } = prepared;
+    const bindings = this.config.bindings.filter((b) => b.agentId === agentId).length;
+    const live = this.runs.all().filter((run) => run.agentId === agentId && run.depth === 0).length;
+    const lines = [
+      `**${config.id}** · model ${config.model} · ${bindings} binding(s) · ${live} running run(s)`,
+      `Tools: ${prepared.tools.map((tool) => tool.name).join(", ") || "none"}`,
+      `Sub-agents: depth ≤ ${config.subagents.maxSpawnDepth}, ≤ ${config.subagents.maxChildrenPerRun} per run, ≤ ${config.subagents.maxConcurrent} at once`,
+    ];
+    if (config.toolPolicy !== undefined) lines.push(`Tool policy: ${JSON.stringify(config.toolPolicy)}`);
+    if (config.systemPrompt !== undefined) lines.push(`System prompt: ${config.systemPrompt.slice(0, 200)}`);
+    return lines.join("\n");
+  }
+}
+
+function channelKey(channel: string, accountId: string): string {
+  return `${channel}/${accountId}`;
+}
+
+/** Replies to a command go to the chat (and thread) the command came from. */
+function replyChat(session: SessionRecord, message: InboundMessage): SessionChat {
+  const target =
+    message.threadId === undefined
+      ? { chatType: message.chatType, chatId: message.chatId }
+      : { chatType: message.chatType, chatId: message.chatId, threadId: message.threadId };
+  return { channel: session.channel, accountId: session.accountId, target };
+}

@@ -1,0 +1,120 @@
+import type { AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import {
+  createSubagents,
+  createToolPolicyGate,
+  evaluateToolPolicy,
+  mergeToolGroups,
+  type Subagents,
+  type SubagentSlots,
+  type ToolPolicy,
+} from "@chorus/tools";
+import type { AgentConfig } from "../config/gateway-config-schema.js";
+import { GatewayConfigError } from "../config/gateway-config-error.js";
+import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import type { RunTracker } from "../fleet/run-tracker.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { OutboxEntry } from "../store/store-types.js";
+import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
+import { subagentEventPublisher, subagentResultDeliverer } from "../subagent-sessions/subagent-bridge.js";
+import type { GatewayLogger } from "./gateway-logger.js";
+import type { AgentRuntimeSetup, GatewayOptions, ModelCatalog } from "./gateway-options.js";
+
+/** One configured agent, ready to build `Agent`s from: model, tools, call-time policies and sub-agents. */
+export interface PreparedAgent {
+  readonly config: AgentConfig;
+  readonly defaultModel: Model;
+  readonly tools: readonly AnyAgentTool[];
+  /** Depth deny-lists, the trust-tier gate (with the agent's tool policy) and the group's tool policy. */
+  readonly policies: readonly PreDispatchPolicy[];
+  readonly subagents: Subagents | undefined;
+}
+
+/** What prepareAgent needs from the gateway. */
+export interface PrepareAgentDeps {
+  models: ModelCatalog;
+  streamFn: StreamFn;
+  store: SessionStore;
+  events: GatewayEventBus;
+  runs: RunTracker;
+  logger: GatewayLogger;
+  now: () => number;
+  slots: SubagentSlots;
+  loop: GatewayOptions["loop"];
+  /** Receives sub-agent result entries to deliver. */
+  onEnqueued(entries: readonly OutboxEntry[]): void;
+}
+
+/**
+ * Builds an agent's runtime pieces once. The tier comes from `run.meta.trustTier` and the group's tool policy from
+ * `run.meta.groupToolPolicy`, both set per turn, so the policy applies at call time to whoever is asking.
+ * Contract: throws GatewayConfigError when the agent's model is unknown.
+ */
+export function prepareAgent(
+  config: AgentConfig,
+  setup: AgentRuntimeSetup | undefined,
+  deps: PrepareAgentDeps,
+): PreparedAgent {
+  const model = deps.models.find(config.model);
+  if (model === undefined) {
+    const known = deps.models.list().map((m) => m.id);
+    throw new GatewayConfigError([
+      {
+        path: `agents.${config.id}.model`,
+        message: `unknown model ${JSON.stringify(config.model)}; known models: ${known.join(", ") || "(none)"}`,
+      },
+    ]);
+  }
+  const groups = mergeToolGroups(setup?.toolGroups);
+  const tierGate = createToolPolicyGate({
+    ...(config.toolPolicy === undefined ? {} : { policy: config.toolPolicy }),
+    ...(setup?.toolGroups === undefined ? {} : { groups: setup.toolGroups }),
+  });
+  const groupGate: PreDispatchPolicy = (request) => {
+    const policy = request.run.meta?.groupToolPolicy as ToolPolicy | undefined;
+    if (policy === undefined) return { kind: "allow" };
+    const verdict = evaluateToolPolicy(policy, request.toolCall.name, groups);
+    return verdict.allowed ? { kind: "allow" } : { kind: "deny", reason: verdict.reason };
+  };
+  const profiles = setup?.subagents;
+  let subagents: Subagents | undefined;
+  if (profiles !== undefined && Object.keys(profiles).length > 0) {
+    const runner = gatewayChildRunner({
+      store: deps.store,
+      events: deps.events,
+      runs: deps.runs,
+      logger: deps.logger,
+      model,
+      streamFn: deps.streamFn,
+      now: deps.now,
+      ...(deps.loop === undefined ? {} : { loop: deps.loop }),
+    });
+    subagents = createSubagents({
+      agents: { ...profiles },
+      runChild: runner,
+      limits: {
+        maxSpawnDepth: config.subagents.maxSpawnDepth,
+        maxChildrenPerRun: config.subagents.maxChildrenPerRun,
+        maxConcurrentSubagents: config.subagents.maxConcurrent,
+      },
+      childPolicies: [tierGate, groupGate],
+      deliver: subagentResultDeliverer({
+        store: deps.store,
+        runs: deps.runs,
+        trustOf: runner.takeTrust,
+        onEnqueued: deps.onEnqueued,
+      }),
+      onEvent: subagentEventPublisher({ events: deps.events, runs: deps.runs, now: deps.now }),
+      slots: deps.slots,
+      model,
+      streamFn: deps.streamFn,
+      ...(setup?.toolGroups === undefined ? {} : { groups: setup.toolGroups }),
+    });
+  }
+  return {
+    config,
+    defaultModel: model,
+    tools: [...(setup?.tools ?? []), ...(subagents?.tools ?? [])],
+    policies: [...(subagents === undefined ? [] : [subagents.depthPolicy]), tierGate, groupGate],
+    subagents,
+  };
+}

@@ -1,0 +1,321 @@
+import { randomUUID } from "node:crypto";
+import { Agent, type AgentEvent, type AgentLoopConfig, type AgentRunResult, type Model, type StreamFn } from "@chorus/core";
+import type { Channel, SendTarget } from "../channel/channel-types.js";
+import type { QueueMode } from "../config/gateway-config-schema.js";
+import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import type { RunTracker } from "../fleet/run-tracker.js";
+import type { FairAdmission } from "../lanes/fair-admission.js";
+import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
+import { SessionLane } from "../lanes/session-lane.js";
+import type { TrustTier } from "../policy/trust-tier.js";
+import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
+import { ReplyManager, type ReplyMode } from "../reply-manager/reply-manager.js";
+import { TurnCommitter } from "../reply-manager/turn-committer.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { OutboxEntry, SessionRecord } from "../store/store-types.js";
+import { describeError, type GatewayLogger } from "./gateway-logger.js";
+import type { PreparedAgent } from "./prepare-agent.js";
+
+/** Where a session's replies go. */
+export interface SessionChat {
+  readonly channel: string;
+  readonly accountId: string;
+  readonly target: SendTarget;
+}
+
+/** What a session runtime needs from its gateway. */
+export interface SessionRuntimeDeps {
+  store: SessionStore;
+  events: GatewayEventBus;
+  runs: RunTracker;
+  logger: GatewayLogger;
+  now: () => number;
+  admission: FairAdmission;
+  streamFn: StreamFn;
+  loop: Omit<Partial<AgentLoopConfig>, "model" | "streamFn" | "tools" | "run" | "preDispatchPolicies"> | undefined;
+  resolveModel(id: string): Model | undefined;
+  channelFor(channel: string, accountId: string): Channel | undefined;
+  deliver(entries: readonly OutboxEntry[]): void;
+  notice(sessionKey: string, chat: SessionChat, text: string): void;
+  onIdle(runtime: SessionRuntime): void;
+  /** Registers work the gateway's `idle()` waits for. */
+  track(work: Promise<unknown>): void;
+  replyMode: ReplyMode;
+  turnTimeoutMs: number;
+  maxQueued: number;
+  collectDebounceMs: number;
+}
+
+/** A turn under way. */
+interface CurrentRun {
+  readonly runId: string;
+  cause: RunStopCause;
+}
+
+/**
+ * The live state of one active session: its lane and, while it is active, its `Agent` (built lazily from the stored
+ * transcript, with the stored /model override, and dropped when the session goes idle). Runs each turn: run record
+ * written as running first, events to the reply manager and the committer, the end persisted with the last reply.
+ * Contract: one turn at a time (the lane); messages handed to `accept` must already be in the store.
+ */
+export class SessionRuntime implements LaneHost {
+  readonly key: string;
+  readonly agentId: string;
+  readonly chat: SessionChat;
+  readonly lane: SessionLane;
+  /** The run's meta, read by the policies at call time (trust tier, group tool policy). */
+  readonly meta: Record<string, unknown> = {};
+  readonly #deps: SessionRuntimeDeps;
+  readonly #prepared: PreparedAgent;
+  readonly #stored = new WeakSet<object>();
+  readonly #pendingSeqs = new Set<number>();
+  #agent: Agent | undefined;
+  #unlink: (() => void) | undefined;
+  #current: CurrentRun | undefined;
+  #nextRunId = "";
+  #turn: Promise<void> | undefined;
+  #modelOverride: string | undefined;
+  #groupToolPolicy: unknown;
+  /** Last compaction of this session, for /status. */
+  lastCompaction: { before: number; after: number } | undefined;
+
+  constructor(
+    deps: SessionRuntimeDeps,
+    prepared: PreparedAgent,
+    session: SessionRecord,
+    chat: SessionChat,
+    mode: QueueMode,
+    groupToolPolicy: unknown,
+  ) {
+    this.#deps = deps;
+    this.#prepared = prepared;
+    this.key = session.key;
+    this.agentId = session.agentId;
+    this.chat = chat;
+    this.#modelOverride = session.modelOverride;
+    this.#groupToolPolicy = groupToolPolicy;
+    this.lane = new SessionLane(this, deps.admission, {
+      mode: session.queueModeOverride ?? mode,
+      maxQueued: deps.maxQueued,
+      collectDebounceMs: deps.collectDebounceMs,
+    });
+  }
+
+  /** The model the next turn uses: the session's /model override when known, else the agent's. */
+  get model(): Model {
+    const override = this.#modelOverride === undefined ? undefined : this.#deps.resolveModel(this.#modelOverride);
+    return override ?? this.#prepared.defaultModel;
+  }
+
+  get agent(): Agent | undefined {
+    return this.#agent;
+  }
+
+  get currentRunId(): string | undefined {
+    return this.#current?.runId;
+  }
+
+  /** Takes a stored message (with its seq) into the lane. */
+  accept(item: LaneItem & { seq?: number }): void {
+    this.#stored.add(item.message as object);
+    if (item.seq !== undefined) this.#pendingSeqs.add(item.seq);
+    this.lane.enqueue(item);
+  }
+
+  /** Switches the model of this session (already stored by the caller). */
+  setModel(id: string | undefined): void {
+    this.#modelOverride = id;
+    this.#agent?.setModel(this.model);
+  }
+
+  /**
+   * Stops the running turn and the sub-agents under it. Contract: false when nothing was running.
+   */
+  stop(cause: RunStopCause, reason = "stopped"): boolean {
+    const current = this.#current;
+    if (current === undefined || this.#agent === undefined) return false;
+    current.cause ??= cause;
+    this.#agent.abort(reason);
+    this.#prepared.subagents?.cancelChildren(current.runId, reason);
+    return true;
+  }
+
+  /** Forgets the Agent (the next turn rebuilds it from the store). Contract: only while no turn runs. */
+  dropAgent(): void {
+    if (this.#current !== undefined) return;
+    this.#unlink?.();
+    this.#unlink = undefined;
+    this.#agent = undefined;
+  }
+
+  // ── LaneHost ──────────────────────────────────────────────────────────────
+
+  steer(item: LaneItem): boolean {
+    const agent = this.#agent;
+    if (agent === undefined || this.#current === undefined || !agent.state.isRunning) return false;
+    // A steered message joins a live run: the run drops to the lower of the two tiers.
+    this.meta.trustTier = lowerTier(this.meta.trustTier as TrustTier, item.trust);
+    agent.steer(item.message);
+    return true;
+  }
+
+  interrupt(): void {
+    this.stop("interrupt", "interrupted by a new message");
+  }
+
+  dropped(item: LaneItem): void {
+    this.#deps.logger.warn({ sessionKey: this.key, senderId: item.senderId }, "queue full: dropped the oldest message");
+    this.#deps.notice(
+      this.key,
+      this.chat,
+      `Too many messages are waiting here; I dropped the oldest one${item.senderId === undefined ? "" : ` (from ${item.senderId})`}. Please send it again later.`,
+    );
+  }
+
+  idle(): void {
+    this.#deps.onIdle(this);
+  }
+
+  runTurn(items: LaneItem[]): Promise<void> {
+    const turn = this.#runTurn(items);
+    this.#turn = turn;
+    this.#deps.track(turn);
+    return turn;
+  }
+
+  /** Resolves when the turn under way (if any) has ended and been persisted. */
+  async settled(): Promise<void> {
+    await this.#turn?.catch(() => {});
+  }
+
+  /** The Agent, built from the store if it is not in memory. Contract: do not call while a turn starts. */
+  loadAgent(): Promise<Agent> {
+    return this.#ensureAgent();
+  }
+
+  async #runTurn(items: LaneItem[]): Promise<void> {
+    const deps = this.#deps;
+    const runId = `run_${randomUUID()}`;
+    let agent: Agent;
+    try {
+      agent = await this.#ensureAgent();
+      for (const item of items) {
+        const seq = (item as { seq?: number }).seq;
+        if (seq !== undefined) this.#pendingSeqs.delete(seq);
+      }
+      this.meta.trustTier = items.map((item) => item.trust).reduce(lowerTier);
+      if (this.#groupToolPolicy === undefined) delete this.meta.groupToolPolicy;
+      else this.meta.groupToolPolicy = this.#groupToolPolicy;
+      await deps.store.startRun({ id: runId, sessionKey: this.key, agentId: this.agentId });
+    } catch (error) {
+      deps.logger.error({ sessionKey: this.key, error: describeError(error) }, "could not start a turn");
+      deps.notice(this.key, this.chat, "Sorry, I could not start working on that. Please try again.");
+      return;
+    }
+    const current: CurrentRun = { runId, cause: undefined };
+    this.#current = current;
+    const startedAt = deps.now();
+    deps.events.publish({ type: "run_started", at: startedAt, runId, sessionKey: this.key, agentId: this.agentId, depth: 0 });
+    const channel = deps.channelFor(this.chat.channel, this.chat.accountId);
+    const replyTo = items.at(-1)?.replyToMessageId;
+    const target = replyTo === undefined ? this.chat.target : { ...this.chat.target, replyToMessageId: replyTo };
+    const chat = { ...this.chat, target };
+    const replies =
+      channel === undefined
+        ? undefined
+        : new ReplyManager({
+            channel,
+            target,
+            mode: deps.replyMode,
+            now: deps.now,
+            notify: (text) => deps.notice(this.key, chat, text),
+          });
+    const committer = new TurnCommitter({
+      store: deps.store,
+      sessionKey: this.key,
+      runId,
+      stored: this.#stored,
+      chat,
+      replies: replies ?? NO_REPLIES,
+      onCommitted: (entries) => deps.deliver(entries),
+      logger: deps.logger,
+    });
+    deps.runs.add({
+      runId,
+      sessionKey: this.key,
+      agentId: this.agentId,
+      depth: 0,
+      startedAt,
+      usage: () => agent.state.usage,
+      abort: (reason) => this.stop("admin", reason),
+    });
+    const unsubscribe = agent.subscribe((event) => {
+      replies?.onEvent(event);
+      committer.onEvent(event);
+      this.#observe(runId, event);
+    });
+    const timer = setTimeout(() => this.stop("timeout", "the turn took too long"), deps.turnTimeoutMs);
+    this.#nextRunId = runId;
+    let result: AgentRunResult;
+    try {
+      result = await agent.prompt(items.map((item) => item.message));
+    } finally {
+      clearTimeout(timer);
+      unsubscribe();
+      replies?.close();
+      deps.runs.remove(runId);
+    }
+    const notice = endNotice(result.reason, result.error, current.cause);
+    await committer.finish(result, notice);
+    this.#current = undefined;
+    deps.events.publish({
+      type: "run_ended",
+      at: deps.now(),
+      runId,
+      sessionKey: this.key,
+      outcome: result.reason === "aborted" ? "aborted" : result.reason === "error" ? "failed" : "completed",
+      ...(result.error === undefined ? {} : { error: result.error }),
+    });
+  }
+
+  async #ensureAgent(): Promise<Agent> {
+    if (this.#agent !== undefined) return this.#agent;
+    const entries = await this.#deps.store.readTranscript(this.key);
+    const messages = entries.filter((entry) => !this.#pendingSeqs.has(entry.seq)).map((entry) => entry.message);
+    const prepared = this.#prepared;
+    const agent = new Agent({
+      ...this.#deps.loop,
+      model: this.model,
+      streamFn: this.#deps.streamFn,
+      ...(prepared.config.systemPrompt === undefined ? {} : { systemPrompt: prepared.config.systemPrompt }),
+      messages,
+      tools: [...prepared.tools],
+      preDispatchPolicies: [...prepared.policies],
+      run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
+    });
+    this.#unlink = prepared.subagents?.linkAgent(agent);
+    this.#agent = agent;
+    return agent;
+  }
+
+  #observe(runId: string, event: AgentEvent): void {
+    const { events, now } = this.#deps;
+    if (event.type === "tool_execution_start" || event.type === "tool_execution_end") {
+      events.publish({
+        type: "tool_activity",
+        at: now(),
+        runId,
+        sessionKey: this.key,
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        phase: event.type === "tool_execution_start" ? "start" : "end",
+        ...(event.type === "tool_execution_end" ? { isError: event.isError } : {}),
+      });
+    } else if (event.type === "compaction" && event.kind === "summary") {
+      this.lastCompaction = { before: event.tokensBefore, after: event.tokensAfter };
+    }
+  }
+}
+
+/** A reply manager for a session whose channel is gone: nothing to preview. */
+const NO_REPLIES = { previewing: false, takePreview: async () => [] } as unknown as ReplyManager;

@@ -1,0 +1,125 @@
+import type { QueueMode } from "../config/gateway-config-schema.js";
+import type { AdmissionCandidate, FairAdmission } from "./fair-admission.js";
+import type { LaneHost, LaneItem } from "./lane-item.js";
+
+/** Options of one session's lane. */
+export interface SessionLaneOptions {
+  mode: QueueMode;
+  /** Items waiting at most; beyond it the oldest is dropped. Default 20. */
+  maxQueued?: number;
+  /** Collect mode waits this long after the last message before it starts. Default 500 ms. */
+  collectDebounceMs?: number;
+}
+
+/**
+ * One session's lane: one turn at a time; messages that arrive meanwhile are handled by the queue mode —
+ * `steer` (into the live run), `followup` (one turn each, afterwards), `collect` (debounced, merged into one turn),
+ * `interrupt` (abort the live run, then start on the new message).
+ * Contract: never runs two turns of a session at once; keeps at most `maxQueued` items (oldest dropped, host told);
+ * asks the shared FairAdmission for a slot before each turn.
+ */
+export class SessionLane implements AdmissionCandidate {
+  mode: QueueMode;
+  readonly #host: LaneHost;
+  readonly #admission: FairAdmission;
+  readonly #maxQueued: number;
+  readonly #debounceMs: number;
+  #queue: LaneItem[] = [];
+  #running = false;
+  #waiting = false;
+  #collectTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(host: LaneHost, admission: FairAdmission, options: SessionLaneOptions) {
+    this.#host = host;
+    this.#admission = admission;
+    this.mode = options.mode;
+    this.#maxQueued = options.maxQueued ?? 20;
+    this.#debounceMs = options.collectDebounceMs ?? 500;
+  }
+
+  /** Whether a turn runs or waits for a slot. */
+  get busy(): boolean {
+    return this.#running || this.#waiting || this.#collectTimer !== undefined;
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Items waiting for a turn. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Takes a new item. */
+  enqueue(item: LaneItem): void {
+    if (this.#running) {
+      if (this.mode === "steer" && this.#host.steer(item)) return;
+      this.#push(item);
+      if (this.mode === "interrupt") this.#host.interrupt();
+      else if (this.mode === "collect") this.#armCollect();
+      return;
+    }
+    this.#push(item);
+    if (this.mode === "collect") this.#armCollect();
+    else this.#schedule();
+  }
+
+  /** Empties the queue (for /stop, /new). Contract: returns what was removed. */
+  clear(): LaneItem[] {
+    if (this.#collectTimer !== undefined) clearTimeout(this.#collectTimer);
+    this.#collectTimer = undefined;
+    return this.#queue.splice(0);
+  }
+
+  /** Called by FairAdmission. */
+  admit(release: () => void): void {
+    this.#waiting = false;
+    const items = this.#take();
+    if (items.length === 0) {
+      release();
+      this.#settle();
+      return;
+    }
+    this.#running = true;
+    void this.#host
+      .runTurn(items)
+      .catch(() => {
+        // runTurn reports its own failures; the lane must go on regardless.
+      })
+      .finally(() => {
+        this.#running = false;
+        release();
+        this.#settle();
+      });
+  }
+
+  #push(item: LaneItem): void {
+    this.#queue.push(item);
+    while (this.#queue.length > this.#maxQueued) this.#host.dropped(this.#queue.shift()!);
+  }
+
+  #take(): LaneItem[] {
+    if (this.mode === "followup") return this.#queue.splice(0, 1);
+    return this.#queue.splice(0);
+  }
+
+  #armCollect(): void {
+    if (this.#collectTimer !== undefined) clearTimeout(this.#collectTimer);
+    this.#collectTimer = setTimeout(() => {
+      this.#collectTimer = undefined;
+      this.#schedule();
+    }, this.#debounceMs);
+  }
+
+  #schedule(): void {
+    if (this.#running || this.#waiting || this.#collectTimer !== undefined || this.#queue.length === 0) return;
+    this.#waiting = true;
+    this.#admission.request(this);
+  }
+
+  #settle(): void {
+    this.#schedule();
+    if (!this.busy && this.#queue.length === 0) this.#host.idle();
+  }
+}

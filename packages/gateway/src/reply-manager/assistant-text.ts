@@ -1,0 +1,22 @@
+import type { AgentMessage } from "@chorus/core";
+
+/** The visible text of an assistant message (its text blocks, joined). Contract: "" for other messages. */
+export function assistantText(message: AgentMessage): string {
+  const m = message as { role?: string; content?: unknown };
+  if (m.role !== "assistant" || !Array.isArray(m.content)) return "";
+  let text = "";
+  for (const block of m.content as { type?: string; text?: string }[]) {
+    if (block.type === "text" && typeof block.text === "string") text += block.text;
+  }
+  return text;
+}
+
+/** Whether an assistant message asks for tools (so its run goes on). */
+export function hasToolCalls(message: AgentMessage | undefined): boolean {
+  const m = message as { role?: string; content?: unknown } | undefined;
+  return (
+    m?.role === "assistant" &&
+    Array.isArray(m.content) &&
+    (m.content as { type?: string }[]).some((block) => block.type === "toolCall")
+  );
+}

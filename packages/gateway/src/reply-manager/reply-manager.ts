@@ -1,0 +1,178 @@
+import type { AgentEvent } from "@chorus/core";
+import type { Channel, SendTarget, SentMessage } from "../channel/channel-types.js";
+import { renderReplyChunks } from "../replies/render-reply-chunks.js";
+import { assistantText } from "./assistant-text.js";
+import { retryNotice } from "./failure-notice.js";
+
+/** How a run's replies reach the chat: `preview` streams by editing a message; `block` sends each finished block. */
+export type ReplyMode = "preview" | "block";
+
+/** Options of one run's reply manager. */
+export interface ReplyManagerOptions {
+  channel: Channel;
+  target: SendTarget;
+  mode: ReplyMode;
+  /** Sends a plain notice (through the outbox) — e.g. a rate-limit retry. */
+  notify(text: string): void;
+  now?: () => number;
+  /** How often typing is re-sent while the run works. Default 4000 ms. */
+  typingIntervalMs?: number;
+}
+
+/**
+ * The chat side of one run: shows typing while it works, tells the user plainly when the provider is retrying,
+ * and in preview mode streams the current assistant message by editing one message per chunk — each message no
+ * faster than the channel's editRate — rolling over to a new message at the length limit.
+ * Preview edits are ephemeral UI: the final text leaves through the outbox, which edits these messages in place
+ * (see `takePreview`). Contract: never throws into the agent; platform failures of previews and typing are ignored.
+ */
+export class ReplyManager {
+  readonly #o: ReplyManagerOptions;
+  readonly #now: () => number;
+  readonly #interval: number;
+  #typingTimer: ReturnType<typeof setInterval> | undefined;
+  #previewTimer: ReturnType<typeof setTimeout> | undefined;
+  #chain: Promise<void> = Promise.resolve();
+  #text = "";
+  #ids: string[] = [];
+  #shown: string[] = [];
+  readonly #lastEditAt = new Map<string, number>();
+  #noticeSent = false;
+  #closed = false;
+
+  constructor(options: ReplyManagerOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+    const rate = options.channel.capabilities.editRate;
+    this.#interval = Math.ceil(rate.perMs / Math.max(1, rate.edits));
+  }
+
+  /** Whether previews are streamed (preview mode on a channel that can edit). */
+  get previewing(): boolean {
+    return this.#o.mode === "preview" && this.#o.channel.capabilities.edit && this.#o.channel.edit !== undefined;
+  }
+
+  /** Feed every agent event of the run. */
+  onEvent(event: AgentEvent): void {
+    if (this.#closed) return;
+    switch (event.type) {
+      case "agent_start":
+        this.#startTyping();
+        break;
+      case "message_update": {
+        if (!this.previewing) break;
+        const text = assistantText(event.message);
+        if (text !== this.#text) {
+          this.#text = text;
+          this.#schedule();
+        }
+        break;
+      }
+      case "retry": {
+        const notice = retryNotice(event);
+        // One notice per run is enough; repeating it on every attempt is noise.
+        if (notice !== undefined && !this.#noticeSent) {
+          this.#noticeSent = true;
+          this.#o.notify(notice);
+        }
+        // The failed attempt's partial text is discarded: the preview restarts with the next attempt.
+        this.#text = "";
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /**
+   * Ends the preview of the current assistant message and returns its platform message ids (for the final
+   * delivery to edit in place), after pending preview edits finished and each message may be edited again.
+   * Contract: the next assistant message starts a fresh preview.
+   */
+  takePreview(): Promise<string[]> {
+    if (this.#previewTimer !== undefined) clearTimeout(this.#previewTimer);
+    this.#previewTimer = undefined;
+    const ids = this.#ids;
+    const pending = this.#chain;
+    this.#ids = [];
+    this.#shown = [];
+    this.#text = "";
+    return pending.then(async () => {
+      const waitMs = Math.max(0, ...ids.map((id) => (this.#lastEditAt.get(id) ?? -Infinity) + this.#interval - this.#now()));
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+      return ids;
+    });
+  }
+
+  /** Stops typing and previews. Contract: idempotent. */
+  close(): void {
+    this.#closed = true;
+    if (this.#typingTimer !== undefined) clearInterval(this.#typingTimer);
+    if (this.#previewTimer !== undefined) clearTimeout(this.#previewTimer);
+    this.#typingTimer = undefined;
+    this.#previewTimer = undefined;
+  }
+
+  #startTyping(): void {
+    const { channel, target } = this.#o;
+    if (!channel.capabilities.typing || channel.typing === undefined || this.#typingTimer !== undefined) return;
+    const typing = (): void => void channel.typing?.(target).catch(() => {});
+    typing();
+    this.#typingTimer = setInterval(typing, this.#o.typingIntervalMs ?? 4000);
+    this.#typingTimer.unref?.();
+  }
+
+  #schedule(): void {
+    if (this.#previewTimer !== undefined || this.#closed) return;
+    const last = this.#ids.at(-1);
+    const delay = last === undefined ? 0 : (this.#lastEditAt.get(last) ?? 0) + this.#interval - this.#now();
+    this.#previewTimer = setTimeout(
+      () => {
+        this.#previewTimer = undefined;
+        this.#chain = this.#chain.then(() => this.#render()).catch(() => {});
+      },
+      Math.max(0, delay),
+    );
+  }
+
+  async #render(): Promise<void> {
+    // Captured now: takePreview may hand these to the final delivery while this render is under way.
+    const ids = this.#ids;
+    const shown = this.#shown;
+    const text = this.#text;
+    if (this.#closed || text.trim() === "") return;
+    const { channel, target } = this.#o;
+    let chunks: string[];
+    try {
+      chunks = renderReplyChunks(text, channel.capabilities);
+    } catch {
+      return;
+    }
+    let deferred = false;
+    for (let i = 0; i < chunks.length; i++) {
+      const chunk = chunks[i]!;
+      const id = ids[i];
+      if (id === undefined) {
+        const sent = await channel.send(target, { text: chunk });
+        ids.push(sent.messageId);
+        shown.push(chunk);
+        this.#lastEditAt.set(sent.messageId, this.#now());
+        continue;
+      }
+      if (shown[i] === chunk) continue;
+      if ((this.#lastEditAt.get(id) ?? -Infinity) + this.#interval > this.#now()) {
+        deferred = true;
+        continue;
+      }
+      this.#lastEditAt.set(id, this.#now());
+      await channel.edit?.(ref(target, id), { text: chunk });
+      shown[i] = chunk;
+    }
+    if (deferred && ids === this.#ids) this.#schedule();
+  }
+}
+
+function ref(target: SendTarget, messageId: string): SentMessage {
+  const sent = { messageId, chatId: target.chatId, sentAt: 0 };
+  return target.threadId === undefined ? sent : { ...sent, threadId: target.threadId };
+}

@@ -1,0 +1,167 @@
+import type { AgentEvent, AgentMessage, AgentRunResult } from "@chorus/core";
+import type { SendTarget } from "../channel/channel-types.js";
+import type { ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
+import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord } from "../store/store-types.js";
+import { assistantText, hasToolCalls } from "./assistant-text.js";
+import type { ReplyManager } from "./reply-manager.js";
+
+/** Options of one run's committer. */
+export interface TurnCommitterOptions {
+  store: SessionStore;
+  sessionKey: string;
+  runId: string;
+  /** Messages already in the store (the prompts, steered messages): never appended twice. */
+  stored: WeakSet<object>;
+  /** Where replies go. */
+  chat: { channel: string; accountId: string; target: SendTarget };
+  replies: ReplyManager;
+  /** Receives the outbox entries of every commit, in order, to deliver them. */
+  onCommitted(entries: readonly OutboxEntry[]): void;
+  logger: GatewayLogger;
+}
+
+/**
+ * Persists a run as it goes: each turn's new messages together with the outbox entry of its reply in one
+ * `commitTurn`; the last turn also carries the run's end (status, usage) — so a reply never exists without the
+ * transcript it answers, nor a finished run without its reply. Compactions are persisted as a fresh transcript start.
+ * Contract: commits happen in event order; a failed commit keeps its messages for the next one and is logged.
+ */
+export class TurnCommitter {
+  readonly #o: TurnCommitterOptions;
+  #chain: Promise<void> = Promise.resolve();
+  #pending: AgentMessage[] = [];
+  /** The last turn's reply, held back until we know whether the run ends with it. */
+  #held: { text: string; preview: Promise<string[]>; aborted: boolean } | undefined;
+
+  constructor(options: TurnCommitterOptions) {
+    this.#o = options;
+  }
+
+  /** Feed every agent event of the run. */
+  onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "message_end":
+        if (!this.#o.stored.has(event.message as object)) this.#pending.push(event.message);
+        break;
+      case "turn_start":
+        if (this.#held !== undefined) this.#commitHeld(undefined);
+        break;
+      case "turn_end": {
+        const message = event.message;
+        if (message === undefined) break;
+        const reply = {
+          text: assistantText(message),
+          preview: this.#o.replies.previewing ? this.#o.replies.takePreview() : Promise.resolve([]),
+          aborted: message.stopReason === "aborted" || message.stopReason === "error",
+        };
+        if (hasToolCalls(message)) {
+          const messages = this.#pending.splice(0);
+          this.#chain = this.#chain.then(() => this.#commit(messages, reply, undefined, undefined));
+        } else {
+          this.#held = reply;
+        }
+        break;
+      }
+      case "compaction":
+        if (event.kind === "summary") this.#persistCompaction(event.messages);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /**
+   * Writes the run's end with whatever is still unwritten (the last reply, a notice) in one transaction.
+   * Contract: resolves with the ended run record, or undefined when the commit failed (logged).
+   */
+  async finish(result: AgentRunResult, notice: string | undefined): Promise<RunRecord | undefined> {
+    let run: RunRecord | undefined;
+    const status = runStatusOf(result.reason);
+    const patch = result.error === undefined ? { status, usage: result.usage } : { status, usage: result.usage, error: result.error };
+    this.#commitHeld({ patch, notice, done: (record) => (run = record) });
+    await this.#chain;
+    return run;
+  }
+
+  #commitHeld(
+    end: { patch: { status: EndedRunStatus }; notice: string | undefined; done: (run: RunRecord | undefined) => void } | undefined,
+  ): void {
+    const held = this.#held;
+    this.#held = undefined;
+    const messages = this.#pending.splice(0);
+    this.#chain = this.#chain.then(() => this.#commit(messages, held, end?.patch, end?.notice).then(end?.done));
+  }
+
+  async #commit(
+    messages: AgentMessage[],
+    reply: { text: string; preview: Promise<string[]>; aborted: boolean } | undefined,
+    patch: ({ status: EndedRunStatus } & Record<string, unknown>) | undefined,
+    notice: string | undefined,
+  ): Promise<RunRecord | undefined> {
+    const { store, sessionKey, runId } = this.#o;
+    const outbox: NewOutboxEntry[] = [];
+    if (reply !== undefined) {
+      const editMessageIds = await reply.preview;
+      let text = reply.text.trim();
+      if (reply.aborted && text !== "") text += "\n\n_(stopped)_";
+      if (text !== "" || editMessageIds.length > 0) {
+        outbox.push(this.#entry("reply", text === "" ? "_(stopped)_" : text, editMessageIds));
+      }
+    }
+    if (notice !== undefined) outbox.push(this.#entry("notice", notice, []));
+    try {
+      const result = await store.commitTurn({
+        sessionKey,
+        messages,
+        ...(outbox.length > 0 ? { outbox } : {}),
+        ...(patch === undefined ? {} : { run: { id: runId, patch } }),
+      });
+      for (const message of messages) this.#o.stored.add(message as object);
+      if (result.outbox.length > 0) this.#o.onCommitted(result.outbox);
+      return result.run;
+    } catch (error) {
+      // Keep the messages for the next commit of this run; the run record is fixed up at the next start.
+      this.#pending.unshift(...messages);
+      this.#o.logger.error({ sessionKey, runId, error: describeError(error) }, "could not persist a turn");
+      return undefined;
+    }
+  }
+
+  #entry(kind: "reply" | "notice", text: string, editMessageIds: readonly string[]): NewOutboxEntry {
+    const { chat, sessionKey, runId } = this.#o;
+    const payload: ChatDeliveryPayload = {
+      channel: chat.channel,
+      accountId: chat.accountId,
+      target: chat.target,
+      text,
+      ...(editMessageIds.length > 0 ? { editMessageIds } : {}),
+    };
+    return { sessionKey, runId, kind, payload };
+  }
+
+  #persistCompaction(messages: AgentMessage[]): void {
+    const { store, sessionKey } = this.#o;
+    this.#pending = [];
+    const snapshot = messages.slice();
+    this.#chain = this.#chain.then(async () => {
+      try {
+        await store.transaction(async (tx) => {
+          await tx.resetTranscript(sessionKey);
+          await tx.appendMessages(sessionKey, snapshot);
+        });
+        for (const message of snapshot) this.#o.stored.add(message as object);
+      } catch (error) {
+        this.#o.logger.error({ sessionKey, error: describeError(error) }, "could not persist a compaction");
+      }
+    });
+  }
+}
+
+/** The store status for how a run ended. */
+export function runStatusOf(reason: AgentRunResult["reason"]): EndedRunStatus {
+  if (reason === "aborted") return "aborted";
+  if (reason === "error") return "failed";
+  return "completed";
+}

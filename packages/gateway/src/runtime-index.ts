@@ -1,0 +1,46 @@
+// The gateway runtime: the Gateway and the pieces it is built from.
+export { BUILTIN_COMMANDS, type CommandOutcome, helpCommand, runBuiltinCommand } from "./commands/builtin-commands.js";
+export type {
+  CommandContext,
+  CommandDefinition,
+  CommandHost,
+  ModelSwitch,
+  SessionStatus,
+} from "./commands/command-types.js";
+export { type ParsedCommand, parseCommand } from "./commands/parse-command.js";
+export { OutboxDispatcher, type OutboxDispatcherOptions, PermanentDeliveryError } from "./delivery/outbox-dispatcher.js";
+export {
+  asChatPayload,
+  asSubagentResultPayload,
+  type ChatDeliveryPayload,
+  type SubagentResultPayload,
+} from "./delivery/outbox-payloads.js";
+export { buildFleetView, type FleetAgent, type FleetInput, type FleetRunNode, type FleetView } from "./fleet/fleet-view.js";
+export { describeRun, formatAge, formatCost, renderFleet } from "./fleet/render-fleet.js";
+export { type LiveRun, RunTracker } from "./fleet/run-tracker.js";
+export { Gateway } from "./gateway/gateway.js";
+export { describeError, type GatewayLogger, SILENT_LOGGER } from "./gateway/gateway-logger.js";
+export {
+  type AgentRuntimeSetup,
+  GATEWAY_DEFAULTS,
+  type GatewayOptions,
+  type ModelCatalog,
+} from "./gateway/gateway-options.js";
+export { inboundUserMessage } from "./gateway/inbound-user-message.js";
+export { SessionRateCap } from "./gateway/session-rate-cap.js";
+export type { SessionChat } from "./gateway/session-runtime.js";
+export { type AdmissionCandidate, FairAdmission } from "./lanes/fair-admission.js";
+export { type LaneHost, type LaneItem, lowerTier } from "./lanes/lane-item.js";
+export { SessionLane, type SessionLaneOptions } from "./lanes/session-lane.js";
+export { assistantText } from "./reply-manager/assistant-text.js";
+export { endNotice, type RunStopCause, retryNotice } from "./reply-manager/failure-notice.js";
+export { ReplyManager, type ReplyManagerOptions, type ReplyMode } from "./reply-manager/reply-manager.js";
+export { runStatusOf, TurnCommitter, type TurnCommitterOptions } from "./reply-manager/turn-committer.js";
+export { type GatewayChildRunnerOptions, gatewayChildRunner } from "./subagent-sessions/gateway-child-runner.js";
+export { subagentResultMessage } from "./subagent-sessions/subagent-result-message.js";
+export {
+  generateSessionTitle,
+  MAX_TITLE_LENGTH,
+  type TitleModel,
+  titleFromText,
+} from "./titles/session-title.js";

@@ -1,0 +1,122 @@
+import { type FakeSlack, startFakeSlack } from "@chorus/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { ChannelError } from "../src/channel/index.js";
+import { createSlackChannel, SLACK_CAPABILITIES, type SlackChannel } from "../src/channels/index.js";
+import { renderReplyChunks } from "../src/replies/index.js";
+import { InboundCollector } from "./channel-inbound-collector.js";
+import { longMarkdownReply } from "./channel-long-reply.js";
+
+let fake: FakeSlack | undefined;
+let channel: SlackChannel | undefined;
+
+afterEach(async () => {
+  await channel?.stop();
+  channel = undefined;
+  await fake?.close();
+  fake = undefined;
+});
+
+async function startChannel(f: FakeSlack): Promise<SlackChannel> {
+  channel = createSlackChannel({
+    accountId: "sl-main",
+    mode: "socket",
+    botToken: f.botToken,
+    appToken: f.appToken,
+    slackApiUrl: f.apiUrl,
+  });
+  await channel.start(new InboundCollector().sink);
+  return channel;
+}
+
+function botTexts(f: FakeSlack, channelId: string): string[] {
+  return f
+    .conversation(channelId)
+    .filter((m) => m.bot_id !== undefined)
+    .map((m) => m.text);
+}
+
+describe("Slack channel: sending, editing and the working indication through the WebClient", () => {
+  it("replies in the thread: to a threadId, or under the asked message", async () => {
+    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const c = await startChannel(fake);
+    const general = fake.channels.general;
+    const question = await fake.injectMention({ text: "question", alsoAsMessage: false });
+    const questionTs = String(question.item.event.ts);
+
+    const underQuestion = await c.send(
+      { chatType: "group", chatId: general, replyToMessageId: questionTs },
+      { text: "answer under the question" },
+    );
+    const inThread = await c.send({ chatType: "group", chatId: general, threadId: questionTs }, { text: "more" });
+    expect(underQuestion.threadId).toBe(questionTs);
+    expect(inThread.threadId).toBe(questionTs);
+    const replies = fake.conversation(general).filter((m) => m.bot_id !== undefined);
+    expect(replies.map((m) => [m.text, m.thread_ts])).toEqual([
+      ["answer under the question", questionTs],
+      ["more", questionTs],
+    ]);
+  });
+
+  it("delivers a 10 000-character reply as chunks of at most 3 500 characters, in order", async () => {
+    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const c = await startChannel(fake);
+    const dm = fake.dmChannel();
+    const chunks = renderReplyChunks(longMarkdownReply(10_000), SLACK_CAPABILITIES);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) await c.send({ chatType: "dm", chatId: dm }, { text: chunk });
+    const landed = botTexts(fake, dm);
+    expect(landed).toEqual(chunks);
+    expect(landed.every((text) => text.length <= 3500)).toBe(true);
+    expect(landed.at(-1)).toContain("the end");
+  });
+
+  it("edits with chat.update, and refuses a second edit in the same second without calling Slack", async () => {
+    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const c = await startChannel(fake);
+    const sent = await c.send({ chatType: "group", chatId: fake.channels.general }, { text: "draft" });
+    await c.edit(sent, { text: "final" });
+    await expect(c.edit(sent, { text: "final!" })).rejects.toMatchObject({ kind: "rate-limited" });
+    expect(fake.callsTo("chat.update")).toHaveLength(1);
+    expect(botTexts(fake, fake.channels.general)).toEqual(["final"]);
+  });
+
+  it("shows work as a reaction on the asked message and removes it with the answer", async () => {
+    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const c = await startChannel(fake);
+    const general = fake.channels.general;
+    const question = await fake.injectMention({ text: "think hard", alsoAsMessage: false });
+    const ts = String(question.item.event.ts);
+    const target = { chatType: "group" as const, chatId: general, replyToMessageId: ts };
+
+    await c.typing(target);
+    await c.typing(target);
+    expect(fake.callsTo("reactions.add").map((call) => call.body)).toEqual([
+      expect.objectContaining({ channel: general, timestamp: ts, name: "eyes" }),
+    ]);
+    await c.send(target, { text: "done thinking" });
+    expect(fake.callsTo("reactions.remove").map((call) => call.body)).toEqual([
+      expect.objectContaining({ channel: general, timestamp: ts, name: "eyes" }),
+    ]);
+  });
+
+  it("waits out a 429 storm: every chunk arrives exactly once and in order", async () => {
+    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const c = await startChannel(fake);
+    fake.failNext({ method: "chat.postMessage", status: 429, times: 2, retryAfterSeconds: 1 });
+    const chunks = ["first chunk", "second chunk", "third chunk"];
+    for (const chunk of chunks) await c.send({ chatType: "group", chatId: fake.channels.random }, { text: chunk });
+    expect(botTexts(fake, fake.channels.random)).toEqual(chunks);
+    expect(fake.callsTo("chat.postMessage").filter((call) => call.status === 429)).toHaveLength(2);
+  }, 20_000);
+
+  it("maps platform refusals to ChannelError kinds", async () => {
+    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const c = await startChannel(fake);
+    const refused = await c.send({ chatType: "group", chatId: "C0NOPE" }, { text: "nobody" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ChannelError);
+    expect(refused).toMatchObject({ kind: "not-found" });
+    await expect(
+      c.edit({ messageId: "1.000001", chatId: fake.channels.general, sentAt: Date.now() }, { text: "gone" }),
+    ).rejects.toMatchObject({ kind: "not-found" });
+  });
+});
