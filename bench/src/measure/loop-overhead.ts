@@ -1,5 +1,6 @@
 import type { CoreSystem } from "../systems/core-system.js";
 import { TOOL_ROUND_TRIP_ANSWER, toolRoundTrip } from "../workloads/tool-round-trip.js";
+import { expectAnswer } from "./expect-answer.js";
 import { canForceGc, forceGc } from "./gc.js";
 import { rotated } from "./rotation.js";
 import { median } from "./stats.js";
@@ -44,10 +45,7 @@ export async function measureLoopOverhead(
 ): Promise<LoopOverheadResult[]> {
   const runners = systems.map((system) => ({ system: system.name, run: system.prepare(toolRoundTrip) }));
   for (const runner of runners) {
-    const answer = await runner.run();
-    if (answer !== TOOL_ROUND_TRIP_ANSWER) {
-      throw new Error(`${runner.system}: W1 answered ${JSON.stringify(answer)}, expected ${TOOL_ROUND_TRIP_ANSWER}`);
-    }
+    expectAnswer(runner.system, "W1", await runner.run(), TOOL_ROUND_TRIP_ANSWER);
     for (let i = 0; i < options.warmupRuns; i++) await runner.run();
   }
   const wallSamples = new Map<string, number[]>(runners.map((runner) => [runner.system, []]));

@@ -1,5 +1,6 @@
 import type { CoreSystem } from "../systems/core-system.js";
 import { type StreamingToolsTiming, streamingTools, streamingToolsAnswer } from "../workloads/streaming-tools.js";
+import { expectAnswer } from "./expect-answer.js";
 import { rotated } from "./rotation.js";
 import { median } from "./stats.js";
 
@@ -39,10 +40,7 @@ export async function measureStreamingWallTime(
     run: system.prepare(streamingTools(options.timing)),
   }));
   for (const runner of runners) {
-    const answer = await runner.warmup();
-    const expected = streamingToolsAnswer(warmupTiming);
-    if (answer !== expected)
-      throw new Error(`${runner.system}: W2 answered ${JSON.stringify(answer)}, expected ${expected}`);
+    expectAnswer(runner.system, "W2", await runner.warmup(), streamingToolsAnswer(warmupTiming));
   }
   const samples = new Map<string, number[]>(runners.map((runner) => [runner.system, []]));
   const expected = streamingToolsAnswer(options.timing);
@@ -51,8 +49,7 @@ export async function measureStreamingWallTime(
       const start = performance.now();
       const answer = await runner.run();
       samples.get(runner.system)?.push(performance.now() - start);
-      if (answer !== expected)
-        throw new Error(`${runner.system}: W2 answered ${JSON.stringify(answer)}, expected ${expected}`);
+      expectAnswer(runner.system, "W2", answer, expected);
     }
   }
   return runners.map((runner) => {

@@ -1,5 +1,6 @@
 import { type FakeDiscord, startFakeDiscord } from "@chorus/testkit";
 import { bodyText, type EchoPlatform, type EchoSystem } from "./echo-bot.js";
+import { type GatewayPieces, startGatewayEcho } from "./gateway-echo.js";
 import { type ChannelFactories, startChannelEcho } from "./load-channels.js";
 
 const CHANNELS = 50;
@@ -32,7 +33,10 @@ const rawDiscordJs: EchoSystem<FakeDiscord> = {
 };
 
 /** Discord: 50 guild text channels; discord.js echo vs the same through DiscordChannel. */
-export function discordEcho(factories: ChannelFactories | undefined): EchoPlatform<FakeDiscord> {
+export function discordEcho(
+  factories: ChannelFactories | undefined,
+  gateway: GatewayPieces | undefined,
+): EchoPlatform<FakeDiscord> {
   const systems: EchoSystem<FakeDiscord>[] = [rawDiscordJs];
   if (factories !== undefined) {
     systems.push({
@@ -45,6 +49,22 @@ export function discordEcho(factories: ChannelFactories | undefined): EchoPlatfo
             restApi: fake.restApi,
             globalRequestsPerSecond: REQUESTS_PER_SECOND,
           }),
+        ),
+    });
+  }
+  if (factories !== undefined && gateway !== undefined) {
+    systems.push({
+      name: "Gateway (SQLite)",
+      start: (fake) =>
+        startGatewayEcho(
+          gateway,
+          factories.createDiscordChannel({
+            accountId: "bench",
+            token: fake.token,
+            restApi: fake.restApi,
+            globalRequestsPerSecond: REQUESTS_PER_SECOND,
+          }),
+          fake.guild.textChannels.map((c) => c.id),
         ),
     });
   }

@@ -1,5 +1,6 @@
 import { type FakeSlack, startFakeSlack } from "@chorus/testkit";
 import { bodyText, type EchoPlatform, type EchoSystem } from "./echo-bot.js";
+import { type GatewayPieces, startGatewayEcho } from "./gateway-echo.js";
 import { type ChannelFactories, startChannelEcho } from "./load-channels.js";
 
 const CHANNELS = 20;
@@ -37,7 +38,10 @@ const rawBolt: EchoSystem<FakeSlack> = {
 };
 
 /** Slack (Socket Mode): 20 channels the app is in; bolt echo vs the same through SlackChannel. */
-export function slackEcho(factories: ChannelFactories | undefined): EchoPlatform<FakeSlack> {
+export function slackEcho(
+  factories: ChannelFactories | undefined,
+  gateway: GatewayPieces | undefined,
+): EchoPlatform<FakeSlack> {
   const systems: EchoSystem<FakeSlack>[] = [rawBolt];
   if (factories !== undefined) {
     systems.push({
@@ -52,6 +56,24 @@ export function slackEcho(factories: ChannelFactories | undefined): EchoPlatform
             slackApiUrl: fake.apiUrl,
             respondToAllMessages: true,
           }),
+        ),
+    });
+  }
+  if (factories !== undefined && gateway !== undefined) {
+    systems.push({
+      name: "Gateway (SQLite)",
+      start: (fake) =>
+        startGatewayEcho(
+          gateway,
+          factories.createSlackChannel({
+            accountId: "bench",
+            mode: "socket",
+            botToken: fake.botToken,
+            appToken: fake.appToken,
+            slackApiUrl: fake.apiUrl,
+            respondToAllMessages: true,
+          }),
+          channelIds.get(fake) ?? [],
         ),
     });
   }

@@ -1,5 +1,6 @@
 import { type FakeTelegram, startFakeTelegram, type TgUser } from "@chorus/testkit";
 import { bodyText, type EchoPlatform, type EchoSystem } from "./echo-bot.js";
+import { type GatewayPieces, startGatewayEcho } from "./gateway-echo.js";
 import { type ChannelFactories, startChannelEcho } from "./load-channels.js";
 
 const USERS = 50;
@@ -29,7 +30,10 @@ const rawGrammy: EchoSystem<FakeTelegram> = {
 };
 
 /** Telegram: private chats with 50 users; grammy with the runner vs the same through TelegramChannel. */
-export function telegramEcho(factories: ChannelFactories | undefined): EchoPlatform<FakeTelegram> {
+export function telegramEcho(
+  factories: ChannelFactories | undefined,
+  gateway: GatewayPieces | undefined,
+): EchoPlatform<FakeTelegram> {
   const systems: EchoSystem<FakeTelegram>[] = [rawGrammy];
   if (factories !== undefined) {
     systems.push({
@@ -37,6 +41,17 @@ export function telegramEcho(factories: ChannelFactories | undefined): EchoPlatf
       start: (fake) =>
         startChannelEcho(
           factories.createTelegramChannel({ accountId: "bench", token: fake.token, apiRoot: fake.apiRoot }),
+        ),
+    });
+  }
+  if (factories !== undefined && gateway !== undefined) {
+    systems.push({
+      name: "Gateway (SQLite)",
+      start: (fake) =>
+        startGatewayEcho(
+          gateway,
+          factories.createTelegramChannel({ accountId: "bench", token: fake.token, apiRoot: fake.apiRoot }),
+          [],
         ),
     });
   }

@@ -1,4 +1,5 @@
 import { discordEcho } from "../platforms/discord-echo.js";
+import { loadGatewayPieces } from "../platforms/gateway-echo.js";
 import { loadChannelFactories } from "../platforms/load-channels.js";
 import { type EchoResult, type EchoWorkload, measureEcho } from "../platforms/measure-echo.js";
 import { slackEcho } from "../platforms/slack-echo.js";
@@ -7,10 +8,15 @@ import { formatNumber, formatRatio } from "../report/format-number.js";
 import type { ReportTable } from "../report/report-types.js";
 import type { BenchSuite } from "./bench-suite.js";
 
-const WORKLOAD: EchoWorkload = { messages: 3000, warmupMessages: 500, rounds: 3, window: 100 };
+const WORKLOAD: EchoWorkload = { messages: 3000, warmupMessages: 500, rounds: 5, window: 100 };
 const GOAL_RATIO = 0.7;
 
-function table(platform: string, results: readonly EchoResult[], unavailable: string | undefined): ReportTable {
+function table(
+  platform: string,
+  results: readonly EchoResult[],
+  unavailable: string | undefined,
+  gatewayUnavailable: string | undefined,
+): ReportTable {
   const raw = results[0];
   const rows = results.map((result, index) => {
     const ratio = raw === undefined ? 0 : result.messagesPerSecond / raw.messagesPerSecond;
@@ -25,30 +31,50 @@ function table(platform: string, results: readonly EchoResult[], unavailable: st
     ];
   });
   if (unavailable !== undefined) rows.push(["Chorus channel", unavailable]);
-  rows.push(["full Gateway", "n/a (the Gateway runtime is not measured by this suite yet)"]);
+  if (unavailable === undefined && gatewayUnavailable !== undefined)
+    rows.push(["Gateway (SQLite)", gatewayUnavailable]);
   return {
-    title: `${platform}: echo of ${formatNumber(WORKLOAD.messages, 0)} messages, raw library vs through the Chorus channel`,
+    title: `${platform}: echo of ${formatNumber(WORKLOAD.messages, 0)} messages, raw library vs the Chorus channel vs the full Gateway`,
     headers: ["system", "msg/s", "vs raw", "p99 ms", "rounds (msg/s)", "goal"],
     rows,
     notes: [
       `median of ${WORKLOAD.rounds} rounds (order rotating) after ${WORKLOAD.warmupMessages} warm-up messages each; ${WORKLOAD.window} injections in flight`,
       "latency: injection into the fake → the echo's send call arriving at the fake; fake and bot share this process",
+      "Gateway row: the full pipeline (durable dedupe, policy, routing, lane, a turn on a zero-latency scripted model, SQLite store, outbox), block replies, queue mode followup, no session rate cap",
     ],
   };
 }
 
-/** Per platform: the raw library's echo bot vs the same traffic through the Chorus Channel. */
+/** Per platform: the raw library's echo bot vs the same traffic through the Chorus Channel and the full Gateway. */
 export const platformsSuite: BenchSuite = {
   name: "platforms",
-  description: "Discord/Slack/Telegram echo: raw library vs the Chorus channel (msg/s, ratio, p99)",
+  description: "Discord/Slack/Telegram echo: raw library vs Chorus channel vs Gateway (msg/s, ratio, p99)",
   async run(progress) {
     const loaded = await loadChannelFactories();
     const factories = "unavailable" in loaded ? undefined : loaded;
+    const gatewayLoaded = await loadGatewayPieces();
+    const gateway = "unavailable" in gatewayLoaded ? undefined : gatewayLoaded;
     const unavailable = "unavailable" in loaded ? loaded.unavailable : undefined;
+    const gatewayUnavailable = "unavailable" in gatewayLoaded ? gatewayLoaded.unavailable : undefined;
     const tables: ReportTable[] = [
-      table("Discord", await measureEcho(discordEcho(factories), WORKLOAD, progress), unavailable),
-      table("Slack", await measureEcho(slackEcho(factories), WORKLOAD, progress), unavailable),
-      table("Telegram", await measureEcho(telegramEcho(factories), WORKLOAD, progress), unavailable),
+      table(
+        "Discord",
+        await measureEcho(discordEcho(factories, gateway), WORKLOAD, progress),
+        unavailable,
+        gatewayUnavailable,
+      ),
+      table(
+        "Slack",
+        await measureEcho(slackEcho(factories, gateway), WORKLOAD, progress),
+        unavailable,
+        gatewayUnavailable,
+      ),
+      table(
+        "Telegram",
+        await measureEcho(telegramEcho(factories, gateway), WORKLOAD, progress),
+        unavailable,
+        gatewayUnavailable,
+      ),
     ];
     return { suite: "platforms", tables };
   },

@@ -1,6 +1,7 @@
 import type { BenchSuite } from "./bench-suite.js";
 import { coreSuite } from "./core.js";
+import { gatewaySuite } from "./gateway.js";
 import { platformsSuite } from "./platforms.js";
 
 /** Every suite `pnpm bench` knows, in the order `pnpm bench` with no argument runs them. Add new suites here. */
-export const suites: readonly BenchSuite[] = [coreSuite, platformsSuite];
+export const suites: readonly BenchSuite[] = [coreSuite, platformsSuite, gatewaySuite];

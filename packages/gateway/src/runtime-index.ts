@@ -8,14 +8,24 @@ export type {
   SessionStatus,
 } from "./commands/command-types.js";
 export { type ParsedCommand, parseCommand } from "./commands/parse-command.js";
-export { OutboxDispatcher, type OutboxDispatcherOptions, PermanentDeliveryError } from "./delivery/outbox-dispatcher.js";
+export {
+  OutboxDispatcher,
+  type OutboxDispatcherOptions,
+  PermanentDeliveryError,
+} from "./delivery/outbox-dispatcher.js";
 export {
   asChatPayload,
   asSubagentResultPayload,
   type ChatDeliveryPayload,
   type SubagentResultPayload,
 } from "./delivery/outbox-payloads.js";
-export { buildFleetView, type FleetAgent, type FleetInput, type FleetRunNode, type FleetView } from "./fleet/fleet-view.js";
+export {
+  buildFleetView,
+  type FleetAgent,
+  type FleetInput,
+  type FleetRunNode,
+  type FleetView,
+} from "./fleet/fleet-view.js";
 export { describeRun, formatAge, formatCost, renderFleet } from "./fleet/render-fleet.js";
 export { type LiveRun, RunTracker } from "./fleet/run-tracker.js";
 export { Gateway } from "./gateway/gateway.js";

@@ -87,6 +87,19 @@ describe("Discord channel: inbound messages through discord.js", () => {
     expect(followUp.body).toMatchObject({ content: "and a follow-up" });
   });
 
+  it("defers a command nobody answered in time (ephemerally for /agents), so the late answer still lands", async () => {
+    fake = await startFakeDiscord();
+    const { inbox } = await started(fake, "dc-main");
+    await fake.injectSlashCommand({ name: "agents" });
+    const command = await inbox.byText("/agents");
+
+    const deferred = await fake.waitForCall("createInteractionResponse", 1, 10_000);
+    expect(deferred.body).toMatchObject({ type: 5, data: { flags: 64 } });
+    await command.interaction?.respond("late fleet", { ephemeral: true });
+    const edited = await fake.waitForCall("editWebhookMessage");
+    expect(edited.body).toMatchObject({ content: "late fleet" });
+  }, 15_000);
+
   it("a RESUME with replayed events delivers every message once, with the message id as eventId", async () => {
     fake = await startFakeDiscord({ heartbeatIntervalMs: 1_000 });
     const { inbox } = await started(fake, "dc-main");

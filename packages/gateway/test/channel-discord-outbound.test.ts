@@ -6,6 +6,7 @@ import {
   DISCORD_CAPABILITIES,
   DISCORD_EDIT_WINDOW_MS,
   type DiscordChannel,
+  snowflakeAt,
 } from "../src/channels/index.js";
 import { renderReplyChunks } from "../src/replies/index.js";
 import { InboundCollector } from "./channel-inbound-collector.js";
@@ -78,7 +79,8 @@ describe("Discord channel: sending, editing and typing through @discordjs/rest",
     expect(refused).toMatchObject({ kind: "rate-limited" });
     expect((refused as ChannelError).retryAfterMs).toBeGreaterThan(0);
 
-    const old = { ...sent, sentAt: Date.now() - DISCORD_EDIT_WINDOW_MS - 1 };
+    // The message's age comes from its snowflake id, whatever sentAt the caller kept.
+    const old = { ...sent, messageId: snowflakeAt(Date.now() - DISCORD_EDIT_WINDOW_MS - 60_000), sentAt: 0 };
     await expect(c.edit(old, { text: "too late" })).rejects.toMatchObject({ kind: "edit-window-expired" });
     expect(fake.callsTo("editMessage")).toHaveLength(5);
     expect(botTexts(fake, target.chatId)).toEqual(["draft 5"]);

@@ -15,6 +15,8 @@ afterEach(async () => {
 
 async function connect(f: FakeDiscord): Promise<Client> {
   const c = new Client({
+    // @discordjs/ws spaces IDENTIFYs 5 s apart by default; nothing to throttle against a fake.
+    ws: { buildIdentifyThrottler: () => ({ waitForIdentify: async () => {} }) },
     intents: [
       GatewayIntentBits.Guilds,
       GatewayIntentBits.GuildMessages,
@@ -71,6 +73,23 @@ describe("fake Discord faults", () => {
     await resumed;
 
     await expect.poll(() => ids).toEqual([first.item.id, first.item.id]);
+  });
+
+  it("a lost session answers RESUME with INVALID_SESSION and the client identifies again", async () => {
+    fake = await startFakeDiscord();
+    const c = await connect(fake);
+    const contents: string[] = [];
+    c.on(Events.MessageCreate, (message) => {
+      contents.push(message.content);
+    });
+
+    expect(fake.dropConnection({ resumable: false })).toBe(true);
+    await fake.waitForCall("gateway.identify", 2);
+    await fake.waitForSession();
+    await fake.injectChannelMessage({ content: "on the new session" });
+
+    await expect.poll(() => contents).toEqual(["on the new session"]);
+    expect(fake.callsTo("gateway.resume")).toHaveLength(1);
   });
 
   it("op 7 RECONNECT makes the client resume on the same session", async () => {

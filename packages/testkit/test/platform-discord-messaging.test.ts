@@ -101,6 +101,8 @@ describe("discord.js against the fake Discord", () => {
     expect(fromBot?.author.bot).toBe(true);
     expect(reply?.reference?.messageId).toBe(own.id);
     expect(reply?.mentions.repliedUser?.id).toBe(c.user?.id);
+    const member = await c.guilds.cache.get(fake.guild.id)?.members.fetch(fake.user.id);
+    expect(member?.user.username).toBe("alice");
   });
 
   it("registers slash commands and answers an interaction with defer, edit and follow-up", async () => {
@@ -121,6 +123,14 @@ describe("discord.js against the fake Discord", () => {
     expect(delivery.ok).toBe(true);
     expect(delivery.item.callbackType).toBe(5);
     expect(fake.conversation(fake.guild.general.id).map((m) => m.content)).toEqual([
+      "answer to /ask",
+      "and one more thing",
+    ]);
+
+    // The same command in a DM answers in the DM channel.
+    await fake.injectSlashCommand({ name: "ask", inDm: true });
+    await fake.waitForCall("executeWebhook", 2);
+    expect(fake.conversation(fake.dmChannel().id).map((m) => m.content)).toEqual([
       "answer to /ask",
       "and one more thing",
     ]);

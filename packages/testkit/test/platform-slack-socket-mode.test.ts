@@ -1,4 +1,4 @@
-import { App, LogLevel, SocketModeReceiver } from "@slack/bolt";
+import { App, type Logger, LogLevel, SocketModeReceiver } from "@slack/bolt";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeSlack, startFakeSlack } from "../src/platforms/index.js";
 
@@ -20,13 +20,24 @@ interface PlainMessage {
   thread_ts?: string;
 }
 
+/** Keeps expected connection errors (dropped links) out of the test output. */
+const quietLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  setLevel: () => {},
+  getLevel: () => LogLevel.ERROR,
+  setName: () => {},
+};
+
 /** A Bolt app in Socket Mode that answers DMs and mentions in a thread. */
 function threadReplyApp(f: FakeSlack): App {
   // A short client ping timeout also shortens the client's reconnect delay.
   const receiver = new SocketModeReceiver({
     appToken: f.appToken,
     clientPingTimeout: 300,
-    logLevel: LogLevel.ERROR,
+    logger: quietLogger,
     installerOptions: { clientOptions: { slackApiUrl: f.apiUrl } },
   });
   const a = new App({
@@ -102,6 +113,20 @@ describe("@slack/bolt in Socket Mode against the fake Slack", () => {
     await fake.injectDm({ text: "after the refresh" });
     await fake.waitForCall("chat.postMessage");
     expect(fake.conversation(fake.dmChannel()).at(-1)?.text).toBe("dm echo: after the refresh");
+  });
+
+  it("queues events while the link is down and delivers them after the client reconnects", async () => {
+    fake = await startFakeSlack({ mode: "socket" });
+    const a = threadReplyApp(fake);
+    await a.start();
+
+    expect(fake.dropSocket()).toBe(1);
+    const delivery = fake.injectDm({ text: "sent while offline" });
+    await fake.waitForCall("apps.connections.open", 2);
+
+    expect((await delivery).ok).toBe(true);
+    await fake.waitForCall("chat.postMessage");
+    expect(fake.conversation(fake.dmChannel()).at(-1)?.text).toBe("dm echo: sent while offline");
   });
 
   it("delivers slash commands as envelopes; the ack and response_url answer are recorded", async () => {

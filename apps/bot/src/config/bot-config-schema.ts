@@ -35,8 +35,8 @@ export const channelPolicyDefaultsSchema = z.strictObject(channelPolicyFields);
 export const discordAccountSchema = z.strictObject({
   accountId: accountIdSchema,
   token: secretSchema,
-  /** REST API base (tests, proxies); default Discord's. */
-  apiBaseUrl: urlSchema.optional(),
+  /** REST base URL (tests, proxies), e.g. http://127.0.0.1:PORT/api; default Discord's. */
+  restApi: urlSchema.optional(),
   ...channelPolicyFields,
 });
 
@@ -47,10 +47,13 @@ export const slackAccountSchema = z
     botToken: secretSchema,
     appToken: secretSchema.optional(),
     signingSecret: secretSchema.optional(),
-    /** HTTP mode: port of the events endpoint (default 3000). */
-    port: z.int().min(0).max(65_535).optional(),
-    /** Web API base (tests, proxies); default Slack's. */
-    apiUrl: urlSchema.optional(),
+    /** HTTP mode: port and address of the events endpoint (/slack/events). Default 3000 on 127.0.0.1. */
+    port: z.int().min(0).max(65_535).default(3000),
+    host: z.string().min(1).default("127.0.0.1"),
+    /** Web API base (tests, proxies), e.g. http://127.0.0.1:PORT/api/; default Slack's. */
+    slackApiUrl: urlSchema.optional(),
+    /** Answer every message in channels the app is in, not only mentions. Default false. */
+    respondToAllMessages: z.boolean().optional(),
     ...channelPolicyFields,
   })
   .refine((value) => value.appToken !== undefined || value.signingSecret !== undefined, {
@@ -134,9 +137,9 @@ export const botConfigSchema = z.strictObject({
     })
     .default({ discord: [], slack: [], telegram: [], webchat: [] }),
   /** Owner-tier sender ids per channel kind, e.g. `{ telegram: ["123456"] }`; they apply to every account. */
-  admins: z.record(z.enum(["discord", "slack", "telegram", "webchat"]), z.array(z.string().min(1))).default({}),
+  admins: z.partialRecord(z.enum(["discord", "slack", "telegram", "webchat"]), z.array(z.string().min(1))).default({}),
   /** Channel-wide policy defaults per channel kind; an account's own fields win. */
-  policies: z.record(z.enum(["discord", "slack", "telegram", "webchat"]), channelPolicyDefaultsSchema).default({}),
+  policies: z.partialRecord(z.enum(["discord", "slack", "telegram", "webchat"]), channelPolicyDefaultsSchema).default({}),
   store: z
     .discriminatedUnion("kind", [
       z.strictObject({ kind: z.literal("sqlite"), path: z.string().min(1).optional() }),

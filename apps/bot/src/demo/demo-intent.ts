@@ -13,7 +13,8 @@ export type DemoIntent =
  * Contract: pure; unrecognised text is `other`.
  */
 export function recogniseIntent(text: string): DemoIntent {
-  const said = text.trim();
+  // In groups the gateway prefixes who is speaking ("[alice]: hi"); the demo answers the words, not the name.
+  const said = text.trim().replace(/^\[[^\]\n]{1,100}\]:\s*/, "");
   const lower = said.toLowerCase();
   const research = /^(?:please\s+)?(?:research|investigate|look into|find out about)\s+(.+)$/i.exec(said);
   if (research?.[1]) return { kind: "research", topic: research[1].replace(/[?.!]+$/, "") };

@@ -58,7 +58,7 @@ export function createBotLogger(options: BotLoggerOptions): Logger {
   return pino(
     {
       level: options.level,
-      base: undefined,
+      base: null,
       redact: { paths: REDACTED_PATHS, censor: REDACTED },
       hooks: { streamWrite: (line) => scrubSecrets(line, secrets) },
     },

@@ -1,5 +1,4 @@
-import { formatAge } from "../fleet/render-fleet.js";
-import { renderFleet } from "../fleet/render-fleet.js";
+import { formatAge, renderFleet } from "../fleet/render-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
 
 /** /agents [info <agentId> | sessions <agentId> | kill <runId>]: the fleet, for admins. */

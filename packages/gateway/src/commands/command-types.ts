@@ -19,7 +19,9 @@ export interface SessionStatus {
 }
 
 /** The outcome of /model <id>. */
-export type ModelSwitch = { readonly ok: true; readonly model: string } | { readonly ok: false; readonly known: readonly string[] };
+export type ModelSwitch =
+  | { readonly ok: true; readonly model: string }
+  | { readonly ok: false; readonly known: readonly string[] };
 
 /** What commands may do to the gateway. */
 export interface CommandHost {

@@ -14,8 +14,10 @@ export const pairCommand: CommandDefinition = {
       return pending.map((r) => `- \`${r.code}\` ${r.senderName} (${r.senderId})`).join("\n");
     }
     if ((action === "approve" || action === "deny") && code !== undefined) {
-      const outcome = action === "approve" ? await host.pairing.approve(scope, code) : await host.pairing.deny(scope, code);
-      if (!outcome.ok) return outcome.reason === "expired" ? `Code ${code} has expired.` : `No pairing request has code ${code}.`;
+      const outcome =
+        action === "approve" ? await host.pairing.approve(scope, code) : await host.pairing.deny(scope, code);
+      if (!outcome.ok)
+        return outcome.reason === "expired" ? `Code ${code} has expired.` : `No pairing request has code ${code}.`;
       const who = `${outcome.request.senderName} (${outcome.request.senderId})`;
       return action === "approve" ? `Approved ${who}: they can talk to me now.` : `Denied ${who}.`;
     }

@@ -10,9 +10,7 @@ export const statusCommand: CommandDefinition = {
   async run({ host, sessionKey }) {
     const s = await host.status(sessionKey);
     const compaction =
-      s.lastCompaction === undefined
-        ? "none yet"
-        : `${s.lastCompaction.before} → ${s.lastCompaction.after} tokens`;
+      s.lastCompaction === undefined ? "none yet" : `${s.lastCompaction.before} → ${s.lastCompaction.after} tokens`;
     return [
       `**Agent** ${s.agentId} · **model** ${s.model}`,
       `**Context** ~${s.contextTokens} tokens · **cost** ${formatCost(s.cost)}`,

@@ -166,7 +166,8 @@ export class OutboxDispatcher {
     const forever = entry.kind === "subagent-result";
     const permanent =
       !forever &&
-      (error instanceof PermanentDeliveryError || (error instanceof ChannelError && !error.retryable) ||
+      (error instanceof PermanentDeliveryError ||
+        (error instanceof ChannelError && !error.retryable) ||
         entry.attempts >= (this.#options.maxAttempts ?? 8));
     const base = this.#options.baseRetryMs ?? 1000;
     const backoff = Math.min(60_000, base * 2 ** Math.max(0, entry.attempts - 1));
@@ -184,12 +185,21 @@ export class OutboxDispatcher {
       willRetry: !permanent,
     });
     this.#logger.warn(
-      { outboxId: entry.id, sessionKey: entry.sessionKey, attempt: entry.attempts, willRetry: !permanent, error: message },
+      {
+        outboxId: entry.id,
+        sessionKey: entry.sessionKey,
+        attempt: entry.attempts,
+        willRetry: !permanent,
+        error: message,
+      },
       "delivery failed",
     );
     if (permanent) this.#progress.delete(entry.id);
     try {
-      await store.markOutboxFailed(entry.id, permanent ? { error: message } : { error: message, retryAt: now + retryAfter });
+      await store.markOutboxFailed(
+        entry.id,
+        permanent ? { error: message } : { error: message, retryAt: now + retryAfter },
+      );
     } catch (markError) {
       this.#logger.error({ outboxId: entry.id, error: describeError(markError) }, "could not record a failed delivery");
     }

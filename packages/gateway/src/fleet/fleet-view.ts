@@ -1,5 +1,5 @@
-import type { AgentConfig, Binding } from "../config/gateway-config-schema.js";
 import { describeMatch } from "../config/binding-specificity.js";
+import type { AgentConfig, Binding } from "../config/gateway-config-schema.js";
 import type { RunRecord, RunStatus, SessionRecord } from "../store/store-types.js";
 import type { RunTracker } from "./run-tracker.js";
 
@@ -33,7 +33,13 @@ export interface FleetView {
   readonly agents: readonly FleetAgent[];
   /** Root runs (and orphans whose parent is no longer running), each with its sub-agent tree. */
   readonly runs: readonly FleetRunNode[];
-  readonly totals: { readonly sessions: number; readonly activeSessions: number; readonly runningRuns: number; readonly tokens: number; readonly cost: number };
+  readonly totals: {
+    readonly sessions: number;
+    readonly activeSessions: number;
+    readonly runningRuns: number;
+    readonly tokens: number;
+    readonly cost: number;
+  };
 }
 
 /** What the fleet is built from. */

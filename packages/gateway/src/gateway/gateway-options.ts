@@ -1,5 +1,5 @@
 import type { AgentLoopConfig, AnyAgentTool, Model, StreamFn } from "@chorus/core";
-import type { SubagentProfile, SubagentSlots, ToolGroupMap } from "@chorus/tools";
+import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
 import type { Channel } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -23,6 +23,8 @@ export interface AgentRuntimeSetup {
   subagents?: Readonly<Record<string, SubagentProfile>>;
   /** Extra tool group members (e.g. the host's admin tools) for the trust-tier gate. */
   toolGroups?: ToolGroupMap;
+  /** Per-tier overrides of @chorus/tools' DEFAULT_TIER_POLICIES (e.g. let trusted users spawn sub-agents). */
+  tiers?: Partial<Record<TrustTier, ToolPolicy>>;
 }
 
 /** Everything a Gateway is built from. Only config, store, channels, streamFn and models are required. */

@@ -24,8 +24,7 @@ import { decideInbound } from "../policy/decide-inbound.js";
 import { OneTimeHints } from "../policy/one-time-hints.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
-import { resolveQueueMode } from "../routing/route-inbound.js";
-import { routeInbound } from "../routing/route-inbound.js";
+import { resolveQueueMode, routeInbound } from "../routing/route-inbound.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry, SessionRecord } from "../store/store-types.js";
@@ -158,7 +157,8 @@ export class Gateway {
     for (const run of interrupted) {
       if (run.depth !== 0) continue;
       const session = await this.store.getSession(run.sessionKey);
-      if (session !== undefined && !isSubagentKey(session.key)) this.#notice(session.key, sessionChatOf(session), RESTART_NOTICE);
+      if (session !== undefined && !isSubagentKey(session.key))
+        this.#notice(session.key, sessionChatOf(session), RESTART_NOTICE);
     }
     await this.#dispatcher.start();
     this.#redeliverTimer = setInterval(() => {
@@ -212,7 +212,10 @@ export class Gateway {
   async handleInbound(message: InboundMessage): Promise<void> {
     if (!this.#accepting) return;
     const work = this.#handleInbound(message).catch((error: unknown) => {
-      this.#logger.error({ channel: message.channel, eventId: message.eventId, error: describeError(error) }, "inbound failed");
+      this.#logger.error(
+        { channel: message.channel, eventId: message.eventId, error: describeError(error) },
+        "inbound failed",
+      );
     });
     this.#track(work);
     await work;
@@ -240,7 +243,10 @@ export class Gateway {
       return;
     }
     if (this.#rateCap !== undefined && !this.#rateCap.allow(route.sessionKey, this.#now())) {
-      this.#logger.warn({ sessionKey: route.sessionKey, senderId: message.sender.id }, "rate cap reached: message ignored");
+      this.#logger.warn(
+        { sessionKey: route.sessionKey, senderId: message.sender.id },
+        "rate cap reached: message ignored",
+      );
       return;
     }
     const { session, created } = await this.store.ensureSession({
@@ -302,7 +308,11 @@ export class Gateway {
 
   async #pairingReply(message: InboundMessage, scope: PairingScope, sessionKey: string): Promise<void> {
     const outcome = await this.pairing.request(scope, message.sender);
-    const chat: SessionChat = { channel: message.channel, accountId: message.accountId, target: { chatType: "dm", chatId: message.chatId } };
+    const chat: SessionChat = {
+      channel: message.channel,
+      accountId: message.accountId,
+      target: { chatType: "dm", chatId: message.chatId },
+    };
     let text: string;
     switch (outcome.status) {
       case "created":
@@ -315,7 +325,10 @@ export class Gateway {
       case "already-approved":
         return;
     }
-    this.#logger.info({ channel: scope.channel, accountId: scope.accountId, senderId: message.sender.id }, "pairing requested");
+    this.#logger.info(
+      { channel: scope.channel, accountId: scope.accountId, senderId: message.sender.id },
+      "pairing requested",
+    );
     this.#notice(sessionKey, chat, text);
   }
 
@@ -363,7 +376,8 @@ export class Gateway {
     if (payload === undefined || session === undefined) {
       // Kept (status failed) for inspection: there is no session to continue.
       await this.store.markOutboxFailed(entry.id, {
-        error: payload === undefined ? "malformed sub-agent result" : `the session ${entry.sessionKey} no longer exists`,
+        error:
+          payload === undefined ? "malformed sub-agent result" : `the session ${entry.sessionKey} no longer exists`,
       });
       return;
     }
@@ -381,12 +395,19 @@ export class Gateway {
   }
 
   #notice(sessionKey: string, chat: SessionChat, text: string): void {
-    const payload: ChatDeliveryPayload = { channel: chat.channel, accountId: chat.accountId, target: chat.target, text };
+    const payload: ChatDeliveryPayload = {
+      channel: chat.channel,
+      accountId: chat.accountId,
+      target: chat.target,
+      text,
+    };
     this.#track(
       this.store
         .enqueueOutbox([{ sessionKey, kind: "notice", payload }])
         .then((entries) => this.#dispatcher.deliver(entries))
-        .catch((error: unknown) => this.#logger.error({ sessionKey, error: describeError(error) }, "could not queue a notice")),
+        .catch((error: unknown) =>
+          this.#logger.error({ sessionKey, error: describeError(error) }, "could not queue a notice"),
+        ),
     );
   }
 
@@ -409,46 +430,46 @@ export class Gateway {
 
   #makeCommandHost(): CommandHost {
     const host: CommandHost = {
-    pairing: this.pairing,
-    newSession: async (key) => {
-      const runtime = this.#sessions.get(key);
-      if (runtime !== undefined) {
-        runtime.lane.clear();
-        runtime.stop("user", "a new conversation was started");
-        await runtime.settled();
-        runtime.dropAgent();
-      }
-      await this.store.resetTranscript(key);
-    },
-    stopSession: async (key) => {
-      const runtime = this.#sessions.get(key);
-      if (runtime === undefined) return { stopped: false, dropped: 0 };
-      const dropped = runtime.lane.clear().length;
-      return { stopped: runtime.stop("user", "stopped by the user"), dropped };
-    },
-    compactSession: (key) => this.#compact(key),
-    setQueueMode: async (key, mode) => {
-      await this.store.updateSession(key, { queueModeOverride: mode });
-      const runtime = this.#sessions.get(key);
-      if (runtime !== undefined) runtime.lane.mode = mode;
-    },
-    currentModel: async (key) => (await this.#modelOf(key)).id,
-    knownModels: () => this.#options.models.list().map((model) => model.id),
-    switchModel: async (key, id): Promise<ModelSwitch> => {
-      const model = this.#options.models.find(id);
-      if (model === undefined) return { ok: false, known: host.knownModels() };
-      await this.store.updateSession(key, { modelOverride: model.id });
-      this.#sessions.get(key)?.setModel(model.id);
-      return { ok: true, model: model.id };
-    },
-    status: (key) => this.#status(key),
-    fleet: () => this.fleet(),
-    agentInfo: async (agentId) => this.#agentInfo(agentId),
-    agentSessions: async (agentId) => {
-      if (!this.#agents.has(agentId)) return undefined;
-      return (await this.store.listSessions({ agentId })).filter((s) => !isSubagentKey(s.key));
-    },
-    killRun: async (runId) => this.killRun(runId),
+      pairing: this.pairing,
+      newSession: async (key) => {
+        const runtime = this.#sessions.get(key);
+        if (runtime !== undefined) {
+          runtime.lane.clear();
+          runtime.stop("user", "a new conversation was started");
+          await runtime.settled();
+          runtime.dropAgent();
+        }
+        await this.store.resetTranscript(key);
+      },
+      stopSession: async (key) => {
+        const runtime = this.#sessions.get(key);
+        if (runtime === undefined) return { stopped: false, dropped: 0 };
+        const dropped = runtime.lane.clear().length;
+        return { stopped: runtime.stop("user", "stopped by the user"), dropped };
+      },
+      compactSession: (key) => this.#compact(key),
+      setQueueMode: async (key, mode) => {
+        await this.store.updateSession(key, { queueModeOverride: mode });
+        const runtime = this.#sessions.get(key);
+        if (runtime !== undefined) runtime.lane.mode = mode;
+      },
+      currentModel: async (key) => (await this.#modelOf(key)).id,
+      knownModels: () => this.#options.models.list().map((model) => model.id),
+      switchModel: async (key, id): Promise<ModelSwitch> => {
+        const model = this.#options.models.find(id);
+        if (model === undefined) return { ok: false, known: host.knownModels() };
+        await this.store.updateSession(key, { modelOverride: model.id });
+        this.#sessions.get(key)?.setModel(model.id);
+        return { ok: true, model: model.id };
+      },
+      status: (key) => this.#status(key),
+      fleet: () => this.fleet(),
+      agentInfo: async (agentId) => this.#agentInfo(agentId),
+      agentSessions: async (agentId) => {
+        if (!this.#agents.has(agentId)) return undefined;
+        return (await this.store.listSessions({ agentId })).filter((s) => !isSubagentKey(s.key));
+      },
+      killRun: async (runId) => this.killRun(runId),
     };
     return host;
   }
@@ -485,7 +506,11 @@ export class Gateway {
     if (run.depth > 0) {
       const session = await this.store.getSession(rootKeyOf(run.sessionKey));
       if (session !== undefined) {
-        this.#notice(session.key, sessionChatOf(session), `An administrator stopped a sub-agent task (${run.agentId}).`);
+        this.#notice(
+          session.key,
+          sessionChatOf(session),
+          `An administrator stopped a sub-agent task (${run.agentId}).`,
+        );
       }
     }
     this.#logger.info({ runId, killed }, "runs killed by an administrator");
@@ -497,7 +522,8 @@ export class Gateway {
     if (runtime !== undefined) return runtime.model;
     const session = await this.store.getSession(key);
     const prepared = session === undefined ? undefined : this.#agents.get(session.agentId);
-    const override = session?.modelOverride === undefined ? undefined : this.#options.models.find(session.modelOverride);
+    const override =
+      session?.modelOverride === undefined ? undefined : this.#options.models.find(session.modelOverride);
     return override ?? prepared?.defaultModel ?? this.#agents.values().next().value!.defaultModel;
   }
 
@@ -535,11 +561,8 @@ export class Gateway {
         messages: agent.state.messages,
         keepRecentTokens: COMPACT_KEEP_RECENT_TOKENS,
         convert: defaultConvertToLlm,
-        streamFn: this.#options.streamFn,
-        model: runtime.model,
-        apiKey: undefined,
+        complete: (context) => this.#options.streamFn(runtime.model, context).result(),
         prompt: DEFAULT_SUMMARY_PROMPT,
-        signal: new AbortController().signal,
       });
       if (!outcome.ok) return `Nothing was compacted (${outcome.error}).`;
       agent.replaceMessages(outcome.messages);

@@ -4,12 +4,12 @@ import {
   createToolPolicyGate,
   evaluateToolPolicy,
   mergeToolGroups,
-  type Subagents,
   type SubagentSlots,
+  type Subagents,
   type ToolPolicy,
 } from "@chorus/tools";
-import type { AgentConfig } from "../config/gateway-config-schema.js";
 import { GatewayConfigError } from "../config/gateway-config-error.js";
+import type { AgentConfig } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -66,8 +66,9 @@ export function prepareAgent(
   }
   const groups = mergeToolGroups(setup?.toolGroups);
   const tierGate = createToolPolicyGate({
-    ...(config.toolPolicy === undefined ? {} : { policy: config.toolPolicy }),
+    ...(config.toolPolicy === undefined ? {} : { policy: toToolPolicy(config.toolPolicy) }),
     ...(setup?.toolGroups === undefined ? {} : { groups: setup.toolGroups }),
+    ...(setup?.tiers === undefined ? {} : { tiers: setup.tiers }),
   });
   const groupGate: PreDispatchPolicy = (request) => {
     const policy = request.run.meta?.groupToolPolicy as ToolPolicy | undefined;
@@ -116,5 +117,12 @@ export function prepareAgent(
     tools: [...(setup?.tools ?? []), ...(subagents?.tools ?? [])],
     policies: [...(subagents === undefined ? [] : [subagents.depthPolicy]), tierGate, groupGate],
     subagents,
+  };
+}
+
+function toToolPolicy(config: { allow?: string[] | undefined; deny?: string[] | undefined }): ToolPolicy {
+  return {
+    ...(config.allow === undefined ? {} : { allow: config.allow }),
+    ...(config.deny === undefined ? {} : { deny: config.deny }),
   };
 }

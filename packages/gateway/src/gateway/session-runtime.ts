@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { Agent, type AgentEvent, type AgentLoopConfig, type AgentRunResult, type Model, type StreamFn } from "@chorus/core";
+import {
+  Agent,
+  type AgentEvent,
+  type AgentLoopConfig,
+  type AgentRunResult,
+  type Model,
+  type StreamFn,
+} from "@chorus/core";
 import type { Channel, SendTarget } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -215,7 +222,14 @@ export class SessionRuntime implements LaneHost {
     const current: CurrentRun = { runId, cause: undefined };
     this.#current = current;
     const startedAt = deps.now();
-    deps.events.publish({ type: "run_started", at: startedAt, runId, sessionKey: this.key, agentId: this.agentId, depth: 0 });
+    deps.events.publish({
+      type: "run_started",
+      at: startedAt,
+      runId,
+      sessionKey: this.key,
+      agentId: this.agentId,
+      depth: 0,
+    });
     const channel = deps.channelFor(this.chat.channel, this.chat.accountId);
     const replyTo = items.at(-1)?.replyToMessageId;
     const target = replyTo === undefined ? this.chat.target : { ...this.chat.target, replyToMessageId: replyTo };

@@ -98,7 +98,10 @@ export class ReplyManager {
     this.#shown = [];
     this.#text = "";
     return pending.then(async () => {
-      const waitMs = Math.max(0, ...ids.map((id) => (this.#lastEditAt.get(id) ?? -Infinity) + this.#interval - this.#now()));
+      const waitMs = Math.max(
+        0,
+        ...ids.map((id) => (this.#lastEditAt.get(id) ?? -Infinity) + this.#interval - this.#now()),
+      );
       if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
       return ids;
     });

@@ -58,7 +58,9 @@ export class TurnCommitter {
         };
         if (hasToolCalls(message)) {
           const messages = this.#pending.splice(0);
-          this.#chain = this.#chain.then(() => this.#commit(messages, reply, undefined, undefined));
+          this.#chain = this.#chain.then(async () => {
+            await this.#commit(messages, reply, undefined, undefined);
+          });
         } else {
           this.#held = reply;
         }
@@ -79,19 +81,26 @@ export class TurnCommitter {
   async finish(result: AgentRunResult, notice: string | undefined): Promise<RunRecord | undefined> {
     let run: RunRecord | undefined;
     const status = runStatusOf(result.reason);
-    const patch = result.error === undefined ? { status, usage: result.usage } : { status, usage: result.usage, error: result.error };
+    const patch =
+      result.error === undefined
+        ? { status, usage: result.usage }
+        : { status, usage: result.usage, error: result.error };
     this.#commitHeld({ patch, notice, done: (record) => (run = record) });
     await this.#chain;
     return run;
   }
 
   #commitHeld(
-    end: { patch: { status: EndedRunStatus }; notice: string | undefined; done: (run: RunRecord | undefined) => void } | undefined,
+    end:
+      | { patch: { status: EndedRunStatus }; notice: string | undefined; done: (run: RunRecord | undefined) => void }
+      | undefined,
   ): void {
     const held = this.#held;
     this.#held = undefined;
     const messages = this.#pending.splice(0);
-    this.#chain = this.#chain.then(() => this.#commit(messages, held, end?.patch, end?.notice).then(end?.done));
+    this.#chain = this.#chain.then(() =>
+      this.#commit(messages, held, end?.patch, end?.notice).then((run) => end?.done(run)),
+    );
   }
 
   async #commit(

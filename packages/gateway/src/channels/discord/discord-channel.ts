@@ -15,6 +15,7 @@ import { requireOption } from "../shared/require-option.js";
 import { discordCommandPayloads, normaliseDiscordCommand } from "./discord-commands.js";
 import { toDiscordChannelError } from "./discord-errors.js";
 import { type DiscordSelf, normaliseDiscordMessage } from "./discord-inbound.js";
+import { snowflakeCreatedAt } from "./discord-snowflake.js";
 
 /** Discord's documented global REST limit for a bot: 50 requests per second (large bots can ask for more). */
 export const DISCORD_GLOBAL_REQUESTS_PER_SECOND = 50;
@@ -159,7 +160,9 @@ export class DiscordChannel implements Channel {
   }
 
   async edit(message: SentMessage, outbound: OutboundMessage): Promise<void> {
-    if (this.#now() - message.sentAt > DISCORD_EDIT_WINDOW_MS) {
+    // The id tells the message's real age; callers that kept only the id pass sentAt 0.
+    const createdAt = snowflakeCreatedAt(message.messageId) ?? message.sentAt;
+    if (this.#now() - createdAt > DISCORD_EDIT_WINDOW_MS) {
       throw new ChannelError("edit-window-expired", "discord does not allow editing messages older than 1 hour");
     }
     const channelId = message.threadId ?? message.chatId;

@@ -7,3 +7,4 @@ export {
 } from "./discord-channel.js";
 export { DISCORD_DEFER_AFTER_MS } from "./discord-commands.js";
 export { toDiscordChannelError } from "./discord-errors.js";
+export { snowflakeAt, snowflakeCreatedAt } from "./discord-snowflake.js";

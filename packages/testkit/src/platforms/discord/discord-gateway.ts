@@ -76,12 +76,19 @@ export class DiscordGateway {
     });
   }
 
-  /** Cuts a bot's connection without a close frame; the client should RESUME. */
-  drop(bot: DiscordBotAccount, replayDelivered: number): boolean {
+  /**
+   * Cuts a bot's connection without a close frame; the client should RESUME. When not
+   * `resumable`, the session is forgotten: RESUME gets op 9 and the client IDENTIFYs again.
+   */
+  drop(bot: DiscordBotAccount, replayDelivered: number, resumable: boolean): boolean {
     const session = this.world.currentSession.get(bot.user.id);
     const socket = session?.socket;
     if (!session || !socket) return false;
     session.replayDeliveredOnResume = replayDelivered;
+    if (!resumable) {
+      this.world.sessions.delete(session.id);
+      this.world.currentSession.delete(bot.user.id);
+    }
     session.socket = undefined;
     socket.terminate();
     return true;

@@ -1,3 +1,4 @@
+export type { DiscordBotSpec, DiscordInbound, FakeDiscord, FakeDiscordOptions } from "./discord-handle.js";
 export type {
   DiscordBotAccount,
   DiscordChannel,
@@ -6,5 +7,4 @@ export type {
   DiscordUser,
 } from "./discord-types.js";
 export type { FakeGuild } from "./discord-world.js";
-export type { DiscordBotSpec, DiscordInbound, FakeDiscord, FakeDiscordOptions } from "./fake-discord.js";
 export { startFakeDiscord } from "./fake-discord.js";

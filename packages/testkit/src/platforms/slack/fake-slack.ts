@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CallLog, type CallPredicate, type RecordedCall } from "../shared/call-log.js";
+import { CallLog, type RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
-import { FaultPlan, type FaultSpec } from "../shared/fault-plan.js";
+import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
 import { postSignedEvent } from "./http-events.js";
+import type { FakeSlack, FakeSlackOptions, SlackBotSpec } from "./slack-handle.js";
 import type {
   SlackBotAccount,
   SlackEventBody,
@@ -13,112 +14,9 @@ import type {
   SlackSigningOverride,
   SlackSlashCommand,
 } from "./slack-types.js";
-import { type SlackConversation, type SlackUser, SlackWorld } from "./slack-world.js";
+import { type SlackConversation, SlackWorld } from "./slack-world.js";
 import { SocketLinks } from "./socket-links.js";
 import { type WebApiContext, webApiMethods } from "./web-api-methods.js";
-
-/** An app + bot user to create on the fake Slack. */
-export interface SlackBotSpec {
-  readonly botToken?: string;
-  readonly appToken?: string;
-  readonly signingSecret?: string;
-  readonly name?: string;
-}
-
-/** Options for `startFakeSlack`. */
-export interface FakeSlackOptions {
-  /** `socket`: events over Socket Mode links; `http`: signed POSTs to the app's Request URL. */
-  readonly mode: "socket" | "http";
-  /** Apps, keyed by their tokens. Default: one app, `chorus-test-bot`. */
-  readonly bots?: readonly SlackBotSpec[];
-  /** Keep at most this many recorded calls (the oldest half is dropped when full). Default: all. */
-  readonly callLogLimit?: number;
-  /** WS ping interval on Socket Mode links (0 = never). Default 5 000 ms. */
-  readonly pingIntervalMs?: number;
-}
-
-/** An injected message: who says what, to which app. */
-export interface SlackInbound {
-  readonly text: string;
-  /** Author; default the fake's human `user`. */
-  readonly user?: SlackUser;
-  /** Bot token of the app that receives it (DMs) or is mentioned. Default: the first app. */
-  readonly bot?: string;
-  /** HTTP mode only: tamper with the signature or timestamp of this delivery. */
-  readonly signing?: SlackSigningOverride;
-}
-
-/** Handle to a running fake Slack (Web API + event delivery). */
-export interface FakeSlack {
-  readonly mode: "socket" | "http";
-  /** Pass as `clientOptions.slackApiUrl`: `http://127.0.0.1:PORT/api/`. */
-  readonly apiUrl: string;
-  /** Tokens and signing secret of the first app. */
-  readonly botToken: string;
-  readonly appToken: string;
-  readonly signingSecret: string;
-  readonly bots: readonly SlackBotAccount[];
-  readonly teamId: string;
-  /** The default human author. */
-  readonly user: SlackUser;
-  /** Another app's bot user that can post messages. */
-  readonly otherBot: SlackUser;
-  /** Public channels every app is in. */
-  readonly channels: { readonly general: string; readonly random: string };
-  /** Every Web API call, `response_url` post and event/command ack, in arrival order. */
-  readonly calls: readonly RecordedCall[];
-  callsTo(method: string): readonly RecordedCall[];
-  waitFor(predicate: CallPredicate, timeoutMs?: number): Promise<RecordedCall>;
-  /** The `count`-th call of `method` (1-based, default 1). */
-  waitForCall(method: string, count?: number, timeoutMs?: number): Promise<RecordedCall>;
-  /** Makes the next matching Web API call(s) fail with 429 (`Retry-After`) or a 5xx. */
-  failNext(fault: FaultSpec): void;
-  /** Adds a public channel every app is in; returns its id. */
-  addChannel(name: string): string;
-  /** HTTP mode: where to POST events and commands for an app (default the first). */
-  setEventsUrl(url: string, bot?: string): void;
-  /** Socket mode: resolves once the app has an open link that got `hello`. */
-  waitForSocket(bot?: string, timeoutMs?: number): Promise<void>;
-  /** DM (`message`, `channel_type: "im"`) to one app. */
-  injectDm(inbound: SlackInbound): Promise<Delivery<SlackEventBody>>;
-  /** Channel message (`channel_type: "channel"`) to every app; `threadTs` puts it in a thread. */
-  injectChannelMessage(
-    inbound: SlackInbound & { readonly channel?: string; readonly threadTs?: string },
-  ): Promise<Delivery<SlackEventBody>>;
-  /**
-   * `<@BOT> text` in a channel: an `app_mention` to the mentioned app (the returned delivery)
-   * and, as Slack does, a `message` event to every app unless `alsoAsMessage` is false.
-   */
-  injectMention(
-    inbound: SlackInbound & { readonly channel?: string; readonly threadTs?: string; readonly alsoAsMessage?: boolean },
-  ): Promise<Delivery<SlackEventBody>>;
-  /** Thread reply to an earlier message (e.g. one the bot posted). */
-  injectReply(inbound: SlackInbound & { readonly to: SlackMessage }): Promise<Delivery<SlackEventBody>>;
-  /** Message posted by `otherBot` (has `bot_id`). */
-  injectBotMessage(
-    inbound: Omit<SlackInbound, "user"> & { readonly channel?: string },
-  ): Promise<Delivery<SlackEventBody>>;
-  /** Slash command (`/ask text`) from a user in a channel. */
-  injectSlashCommand(inbound: {
-    readonly command: string;
-    readonly text?: string;
-    readonly channel?: string;
-    readonly user?: SlackUser;
-    readonly bot?: string;
-    readonly signing?: SlackSigningOverride;
-  }): Promise<Delivery<SlackSlashCommand>>;
-  /** Delivers an event again with the same `event_id`: retry headers (HTTP) or `retry_attempt` (socket). */
-  redeliver(eventId: string, reason?: string): Promise<Delivery<SlackEventBody>>;
-  /** Socket mode: sends `disconnect` (default reason `refresh_requested`); the client reconnects. */
-  disconnectSocket(options?: { readonly bot?: string; readonly reason?: string }): number;
-  /** Socket mode: cuts the links; unacked envelopes are redelivered on the next link. */
-  dropSocket(options?: { readonly bot?: string }): number;
-  /** The DM between an app (default first) and a user (default `user`). */
-  dmChannel(bot?: string, user?: SlackUser): string;
-  /** Messages of one conversation, oldest first (inbound and bot-sent). */
-  conversation(channel: string): SlackMessage[];
-  close(): Promise<void>;
-}
 
 function account(spec: SlackBotSpec, index: number): SlackBotAccount {
   const n = String(index + 1).padStart(4, "0");

@@ -1,6 +1,6 @@
-export type { FakeSlack, FakeSlackOptions, SlackBotSpec, SlackInbound } from "./fake-slack.js";
 export { startFakeSlack } from "./fake-slack.js";
 export { slackSignature } from "./request-signature.js";
+export type { FakeSlack, FakeSlackOptions, SlackBotSpec, SlackInbound } from "./slack-handle.js";
 export type {
   SlackBotAccount,
   SlackEventBody,

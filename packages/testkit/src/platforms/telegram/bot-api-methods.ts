@@ -205,4 +205,16 @@ export const botApiMethods: Readonly<Record<string, MethodHandler>> = {
     return true;
   },
   getChat: (world, _bot, params) => requireChat(world, params),
+  getChatMember: (world, bot, params) => {
+    const chat = requireChat(world, params);
+    const userId = intParam(params, "user_id");
+    if (userId === bot.account.user.id)
+      return { status: "administrator", user: bot.account.user, can_be_edited: false };
+    if (userId === undefined) throw new BotApiError(400, "Bad Request: user_id is empty");
+    const user =
+      chat.type === "private" && chat.id === userId
+        ? { id: userId, is_bot: false, first_name: chat.first_name ?? "" }
+        : { id: userId, is_bot: false, first_name: String(userId) };
+    return { status: "member", user };
+  },
 };

@@ -1,96 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CallLog, type CallPredicate, type RecordedCall } from "../shared/call-log.js";
+import { CallLog, type RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
-import { FaultPlan, type FaultSpec } from "../shared/fault-plan.js";
+import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
 import { BotApiError, botApiMethods } from "./bot-api-methods.js";
-import type { TelegramBotAccount, TgChat, TgEntity, TgMessage, TgUpdate, TgUser } from "./telegram-types.js";
+import type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec } from "./telegram-handle.js";
+import type { TelegramBotAccount, TgChat, TgEntity, TgMessage, TgUser } from "./telegram-types.js";
 import { TelegramWorld } from "./telegram-world.js";
-
-/** A bot account to create on the fake Telegram. */
-export interface TelegramBotSpec {
-  /** `<numeric id>:<secret>`; generated when omitted. */
-  readonly token?: string;
-  readonly username?: string;
-  readonly firstName?: string;
-}
-
-/** Options for `startFakeTelegram`. */
-export interface FakeTelegramOptions {
-  /** Keep at most this many recorded calls (the oldest half is dropped when full). Default: all. */
-  readonly callLogLimit?: number;
-  /** Bot accounts, keyed by token. Default: one bot, `chorus_test_bot`. */
-  readonly bots?: readonly TelegramBotSpec[];
-}
-
-/** Who sends an injected message and to which bot(s). */
-export interface TelegramInbound {
-  readonly text: string;
-  /** Sender; default the fake's human `user`. */
-  readonly from?: TgUser;
-  /** Token of the one bot that receives it; default: the first bot for DMs, every bot for groups. */
-  readonly bot?: string;
-}
-
-/** Handle to a running fake Telegram Bot API. */
-export interface FakeTelegram {
-  /** Pass as grammy's `client.apiRoot`: `http://127.0.0.1:PORT` (no trailing slash). */
-  readonly apiRoot: string;
-  /** Token of the first bot. */
-  readonly token: string;
-  readonly bots: readonly TelegramBotAccount[];
-  /** The default human sender. */
-  readonly user: TgUser;
-  /** Another bot that can post in groups. */
-  readonly otherBot: TgUser;
-  /** A plain supergroup every bot is in. */
-  readonly group: TgChat;
-  /** A forum supergroup (topics) every bot is in. */
-  readonly forum: TgChat;
-  /** Every Bot API call, in arrival order. */
-  readonly calls: readonly RecordedCall[];
-  callsTo(method: string): readonly RecordedCall[];
-  /** Resolves with the first call (past or future) matching `predicate`; rejects after `timeoutMs`. */
-  waitFor(predicate: CallPredicate, timeoutMs?: number): Promise<RecordedCall>;
-  /** Shorthand: the `count`-th call of `method` (1-based, default 1). */
-  waitForCall(method: string, count?: number, timeoutMs?: number): Promise<RecordedCall>;
-  /** Makes the next matching call(s) fail with 429 (`retry_after`) or a 5xx. */
-  failNext(fault: FaultSpec): void;
-  /** Private chat message from `from` to one bot. */
-  injectDm(inbound: TelegramInbound): Promise<Delivery<TgMessage>>;
-  /** Message in a group (default `group`). */
-  injectGroupMessage(inbound: TelegramInbound & { readonly chat?: TgChat }): Promise<Delivery<TgMessage>>;
-  /** Group message starting with `@botusername` and a `mention` entity. */
-  injectMention(inbound: TelegramInbound & { readonly chat?: TgChat }): Promise<Delivery<TgMessage>>;
-  /** Reply to an earlier message (typically one the bot sent). */
-  injectReply(inbound: TelegramInbound & { readonly to: TgMessage }): Promise<Delivery<TgMessage>>;
-  /** Message in a forum topic of `forum`. */
-  injectTopicMessage(inbound: TelegramInbound & { readonly threadId: number }): Promise<Delivery<TgMessage>>;
-  /** Group message sent by `otherBot`. */
-  injectBotMessage(inbound: Omit<TelegramInbound, "from"> & { readonly chat?: TgChat }): Promise<Delivery<TgMessage>>;
-  /** `/command args` with a `bot_command` entity; in a DM unless `chat` is given. */
-  injectCommand(
-    inbound: Omit<TelegramInbound, "text"> & {
-      readonly command: string;
-      readonly args?: string;
-      readonly chat?: TgChat;
-    },
-  ): Promise<Delivery<TgMessage>>;
-  /** Inline button press on `message`. */
-  injectCallbackQuery(inbound: {
-    readonly data: string;
-    readonly message: TgMessage;
-    readonly from?: TgUser;
-    readonly bot?: string;
-  }): Promise<Delivery<TgUpdate>>;
-  /** Raw update to one bot (the fake assigns `update_id`). */
-  injectUpdate(token: string, fields: Omit<TgUpdate, "update_id">): Promise<Delivery<TgUpdate>>;
-  /** Messages of one chat, oldest first (inbound and bot-sent). */
-  conversation(chatId: number): TgMessage[];
-  /** Stops the server, ends long polls and webhook posts. */
-  close(): Promise<void>;
-}
 
 const DEFAULT_USER: TgUser = { id: 1001, is_bot: false, first_name: "Alice", username: "alice", language_code: "en" };
 const OTHER_BOT: TgUser = { id: 2002, is_bot: true, first_name: "Other Bot", username: "other_bot" };

@@ -1,5 +1,5 @@
-export type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec, TelegramInbound } from "./fake-telegram.js";
 export { startFakeTelegram } from "./fake-telegram.js";
+export type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec, TelegramInbound } from "./telegram-handle.js";
 export type {
   TelegramBotAccount,
   TgCallbackQuery,

@@ -1,0 +1,47 @@
+import { BotConfigError } from "../../config/bot-config-error.js";
+import { resolveBotConfig } from "../../config/resolve-bot-config.js";
+import type { CliIo } from "../cli-io.js";
+import { checkChannelTokens } from "./check-channel-tokens.js";
+import { checkProviders } from "./check-providers.js";
+import { checkStore } from "./check-store.js";
+import { checkWebchat } from "./check-webchat.js";
+import { type DoctorCheck, formatCheck } from "./doctor-check.js";
+
+/**
+ * `chorus doctor`: validates the config, checks each channel token and provider key with a real authentication
+ * call, checks the store and the WebChat port; one PASS/FAIL line each.
+ * Contract: resolves with 0 when every check passed, else 1.
+ */
+export async function doctorCommand(io: CliIo, configPath: string | undefined): Promise<number> {
+  const checks: DoctorCheck[] = [];
+  const print = (): void => {
+    const width = Math.max(...checks.map((check) => check.name.length));
+    for (const check of checks) io.stdout.write(`${formatCheck(check, width)}\n`);
+  };
+  let resolved: Awaited<ReturnType<typeof resolveBotConfig>>;
+  try {
+    resolved = await resolveBotConfig({ configPath, cwd: io.cwd, env: io.env });
+  } catch (error) {
+    const detail = error instanceof BotConfigError ? error.message : String(error);
+    checks.push({ name: "config", ok: false, detail });
+    print();
+    return 1;
+  }
+  const { config } = resolved;
+  checks.push({
+    name: "config",
+    ok: true,
+    detail: `${resolved.source} is valid (${config.agents.length} agent(s))${resolved.modelExplanation ? `; ${resolved.modelExplanation}` : ""}`,
+  });
+  const [store, channels, providers, webchat] = await Promise.all([
+    checkStore(config, io.cwd),
+    checkChannelTokens(config),
+    checkProviders(config),
+    checkWebchat(config),
+  ]);
+  checks.push(store, ...channels, ...providers, ...webchat);
+  print();
+  const failed = checks.filter((check) => !check.ok).length;
+  io.stdout.write(failed === 0 ? "\nAll checks passed.\n" : `\n${failed} check(s) failed.\n`);
+  return failed === 0 ? 0 : 1;
+}

@@ -1,0 +1,17 @@
+import type { BotConfig } from "./bot-config-schema.js";
+
+/**
+ * Every secret value in a configuration (provider keys, channel tokens), so the logger can scrub them from any line.
+ * Contract: pure; only non-empty strings.
+ */
+export function secretsOf(config: BotConfig): string[] {
+  const values: (string | undefined)[] = [
+    config.providers.anthropic?.apiKey,
+    config.providers.openai?.apiKey,
+    ...Object.values(config.providers.compatible ?? {}).map((server) => server.apiKey),
+    ...config.channels.discord.map((account) => account.token),
+    ...config.channels.slack.flatMap((account) => [account.botToken, account.appToken, account.signingSecret]),
+    ...config.channels.telegram.flatMap((account) => [account.token, account.webhook?.secretToken]),
+  ];
+  return values.filter((value): value is string => typeof value === "string" && value.length > 0);
+}

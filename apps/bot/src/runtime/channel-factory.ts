@@ -1,0 +1,126 @@
+import {
+  type Channel,
+  createDiscordChannel,
+  createSlackChannel,
+  createTelegramChannel,
+  type TelegramWebhookOptions,
+} from "@chorus/gateway";
+import type { BotConfig, ChannelKind } from "../config/bot-config-schema.js";
+import { WebchatChannel } from "../webchat/webchat-channel.js";
+
+/** A channel account the configuration asks for: its key, how to build it, and what it was built from. */
+export interface ChannelSpec {
+  /** `<kind>/<accountId>`, as the gateway keys channels. */
+  readonly key: string;
+  /** The platform, or "terminal" for `chorus chat`. */
+  readonly kind: ChannelKind | "terminal";
+  readonly accountId: string;
+  /** The connection settings; a reload restarts the channel only when these change. */
+  readonly fingerprint: string;
+  create(hooks: ChannelHooks): Channel;
+}
+
+/** What the runtime hands every channel it builds. */
+export interface ChannelHooks {
+  /** Errors a channel survives (a sink that threw, a platform hiccup). */
+  onError(key: string, error: unknown): void;
+  /** WebChat: a local browser that is an admin. */
+  onWebchatAdmin(accountId: string, senderId: string): void;
+  /** WebChat: GET /readyz. */
+  readiness(): { ready: boolean; detail?: Record<string, unknown> };
+}
+
+/**
+ * Every channel account of a configuration, in a stable order (discord, slack, telegram, webchat).
+ * Contract: pure; platform libraries are loaded only when a built channel starts.
+ */
+export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
+  const specs: ChannelSpec[] = [];
+  for (const account of config.channels.discord) {
+    const key = `discord/${account.accountId}`;
+    specs.push({
+      key,
+      kind: "discord",
+      accountId: account.accountId,
+      fingerprint: JSON.stringify([account.token, account.restApi]),
+      create: (hooks) =>
+        createDiscordChannel({
+          accountId: account.accountId,
+          token: account.token,
+          ...(account.restApi === undefined ? {} : { restApi: account.restApi }),
+          onError: (error) => hooks.onError(key, error),
+        }),
+    });
+  }
+  for (const account of config.channels.slack) {
+    const key = `slack/${account.accountId}`;
+    specs.push({
+      key,
+      kind: "slack",
+      accountId: account.accountId,
+      fingerprint: JSON.stringify([
+        account.botToken,
+        account.appToken,
+        account.signingSecret,
+        account.port,
+        account.host,
+        account.slackApiUrl,
+        account.respondToAllMessages,
+      ]),
+      create: (hooks) =>
+        createSlackChannel({
+          accountId: account.accountId,
+          mode: account.appToken === undefined ? "http" : "socket",
+          botToken: account.botToken,
+          ...(account.appToken === undefined ? {} : { appToken: account.appToken }),
+          ...(account.signingSecret === undefined ? {} : { signingSecret: account.signingSecret }),
+          port: account.port,
+          host: account.host,
+          ...(account.slackApiUrl === undefined ? {} : { slackApiUrl: account.slackApiUrl }),
+          ...(account.respondToAllMessages === undefined ? {} : { respondToAllMessages: account.respondToAllMessages }),
+          onError: (error) => hooks.onError(key, error),
+        }),
+    });
+  }
+  for (const account of config.channels.telegram) {
+    const key = `telegram/${account.accountId}`;
+    specs.push({
+      key,
+      kind: "telegram",
+      accountId: account.accountId,
+      fingerprint: JSON.stringify([account.token, account.apiRoot, account.mode, account.webhook]),
+      create: (hooks) =>
+        createTelegramChannel({
+          accountId: account.accountId,
+          token: account.token,
+          mode: account.mode,
+          ...(account.apiRoot === undefined ? {} : { apiRoot: account.apiRoot.replace(/\/+$/, "") }),
+          ...(account.webhook === undefined ? {} : { webhook: definedFields(account.webhook) as TelegramWebhookOptions }),
+          onError: (error) => hooks.onError(key, error),
+        }),
+    });
+  }
+  for (const account of config.channels.webchat) {
+    const key = `webchat/${account.accountId}`;
+    specs.push({
+      key,
+      kind: "webchat",
+      accountId: account.accountId,
+      fingerprint: JSON.stringify([account.host, account.port, account.localAdmin]),
+      create: (hooks) =>
+        new WebchatChannel({
+          accountId: account.accountId,
+          host: account.host,
+          port: account.port,
+          localAdmin: account.localAdmin,
+          onAdmin: (senderId) => hooks.onWebchatAdmin(account.accountId, senderId),
+          readiness: () => hooks.readiness(),
+        }),
+    });
+  }
+  return specs;
+}
+
+function definedFields(value: object): object {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined));
+}

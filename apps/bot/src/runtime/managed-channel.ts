@@ -1,0 +1,97 @@
+import type {
+  Channel,
+  InboundMessage,
+  InboundSink,
+  OutboundMessage,
+  SendTarget,
+  SentMessage,
+} from "@chorus/gateway";
+
+/**
+ * A channel that outlives the Gateway it is handed to, so a config reload can swap the Gateway without
+ * disconnecting channels that did not change. The platform connection starts on the first `start` and ends only
+ * on `close`; the Gateway's own `stop` just detaches it. While detached, inbound messages wait (in order) for the
+ * next Gateway instead of being dropped.
+ * Contract: messages held while detached are handed to the next sink in arrival order; `close` drops them.
+ */
+export class ManagedChannel implements Channel {
+  readonly inner: Channel;
+  readonly edit?: NonNullable<Channel["edit"]>;
+  readonly delete?: NonNullable<Channel["delete"]>;
+  readonly typing?: NonNullable<Channel["typing"]>;
+  readonly react?: NonNullable<Channel["react"]>;
+  #sink: InboundSink | undefined;
+  #started = false;
+  #held: { message: InboundMessage; done: () => void }[] = [];
+
+  constructor(inner: Channel) {
+    this.inner = inner;
+    if (inner.edit) this.edit = (message, outbound) => inner.edit!(message, outbound);
+    if (inner.delete) this.delete = (message) => inner.delete!(message);
+    if (inner.typing) this.typing = (target) => inner.typing!(target);
+    if (inner.react) this.react = (message, emoji) => inner.react!(message, emoji);
+  }
+
+  get id(): string {
+    return this.inner.id;
+  }
+
+  get accountId(): string {
+    return this.inner.accountId;
+  }
+
+  get capabilities(): Channel["capabilities"] {
+    return this.inner.capabilities;
+  }
+
+  /** Whether the platform connection is up. */
+  get opened(): boolean {
+    return this.#started;
+  }
+
+  /** Starts the platform connection; messages are held until a Gateway attaches. Rejects as the channel's start does. */
+  async open(): Promise<void> {
+    if (this.#started) return;
+    await this.inner.start((message) => this.#deliver(message));
+    this.#started = true;
+  }
+
+  /** Attaches a Gateway's sink (opening the connection if needed) and hands it the messages held meanwhile. */
+  async start(sink: InboundSink): Promise<void> {
+    this.#sink = sink;
+    await this.open();
+    const held = this.#held;
+    this.#held = [];
+    for (const { message, done } of held) {
+      await Promise.resolve(sink(message)).finally(done);
+    }
+  }
+
+  /** Detaches the current Gateway; the connection stays up and new messages are held. */
+  async stop(): Promise<void> {
+    this.#sink = undefined;
+  }
+
+  /** Ends the platform connection (the channel was removed from the config, or the bot is shutting down). */
+  async close(): Promise<void> {
+    this.#sink = undefined;
+    const held = this.#held;
+    this.#held = [];
+    for (const { done } of held) done();
+    if (this.#started) {
+      this.#started = false;
+      await this.inner.stop();
+    }
+  }
+
+  send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
+    return this.inner.send(target, outbound);
+  }
+
+  #deliver(message: InboundMessage): Promise<void> {
+    const sink = this.#sink;
+    if (sink !== undefined) return Promise.resolve(sink(message));
+    // Held until the next Gateway attaches; the platform sees the delivery finish then (keeps per-chat order).
+    return new Promise<void>((resolve) => this.#held.push({ message, done: resolve }));
+  }
+}

@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseBotConfig } from "../src/config/load-bot-config.js";
+import { BotRuntime } from "../src/runtime/bot-runtime.js";
+import { silentLogger } from "./support/silent-logger.js";
+import { WebchatClient } from "./support/webchat-client.js";
+
+let dir: string;
+let runtime: BotRuntime;
+const clients: WebchatClient[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "chorus-webchat-"));
+  const parsed = parseBotConfig({
+    dataDir: dir,
+    agents: [{ id: "assistant", model: "demo" }],
+    channels: { webchat: [{ accountId: "local", port: 0 }] },
+    store: { kind: "memory" },
+  });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  runtime = new BotRuntime({ config: parsed.config, source: "test", logger: silentLogger(), cwd: dir, demoTokenDelayMs: 20 });
+  await runtime.start();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await runtime.shutdown();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function connect(browserId: string): Promise<WebchatClient> {
+  const client = await WebchatClient.connect(runtime.webchatUrl ?? "", browserId);
+  clients.push(client);
+  return client;
+}
+
+describe("WebChat over a real WebSocket", () => {
+  it("streams the demo model's answer into the browser's DM", async () => {
+    const browser = await connect("browser-aaaaaaaaaaaaaaaa");
+    browser.send("dm", "hello");
+    await browser.until(() => browser.botTexts("dm").some((text) => text.includes("ANTHROPIC_API_KEY")));
+    expect(browser.botTexts("dm").join("\n")).toContain("Hello! I'm **Chorus**");
+    // Streamed: the reply was edited in place at least once before it was complete.
+    expect(browser.frames.some((frame) => frame.type === "edit")).toBe(true);
+  });
+
+  it("keeps one DM session per browser and one shared group room", async () => {
+    const alice = await connect("alice-aaaaaaaaaaaaaaaaaa");
+    const bob = await connect("bob-bbbbbbbbbbbbbbbbbbbb");
+    alice.send("dm", "help");
+    await alice.until(() => alice.botTexts("dm").some((text) => text.includes("Connect a real model")));
+    expect(bob.botTexts("dm")).toEqual([]);
+    bob.send("group", "hi everyone");
+    await alice.until(() => alice.botTexts("group").some((text) => text.includes("Hello!")));
+    expect([...alice.texts.values()].some((m) => m.room === "group" && m.role === "user" && m.text === "hi everyone")).toBe(true);
+  });
+
+  it("shows tool calls as they happen, and /agents shows the run tree to the local admin", async () => {
+    const browser = await connect("admin-aaaaaaaaaaaaaaaaaa");
+    const hello = browser.frames.find((frame) => frame.type === "hello");
+    expect(hello?.type === "hello" && hello.admin).toBe(true);
+    browser.send("dm", "research the workspace");
+    await browser.until(() => browser.activities.some(({ activity }) => activity.kind === "subagent_spawned"));
+    browser.send("dm", "/agents");
+    await browser.until(() => browser.botTexts("dm").some((text) => text.includes("**Fleet**")));
+    const fleet = browser.botTexts("dm").find((text) => text.includes("**Fleet**")) ?? "";
+    expect(fleet).toMatch(/- `[^`]+` assistant · depth 0 · running/);
+    expect(fleet).toMatch(/\n {2}- `[^`]+` researcher · depth 1/);
+    await browser.until(() => browser.botTexts("dm").some((text) => text.includes("My sub-agent reported back")));
+    const kinds = browser.activities.map(({ activity }) => activity.kind);
+    expect(kinds).toContain("tool_start");
+    expect(kinds).toContain("subagent_completed");
+  });
+
+  it("serves the page, /healthz and /readyz on the same server", async () => {
+    const base = runtime.webchatUrl ?? "";
+    const page = await fetch(base);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("set-cookie")).toMatch(/^chorus_browser=[A-Za-z0-9_-]{16,}; Path=\/;.*HttpOnly; SameSite=Strict/);
+    expect(await page.text()).toContain("<title>Chorus · WebChat</title>");
+    expect((await fetch(new URL("healthz", base))).status).toBe(200);
+    const ready = await fetch(new URL("readyz", base));
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: "ready", channels: ["webchat/local"] });
+  });
+
+  it("refuses a WebSocket opened by another web site", async () => {
+    const base = runtime.webchatUrl ?? "";
+    const url = new URL("ws", base).toString().replace(/^http/, "ws");
+    const { WebSocket } = await import("ws");
+    const socket = new WebSocket(url, { headers: { origin: "https://evil.example" } });
+    const status = await new Promise<number | undefined>((resolve) => {
+      socket.once("unexpected-response", (_request, response) => resolve(response.statusCode));
+      socket.once("open", () => resolve(undefined));
+      socket.once("error", () => resolve(-1));
+    });
+    socket.terminate();
+    expect(status).toBe(403);
+  });
+});

@@ -1,0 +1,107 @@
+import { type FakeSlack, type SlackUser, startFakeSlack } from "@chorus/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSlackChannel } from "../src/channels/index.js";
+import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
+import { longMarkdownReply } from "./channel-long-reply.js";
+
+let fake: FakeSlack | undefined;
+let running: ChannelGateway | undefined;
+
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+  await fake?.close();
+  fake = undefined;
+});
+
+const STRANGER: SlackUser = { id: "U0MALLORY", name: "mallory", isBot: false };
+
+async function start(script: Parameters<typeof startChannelGateway>[0]["script"]) {
+  const f = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+  fake = f;
+  const channel = createSlackChannel({
+    accountId: "sl",
+    mode: "socket",
+    botToken: f.botToken,
+    appToken: f.appToken,
+    slackApiUrl: f.apiUrl,
+  });
+  running = await startChannelGateway({
+    channels: [channel],
+    config: { channels: [{ channel: "slack", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
+    script,
+  });
+  await f.waitForSocket();
+  return { f, running };
+}
+
+function botMessages(f: FakeSlack, channel: string) {
+  return f.conversation(channel).filter((m) => m.bot_id !== undefined);
+}
+
+function botTexts(f: FakeSlack, channel: string): string[] {
+  return botMessages(f, channel).map((m) => m.text);
+}
+
+describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
+  it("holds a DM conversation that remembers the earlier turn", async () => {
+    const { f, running: g } = await start(["Nice to meet you, Alice.", "Your name is Alice."]);
+    await f.injectDm({ text: "my name is Alice" });
+    await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["Nice to meet you, Alice."]);
+    await f.injectDm({ text: "what is my name?" });
+    await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["Nice to meet you, Alice.", "Your name is Alice."]);
+    expect(modelInput(g.streamFn, 1)).toContain("my name is Alice");
+    expect(modelInput(g.streamFn, 1)).toContain("Nice to meet you, Alice.");
+  });
+
+  it("ignores an unaddressed channel message and answers a mention in its thread", async () => {
+    const { f, running: g } = await start(["Hello thread!"]);
+    await f.injectChannelMessage({ text: "nobody asked the bot" });
+    const mention = await f.injectMention({ text: "are you there?" });
+    await expect.poll(() => botTexts(f, f.channels.general)).toEqual(["Hello thread!"]);
+    expect(botMessages(f, f.channels.general)[0]?.thread_ts).toBe(mention.item.event.ts);
+    expect(g.streamFn.calls).toHaveLength(1);
+    expect(modelInput(g.streamFn, 0)).not.toContain("nobody asked the bot");
+  });
+
+  it("a redelivered event does not cause a second reply", async () => {
+    const { f } = await start(["only once", "a second reply must not happen"]);
+    const dm = await f.injectDm({ text: "hello" });
+    await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["only once"]);
+    await f.redeliver(dm.item.event_id);
+    await f.injectDm({ text: "marker" });
+    await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["only once", "a second reply must not happen"]);
+    // The second reply answered "marker", not the redelivered "hello".
+    expect(modelInput(running!.streamFn, 1)).toContain("marker");
+  });
+
+  it("answers /agents from an admin and refuses it to anyone else", async () => {
+    const { f } = await start([]);
+    await f.injectSlashCommand({ command: "/agents", user: STRANGER });
+    await expect.poll(() => botTexts(f, f.channels.general)).toEqual(["You are not authorised to use /agents."]);
+    await f.injectSlashCommand({ command: "/chorus", text: "agents" });
+    await expect.poll(() => botTexts(f, f.channels.general).join("\n")).toContain("Fleet*: 1 agent(s)");
+  });
+
+  it("delivers a 10 000-character answer complete, in order, in chunks of at most 3 500 characters", async () => {
+    const answer = longMarkdownReply(10_000);
+    const { f } = await start([answer]);
+    await f.injectDm({ text: "write a lot" });
+    await expect.poll(() => botTexts(f, f.dmChannel()).at(-1) ?? "", { timeout: 10_000 }).toContain("the end");
+    const messages = botTexts(f, f.dmChannel());
+    expect(messages.length).toBeGreaterThan(2);
+    expect(messages.every((text) => text.length <= 3500)).toBe(true);
+    const numbers = [...messages.join("\n").matchAll(/paragraph (\d+) /g)].map((match) => Number(match[1]));
+    expect(numbers).toEqual([...answer.matchAll(/paragraph (\d+) /g)].map((match) => Number(match[1])));
+  });
+
+  it("a 429 storm during a reply: the reply still arrives complete, exactly once", async () => {
+    const answer = `${"a".repeat(3000)}\n\n${"b".repeat(3000)}`;
+    const { f } = await start([answer]);
+    f.failNext({ method: "chat.postMessage", status: 429, times: 2, retryAfterSeconds: 1 });
+    await f.injectDm({ text: "go" });
+    await expect
+      .poll(() => botTexts(f, f.dmChannel()), { timeout: 15_000 })
+      .toEqual(["a".repeat(3000), "b".repeat(3000)]);
+  }, 20_000);
+});

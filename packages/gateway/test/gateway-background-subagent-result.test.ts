@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { SessionStoreTransaction } from "../src/store/index.js";
+import { MemorySessionStore } from "../src/store/index.js";
+import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
+import { subagentScript } from "./fixtures/subagent-script.js";
+
+const CONFIG = {
+  agents: [{ id: "main", model: "fake-model" }],
+  channels: [{ channel: "test" as const, dmPolicy: "open" as const, admins: ["user-1"] }],
+};
+const AGENTS = { main: { subagents: { helper: { description: "helps", tools: [] } } } };
+
+/** A store whose next `failures` transactions fail, to prove that sub-agent results are retried. */
+class FlakyStore extends MemorySessionStore {
+  failures = 0;
+  override transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T> {
+    if (this.failures > 0) {
+      this.failures--;
+      return Promise.reject(new Error("disk full"));
+    }
+    return super.transaction(fn);
+  }
+}
+
+describe("background sub-agent results", () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.close();
+    vi.useRealTimers();
+  });
+
+  it("are delivered to the parent session through the outbox and the parent continues with them", async () => {
+    h = await startHarness({ config: CONFIG, script: subagentScript(), gateway: { agents: AGENTS } });
+    await h.send({ text: "spawn background quick" });
+    await h.gateway.idle();
+
+    const chat = h.channel.transcript("dm-user-1");
+    expect(chat.at(-1)).toBe("Parent got it: quick result");
+    const results = await h.store.listOutbox({ sessionKey: "main:main:test:dm:user-1" });
+    const result = results.find((entry) => entry.kind === "subagent-result");
+    expect(result?.status).toBe("sent");
+    const transcript = (await h.store.readTranscript("main:main:test:dm:user-1")).map((e) => e.message);
+    expect(JSON.stringify(transcript)).toContain("[Background sub-agent helper");
+    expect(h.events.some((event) => event.type === "subagent_completed")).toBe(true);
+  });
+
+  it("are retried until delivered when storing them fails", async () => {
+    vi.useFakeTimers();
+    const store = new FlakyStore();
+    h = await startHarness({
+      config: CONFIG,
+      script: subagentScript(),
+      store,
+      gateway: { agents: AGENTS, outbox: { pollMs: 100, baseRetryMs: 100 } },
+    });
+    store.failures = 2;
+    await h.channel.inject({ text: "spawn background quick" });
+    await vi.advanceTimersByTimeAsync(2000);
+    await h.gateway.idle();
+    const entry = (await store.listOutbox()).find((e) => e.kind === "subagent-result");
+    expect(entry?.status).toBe("sent");
+    expect(entry?.attempts).toBeGreaterThanOrEqual(3);
+    expect(h.events.filter((e) => e.type === "delivery_failed").length).toBeGreaterThanOrEqual(2);
+    expect(h.channel.transcript("dm-user-1").at(-1)).toBe("Parent got it: quick result");
+  });
+});

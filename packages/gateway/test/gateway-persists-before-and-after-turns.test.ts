@@ -1,0 +1,96 @@
+import type { StreamFn } from "@chorus/core";
+import { scriptedStreamFn } from "@chorus/core/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { TurnCommit } from "../src/store/index.js";
+import { MemorySessionStore } from "../src/store/index.js";
+import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
+
+const KEY = "main:main:test:dm:user-1";
+
+describe("what the store holds around a turn (the crash-safety hooks)", () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.close();
+    vi.useRealTimers();
+  });
+
+  it("stores the user's message and a running run before the model is called", async () => {
+    const store = new MemorySessionStore();
+    const seen: Promise<[string, string[]]>[] = [];
+    const scripted = scriptedStreamFn(["hi"]);
+    const streamFn: StreamFn = (model, context, options) => {
+      seen.push(
+        Promise.all([store.readTranscript(KEY), store.listRuns()]).then(([transcript, runs]) => [
+          JSON.stringify(transcript.map((entry) => entry.message)),
+          runs.map((run) => run.status),
+        ]),
+      );
+      return scripted(model, context, options);
+    };
+    h = await startHarness({ store, gateway: { streamFn } });
+    await h.send({ text: "remember me" });
+    const [transcript, statuses] = await seen[0]!;
+    expect(transcript).toContain("remember me");
+    expect(statuses).toEqual(["running"]);
+    expect((await store.listRuns())[0]?.status).toBe("completed");
+  });
+
+  it("writes the last turn's messages, the run's end and the reply's outbox entry in one commit, then sends it", async () => {
+    const store = new MemorySessionStore();
+    const commits: TurnCommit[] = [];
+    const commitTurn = store.commitTurn.bind(store);
+    store.commitTurn = (turn) => {
+      commits.push(turn);
+      return commitTurn(turn);
+    };
+    h = await startHarness({ store, script: [{ toolCalls: [{ name: "nope" }] }, "final answer"] });
+    await h.send({ text: "go" });
+    expect(commits).toHaveLength(2);
+    // First turn: the tool call and its result; no reply text, the run goes on.
+    expect(commits[0]!.messages.map((m) => m.role)).toEqual(["assistant", "toolResult"]);
+    expect(commits[0]!.run).toBeUndefined();
+    // Last turn: its message, the run's end and the reply, together.
+    const last = commits[1]!;
+    expect(last.messages.map((m) => m.role)).toEqual(["assistant"]);
+    expect(last.run?.patch.status).toBe("completed");
+    expect(last.outbox?.map((entry) => entry.kind)).toEqual(["reply"]);
+    const [entry] = await store.listOutbox();
+    expect(entry?.status).toBe("sent");
+    expect(entry?.platformMessageIds).toEqual([h.channel.succeeded("send")[0]!.messageId]);
+    // The user's message was not written twice.
+    const roles = (await store.readTranscript(KEY)).map((e) => e.message.role);
+    expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
+  });
+
+  it("delivers outbox entries left pending by a previous process when it starts", async () => {
+    const store = new MemorySessionStore();
+    await store.ensureSession({ key: KEY, agentId: "main", channel: "test", accountId: "main", chatId: "dm-user-1" });
+    await store.enqueueOutbox([
+      {
+        sessionKey: KEY,
+        kind: "reply",
+        payload: {
+          channel: "test",
+          accountId: "main",
+          target: { chatType: "dm", chatId: "dm-user-1" },
+          text: "from before",
+        },
+      },
+    ]);
+    h = await startHarness({ store });
+    await h.gateway.idle();
+    expect(h.channel.transcript("dm-user-1")).toEqual(["from before"]);
+  });
+
+  it("drops an idle session's Agent from memory and rebuilds it from the store", async () => {
+    vi.useFakeTimers();
+    h = await startHarness({ script: ["one", "two"], gateway: { idleEvictMs: 30_000 } });
+    await h.send({ text: "first" });
+    expect(h.gateway.hasAgentInMemory(KEY)).toBe(true);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(h.gateway.hasAgentInMemory(KEY)).toBe(false);
+    expect(h.gateway.activeSessionCount).toBe(0);
+    await h.send({ text: "second" });
+    expect(JSON.stringify(h.streamFn.calls[1]!.context.messages)).toContain("first");
+  });
+});

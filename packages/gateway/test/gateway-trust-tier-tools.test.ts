@@ -1,0 +1,76 @@
+import type { StreamContext } from "@chorus/core";
+import { defineTool } from "@chorus/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
+
+function execProbe() {
+  const commands: string[] = [];
+  const tool = defineTool({
+    name: "exec",
+    description: "runs a shell command",
+    parameters: z.object({ command: z.string() }),
+    category: "exec",
+    execute: async ({ command }) => {
+      commands.push(command);
+      return { content: [{ type: "text", text: "ran" }] };
+    },
+  });
+  return { tool, commands };
+}
+
+/** Always tries exec once, then reports the tool result it got. */
+function tryExec(context: StreamContext) {
+  const last = context.messages.at(-1) as { role: string; content: unknown };
+  if (last.role === "toolResult") return `result: ${JSON.stringify(last.content)}`;
+  return { toolCalls: [{ name: "exec", args: { command: "cat ~/.ssh/id_rsa" } }] };
+}
+
+describe("trust tiers drive the tool policy at call time", () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it("refuses exec to a guest in a group, and allows it to an admin in the same group", async () => {
+    const probe = execProbe();
+    h = await startHarness({
+      config: {
+        agents: [{ id: "main", model: "fake-model" }],
+        channels: [{ channel: "test", admins: ["owner"], groups: { g1: { requireMention: false, trust: "guest" } } }],
+      },
+      script: tryExec,
+      gateway: { agents: { main: { tools: [probe.tool] } } },
+    });
+    await h.send({
+      chatType: "group",
+      chatId: "g1",
+      text: "run something",
+      sender: { id: "stranger", name: "Stranger" },
+    });
+    expect(probe.commands).toEqual([]);
+    expect(h.channel.transcript("g1").at(-1)).toContain('Tool \\"exec\\" is not available to a guest user.');
+
+    await h.send({ chatType: "group", chatId: "g1", text: "run it for me", sender: { id: "owner", name: "Owner" } });
+    expect(probe.commands).toEqual(["cat ~/.ssh/id_rsa"]);
+  });
+
+  it("applies a group's own tool policy on top of the tier", async () => {
+    const probe = execProbe();
+    h = await startHarness({
+      config: {
+        agents: [{ id: "main", model: "fake-model" }],
+        channels: [
+          {
+            channel: "test",
+            admins: ["owner"],
+            groups: { g1: { requireMention: false, trust: "trusted", toolPolicy: { deny: ["exec"] } } },
+          },
+        ],
+      },
+      script: tryExec,
+      gateway: { agents: { main: { tools: [probe.tool] } } },
+    });
+    await h.send({ chatType: "group", chatId: "g1", text: "run it", sender: { id: "owner", name: "Owner" } });
+    expect(probe.commands).toEqual([]);
+    expect(h.channel.transcript("g1").at(-1)).toContain("not permitted here");
+  });
+});

@@ -1,0 +1,113 @@
+import type { CallPredicate, RecordedCall } from "../shared/call-log.js";
+import type { Delivery } from "../shared/delivery.js";
+import type { FaultSpec } from "../shared/fault-plan.js";
+import type {
+  DiscordBotAccount,
+  DiscordChannel,
+  DiscordInteraction,
+  DiscordMessage,
+  DiscordUser,
+} from "./discord-types.js";
+import type { FakeGuild } from "./discord-world.js";
+
+/** A bot account to create on the fake Discord. */
+export interface DiscordBotSpec {
+  readonly token?: string;
+  readonly username?: string;
+}
+
+/** Options for `startFakeDiscord`. */
+export interface FakeDiscordOptions {
+  /** Bot accounts, keyed by token. Default: one bot, `chorus-test-bot`. */
+  readonly bots?: readonly DiscordBotSpec[];
+  /** `heartbeat_interval` sent in HELLO. Default 41 250 ms (Discord's); tests may lower it. */
+  readonly heartbeatIntervalMs?: number;
+  /** Dispatches kept per session for RESUME. Default 1000. */
+  readonly replayBufferSize?: number;
+  /** Guild text channels beyond `general` and `random` (for load spread over channels). Default 0. */
+  readonly extraTextChannels?: number;
+  /** Keep at most this many recorded calls (the oldest half is dropped when full). Default: all. */
+  readonly callLogLimit?: number;
+  /** Echo bot-sent messages back as MESSAGE_CREATE/UPDATE/DELETE, as Discord does. Default true. */
+  readonly echoBotMessages?: boolean;
+}
+
+/** An injected message: who says what, and which bot(s) should see it. */
+export interface DiscordInbound {
+  readonly content: string;
+  /** Author; default the fake's human `user`. */
+  readonly author?: DiscordUser;
+  /** Token of the bot the DM goes to / the bot that is mentioned. Default: the first bot. */
+  readonly bot?: string;
+}
+
+/** Handle to a running fake Discord (REST + gateway). */
+export interface FakeDiscord {
+  /** Pass as discord.js `rest.api`: `http://127.0.0.1:PORT/api`. */
+  readonly restApi: string;
+  /** `ws://127.0.0.1:PORT/gateway`, also returned by `GET /gateway/bot`. */
+  readonly gatewayUrl: string;
+  /** Token of the first bot. */
+  readonly token: string;
+  readonly bots: readonly DiscordBotAccount[];
+  /** The guild every bot is in, with its channels. */
+  readonly guild: FakeGuild;
+  /** The default human author. */
+  readonly user: DiscordUser;
+  /** Another bot (not driven by a token) that can post messages. */
+  readonly otherBot: DiscordUser;
+  /** Every REST call and gateway IDENTIFY/RESUME, in arrival order. */
+  readonly calls: readonly RecordedCall[];
+  callsTo(method: string): readonly RecordedCall[];
+  waitFor(predicate: CallPredicate, timeoutMs?: number): Promise<RecordedCall>;
+  /** The `count`-th call of `method` (1-based, default 1). */
+  waitForCall(method: string, count?: number, timeoutMs?: number): Promise<RecordedCall>;
+  /** Resolves once the bot (default the first) has an open gateway session. */
+  waitForSession(bot?: string, timeoutMs?: number): Promise<void>;
+  /** Makes the next matching REST call(s) fail with 429 (`retry_after`) or a 5xx. */
+  failNext(fault: FaultSpec): void;
+  /** DM from `author` to a bot. */
+  injectDm(inbound: DiscordInbound): Promise<Delivery<DiscordMessage>>;
+  /** Message in a guild channel (default `general`), seen by every bot. */
+  injectChannelMessage(inbound: DiscordInbound & { readonly channelId?: string }): Promise<Delivery<DiscordMessage>>;
+  /** Guild message starting with `<@botId>` with the bot in `mentions`. */
+  injectMention(inbound: DiscordInbound & { readonly channelId?: string }): Promise<Delivery<DiscordMessage>>;
+  /** Reply (type 19, `message_reference`) to an earlier message, e.g. one the bot sent. */
+  injectReply(inbound: DiscordInbound & { readonly to: DiscordMessage }): Promise<Delivery<DiscordMessage>>;
+  /** Message in a thread (default `guild.thread`; `guild.forumPost` is a forum post). */
+  injectThreadMessage(inbound: DiscordInbound & { readonly threadId?: string }): Promise<Delivery<DiscordMessage>>;
+  /** Guild message authored by `otherBot`. */
+  injectBotMessage(
+    inbound: Omit<DiscordInbound, "author"> & { readonly channelId?: string },
+  ): Promise<Delivery<DiscordMessage>>;
+  /** Slash command (INTERACTION_CREATE, type 2) to one bot, in a guild channel or a DM. */
+  injectSlashCommand(inbound: {
+    readonly name: string;
+    readonly options?: ReadonlyArray<{ name: string; type: number; value: string | number | boolean }>;
+    readonly channelId?: string;
+    readonly inDm?: boolean;
+    readonly user?: DiscordUser;
+    readonly bot?: string;
+  }): Promise<Delivery<DiscordInteraction>>;
+  /**
+   * Cuts the bot's gateway connection without a close frame. The client RESUMEs; events
+   * dispatched meanwhile are replayed, plus the last `replayDelivered` events it already had.
+   * With `resumable: false` the session is gone: RESUME gets op 9 INVALID_SESSION and the
+   * client IDENTIFYs again (events dispatched meanwhile are lost, as on Discord).
+   */
+  dropConnection(options?: {
+    readonly bot?: string;
+    readonly replayDelivered?: number;
+    readonly resumable?: boolean;
+  }): boolean;
+  /** Sends op 7 RECONNECT to the bot. */
+  requestReconnect(options?: { readonly bot?: string }): boolean;
+  /** The DM channel between a bot (default first) and a user (default `user`). */
+  dmChannel(bot?: string, user?: DiscordUser): DiscordChannel;
+  /** Messages of one channel, oldest first (inbound and bot-sent). */
+  conversation(channelId: string): DiscordMessage[];
+  /** Application commands the bot registered (global unless `guildId`). */
+  registeredCommands(bot?: string, guildId?: string): ReadonlyArray<Record<string, unknown>>;
+  /** Closes the REST server and every gateway socket. */
+  close(): Promise<void>;
+}
