@@ -1,5 +1,7 @@
 // @chorus/bot: the runnable gateway. The CLI is the product; these exports let programs embed or test it.
-export { type BotConfigIssue, BotConfigError } from "./config/bot-config-error.js";
+
+export { runCli } from "./cli/run-cli.js";
+export { BotConfigError, type BotConfigIssue } from "./config/bot-config-error.js";
 export {
   type BotConfig,
   type BotConfigInput,
@@ -11,7 +13,6 @@ export { chooseModelFromEnv, defaultConfigFromEnv, type ModelChoice } from "./co
 export { interpolateEnv } from "./config/env-interpolation.js";
 export { loadBotConfigFile, parseBotConfig } from "./config/load-bot-config.js";
 export { resolveBotConfig } from "./config/resolve-bot-config.js";
-export { runCli } from "./cli/run-cli.js";
 export { demoModel, demoStreamFn } from "./demo/demo-model.js";
 export { demoTurn } from "./demo/demo-script.js";
 export { createBotLogger } from "./logging/bot-logger.js";

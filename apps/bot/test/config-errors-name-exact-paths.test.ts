@@ -47,7 +47,9 @@ channels:
 
   it("reports unknown fields by name, which catches typos", async () => {
     const error = await loadYaml("agents:\n  - id: helper\n    model: demo\nchanels: {}\n");
-    expect(error.issues).toEqual([expect.objectContaining({ path: "(root)", message: expect.stringContaining('"chanels"') })]);
+    expect(error.issues).toEqual([
+      expect.objectContaining({ path: "(root)", message: expect.stringContaining('"chanels"') }),
+    ]);
   });
 
   it("checks references between sections: bindings, models and duplicate accounts", () => {
@@ -67,7 +69,10 @@ channels:
   });
 
   it("needs appToken or signingSecret for Slack", () => {
-    const result = parseBotConfig({ agents: [{ id: "a", model: "demo" }], channels: { slack: [{ botToken: "xoxb-1" }] } });
+    const result = parseBotConfig({
+      agents: [{ id: "a", model: "demo" }],
+      channels: { slack: [{ botToken: "xoxb-1" }] },
+    });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.issues[0]).toMatchObject({ path: "channels.slack[0].appToken" });
   });
@@ -90,7 +95,10 @@ channels:
 
   it("never echoes a long value that might be a secret", () => {
     const token = "123456789:AAH-very-long-secret-token-value-that-must-not-leak";
-    const result = parseBotConfig({ agents: [{ id: "a", model: "demo" }], channels: { telegram: [{ token, mode: token }] } });
+    const result = parseBotConfig({
+      agents: [{ id: "a", model: "demo" }],
+      channels: { telegram: [{ token, mode: token }] },
+    });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(JSON.stringify(result.issues)).not.toContain(token);
   });

@@ -5,10 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseBotConfig } from "../src/config/load-bot-config.js";
 import { BotRuntime } from "../src/runtime/bot-runtime.js";
 import { silentLogger } from "./support/silent-logger.js";
+import { SubagentGate } from "./support/subagent-gate.js";
 import { WebchatClient } from "./support/webchat-client.js";
 
 let dir: string;
 let runtime: BotRuntime;
+let gate: SubagentGate;
 const clients: WebchatClient[] = [];
 
 beforeEach(async () => {
@@ -20,11 +22,20 @@ beforeEach(async () => {
     store: { kind: "memory" },
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  runtime = new BotRuntime({ config: parsed.config, source: "test", logger: silentLogger(), cwd: dir, demoTokenDelayMs: 20 });
+  gate = new SubagentGate();
+  runtime = new BotRuntime({
+    config: parsed.config,
+    source: "test",
+    logger: silentLogger(),
+    cwd: dir,
+    demoTokenDelayMs: 20,
+    wrapStreamFn: gate.wrap,
+  });
   await runtime.start();
 });
 
 afterEach(async () => {
+  gate.open();
   await Promise.all(clients.splice(0).map((client) => client.close()));
   await runtime.shutdown();
   await rm(dir, { recursive: true, force: true });
@@ -54,7 +65,9 @@ describe("WebChat over a real WebSocket", () => {
     expect(bob.botTexts("dm")).toEqual([]);
     bob.send("group", "hi everyone");
     await alice.until(() => alice.botTexts("group").some((text) => text.includes("Hello!")));
-    expect([...alice.texts.values()].some((m) => m.room === "group" && m.role === "user" && m.text === "hi everyone")).toBe(true);
+    expect(
+      [...alice.texts.values()].some((m) => m.room === "group" && m.role === "user" && m.text === "hi everyone"),
+    ).toBe(true);
   });
 
   it("shows tool calls as they happen, and /agents shows the run tree to the local admin", async () => {
@@ -68,6 +81,7 @@ describe("WebChat over a real WebSocket", () => {
     const fleet = browser.botTexts("dm").find((text) => text.includes("**Fleet**")) ?? "";
     expect(fleet).toMatch(/- `[^`]+` assistant · depth 0 · running/);
     expect(fleet).toMatch(/\n {2}- `[^`]+` researcher · depth 1/);
+    gate.open(); // the researcher was held until now, so the tree above was certainly live
     await browser.until(() => browser.botTexts("dm").some((text) => text.includes("My sub-agent reported back")));
     const kinds = browser.activities.map(({ activity }) => activity.kind);
     expect(kinds).toContain("tool_start");
@@ -78,7 +92,9 @@ describe("WebChat over a real WebSocket", () => {
     const base = runtime.webchatUrl ?? "";
     const page = await fetch(base);
     expect(page.status).toBe(200);
-    expect(page.headers.get("set-cookie")).toMatch(/^chorus_browser=[A-Za-z0-9_-]{16,}; Path=\/;.*HttpOnly; SameSite=Strict/);
+    expect(page.headers.get("set-cookie")).toMatch(
+      /^chorus_browser=[A-Za-z0-9_-]{16,}; Path=\/;.*HttpOnly; SameSite=Strict/,
+    );
     expect(await page.text()).toContain("<title>Chorus · WebChat</title>");
     expect((await fetch(new URL("healthz", base))).status).toBe(200);
     const ready = await fetch(new URL("readyz", base));

@@ -111,11 +111,9 @@ describe("Discord ↔ discord.js ↔ Gateway ↔ scripted model", () => {
     f.failNext({ method: "createMessage", status: 429, times: 3, retryAfterSeconds: 0.2 });
     f.failNext({ method: "editMessage", status: 429, times: 2, retryAfterSeconds: 0.2 });
     await f.injectMention({ content: "go" });
-    await expect.poll(() => botTexts(f, f.guild.general.id), { timeout: 10_000 }).toEqual([
-      "a".repeat(1500),
-      "b".repeat(1500),
-      "c".repeat(1500),
-    ]);
+    await expect
+      .poll(() => botTexts(f, f.guild.general.id), { timeout: 10_000 })
+      .toEqual(["a".repeat(1500), "b".repeat(1500), "c".repeat(1500)]);
   });
 
   it("a reconnect with replayed events causes no duplicate reply", async () => {

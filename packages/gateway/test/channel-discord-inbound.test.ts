@@ -85,6 +85,13 @@ describe("Discord channel: inbound messages through discord.js", () => {
     await command.interaction?.respond("and a follow-up", { ephemeral: false });
     const followUp = await fake.waitForCall("executeWebhook");
     expect(followUp.body).toMatchObject({ content: "and a follow-up" });
+
+    await fake.injectSlashCommand({ name: "agents", options: [{ name: "args", type: 3, value: "kill run_1" }] });
+    expect(await inbox.byText("/agents kill run_1")).toMatchObject({
+      chatType: "group",
+      chatId: fake.guild.general.id,
+      guildId: fake.guild.id,
+    });
   });
 
   it("defers a command nobody answered in time (ephemerally for /agents), so the late answer still lands", async () => {

@@ -54,14 +54,19 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
     expect(modelInput(g.streamFn, 1)).toContain("Nice to meet you, Alice.");
   });
 
-  it("ignores an unaddressed channel message and answers a mention in its thread", async () => {
-    const { f, running: g } = await start(["Hello thread!"]);
+  it("ignores an unaddressed channel message, answers a mention, and answers in a thread in that thread", async () => {
+    const { f, running: g } = await start(["Hello channel!", "Hello thread!"]);
     await f.injectChannelMessage({ text: "nobody asked the bot" });
-    const mention = await f.injectMention({ text: "are you there?" });
-    await expect.poll(() => botTexts(f, f.channels.general)).toEqual(["Hello thread!"]);
-    expect(botMessages(f, f.channels.general)[0]?.thread_ts).toBe(mention.item.event.ts);
+    await f.injectMention({ text: "are you there?" });
+    await expect.poll(() => botTexts(f, f.channels.general)).toEqual(["Hello channel!"]);
+    expect(botMessages(f, f.channels.general)[0]?.thread_ts).toBeUndefined();
     expect(g.streamFn.calls).toHaveLength(1);
     expect(modelInput(g.streamFn, 0)).not.toContain("nobody asked the bot");
+
+    const root = botMessages(f, f.channels.general)[0]!.ts;
+    await f.injectMention({ text: "and in a thread?", threadTs: root });
+    await expect.poll(() => botTexts(f, f.channels.general)).toEqual(["Hello channel!", "Hello thread!"]);
+    expect(botMessages(f, f.channels.general)[1]?.thread_ts).toBe(root);
   });
 
   it("a redelivered event does not cause a second reply", async () => {

@@ -12,7 +12,11 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function started(f: FakeSlack, accountId: string, extra: { respondToAllMessages?: boolean; bot?: number } = {}) {
+async function started(
+  f: FakeSlack,
+  accountId: string,
+  extra: { respondToAllMessages?: boolean; bot?: number; clientPingTimeoutMs?: number } = {},
+) {
   const bot = f.bots[extra.bot ?? 0]!;
   const channel = createSlackChannel({
     accountId,
@@ -21,6 +25,7 @@ async function started(f: FakeSlack, accountId: string, extra: { respondToAllMes
     appToken: bot.appToken,
     slackApiUrl: f.apiUrl,
     respondToAllMessages: extra.respondToAllMessages ?? false,
+    ...(extra.clientPingTimeoutMs === undefined ? {} : { clientPingTimeoutMs: extra.clientPingTimeoutMs }),
   });
   channels.push(channel);
   const inbox = new InboundCollector();
@@ -117,6 +122,23 @@ describe("Slack channel in Socket Mode: inbound messages through bolt", () => {
     await fake.injectSlashCommand({ command: "/chorus", text: "status" });
     expect(await inbox.byText("/status")).toMatchObject({ mentionsBot: true });
   });
+
+  it("keeps receiving after Slack refreshes the link and after the link drops", async () => {
+    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    // A short ping timeout also shortens the client's wait before it reconnects.
+    const { inbox } = await started(fake, "sl-main", { clientPingTimeoutMs: 300 });
+    expect(fake.disconnectSocket()).toBe(1);
+    await fake.waitForCall("apps.connections.open", 2);
+    await fake.waitForSocket();
+    await fake.injectDm({ text: "after the refresh" });
+    await inbox.byText("after the refresh");
+
+    expect(fake.dropSocket()).toBe(1);
+    const offline = fake.injectDm({ text: "sent while offline" });
+    await fake.waitForCall("apps.connections.open", 3, 15_000);
+    expect((await offline).ok).toBe(true);
+    expect(await inbox.byText("sent while offline")).toMatchObject({ chatType: "dm" });
+  }, 20_000);
 
   it("runs two apps side by side, each with its own accountId", async () => {
     fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000, bots: [{}, {}] });

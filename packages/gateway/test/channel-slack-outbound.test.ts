@@ -36,24 +36,41 @@ function botTexts(f: FakeSlack, channelId: string): string[] {
 }
 
 describe("Slack channel: sending, editing and the working indication through the WebClient", () => {
-  it("replies in the thread: to a threadId, or under the asked message", async () => {
+  it("sends into a thread; answers a top-level message at top level unless replyInThread is set", async () => {
     fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
     const c = await startChannel(fake);
     const general = fake.channels.general;
     const question = await fake.injectMention({ text: "question", alsoAsMessage: false });
     const questionTs = String(question.item.event.ts);
 
-    const underQuestion = await c.send(
+    const topLevel = await c.send(
+      { chatType: "group", chatId: general, replyToMessageId: questionTs },
+      { text: "answer at top level" },
+    );
+    const inThread = await c.send({ chatType: "group", chatId: general, threadId: questionTs }, { text: "in thread" });
+    expect(topLevel.threadId).toBeUndefined();
+    expect(inThread.threadId).toBe(questionTs);
+    await c.stop();
+
+    channel = createSlackChannel({
+      accountId: "sl-threads",
+      mode: "socket",
+      botToken: fake.botToken,
+      appToken: fake.appToken,
+      slackApiUrl: fake.apiUrl,
+      replyInThread: true,
+    });
+    await channel.start(new InboundCollector().sink);
+    const underQuestion = await channel.send(
       { chatType: "group", chatId: general, replyToMessageId: questionTs },
       { text: "answer under the question" },
     );
-    const inThread = await c.send({ chatType: "group", chatId: general, threadId: questionTs }, { text: "more" });
     expect(underQuestion.threadId).toBe(questionTs);
-    expect(inThread.threadId).toBe(questionTs);
     const replies = fake.conversation(general).filter((m) => m.bot_id !== undefined);
     expect(replies.map((m) => [m.text, m.thread_ts])).toEqual([
+      ["answer at top level", undefined],
+      ["in thread", questionTs],
       ["answer under the question", questionTs],
-      ["more", questionTs],
     ]);
   });
 
@@ -97,6 +114,30 @@ describe("Slack channel: sending, editing and the working indication through the
     expect(fake.callsTo("reactions.remove").map((call) => call.body)).toEqual([
       expect.objectContaining({ channel: general, timestamp: ts, name: "eyes" }),
     ]);
+  });
+
+  it("in a DM, marks the latest message the person sent", async () => {
+    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    channel = createSlackChannel({
+      accountId: "sl-main",
+      mode: "socket",
+      botToken: fake.botToken,
+      appToken: fake.appToken,
+      slackApiUrl: fake.apiUrl,
+    });
+    const inbox = new InboundCollector();
+    await channel.start(inbox.sink);
+    await fake.injectDm({ text: "first question" });
+    const dm = await fake.injectDm({ text: "second question" });
+    await inbox.byText("second question");
+    const target = { chatType: "dm" as const, chatId: fake.dmChannel() };
+
+    await channel.typing(target);
+    expect(fake.callsTo("reactions.add").map((call) => call.body)).toEqual([
+      expect.objectContaining({ channel: fake.dmChannel(), timestamp: dm.item.event.ts, name: "eyes" }),
+    ]);
+    await channel.send(target, { text: "answer" });
+    expect(fake.callsTo("reactions.remove")).toHaveLength(1);
   });
 
   it("waits out a 429 storm: every chunk arrives exactly once and in order", async () => {

@@ -93,7 +93,11 @@ describe("Telegram ↔ grammy ↔ Gateway ↔ scripted model", () => {
     const sent = f.callsTo("sendMessage").map((call) => (call.body as { text: string }).text);
     expect(sent.length).toBeGreaterThan(2);
     expect(sent.every((text) => text.length <= 4096)).toBe(true);
-    const numbers = [...botTexts(f, f.user.id).join("\n").matchAll(/paragraph (\d+) /g)].map((m) => Number(m[1]));
+    const numbers = [
+      ...botTexts(f, f.user.id)
+        .join("\n")
+        .matchAll(/paragraph (\d+) /g),
+    ].map((m) => Number(m[1]));
     expect(numbers).toEqual([...answer.matchAll(/paragraph (\d+) /g)].map((m) => Number(m[1])));
   });
 
@@ -115,8 +119,6 @@ describe("Telegram ↔ grammy ↔ Gateway ↔ scripted model", () => {
     const { f } = await start([answer]);
     f.failNext({ method: "sendMessage", status: 429, times: 3, retryAfterSeconds: 1 });
     await f.injectDm({ text: "go" });
-    await expect
-      .poll(() => botTexts(f, f.user.id), { timeout: 15_000 })
-      .toEqual(["a".repeat(4000), "b".repeat(4000)]);
+    await expect.poll(() => botTexts(f, f.user.id), { timeout: 15_000 }).toEqual(["a".repeat(4000), "b".repeat(4000)]);
   }, 20_000);
 });

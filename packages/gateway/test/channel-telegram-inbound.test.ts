@@ -94,6 +94,15 @@ describe("Telegram channel: inbound messages through grammy and the runner", () 
     expect(await inbox.byText("hey Chorus, look")).toMatchObject({ mentionsBot: true });
   });
 
+  it("survives failing getUpdates calls and still receives the message", async () => {
+    fake = await startFakeTelegram();
+    fake.failNext({ method: "getUpdates", status: 502 });
+    const { inbox } = await started(fake, "tg-main");
+    await fake.injectDm({ text: "after the outage" });
+    expect(await inbox.byText("after the outage")).toMatchObject({ chatType: "dm" });
+    expect(fake.callsTo("getUpdates").filter((call) => call.status === 502)).toHaveLength(1);
+  }, 15_000);
+
   it("registers /agents /status /new /stop with setMyCommands on start", async () => {
     fake = await startFakeTelegram();
     await started(fake, "tg-main");

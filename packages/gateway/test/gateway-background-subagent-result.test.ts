@@ -10,15 +10,23 @@ const CONFIG = {
 };
 const AGENTS = { main: { subagents: { helper: { description: "helps", tools: [] } } } };
 
-/** A store whose next `failures` transactions fail, to prove that sub-agent results are retried. */
+/** A store whose next `failures` transactions that mark an outbox entry sent fail, to prove results are retried. */
 class FlakyStore extends MemorySessionStore {
   failures = 0;
   override transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T> {
-    if (this.failures > 0) {
-      this.failures--;
-      return Promise.reject(new Error("disk full"));
-    }
-    return super.transaction(fn);
+    return super.transaction((tx) => {
+      const flaky = new Proxy(tx, {
+        get: (target, property, receiver) => {
+          if (property === "markOutboxSent" && this.failures > 0) {
+            this.failures--;
+            return () => Promise.reject(new Error("disk full"));
+          }
+          const value = Reflect.get(target, property, receiver);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      return fn(flaky);
+    });
   }
 }
 
@@ -61,6 +69,9 @@ describe("background sub-agent results", () => {
     expect(entry?.status).toBe("sent");
     expect(entry?.attempts).toBeGreaterThanOrEqual(3);
     expect(h.events.filter((e) => e.type === "delivery_failed").length).toBeGreaterThanOrEqual(2);
+    // The failed attempts rolled back: the result is in the parent's transcript once.
+    const transcript = JSON.stringify(await store.readTranscript("main:main:test:dm:user-1"));
+    expect(transcript.split("[Background sub-agent").length - 1).toBe(1);
     expect(h.channel.transcript("dm-user-1").at(-1)).toBe("Parent got it: quick result");
   });
 });

@@ -20,6 +20,18 @@ describe("builtin commands", () => {
     expect(h.channel.transcript("dm-admin")[0]).toContain("/agents");
   });
 
+  it("fit their replies to the channel's limits", async () => {
+    h = await startHarness({ channel: { capabilities: { maxMessageLength: 128, maxLines: 3 } } });
+    await h.send({ text: "/help", sender: { id: "admin", name: "Admin" } });
+    const messages = h.channel.transcript("dm-admin");
+    expect(messages.length).toBeGreaterThan(3);
+    for (const text of messages) {
+      expect(text.length).toBeLessThanOrEqual(128);
+      expect(text.split("\n").length).toBeLessThanOrEqual(3);
+    }
+    expect(messages.join("\n")).toContain("/agents");
+  });
+
   it("/status shows agent, model, context, cost and queue", async () => {
     h = await startHarness({ script: [{ text: "hi", usage: { input: 1000, output: 500 } }] });
     await h.send({ text: "hello" });

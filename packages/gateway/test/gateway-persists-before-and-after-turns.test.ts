@@ -82,6 +82,18 @@ describe("what the store holds around a turn (the crash-safety hooks)", () => {
     expect(h.channel.transcript("dm-user-1")).toEqual(["from before"]);
   });
 
+  it("marks runs a previous process left running as interrupted and tells their chat", async () => {
+    const store = new MemorySessionStore();
+    await store.ensureSession({ key: KEY, agentId: "main", channel: "test", accountId: "main", chatId: "dm-user-1" });
+    await store.startRun({ id: "run-old", sessionKey: KEY, agentId: "main" });
+    h = await startHarness({ store });
+    await h.gateway.idle();
+    expect((await store.getRun("run-old"))?.status).toBe("interrupted");
+    expect(h.channel.transcript("dm-user-1")).toEqual([
+      "I was restarted while working on this — reply 'continue' to pick up.",
+    ]);
+  });
+
   it("drops an idle session's Agent from memory and rebuilds it from the store", async () => {
     vi.useFakeTimers();
     h = await startHarness({ script: ["one", "two"], gateway: { idleEvictMs: 30_000 } });
@@ -92,5 +104,8 @@ describe("what the store holds around a turn (the crash-safety hooks)", () => {
     expect(h.gateway.activeSessionCount).toBe(0);
     await h.send({ text: "second" });
     expect(JSON.stringify(h.streamFn.calls[1]!.context.messages)).toContain("first");
+    // Or at once, on demand.
+    expect(h.gateway.evictIdleSessions()).toBe(1);
+    expect(h.gateway.hasAgentInMemory(KEY)).toBe(false);
   });
 });

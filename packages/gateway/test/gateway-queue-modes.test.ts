@@ -109,6 +109,25 @@ describe("queue modes with messages arriving mid-run", () => {
     expect(chat.filter((text) => text.startsWith("answer to:"))).toEqual(["answer to: q2", "answer to: q3"]);
   });
 
+  it("takes a group's own queue mode over the channel's", async () => {
+    h = await startHarness({
+      script: slowFirstCall,
+      config: {
+        agents: [{ id: "main", model: "fake-model" }],
+        channels: [
+          { channel: "test", queueMode: "steer", groups: { g1: { requireMention: false, queueMode: "followup" } } },
+        ],
+      },
+    });
+    const inGroup = { chatType: "group" as const, chatId: "g1", sender: { id: "ann", name: "Ann" } };
+    await h.channel.inject({ ...inGroup, text: "first" });
+    await vi.advanceTimersByTimeAsync(300);
+    await h.channel.inject({ ...inGroup, text: "second" });
+    await vi.advanceTimersByTimeAsync(1000);
+    await h.gateway.idle();
+    expect(await h.store.listRuns()).toHaveLength(2);
+  });
+
   it("lets /queue change the mode of one chat", async () => {
     h = await withMode("steer");
     await h.send({ text: "/queue followup" });

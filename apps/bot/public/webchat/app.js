@@ -21,7 +21,7 @@ function inline(text) {
   const codes = [];
   let out = escapeHtml(text).replace(/`([^`]+)`/g, (_m, code) => {
     codes.push(code);
-    return `\u0000${codes.length - 1}\u0000`;
+    return `\uE000${codes.length - 1}\uE000`;
   });
   out = out
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
@@ -29,7 +29,7 @@ function inline(text) {
     .replace(/(^|[\s(])\*([^*]+)\*(?=$|[\s).,!?:;])/g, "$1<em>$2</em>")
     .replace(/~~([^~]+)~~/g, "<s>$1</s>")
     .replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>');
-  return out.replace(/\u0000(\d+)\u0000/g, (_m, i) => `<code>${codes[Number(i)]}</code>`);
+  return out.replace(/\uE000(\d+)\uE000/g, (_m, i) => `<code>${codes[Number(i)]}</code>`);
 }
 
 /** A small, safe Markdown renderer: everything is escaped first; only known constructs become tags. */
@@ -139,7 +139,12 @@ function deleteMessage(frame) {
   if (index >= 0) items.splice(index, 1);
 }
 
+const typingTimers = { dm: 0, group: 0 };
+
+// Like the platforms' own indicator, typing lasts a few seconds unless renewed, and ends with a reply or the run.
 function showTyping(room) {
+  clearTimeout(typingTimers[room]);
+  typingTimers[room] = setTimeout(() => removeTyping(room), 6000);
   if (rooms[room].items.some((e) => e.classList.contains("typing"))) return;
   const el = document.createElement("div");
   el.className = "typing";
@@ -163,7 +168,10 @@ function addActivity(room, activity) {
     return;
   }
   if (activity.kind === "run_ended") {
-    if (activity.depth === 0) runPanels[room] = null;
+    if (activity.depth === 0) {
+      runPanels[room] = null;
+      removeTyping(room);
+    }
     if (!activity.ok && activity.depth === 0) {
       const el = document.createElement("div");
       el.className = "notice";
@@ -175,12 +183,17 @@ function addActivity(room, activity) {
   const panel = activityPanel(room);
   if (activity.kind === "tool_end" || activity.kind === "subagent_completed") {
     const kind = activity.kind === "tool_end" ? "tool" : "sub";
-    const running = [...panel.querySelectorAll(`.act.running[data-run="${CSS.escape(activity.runId)}"][data-kind="${kind}"]`)];
+    const running = [
+      ...panel.querySelectorAll(`.act.running[data-run="${CSS.escape(activity.runId)}"][data-kind="${kind}"]`),
+    ];
     const match = running.reverse().find((el) => kind === "sub" || el.dataset.label === activity.label);
     if (match) {
       match.classList.remove("running");
       match.classList.add(activity.ok ? "done" : "failed");
-      if (kind === "sub") match.querySelector(".text").textContent = activity.label.replace("sub-agent", "sub-agent finished:");
+      if (kind === "sub") {
+        const outcome = activity.label.replace(/^sub-agent /, "");
+        match.querySelector(".text").textContent = match.dataset.label.replace(/started$/, outcome);
+      }
       return;
     }
   }

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { describeError } from "@chorus/gateway";
 import { BotConfigError } from "../config/bot-config-error.js";
 import { secretsOf } from "../config/config-secrets.js";
@@ -25,14 +26,23 @@ export async function chatCommand(io: CliIo, configPath: string | undefined): Pr
     channels: { discord: [], slack: [], telegram: [], webchat: [] },
     store: { kind: "memory" as const },
   };
-  const logger = createBotLogger({ level: "warn", format: "pretty", secrets: secretsOf(config), destination: io.stderr, isTTY: false });
+  const logger = createBotLogger({
+    level: "warn",
+    format: "pretty",
+    secrets: secretsOf(config),
+    destination: io.stderr,
+    isTTY: false,
+  });
   const terminal = new TerminalChannel({ input: io.stdin, output: io.stdout });
   const runtime = new BotRuntime({
     config,
     source: resolved.source,
     logger,
-    cwd: io.cwd,
-    extraChannels: [{ key: "terminal/local", kind: "terminal", accountId: "local", fingerprint: "terminal", create: () => terminal }],
+    // Relative paths in a config file (dataDir, store.path) are relative to the file.
+    cwd: resolved.file === undefined ? io.cwd : dirname(resolved.file),
+    extraChannels: [
+      { key: "terminal/local", kind: "terminal", accountId: "local", fingerprint: "terminal", create: () => terminal },
+    ],
     extraPolicies: [{ channel: "terminal", admins: [TERMINAL_USER_ID], dmPolicy: "open" }],
   });
   const agent = config.agents.find((item) => item.id === config.defaultAgent) ?? config.agents[0];
@@ -41,8 +51,13 @@ export async function chatCommand(io: CliIo, configPath: string | undefined): Pr
   );
   if (resolved.modelExplanation !== undefined) io.stdout.write(`${resolved.modelExplanation}\n`);
   await runtime.start();
-  const interrupted = new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
+  let onInterrupt = (): void => {};
+  const interrupted = new Promise<void>((resolve) => {
+    onInterrupt = () => resolve();
+  });
+  process.once("SIGINT", onInterrupt);
   await Promise.race([terminal.closed, interrupted]);
+  process.off("SIGINT", onInterrupt);
   // Let a reply that is on its way be printed before leaving.
   await runtime.gateway?.idle();
   await runtime.shutdown();

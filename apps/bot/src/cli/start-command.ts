@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { describeError } from "@chorus/gateway";
 import { BotConfigError } from "../config/bot-config-error.js";
 import { secretsOf } from "../config/config-secrets.js";
@@ -21,12 +22,17 @@ export async function startCommand(io: CliIo, configPath: string | undefined): P
     return 1;
   }
   const { config } = resolved;
-  const logger = createBotLogger({ level: config.logging.level, format: config.logging.format, secrets: secretsOf(config) });
+  const logger = createBotLogger({
+    level: config.logging.level,
+    format: config.logging.format,
+    secrets: secretsOf(config),
+  });
   const runtime = new BotRuntime({
     config,
     source: resolved.source,
     logger,
-    cwd: io.cwd,
+    // Relative paths in a config file (dataDir, store.path) are relative to the file.
+    cwd: resolved.file === undefined ? io.cwd : dirname(resolved.file),
     ...(resolved.modelExplanation === undefined ? {} : { modelExplanation: resolved.modelExplanation }),
   });
   try {
@@ -39,7 +45,10 @@ export async function startCommand(io: CliIo, configPath: string | undefined): P
   io.stderr.write(`${runtime.banner()}\n`);
   if (resolved.modelExplanation !== undefined) logger.info(resolved.modelExplanation);
 
-  const reloader = resolved.file === undefined ? undefined : new ConfigReloader({ file: resolved.file, target: runtime, logger, env: io.env });
+  const reloader =
+    resolved.file === undefined
+      ? undefined
+      : new ConfigReloader({ file: resolved.file, target: runtime, logger, env: io.env });
   reloader?.watch();
   const onHup = (): void => {
     if (reloader === undefined) logger.warn("SIGHUP ignored: there is no config file to reload");

@@ -14,7 +14,9 @@ export class BotConfigError extends Error {
   readonly source: string;
 
   constructor(source: string, issues: readonly BotConfigIssue[]) {
-    super(`invalid configuration in ${source}:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n")}`);
+    super(
+      `invalid configuration in ${source}:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n")}`,
+    );
     this.source = source;
     this.issues = issues;
   }

@@ -12,6 +12,7 @@ const accountIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "expected an account id of lower-case letters, digits, '_' or '-'")
   .default("main");
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows the config's ${ENV_VAR} syntax
 const secretSchema = z.string().min(1, "expected a non-empty secret (use ${ENV_VAR} to read it from the environment)");
 const urlSchema = z.url({ error: "expected an absolute URL such as http://127.0.0.1:11434/v1" });
 
@@ -139,7 +140,9 @@ export const botConfigSchema = z.strictObject({
   /** Owner-tier sender ids per channel kind, e.g. `{ telegram: ["123456"] }`; they apply to every account. */
   admins: z.partialRecord(z.enum(["discord", "slack", "telegram", "webchat"]), z.array(z.string().min(1))).default({}),
   /** Channel-wide policy defaults per channel kind; an account's own fields win. */
-  policies: z.partialRecord(z.enum(["discord", "slack", "telegram", "webchat"]), channelPolicyDefaultsSchema).default({}),
+  policies: z
+    .partialRecord(z.enum(["discord", "slack", "telegram", "webchat"]), channelPolicyDefaultsSchema)
+    .default({}),
   store: z
     .discriminatedUnion("kind", [
       z.strictObject({ kind: z.literal("sqlite"), path: z.string().min(1).optional() }),
@@ -162,8 +165,13 @@ export type ChannelKind = "discord" | "slack" | "telegram" | "webchat";
 export type BotConfig = z.output<typeof botConfigSchema>;
 /** A bot configuration as written. */
 export type BotConfigInput = z.input<typeof botConfigSchema>;
+/** A Discord account as validated. */
 export type DiscordAccount = z.output<typeof discordAccountSchema>;
+/** A Slack app as validated. */
 export type SlackAccount = z.output<typeof slackAccountSchema>;
+/** A Telegram bot as validated. */
 export type TelegramAccount = z.output<typeof telegramAccountSchema>;
+/** A WebChat page as validated. */
 export type WebchatAccount = z.output<typeof webchatAccountSchema>;
+/** A user-defined model as validated. */
 export type ModelDefinition = z.output<typeof modelDefinitionSchema>;

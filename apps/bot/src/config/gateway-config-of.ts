@@ -48,11 +48,16 @@ export function gatewayConfigOf(config: BotConfig): GatewayConfigInput {
 }
 
 /** The accounts configured for one channel kind. */
-export function accountsOf(config: BotConfig, kind: ChannelKind): readonly (BotConfig["channels"][ChannelKind][number])[] {
+export function accountsOf(
+  config: BotConfig,
+  kind: ChannelKind,
+): readonly BotConfig["channels"][ChannelKind][number][] {
   return config.channels[kind];
 }
 
-function pickPolicy(source: Partial<Record<(typeof POLICY_KEYS)[number], unknown>>): Omit<ChannelPolicyEntryInput, "channel"> {
+function pickPolicy(
+  source: Partial<Record<(typeof POLICY_KEYS)[number], unknown>>,
+): Omit<ChannelPolicyEntryInput, "channel"> {
   const out: Record<string, unknown> = {};
   for (const key of POLICY_KEYS) if (source[key] !== undefined) out[key] = source[key];
   return out as Omit<ChannelPolicyEntryInput, "channel">;

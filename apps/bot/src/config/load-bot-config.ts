@@ -4,8 +4,8 @@ import { parseGatewayConfig } from "@chorus/gateway";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { buildModelRegistry, resolveModelRef } from "../models/model-reference.js";
-import { type BotConfig, botConfigSchema } from "./bot-config-schema.js";
 import { BotConfigError, type BotConfigIssue } from "./bot-config-error.js";
+import { type BotConfig, botConfigSchema } from "./bot-config-schema.js";
 import { formatConfigPath } from "./config-path.js";
 import { interpolateEnv } from "./env-interpolation.js";
 import { accountsOf, gatewayConfigOf } from "./gateway-config-of.js";
@@ -31,7 +31,10 @@ export async function loadBotConfigFile(path: string, env: NodeJS.ProcessEnv = p
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new BotConfigError(path, [
-      { path: "(file)", message: code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? String(error)})` },
+      {
+        path: "(file)",
+        message: code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? String(error)})`,
+      },
     ]);
   }
   const raw = parseConfigText(path, text);
@@ -90,7 +93,7 @@ function parseConfigText(path: string, text: string): unknown {
       error instanceof YAMLParseError && error.linePos?.[0]
         ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}`
         : "(syntax)";
-    const message = error instanceof Error ? error.message.split("\n")[0] ?? error.message : String(error);
+    const message = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
     throw new BotConfigError(path, [{ path: where, message: `not valid ${isJson ? "JSON" : "YAML"}: ${message}` }]);
   }
 }
@@ -104,7 +107,10 @@ function toIssue(issue: z.core.$ZodIssue, input: unknown): BotConfigIssue {
   const message = unknownKeys
     ? `unknown field${unknownKeys.length > 1 ? "s" : ""} ${unknownKeys.map((key) => `"${key}"`).join(", ")} (check the spelling; \`chorus config schema\` lists every field)`
     : issue.message;
-  return { path: formatConfigPath(issue.path), message: shown && !unknownKeys ? `${message} (got ${JSON.stringify(value)})` : message };
+  return {
+    path: formatConfigPath(issue.path),
+    message: shown && !unknownKeys ? `${message} (got ${JSON.stringify(value)})` : message,
+  };
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

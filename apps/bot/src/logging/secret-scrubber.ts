@@ -3,7 +3,7 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /\bsk-(?:ant-)?[A-Za-z0-9_-]{8,}/g, // Anthropic / OpenAI keys
   /\bxox[abposr]-[A-Za-z0-9-]{8,}/g, // Slack bot / user tokens
   /\bxapp-[A-Za-z0-9-]{8,}/g, // Slack app tokens
-  /\b\d{6,12}:[A-Za-z0-9_-]{30,}/g, // Telegram bot tokens (also inside /bot<token>/ URLs)
+  /(?<!\d)\d{6,12}:[A-Za-z0-9_-]{30,}/g, // Telegram bot tokens (also inside /bot<token>/ URLs)
   /\b[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/g, // Discord bot tokens
   /(Bearer|Bot)\s+[A-Za-z0-9._~+/=-]{8,}/g, // Authorization header values
 ];
@@ -21,7 +21,7 @@ export function scrubSecrets(text: string, knownSecrets: readonly string[]): str
     if (secret.length >= 6 && out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   for (const pattern of SECRET_PATTERNS) {
-    out = out.replace(pattern, (match, scheme: unknown) =>
+    out = out.replace(pattern, (_match, scheme: unknown) =>
       typeof scheme === "string" && (scheme === "Bearer" || scheme === "Bot") ? `${scheme} ${REDACTED}` : REDACTED,
     );
   }

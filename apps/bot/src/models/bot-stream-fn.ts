@@ -7,7 +7,10 @@ import { demoStreamFn } from "../demo/demo-model.js";
  * One StreamFn for every provider the configuration names, plus the offline demo model.
  * Contract: keys left out of the config fall back to the providers' environment variables.
  */
-export function buildBotStreamFn(config: Pick<BotConfig, "providers">, options: { tokenDelayMs?: number } = {}): StreamFn {
+export function buildBotStreamFn(
+  config: Pick<BotConfig, "providers">,
+  options: { tokenDelayMs?: number } = {},
+): StreamFn {
   const providers: ProviderStreamFnOptions = { scripted: demoStreamFn(options) };
   const { anthropic, openai, compatible } = config.providers;
   if (anthropic) providers.anthropic = definedOnly({ apiKey: anthropic.apiKey, baseUrl: anthropic.baseUrl });

@@ -37,11 +37,7 @@ export function buildModelRegistry(config: Pick<BotConfig, "models" | "providers
  * `ollama/llama3.2` for a configured compatible server), or `demo`.
  * Contract: throws UnknownModelRefError saying what would have been accepted.
  */
-export function resolveModelRef(
-  ref: string,
-  registry: ModelRegistry,
-  config: Pick<BotConfig, "providers">,
-): Model {
+export function resolveModelRef(ref: string, registry: ModelRegistry, config: Pick<BotConfig, "providers">): Model {
   if (ref === DEMO_MODEL_REF) return registry.get(demoModel().id);
   const direct = registry.find(ref);
   if (direct) return direct;

@@ -4,25 +4,21 @@ import type { StreamFn } from "@chorus/core";
 import {
   type ChannelPolicyEntryInput,
   describeError,
-  Gateway,
+  type Gateway,
   GatewayEventBus,
   type SessionStore,
 } from "@chorus/gateway";
 import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";
-import { gatewayConfigOf } from "../config/gateway-config-of.js";
-import { DEMO_MODEL_REF } from "../demo/demo-model.js";
-import { ensureDemoWorkspace } from "../demo/demo-workspace.js";
-import { buildBotStreamFn } from "../models/bot-stream-fn.js";
-import { buildModelRegistry } from "../models/model-reference.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
-import { agentSetupsOf } from "./agent-setup.js";
+import { buildGateway } from "./build-gateway.js";
 import { type ChannelSpec, channelSpecsOf } from "./channel-factory.js";
-import { ManagedChannel } from "./managed-channel.js";
-import { botModelCatalog } from "./model-catalog.js";
+import { LiveChannels } from "./live-channels.js";
+import type { ManagedChannel } from "./managed-channel.js";
 import { openStore } from "./open-store.js";
 import { logRunEvents } from "./run-event-log.js";
 import { renderBanner } from "./startup-banner.js";
+import { WebchatAdmins } from "./webchat-admins.js";
 
 /** Options of the running bot. */
 export interface BotRuntimeOptions {
@@ -38,6 +34,8 @@ export interface BotRuntimeOptions {
   readonly demoTokenDelayMs?: number;
   /** Passed to the Gateway (tests shorten the outbox poll). */
   readonly outboxPollMs?: number;
+  /** Wraps the StreamFn every model call goes through (tests hold a call to observe a run in flight). */
+  readonly wrapStreamFn?: (streamFn: StreamFn) => StreamFn;
   /** Channels besides the config's (the terminal of `chorus chat`). */
   readonly extraChannels?: readonly ChannelSpec[];
   /** Policy entries for those channels. */
@@ -46,11 +44,6 @@ export interface BotRuntimeOptions {
 
 /** A reload waits this long for running turns (the Gateway stops a turn after 10 min anyway). */
 const RELOAD_WAIT_MS = 15 * 60 * 1000;
-
-interface LiveChannel {
-  readonly spec: ChannelSpec;
-  readonly channel: ManagedChannel;
-}
 
 /**
  * The running bot: store, channels and a Gateway built from one configuration, with graceful shutdown and config
@@ -64,9 +57,8 @@ export class BotRuntime {
   readonly #logger: Logger;
   readonly #cwd: string;
   readonly #events: GatewayEventBus;
-  readonly #channels = new Map<string, LiveChannel>();
-  readonly #selfIds: Record<string, string> = {};
-  readonly #webchatAdmins = new Map<string, Set<string>>();
+  readonly #channels: LiveChannels;
+  readonly #admins = new WebchatAdmins();
   #config: BotConfig;
   #store: SessionStore | undefined;
   #storeDescription = "";
@@ -83,12 +75,18 @@ export class BotRuntime {
     this.#events = new GatewayEventBus({
       onSubscriberError: (error) => this.#logger.warn({ error: describeError(error) }, "event subscriber failed"),
     });
+    this.#channels = new LiveChannels(
+      {
+        onError: (key, error) => this.#logger.warn({ channel: key, error: describeError(error) }, "channel error"),
+        onWebchatAdmin: (accountId, senderId) => this.#admins.add(accountId, senderId, this.#gateway),
+        readiness: () => this.readiness(),
+      },
+      this.#logger,
+    );
     this.#events.subscribe(
       (delivery) => {
         if (delivery.type === "dropped") return;
-        for (const { channel } of this.#channels.values()) {
-          if (channel.inner instanceof WebchatChannel) channel.inner.showActivity(delivery);
-        }
+        for (const webchat of this.#channels.webchats()) webchat.showActivity(delivery);
       },
       { bufferSize: 1024 },
     );
@@ -107,26 +105,23 @@ export class BotRuntime {
 
   /** The channel accounts that are connected, by `<kind>/<accountId>`. */
   get channels(): ReadonlyMap<string, ManagedChannel> {
-    return new Map([...this.#channels].map(([key, live]) => [key, live.channel]));
+    return new Map(this.#channels.keys().map((key) => [key, this.#channels.get(key) as ManagedChannel]));
   }
 
   /** The URL of the first WebChat page, once started. */
   get webchatUrl(): string | undefined {
-    for (const { channel } of this.#channels.values()) {
-      if (channel.inner instanceof WebchatChannel && channel.inner.url) return channel.inner.url;
-    }
-    return undefined;
+    return this.#channels.webchats().find((webchat) => webchat.url !== undefined)?.url;
   }
 
   async start(): Promise<void> {
     const config = this.#config;
-    const dataDir = resolve(this.#cwd, config.dataDir);
-    await mkdir(dataDir, { recursive: true });
+    await mkdir(resolve(this.#cwd, config.dataDir), { recursive: true });
     const opened = openStore(config, this.#cwd);
     this.#store = opened.store;
     this.#storeDescription = opened.description;
-    await this.#syncChannels(config);
-    if (this.#channels.size === 0 && channelSpecsOf(config).length + (this.#options.extraChannels?.length ?? 0) > 0) {
+    const specs = this.#specsOf(config);
+    await this.#channels.sync(specs);
+    if (this.#channels.size === 0 && specs.length > 0) {
       await this.#store.close();
       throw new Error("no channel could start (see the errors above)");
     }
@@ -134,7 +129,7 @@ export class BotRuntime {
     this.#ready = true;
     this.#logger.info(
       {
-        channels: [...this.#channels.keys()],
+        channels: this.#channels.keys(),
         agents: config.agents.map((agent) => agent.id),
         store: this.#storeDescription,
       },
@@ -147,10 +142,13 @@ export class BotRuntime {
     return renderBanner({
       configSource: this.#options.source,
       channels: channelSpecsOf(this.#config).map((spec) => {
-        const live = this.#channels.get(spec.key);
-        const inner = live?.channel.inner;
+        const inner = this.#channels.get(spec.key)?.inner;
         const status =
-          live === undefined ? "failed to start (see the log)" : inner instanceof WebchatChannel ? `${inner.url ?? ""}` : "connected";
+          inner === undefined
+            ? "failed to start (see the log)"
+            : inner instanceof WebchatChannel
+              ? (inner.url ?? "")
+              : "connected";
         return { key: spec.key, status };
       }),
       agents: this.#config.agents.map((agent) => ({ id: agent.id, model: agent.model })),
@@ -163,7 +161,7 @@ export class BotRuntime {
   readiness(): { ready: boolean; detail: Record<string, unknown> } {
     return {
       ready: this.#ready && !this.#stopped,
-      detail: { channels: [...this.#channels.keys()], agents: this.#config.agents.map((agent) => agent.id) },
+      detail: { channels: this.#channels.keys(), agents: this.#config.agents.map((agent) => agent.id) },
     };
   }
 
@@ -194,16 +192,11 @@ export class BotRuntime {
   async #shutdown(): Promise<void> {
     this.#ready = false;
     this.#logger.info({ graceMs: this.#config.shutdownGraceMs }, "shutting down: finishing running turns");
-    for (const { channel } of this.#channels.values()) {
-      if (channel.inner instanceof WebchatChannel) channel.inner.stopIntake();
-    }
+    for (const webchat of this.#channels.webchats()) webchat.stopIntake();
     const gateway = this.#gateway;
     this.#gateway = undefined;
     if (gateway !== undefined) await gateway.stop(this.#config.shutdownGraceMs);
-    for (const [key, { channel }] of this.#channels) {
-      await channel.close().catch((error: unknown) => this.#logger.warn({ channel: key, error: describeError(error) }, "channel did not close cleanly"));
-    }
-    this.#channels.clear();
+    await this.#channels.closeAll();
     await this.#store?.close();
     this.#logger.info("stopped");
   }
@@ -213,111 +206,48 @@ export class BotRuntime {
     const previous = this.#config;
     this.#logger.info("reloading the configuration: waiting for running turns to finish");
     // Hold new messages in the channels while the old Gateway finishes its turns (none is cut short).
-    for (const { channel } of this.#channels.values()) await channel.stop();
+    await this.#channels.detachAll();
     const old = this.#gateway;
     this.#gateway = undefined;
     if (old !== undefined) await old.stop(RELOAD_WAIT_MS);
     try {
-      await this.#syncChannels(next);
+      await this.#channels.sync(this.#specsOf(next));
       this.#gateway = await this.#startGateway(next);
       this.#config = next;
       this.#logger.info(
-        { channels: [...this.#channels.keys()], agents: next.agents.map((agent) => agent.id) },
+        { channels: this.#channels.keys(), agents: next.agents.map((agent) => agent.id) },
         "configuration reloaded",
       );
     } catch (error) {
       this.#logger.error({ error: describeError(error) }, "could not apply the new configuration; keeping the old one");
-      await this.#syncChannels(previous);
+      await this.#channels.sync(this.#specsOf(previous));
       this.#gateway = await this.#startGateway(previous);
       throw error;
     }
   }
 
-  /** Starts channels the config adds, closes those it removes, restarts those whose settings changed. */
-  async #syncChannels(config: BotConfig): Promise<void> {
-    const specs = [...channelSpecsOf(config), ...(this.#options.extraChannels ?? [])];
-    const wanted = new Map(specs.map((spec) => [spec.key, spec]));
-    for (const [key, live] of this.#channels) {
-      const spec = wanted.get(key);
-      if (spec !== undefined && spec.fingerprint === live.spec.fingerprint) continue;
-      this.#channels.delete(key);
-      await live.channel.close().catch(() => {});
-      this.#logger.info({ channel: key }, spec === undefined ? "channel removed" : "channel settings changed: restarting it");
-    }
-    for (const [key, spec] of wanted) {
-      if (this.#channels.has(key)) continue;
-      const channel = new ManagedChannel(
-        spec.create({
-          onError: (channelKey, error) => this.#logger.warn({ channel: channelKey, error: describeError(error) }, "channel error"),
-          onWebchatAdmin: (accountId, senderId) => this.#addWebchatAdmin(accountId, senderId),
-          readiness: () => this.readiness(),
-        }),
-      );
-      try {
-        await channel.open();
-      } catch (error) {
-        this.#logger.error({ channel: key, error: describeError(error) }, "channel failed to start");
-        await channel.close().catch(() => {});
-        continue;
-      }
-      this.#channels.set(key, { spec, channel });
-      this.#recordSelfId(key, channel);
-      this.#logger.info({ channel: key }, "channel started");
-    }
+  #specsOf(config: BotConfig): ChannelSpec[] {
+    return [...channelSpecsOf(config), ...(this.#options.extraChannels ?? [])];
   }
 
   async #startGateway(config: BotConfig): Promise<Gateway> {
     const store = this.#store;
     if (store === undefined) throw new Error("the store is not open");
-    const workspace = resolve(this.#cwd, config.dataDir, "workspace");
-    await mkdir(workspace, { recursive: true });
-    if (config.agents.some((agent) => agent.model === DEMO_MODEL_REF)) await ensureDemoWorkspace(workspace);
-    const registry = buildModelRegistry(config);
-    const streamFn: StreamFn = buildBotStreamFn(config, definedDelay(this.#options.demoTokenDelayMs));
-    const gatewayConfig = gatewayConfigOf(config);
-    const gateway = new Gateway({
-      config: { ...gatewayConfig, channels: [...(gatewayConfig.channels ?? []), ...(this.#options.extraPolicies ?? [])] },
+    const options = this.#options;
+    const gateway = await buildGateway(config, {
       store,
-      channels: [...this.#channels.values()].map((live) => live.channel),
-      streamFn,
-      models: botModelCatalog(registry, config),
-      selfIds: this.#selfIds,
-      agents: agentSetupsOf(config, workspace),
+      channels: this.#channels.all(),
       events: this.#events,
       logger: this.#logger,
-      ...(this.#options.outboxPollMs === undefined ? {} : { outbox: { pollMs: this.#options.outboxPollMs } }),
+      selfIds: this.#channels.selfIds,
+      cwd: this.#cwd,
+      ...(options.demoTokenDelayMs === undefined ? {} : { demoTokenDelayMs: options.demoTokenDelayMs }),
+      ...(options.wrapStreamFn === undefined ? {} : { wrapStreamFn: options.wrapStreamFn }),
+      ...(options.extraPolicies === undefined ? {} : { extraPolicies: options.extraPolicies }),
+      ...(options.outboxPollMs === undefined ? {} : { outboxPollMs: options.outboxPollMs }),
     });
-    this.#applyWebchatAdmins(gateway);
+    this.#admins.applyTo(gateway);
     await gateway.start();
     return gateway;
   }
-
-  #recordSelfId(key: string, channel: ManagedChannel): void {
-    const inner = channel.inner as { botUserId?: string; botId?: number };
-    const id = inner.botUserId ?? (inner.botId === undefined ? undefined : String(inner.botId));
-    if (id !== undefined) this.#selfIds[key] = id;
-  }
-
-  #addWebchatAdmin(accountId: string, senderId: string): void {
-    const admins = this.#webchatAdmins.get(accountId) ?? new Set<string>();
-    admins.add(senderId);
-    this.#webchatAdmins.set(accountId, admins);
-    if (this.#gateway !== undefined) this.#applyWebchatAdmins(this.#gateway);
-  }
-
-  /**
-   * Local browsers are admins: their sender ids join the WebChat account's admin list in the Gateway's config
-   * (the Gateway resolves the policy per message, so this takes effect at once).
-   */
-  #applyWebchatAdmins(gateway: Gateway): void {
-    for (const [accountId, ids] of this.#webchatAdmins) {
-      const entry = gateway.config.channels.find((item) => item.channel === "webchat" && item.accountId === accountId);
-      if (entry?.admins === undefined) continue;
-      for (const id of ids) if (!entry.admins.includes(id)) entry.admins.push(id);
-    }
-  }
-}
-
-function definedDelay(ms: number | undefined): { tokenDelayMs?: number } {
-  return ms === undefined ? {} : { tokenDelayMs: ms };
 }

@@ -95,7 +95,9 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
           token: account.token,
           mode: account.mode,
           ...(account.apiRoot === undefined ? {} : { apiRoot: account.apiRoot.replace(/\/+$/, "") }),
-          ...(account.webhook === undefined ? {} : { webhook: definedFields(account.webhook) as TelegramWebhookOptions }),
+          ...(account.webhook === undefined
+            ? {}
+            : { webhook: definedFields(account.webhook) as TelegramWebhookOptions }),
           onError: (error) => hooks.onError(key, error),
         }),
     });

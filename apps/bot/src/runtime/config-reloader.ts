@@ -55,7 +55,9 @@ export class ConfigReloader {
         void this.reload();
       }, this.#options.debounceMs ?? 300);
     });
-    this.#watcher.on("error", (error) => this.#options.logger.warn({ error: describeError(error) }, "config watch failed"));
+    this.#watcher.on("error", (error) =>
+      this.#options.logger.warn({ error: describeError(error) }, "config watch failed"),
+    );
   }
 
   /** Validates the file and applies it. A reload asked for while one runs happens right after it. */
@@ -90,17 +92,22 @@ export class ConfigReloader {
     try {
       next = (await loadBotConfigFile(file, this.#options.env ?? process.env)).config;
     } catch (error) {
-      logger.error({ file, error: describeError(error) }, "config change refused: the file is invalid; the old config stays in force");
+      logger.error(
+        { file, error: describeError(error) },
+        "config change refused: the file is invalid; the old config stays in force",
+      );
       return { kind: "refused", error: describeError(error) };
     }
-    if (JSON.stringify(next) === JSON.stringify(target.config)) return { kind: "applied" };
     for (const field of ["store", "dataDir", "logging"] as const) {
       if (JSON.stringify(next[field]) !== JSON.stringify(target.config[field])) {
         logger.warn({ field }, `a change to "${field}" takes effect at the next restart`);
       }
     }
+    const current = target.config;
+    const effective = { ...next, store: current.store, dataDir: current.dataDir, logging: current.logging };
+    if (JSON.stringify(effective) === JSON.stringify(current)) return { kind: "applied" }; // nothing to rebuild
     try {
-      await target.reload({ ...next, store: target.config.store, dataDir: target.config.dataDir, logging: target.config.logging });
+      await target.reload(effective);
       return { kind: "applied" };
     } catch (error) {
       return { kind: "failed", error: describeError(error) };

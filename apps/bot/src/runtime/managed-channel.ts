@@ -1,11 +1,4 @@
-import type {
-  Channel,
-  InboundMessage,
-  InboundSink,
-  OutboundMessage,
-  SendTarget,
-  SentMessage,
-} from "@chorus/gateway";
+import type { Channel, InboundMessage, InboundSink, OutboundMessage, SendTarget, SentMessage } from "@chorus/gateway";
 
 /**
  * A channel that outlives the Gateway it is handed to, so a config reload can swap the Gateway without

@@ -24,11 +24,17 @@ export function logRunEvents(events: GatewayEventBus, logger: Logger): void {
           logger.warn({ count: delivery.count }, "run log fell behind; events skipped");
           return;
         case "message_received":
-          logger.child({ sessionKey: delivery.sessionKey }).debug({ channel: delivery.channel, chatId: delivery.chatId }, "message received");
+          logger
+            .child({ sessionKey: delivery.sessionKey })
+            .debug({ channel: delivery.channel, chatId: delivery.chatId }, "message received");
           return;
         case "run_started":
           runLogger(delivery.runId, delivery.sessionKey).info(
-            { agentId: delivery.agentId, depth: delivery.depth, ...(delivery.parentRunId ? { parentRunId: delivery.parentRunId } : {}) },
+            {
+              agentId: delivery.agentId,
+              depth: delivery.depth,
+              ...(delivery.parentRunId ? { parentRunId: delivery.parentRunId } : {}),
+            },
             "run started",
           );
           return;
@@ -45,18 +51,30 @@ export function logRunEvents(events: GatewayEventBus, logger: Logger): void {
           );
           return;
         case "subagent_completed":
-          runLogger(delivery.parentRunId, delivery.sessionKey).info({ childRunId: delivery.runId, outcome: delivery.outcome }, "sub-agent ended");
+          runLogger(delivery.parentRunId, delivery.sessionKey).info(
+            { childRunId: delivery.runId, outcome: delivery.outcome },
+            "sub-agent ended",
+          );
           return;
         case "run_ended": {
           const child = runLogger(delivery.runId, delivery.sessionKey);
           runs.delete(delivery.runId);
           if (delivery.outcome === "completed") child.info("run ended");
-          else child.warn({ outcome: delivery.outcome, ...(delivery.error ? { error: delivery.error } : {}) }, "run ended");
+          else
+            child.warn(
+              { outcome: delivery.outcome, ...(delivery.error ? { error: delivery.error } : {}) },
+              "run ended",
+            );
           return;
         }
         case "delivery_failed":
           logger.child({ sessionKey: delivery.sessionKey }).warn(
-            { channel: delivery.channel, attempt: delivery.attempt, willRetry: delivery.willRetry, error: delivery.error },
+            {
+              channel: delivery.channel,
+              attempt: delivery.attempt,
+              willRetry: delivery.willRetry,
+              error: delivery.error,
+            },
             "reply delivery failed",
           );
           return;

@@ -17,8 +17,12 @@ export function renderBanner(input: BannerInput): string {
     "",
     "  Chorus gateway is running",
     `  config    ${input.configSource}`,
-    ...input.channels.map((channel, index) => `  ${index === 0 ? "channels " : "         "} ${channel.key}  ${channel.status}`),
-    ...input.agents.map((agent, index) => `  ${index === 0 ? "agents   " : "         "} ${agent.id}  (model ${agent.model})`),
+    ...input.channels.map(
+      (channel, index) => `  ${index === 0 ? "channels " : "         "} ${channel.key}  ${channel.status}`,
+    ),
+    ...input.agents.map(
+      (agent, index) => `  ${index === 0 ? "agents   " : "         "} ${agent.id}  (model ${agent.model})`,
+    ),
     `  store     ${input.store}`,
   ];
   if (input.channels.length === 0) lines.splice(3, 0, "  channels  none: add one under channels in the config");

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import {
   type Channel,
@@ -12,11 +12,12 @@ import {
   type SentMessage,
 } from "@chorus/gateway";
 import { type WebSocket, WebSocketServer } from "ws";
-import { browserCookie, browserIdFromCookie, guestName, newBrowserId } from "./browser-identity.js";
+import { browserIdFromCookie, guestName, newBrowserId } from "./browser-identity.js";
 import { isAllowedUpgrade, isLoopbackRequest } from "./local-request.js";
 import { WebchatActivityMapper } from "./webchat-activity.js";
-import { loadWebchatAssets, type WebchatAsset } from "./webchat-assets.js";
+import { loadWebchatAssets } from "./webchat-assets.js";
 import { WebchatHistory } from "./webchat-history.js";
+import { type ReadinessReport, webchatHttpHandler } from "./webchat-http.js";
 import {
   type ClientFrame,
   clientFrameSchema,
@@ -25,12 +26,6 @@ import {
   type WebchatMessage,
   type WebchatRoom,
 } from "./webchat-protocol.js";
-
-/** What /readyz reports. */
-export interface ReadinessReport {
-  readonly ready: boolean;
-  readonly detail?: Record<string, unknown>;
-}
 
 /** Options of a WebChat account. */
 export interface WebchatChannelOptions {
@@ -84,7 +79,6 @@ export class WebchatChannel implements Channel {
   readonly #clients = new Set<Client>();
   readonly #activity: WebchatActivityMapper;
   readonly #openSockets = new Set<Socket>();
-  #assets: ReadonlyMap<string, WebchatAsset> = new Map();
   #server: Server | undefined;
   #wss: WebSocketServer | undefined;
   #sink: InboundSink | undefined;
@@ -108,9 +102,17 @@ export class WebchatChannel implements Channel {
 
   async start(sink: InboundSink): Promise<void> {
     if (this.#server !== undefined) throw new ChannelError("unknown", "webchat channel is already started");
-    this.#assets = await loadWebchatAssets();
+    const assets = await loadWebchatAssets();
     this.#sink = sink;
-    const server = createServer((request, response) => this.#handleHttp(request, response));
+    const server = createServer(
+      webchatHttpHandler({
+        assets,
+        readiness: () => {
+          const report = this.#options.readiness?.() ?? { ready: true };
+          return { ...report, ready: report.ready && this.#accepting };
+        },
+      }),
+    );
     const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
     server.on("connection", (socket) => {
       this.#openSockets.add(socket);
@@ -232,40 +234,6 @@ export class WebchatChannel implements Channel {
     return host === "127.0.0.1" || host === "localhost" || host === "::1";
   }
 
-  #handleHttp(request: IncomingMessage, response: ServerResponse): void {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      response.writeHead(405, { allow: "GET, HEAD" }).end();
-      return;
-    }
-    if (path === "/healthz") {
-      sendJson(response, 200, { status: "ok" });
-      return;
-    }
-    if (path === "/readyz") {
-      const report = this.#options.readiness?.() ?? { ready: this.#accepting };
-      const ready = report.ready && this.#accepting;
-      sendJson(response, ready ? 200 : 503, { status: ready ? "ready" : "not ready", ...(report.detail ?? {}) });
-      return;
-    }
-    const asset = this.#assets.get(path);
-    if (asset === undefined) {
-      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found");
-      return;
-    }
-    const headers: Record<string, string> = {
-      "content-type": asset.contentType,
-      "cache-control": "no-cache",
-      "x-content-type-options": "nosniff",
-      "content-security-policy":
-        "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
-    };
-    if (asset.contentType.startsWith("text/html") && !browserIdFromCookie(request.headers.cookie)) {
-      headers["set-cookie"] = browserCookie(newBrowserId());
-    }
-    response.writeHead(200, headers).end(request.method === "HEAD" ? undefined : asset.body);
-  }
-
   #onSocket(socket: WebSocket, request: IncomingMessage): void {
     const browserId = browserIdFromCookie(request.headers.cookie) ?? newBrowserId();
     const admin = (this.#options.localAdmin ?? true) && isLoopbackRequest(request);
@@ -274,8 +242,12 @@ export class WebchatChannel implements Channel {
     this.#clients.add(client);
     socket.on("close", () => this.#clients.delete(client));
     socket.on("error", () => this.#clients.delete(client));
-    const history = [...this.#history.list(browserId), ...this.#history.list(GROUP_CHAT_ID)].sort((a, b) => a.at - b.at);
-    socket.send(JSON.stringify({ type: "hello", browserId, name: guestName(browserId), admin, history } satisfies ServerFrame));
+    const history = [...this.#history.list(browserId), ...this.#history.list(GROUP_CHAT_ID)].sort(
+      (a, b) => a.at - b.at,
+    );
+    socket.send(
+      JSON.stringify({ type: "hello", browserId, name: guestName(browserId), admin, history } satisfies ServerFrame),
+    );
     socket.on("message", (data) => {
       let frame: ClientFrame;
       try {
@@ -327,12 +299,11 @@ export class WebchatChannel implements Channel {
       await this.#sink(inbound);
     } catch (error) {
       client.socket.send(
-        JSON.stringify({ type: "error", message: `could not take the message: ${String(error)}` } satisfies ServerFrame),
+        JSON.stringify({
+          type: "error",
+          message: `could not take the message: ${String(error)}`,
+        } satisfies ServerFrame),
       );
     }
   }
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
 }

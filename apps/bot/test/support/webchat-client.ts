@@ -29,7 +29,9 @@ export class WebchatClient {
   /** Connects as a browser with this cookie id (the page's origin header included). */
   static async connect(baseUrl: string, browserId: string): Promise<WebchatClient> {
     const url = new URL("ws", baseUrl).toString().replace(/^http/, "ws");
-    const socket = new WebSocket(url, { headers: { cookie: `chorus_browser=${browserId}`, origin: new URL(baseUrl).origin } });
+    const socket = new WebSocket(url, {
+      headers: { cookie: `chorus_browser=${browserId}`, origin: new URL(baseUrl).origin },
+    });
     const client = new WebchatClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());

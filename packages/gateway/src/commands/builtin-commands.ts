@@ -32,6 +32,11 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   agentsCommand,
 ];
 
+/** Whether a name is a builtin command (others go to the agent as ordinary text). */
+export function isBuiltinCommand(name: string): boolean {
+  return BUILTIN_COMMANDS.some((command) => command.name === name);
+}
+
 /** The outcome of running a command. */
 export type CommandOutcome =
   | { readonly kind: "reply"; readonly text: string }

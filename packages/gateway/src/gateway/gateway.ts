@@ -7,7 +7,7 @@ import {
 } from "@chorus/core";
 import { SubagentSlots } from "@chorus/tools";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
-import { runBuiltinCommand } from "../commands/builtin-commands.js";
+import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
 import { parseCommand } from "../commands/parse-command.js";
 import type { GatewayConfig, QueueMode } from "../config/gateway-config-schema.js";
@@ -149,6 +149,24 @@ export class Gateway {
   }
 
   /**
+   * Drops the in-memory state (lane, Agent) of every idle session now, instead of after `idleEvictMs`.
+   * Contract: busy sessions are kept; returns how many sessions were dropped.
+   */
+  evictIdleSessions(): number {
+    let dropped = 0;
+    for (const runtime of [...this.#sessions.values()]) {
+      if (runtime.lane.busy || runtime.lane.queued > 0) continue;
+      const timer = this.#evictions.get(runtime.key);
+      if (timer !== undefined) clearTimeout(timer);
+      this.#evictions.delete(runtime.key);
+      runtime.dropAgent();
+      this.#sessions.delete(runtime.key);
+      dropped++;
+    }
+    return dropped;
+  }
+
+  /**
    * Recovers from a previous process (runs left running are marked interrupted and their chats told; outbox
    * entries left in flight are requeued), starts delivering the outbox, then starts every channel.
    */
@@ -229,7 +247,14 @@ export class Gateway {
     const selfId = this.#options.selfIds?.[channelKey(channel, accountId)] ?? "";
     const botHops = this.#brake.observe(message, selfId);
     const scope: PairingScope = { channel, accountId };
-    const paired = message.chatType === "dm" ? await this.pairing.isApproved(scope, message.sender.id) : false;
+    const senderId = message.sender.id;
+    // Pairing only matters for DM senders the config does not already decide about.
+    const lookUpPairing =
+      message.chatType === "dm" &&
+      policy.dmPolicy !== "disabled" &&
+      !policy.admins.includes(senderId) &&
+      !policy.allowFrom.includes(senderId);
+    const paired = lookUpPairing ? await this.pairing.isApproved(scope, senderId) : false;
     const decision = decideInbound(message, { policy, selfId, botHops, paired });
     if (decision.action === "ignore") {
       if (decision.hint !== undefined && this.#hints.first(`${channel}/${accountId}/${message.chatId}`)) {
@@ -249,13 +274,25 @@ export class Gateway {
       );
       return;
     }
-    const { session, created } = await this.store.ensureSession({
+    const command = parseCommand(message.text);
+    const builtin = command !== undefined && isBuiltinCommand(command.name);
+    const newSession = {
       key: route.sessionKey,
       agentId: route.agentId,
       channel,
       accountId,
       chatId: message.chatId,
-    });
+    };
+    // An agent turn's message is stored with its session in one transaction, before anything else happens to it.
+    const userMessage = builtin ? undefined : inboundUserMessage(message);
+    const { session, created, seq } =
+      userMessage === undefined
+        ? { ...(await this.store.ensureSession(newSession)), seq: undefined }
+        : await this.store.transaction(async (tx) => {
+            const ensured = await tx.ensureSession(newSession);
+            const appended = await tx.appendMessages(newSession.key, [userMessage]);
+            return { ...ensured, seq: appended.firstSeq };
+          });
     this.events.publish({
       type: "message_received",
       at: this.#now(),
@@ -265,13 +302,12 @@ export class Gateway {
       accountId,
       chatId: message.chatId,
       messageId: message.messageId,
-      senderId: message.sender.id,
+      senderId,
     });
     if (created) this.#makeTitle(session.key, message.text);
 
-    const command = parseCommand(message.text);
-    if (command !== undefined) {
-      const isAdmin = policy.admins.includes(message.sender.id);
+    if (command !== undefined && userMessage === undefined) {
+      const isAdmin = policy.admins.includes(senderId);
       const outcome = await runBuiltinCommand(command.name, {
         message,
         sessionKey: session.key,
@@ -281,27 +317,23 @@ export class Gateway {
         args: command.args,
         host: this.#commandHost,
       });
-      if (outcome.kind !== "unknown") {
-        if (outcome.kind === "refused") {
-          this.#logger.warn(
-            { command: command.name, senderId: message.sender.id, channel, accountId, chatId: message.chatId },
-            "command refused: not authorised",
-          );
-        }
-        this.#notice(session.key, replyChat(session, message), outcome.text);
-        return;
+      if (outcome.kind === "refused") {
+        this.#logger.warn(
+          { command: command.name, senderId, channel, accountId, chatId: message.chatId },
+          "command refused: not authorised",
+        );
       }
+      if (outcome.kind !== "unknown") this.#notice(session.key, replyChat(session, message), outcome.text);
+      return;
     }
+    if (userMessage === undefined) return;
 
-    const runtime = this.#runtimeFor(session, policy);
-    const userMessage = inboundUserMessage(message);
-    const { firstSeq } = await this.store.appendMessages(session.key, [userMessage]);
-    runtime.accept({
+    this.#runtimeFor(session, policy).accept({
       message: userMessage,
-      seq: firstSeq,
+      ...(seq === undefined ? {} : { seq }),
       trust: decision.trust,
       source: "user",
-      senderId: message.sender.id,
+      senderId,
       ...(message.chatType === "group" ? { replyToMessageId: message.messageId } : {}),
     });
   }

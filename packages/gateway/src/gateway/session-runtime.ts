@@ -331,5 +331,5 @@ export class SessionRuntime implements LaneHost {
   }
 }
 
-/** A reply manager for a session whose channel is gone: nothing to preview. */
-const NO_REPLIES = { previewing: false, takePreview: async () => [] } as unknown as ReplyManager;
+/** The preview side of a reply manager for a session whose channel is gone: nothing to preview. */
+const NO_REPLIES: Pick<ReplyManager, "previewing" | "takePreview"> = { previewing: false, takePreview: async () => [] };

@@ -16,7 +16,8 @@ export interface TurnCommitterOptions {
   stored: WeakSet<object>;
   /** Where replies go. */
   chat: { channel: string; accountId: string; target: SendTarget };
-  replies: ReplyManager;
+  /** The run's reply manager (only its preview side is used). */
+  replies: Pick<ReplyManager, "previewing" | "takePreview">;
   /** Receives the outbox entries of every commit, in order, to deliver them. */
   onCommitted(entries: readonly OutboxEntry[]): void;
   logger: GatewayLogger;

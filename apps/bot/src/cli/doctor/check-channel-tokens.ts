@@ -1,5 +1,5 @@
-import { scrubSecrets } from "../../logging/secret-scrubber.js";
 import type { BotConfig } from "../../config/bot-config-schema.js";
+import { scrubSecrets } from "../../logging/secret-scrubber.js";
 import { CHECK_TIMEOUT_MS, type DoctorCheck } from "./doctor-check.js";
 
 /**
@@ -17,7 +17,8 @@ export async function checkChannelTokens(config: BotConfig): Promise<DoctorCheck
           headers: { authorization: `Bot ${account.token}` },
           signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
         });
-        if (response.status === 401) return fail("token rejected (401 Unauthorized): copy the bot token again from the Developer Portal");
+        if (response.status === 401)
+          return fail("token rejected (401 Unauthorized): copy the bot token again from the Developer Portal");
         if (!response.ok) return fail(`users/@me answered ${response.status}`);
         const me = (await response.json()) as { username?: string; id?: string };
         return pass(`token accepted (bot ${me.username ?? "?"}, id ${me.id ?? "?"})`);
@@ -33,10 +34,25 @@ export async function checkChannelTokens(config: BotConfig): Promise<DoctorCheck
           headers: { authorization: `Bearer ${account.botToken}`, "content-type": "application/x-www-form-urlencoded" },
           signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
         });
-        const body = (await response.json().catch(() => ({}))) as { ok?: boolean; error?: string; user?: string; team?: string };
+        const body = (await response.json().catch(() => ({}))) as {
+          ok?: boolean;
+          error?: string;
+          user?: string;
+          team?: string;
+        };
         if (!body.ok) return fail(`bot token rejected (${body.error ?? `HTTP ${response.status}`})`);
-        const mode = account.appToken === undefined ? "HTTP mode" : "Socket Mode";
-        return pass(`bot token accepted (${body.user ?? "?"} in ${body.team ?? "?"}; ${mode})`);
+        const who = `${body.user ?? "?"} in ${body.team ?? "?"}`;
+        if (account.appToken === undefined) return pass(`bot token accepted (${who}; HTTP mode)`);
+        // Socket Mode: the app-level token must be able to open a connection (a URL is issued, nothing connects).
+        const socket = await fetch(new URL("apps.connections.open", base.endsWith("/") ? base : `${base}/`), {
+          method: "POST",
+          headers: { authorization: `Bearer ${account.appToken}`, "content-type": "application/x-www-form-urlencoded" },
+          signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+        });
+        const opened = (await socket.json().catch(() => ({}))) as { ok?: boolean; error?: string };
+        if (!opened.ok)
+          return fail(`bot token accepted, app token rejected (${opened.error ?? `HTTP ${socket.status}`})`);
+        return pass(`bot and app tokens accepted (${who}; Socket Mode)`);
       }),
     );
   }
@@ -44,9 +60,16 @@ export async function checkChannelTokens(config: BotConfig): Promise<DoctorCheck
     const base = (account.apiRoot ?? "https://api.telegram.org").replace(/\/+$/, "");
     checks.push(
       probe(`telegram/${account.accountId}`, [account.token], async () => {
-        const response = await fetch(`${base}/bot${account.token}/getMe`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
-        const body = (await response.json().catch(() => ({}))) as { ok?: boolean; description?: string; result?: { username?: string } };
-        if (response.status === 401 || response.status === 404) return fail("token rejected (401 Unauthorized): ask @BotFather for the token again");
+        const response = await fetch(`${base}/bot${account.token}/getMe`, {
+          signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+        });
+        const body = (await response.json().catch(() => ({}))) as {
+          ok?: boolean;
+          description?: string;
+          result?: { username?: string };
+        };
+        if (response.status === 401 || response.status === 404)
+          return fail("token rejected (401 Unauthorized): ask @BotFather for the token again");
         if (!body.ok) return fail(`getMe failed (${body.description ?? `HTTP ${response.status}`})`);
         return pass(`token accepted (bot @${body.result?.username ?? "?"})`);
       }),

@@ -26,7 +26,8 @@ export async function checkProviders(config: BotConfig): Promise<DoctorCheck[]> 
   const secrets = secretsOf(config);
   return Promise.all(
     [...models].map(async ([name, model]): Promise<DoctorCheck> => {
-      if (model.provider === "scripted") return { name: "model demo", ok: true, detail: "the offline demo model needs no key" };
+      if (model.provider === "scripted")
+        return { name: "model demo", ok: true, detail: "the offline demo model needs no key" };
       const message = await streamFn(
         model,
         { messages: [{ role: "user", content: "Reply with the single word: ok", timestamp: Date.now() }] },

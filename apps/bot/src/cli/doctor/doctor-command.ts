@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { BotConfigError } from "../../config/bot-config-error.js";
 import { resolveBotConfig } from "../../config/resolve-bot-config.js";
 import type { CliIo } from "../cli-io.js";
@@ -34,7 +35,7 @@ export async function doctorCommand(io: CliIo, configPath: string | undefined): 
     detail: `${resolved.source} is valid (${config.agents.length} agent(s))${resolved.modelExplanation ? `; ${resolved.modelExplanation}` : ""}`,
   });
   const [store, channels, providers, webchat] = await Promise.all([
-    checkStore(config, io.cwd),
+    checkStore(config, resolved.file === undefined ? io.cwd : dirname(resolved.file)),
     checkChannelTokens(config),
     checkProviders(config),
     checkWebchat(config),

@@ -23,6 +23,7 @@ import {
   type SlackMessageEvent,
   type SlackSelf,
 } from "./slack-inbound.js";
+import { forwardingSlackLogger } from "./slack-logger.js";
 
 /** Options of one Slack app (one workspace install). */
 export interface SlackChannelOptions {
@@ -41,8 +42,18 @@ export interface SlackChannelOptions {
   readonly host?: string;
   /** Web API base, e.g. a test server's `http://127.0.0.1:PORT/api/`; default Slack's. */
   readonly slackApiUrl?: string;
+  /**
+   * Socket Mode: how long to wait for a pong before the link counts as dead; the client also waits this long (times
+   * the failures in a row) before reconnecting. Default 5 000 ms (bolt's).
+   */
+  readonly clientPingTimeoutMs?: number;
   /** Deliver every message in channels the app is in, not only mentions. Default false. */
   readonly respondToAllMessages?: boolean;
+  /**
+   * Answer a top-level message in a thread under it (a send's replyToMessageId starts the thread). Default false:
+   * Slack has no quoted replies, and a thread would split the conversation from the channel's session.
+   */
+  readonly replyInThread?: boolean;
   /** Reaction shown on the asked message while the agent works. Default "eyes". */
   readonly workingReaction?: string;
   /** Called with errors the sink or bolt throws (the channel keeps running). */
@@ -65,6 +76,8 @@ export const SLACK_CAPABILITIES: ChannelCapabilities = {
   editRate: { edits: 1, perMs: 1000 },
 };
 
+const MAX_REMEMBERED_CONVERSATIONS = 10_000;
+
 interface WorkingMark {
   readonly channel: string;
   readonly ts: string;
@@ -74,8 +87,9 @@ interface WorkingMark {
  * A Slack app as a Channel, over @slack/bolt (loaded on start), in Socket Mode or HTTP mode.
  * DMs arrive as "dm"; channel messages that mention the app (or all, with respondToAllMessages) and thread replies
  * to the app as "group"; `/agents` and `/chorus <command>` as messages with an ephemeral responder.
- * Contract: a send with a threadId, or else a replyToMessageId, lands in that thread; `typing` marks the asked
- * message with a reaction that the next send to that conversation removes; errors are ChannelErrors.
+ * Contract: a send with a threadId lands in that thread (with replyInThread, a replyToMessageId starts one);
+ * `typing` marks the asked message with a reaction that the next send to that conversation removes; errors are
+ * ChannelErrors.
  */
 export class SlackChannel implements Channel {
   readonly id = "slack";
@@ -86,6 +100,8 @@ export class SlackChannel implements Channel {
   readonly #now: () => number;
   readonly #budget: EditBudget;
   readonly #working = new Map<string, WorkingMark>();
+  // The latest message someone sent per conversation, so `typing` without a replyToMessageId (DMs) can mark it.
+  readonly #lastAsked = new Map<string, string>();
   #app: App | undefined;
   #self: SlackSelf | undefined;
   #eventsUrl: string | undefined;
@@ -118,27 +134,30 @@ export class SlackChannel implements Channel {
     const options = this.#options;
     const clientOptions = options.slackApiUrl === undefined ? {} : { slackApiUrl: options.slackApiUrl };
     const logLevel = bolt.LogLevel.ERROR;
+    const logger = forwardingSlackLogger(options.onError, logLevel);
     const app =
       options.mode === "socket"
         ? new bolt.App({
             token: options.botToken,
-            logLevel,
+            logger,
             clientOptions,
             receiver: new bolt.SocketModeReceiver({
               appToken: options.appToken ?? "",
-              logLevel,
+              logger,
               installerOptions: { clientOptions },
+              ...(options.clientPingTimeoutMs === undefined ? {} : { clientPingTimeout: options.clientPingTimeoutMs }),
             }),
           })
         : new bolt.App({
             token: options.botToken,
             signingSecret: options.signingSecret ?? "",
-            logLevel,
+            logger,
             clientOptions,
           });
     this.#app = app;
     const deliver = async (inbound: InboundMessage | undefined): Promise<void> => {
       if (inbound === undefined) return;
+      if (inbound.interaction === undefined) this.#rememberAsked(inbound);
       try {
         await sink(inbound);
       } catch (error) {
@@ -192,12 +211,13 @@ export class SlackChannel implements Channel {
     this.#self = undefined;
     this.#eventsUrl = undefined;
     this.#working.clear();
+    this.#lastAsked.clear();
     this.#budget.clear();
     await app?.stop().catch(() => undefined);
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
-    const threadTs = target.threadId ?? target.replyToMessageId;
+    const threadTs = target.threadId ?? (this.#options.replyInThread === true ? target.replyToMessageId : undefined);
     const sent = await this.#call("send", (app) =>
       app.client.chat.postMessage({
         channel: target.chatId,
@@ -207,7 +227,7 @@ export class SlackChannel implements Channel {
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       }),
     );
-    await this.#clearWorking(target.chatId, threadTs);
+    await this.#clearWorking(target);
     const result: SentMessage = { messageId: sent.ts ?? "", chatId: target.chatId, sentAt: this.#now() };
     return threadTs === undefined ? result : { ...result, threadId: threadTs };
   }
@@ -223,11 +243,15 @@ export class SlackChannel implements Channel {
     await this.#call("delete", (app) => app.client.chat.delete({ channel: message.chatId, ts: message.messageId }));
   }
 
-  /** Marks the asked message (replyToMessageId, else the thread's root) with the working reaction. */
+  /**
+   * Marks the asked message with the working reaction: replyToMessageId, else the latest message someone sent in
+   * that conversation (a DM), else the thread's root.
+   */
   async typing(target: SendTarget): Promise<void> {
-    const ts = target.replyToMessageId ?? target.threadId;
+    const ts =
+      target.replyToMessageId ?? this.#lastAsked.get(workingKey(target.chatId, target.threadId)) ?? target.threadId;
     if (ts === undefined) return;
-    const key = workingKey(target.chatId, target.threadId ?? target.replyToMessageId);
+    const key = workingKeyOf(target);
     if (this.#working.has(key)) return;
     await this.#reaction("add", target.chatId, ts, this.#options.workingReaction ?? "eyes");
     this.#working.set(key, { channel: target.chatId, ts });
@@ -237,6 +261,17 @@ export class SlackChannel implements Channel {
     await this.#reaction("add", message.chatId, message.messageId, emoji.replace(/^:|:$/g, ""));
   }
 
+  #rememberAsked(inbound: InboundMessage): void {
+    const key = workingKey(inbound.chatId, inbound.threadId);
+    this.#lastAsked.delete(key);
+    this.#lastAsked.set(key, inbound.messageId);
+    // Bounded: the oldest conversations are forgotten first.
+    if (this.#lastAsked.size > MAX_REMEMBERED_CONVERSATIONS) {
+      const oldest = this.#lastAsked.keys().next().value;
+      if (oldest !== undefined) this.#lastAsked.delete(oldest);
+    }
+  }
+
   #wants(event: SlackMessageEvent, self: SlackSelf): boolean {
     if (event.channel_type === "im") return true;
     if (this.#options.respondToAllMessages === true) return true;
@@ -244,8 +279,8 @@ export class SlackChannel implements Channel {
     return event.parent_user_id === self.botUserId && !mentionsSlackBot(event.text ?? "", self);
   }
 
-  async #clearWorking(chatId: string, threadTs: string | undefined): Promise<void> {
-    const key = workingKey(chatId, threadTs);
+  async #clearWorking(target: SendTarget): Promise<void> {
+    const key = workingKeyOf(target);
     const mark = this.#working.get(key);
     if (mark === undefined) return;
     this.#working.delete(key);
@@ -277,4 +312,9 @@ export class SlackChannel implements Channel {
 
 function workingKey(chatId: string, threadTs: string | undefined): string {
   return `${chatId}:${threadTs ?? ""}`;
+}
+
+// typing and the send that answers carry the same target, so they agree on this key.
+function workingKeyOf(target: SendTarget): string {
+  return workingKey(target.chatId, target.threadId ?? target.replyToMessageId);
 }

@@ -1,0 +1,62 @@
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { StreamFn } from "@chorus/core";
+import {
+  type Channel,
+  type ChannelPolicyEntryInput,
+  Gateway,
+  type GatewayEventBus,
+  type SessionStore,
+} from "@chorus/gateway";
+import type { Logger } from "pino";
+import type { BotConfig } from "../config/bot-config-schema.js";
+import { gatewayConfigOf } from "../config/gateway-config-of.js";
+import { DEMO_MODEL_REF } from "../demo/demo-model.js";
+import { ensureDemoWorkspace } from "../demo/demo-workspace.js";
+import { buildBotStreamFn } from "../models/bot-stream-fn.js";
+import { buildModelRegistry } from "../models/model-reference.js";
+import { agentSetupsOf } from "./agent-setup.js";
+import { botModelCatalog } from "./model-catalog.js";
+
+/** What a Gateway is built from, besides the configuration. */
+export interface GatewayParts {
+  readonly store: SessionStore;
+  readonly channels: readonly Channel[];
+  readonly events: GatewayEventBus;
+  readonly logger: Logger;
+  readonly selfIds: Readonly<Record<string, string>>;
+  /** Base for the config's relative paths. */
+  readonly cwd: string;
+  readonly demoTokenDelayMs?: number;
+  readonly wrapStreamFn?: (streamFn: StreamFn) => StreamFn;
+  readonly extraPolicies?: readonly ChannelPolicyEntryInput[];
+  readonly outboxPollMs?: number;
+}
+
+/**
+ * A Gateway for one configuration: models and providers, the agents' tools on `<dataDir>/workspace` (seeded with
+ * the demo files when an agent runs the demo model), channels and policies. Not started.
+ * Contract: throws GatewayConfigError when the configuration does not hold together.
+ */
+export async function buildGateway(config: BotConfig, parts: GatewayParts): Promise<Gateway> {
+  const workspace = resolve(parts.cwd, config.dataDir, "workspace");
+  await mkdir(workspace, { recursive: true });
+  if (config.agents.some((agent) => agent.model === DEMO_MODEL_REF)) await ensureDemoWorkspace(workspace);
+  const built = buildBotStreamFn(
+    config,
+    parts.demoTokenDelayMs === undefined ? {} : { tokenDelayMs: parts.demoTokenDelayMs },
+  );
+  const gatewayConfig = gatewayConfigOf(config);
+  return new Gateway({
+    config: { ...gatewayConfig, channels: [...(gatewayConfig.channels ?? []), ...(parts.extraPolicies ?? [])] },
+    store: parts.store,
+    channels: parts.channels,
+    streamFn: parts.wrapStreamFn?.(built) ?? built,
+    models: botModelCatalog(buildModelRegistry(config), config),
+    selfIds: parts.selfIds,
+    agents: agentSetupsOf(config, workspace),
+    events: parts.events,
+    logger: parts.logger,
+    ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
+  });
+}

@@ -1,0 +1,97 @@
+import { describeError } from "@chorus/gateway";
+import type { Logger } from "pino";
+import { WebchatChannel } from "../webchat/webchat-channel.js";
+import type { ChannelHooks, ChannelSpec } from "./channel-factory.js";
+import { ManagedChannel } from "./managed-channel.js";
+
+interface LiveChannel {
+  readonly spec: ChannelSpec;
+  readonly channel: ManagedChannel;
+}
+
+/**
+ * The channel accounts that are connected, kept across Gateway rebuilds, plus each one's own platform user id
+ * (the Gateway ignores the bot's own messages by it).
+ * Contract: `sync` never rejects for a channel that fails to start: it is logged and left out.
+ */
+export class LiveChannels {
+  /** `<kind>/<accountId>` → the bot's own user id there; handed to the Gateway, filled in as channels start. */
+  readonly selfIds: Record<string, string> = {};
+  readonly #live = new Map<string, LiveChannel>();
+  readonly #hooks: ChannelHooks;
+  readonly #logger: Logger;
+
+  constructor(hooks: ChannelHooks, logger: Logger) {
+    this.#hooks = hooks;
+    this.#logger = logger;
+  }
+
+  get size(): number {
+    return this.#live.size;
+  }
+
+  keys(): string[] {
+    return [...this.#live.keys()];
+  }
+
+  get(key: string): ManagedChannel | undefined {
+    return this.#live.get(key)?.channel;
+  }
+
+  all(): ManagedChannel[] {
+    return [...this.#live.values()].map((live) => live.channel);
+  }
+
+  webchats(): WebchatChannel[] {
+    return this.all().flatMap((channel) => (channel.inner instanceof WebchatChannel ? [channel.inner] : []));
+  }
+
+  /** Starts channels the specs add, closes those they drop, restarts those whose connection settings changed. */
+  async sync(specs: readonly ChannelSpec[]): Promise<void> {
+    const wanted = new Map(specs.map((spec) => [spec.key, spec]));
+    for (const [key, live] of this.#live) {
+      const spec = wanted.get(key);
+      if (spec !== undefined && spec.fingerprint === live.spec.fingerprint) continue;
+      this.#live.delete(key);
+      delete this.selfIds[key];
+      await live.channel.close().catch(() => {});
+      this.#logger.info(
+        { channel: key },
+        spec === undefined ? "channel removed" : "channel settings changed: restarting it",
+      );
+    }
+    for (const [key, spec] of wanted) {
+      if (this.#live.has(key)) continue;
+      const channel = new ManagedChannel(spec.create(this.#hooks));
+      try {
+        await channel.open();
+      } catch (error) {
+        this.#logger.error({ channel: key, error: describeError(error) }, "channel failed to start");
+        await channel.close().catch(() => {});
+        continue;
+      }
+      this.#live.set(key, { spec, channel });
+      const inner = channel.inner as { botUserId?: string; botId?: number };
+      const selfId = inner.botUserId ?? (inner.botId === undefined ? undefined : String(inner.botId));
+      if (selfId !== undefined) this.selfIds[key] = selfId;
+      this.#logger.info({ channel: key }, "channel started");
+    }
+  }
+
+  /** Detaches every channel from its Gateway; new messages wait in the channels. */
+  async detachAll(): Promise<void> {
+    for (const { channel } of this.#live.values()) await channel.stop();
+  }
+
+  /** Closes every platform connection. */
+  async closeAll(): Promise<void> {
+    for (const [key, { channel }] of this.#live) {
+      await channel
+        .close()
+        .catch((error: unknown) =>
+          this.#logger.warn({ channel: key, error: describeError(error) }, "channel did not close cleanly"),
+        );
+    }
+    this.#live.clear();
+  }
+}

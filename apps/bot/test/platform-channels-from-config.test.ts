@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeDiscord, startFakeSlack, startFakeTelegram } from "@chorus/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseBotConfig } from "../src/config/load-bot-config.js";
+import { BotRuntime } from "../src/runtime/bot-runtime.js";
+import { silentLogger } from "./support/silent-logger.js";
+
+let dir: string;
+let runtime: BotRuntime | undefined;
+const closers: (() => Promise<void>)[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "chorus-platforms-"));
+});
+afterEach(async () => {
+  await runtime?.shutdown();
+  await Promise.all(closers.splice(0).map((close) => close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("platform channels built from the config", () => {
+  it("Discord, Slack and Telegram accounts from one config all answer a DM through the demo model", async () => {
+    const [discord, slack, telegram] = await Promise.all([
+      startFakeDiscord({ heartbeatIntervalMs: 1_000 }),
+      startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 }),
+      startFakeTelegram(),
+    ]);
+    closers.push(
+      () => discord.close(),
+      () => slack.close(),
+      () => telegram.close(),
+    );
+    const parsed = parseBotConfig({
+      dataDir: dir,
+      store: { kind: "memory" },
+      agents: [{ id: "assistant", model: "demo" }],
+      channels: {
+        discord: [{ accountId: "dc", token: discord.token, restApi: discord.restApi }],
+        slack: [{ accountId: "sl", botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl }],
+        telegram: [{ accountId: "tg", token: telegram.token, apiRoot: telegram.apiRoot }],
+      },
+      policies: { discord: { dmPolicy: "open" }, slack: { dmPolicy: "open" }, telegram: { dmPolicy: "open" } },
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    runtime = new BotRuntime({
+      config: parsed.config,
+      source: "test",
+      logger: silentLogger(),
+      cwd: dir,
+      demoTokenDelayMs: 0,
+    });
+    await runtime.start();
+    expect([...runtime.channels.keys()]).toEqual(["discord/dc", "slack/sl", "telegram/tg"]);
+    await slack.waitForSocket();
+
+    await discord.injectDm({ content: "help" });
+    await slack.injectDm({ text: "help" });
+    await telegram.injectDm({ text: "help" });
+
+    const discordDm = discord.dmChannel().id;
+    await expect
+      .poll(() =>
+        discord
+          .conversation(discordDm)
+          .filter((m) => m.author.id === discord.bots[0]?.user.id)
+          .map((m) => m.content)
+          .join("\n"),
+      )
+      .toContain("What this demo can do");
+    await expect
+      .poll(() =>
+        slack
+          .conversation(slack.dmChannel())
+          .filter((m) => m.bot_id !== undefined)
+          .map((m) => m.text)
+          .join("\n"),
+      )
+      .toContain("What this demo can do");
+    await expect
+      .poll(() =>
+        telegram
+          .conversation(telegram.user.id)
+          .filter((m) => m.from?.is_bot === true)
+          .map((m) => m.text)
+          .join("\n"),
+      )
+      .toContain("What this demo can do");
+  });
+});
