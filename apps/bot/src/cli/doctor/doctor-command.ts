@@ -32,7 +32,10 @@ export async function doctorCommand(io: CliIo, configPath: string | undefined): 
   checks.push({
     name: "config",
     ok: true,
-    detail: `${resolved.source} is valid (${config.agents.length} agent(s))${resolved.modelExplanation ? `; ${resolved.modelExplanation}` : ""}`,
+    detail:
+      resolved.file === undefined
+        ? `no config file: defaults from the environment (${config.agents.length} agent); ${resolved.modelExplanation ?? ""}`
+        : `${resolved.file} is valid (${config.agents.length} agent(s))`,
   });
   const [store, channels, providers, webchat] = await Promise.all([
     checkStore(config, resolved.file === undefined ? io.cwd : dirname(resolved.file)),
