@@ -35,31 +35,38 @@ export async function startCommand(io: CliIo, configPath: string | undefined): P
     cwd: resolved.file === undefined ? io.cwd : dirname(resolved.file),
     ...(resolved.modelExplanation === undefined ? {} : { modelExplanation: resolved.modelExplanation }),
   });
+  // Signal handlers go in before start: "chorus started" is printed inside start(), and a SIGHUP that
+  // arrives between that line and a later handler would kill the process (SIGHUP's default action).
+  let reloader: ConfigReloader | undefined;
+  let reloadRequested = false;
+  const onHup = (): void => {
+    if (resolved.file === undefined) logger.warn("SIGHUP ignored: there is no config file to reload");
+    else if (reloader === undefined) reloadRequested = true;
+    else void reloader.reload();
+  };
+  process.on("SIGHUP", onHup);
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
   try {
     await runtime.start();
   } catch (error) {
     logger.fatal({ error: describeError(error) }, "chorus could not start");
     await runtime.shutdown().catch(() => {});
+    process.off("SIGHUP", onHup);
     return 1;
   }
   io.stderr.write(`${runtime.banner()}\n`);
   if (resolved.modelExplanation !== undefined) logger.info(resolved.modelExplanation);
 
-  const reloader =
-    resolved.file === undefined
-      ? undefined
-      : new ConfigReloader({ file: resolved.file, target: runtime, logger, env: io.env });
-  reloader?.watch();
-  const onHup = (): void => {
-    if (reloader === undefined) logger.warn("SIGHUP ignored: there is no config file to reload");
-    else void reloader.reload();
-  };
-  process.on("SIGHUP", onHup);
+  if (resolved.file !== undefined) {
+    reloader = new ConfigReloader({ file: resolved.file, target: runtime, logger, env: io.env });
+    reloader.watch();
+    if (reloadRequested) void reloader.reload();
+  }
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once("SIGINT", () => resolve("SIGINT"));
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-  });
+  const signal = await stopSignal;
   logger.info({ signal }, "signal received: shutting down gracefully (send it again to exit at once)");
   const force = (): void => process.exit(130);
   process.once("SIGINT", force);
