@@ -38,6 +38,7 @@ export { evaluateToolPolicy, type PolicyVerdict, type ToolPolicy } from "./polic
 export { DEFAULT_TIER_POLICIES, parseTrustTier, type TrustTier } from "./policy/trust-tiers.js";
 // Sub-agents
 export { processSubagentSlots, SubagentSlots } from "./subagents/concurrency-slots.js";
+export { type CoreChildRunnerOptions, coreChildRunner } from "./subagents/core-child-runner.js";
 export {
   createDepthDenyPolicy,
   depthDenyReason,

@@ -1,5 +1,5 @@
 export { type BindingTier, bindingTier, describeMatch } from "./binding-specificity.js";
-export { type ConfigIssue, GatewayConfigError } from "./gateway-config-error.js";
+export { type ConfigIssue, formatConfigPath, GatewayConfigError } from "./gateway-config-error.js";
 export {
   type AgentConfig,
   agentConfigSchema,

@@ -1,6 +1,7 @@
 import { type AgentEvent, type AgentLoopConfig, agentLoop, emptyUsage, type Model, type StreamFn } from "@chorus/core";
 import type { ChildRunner, ChildRunOutcome } from "./subagent-types.js";
 
+/** Options of `coreChildRunner`. Contract: every field is optional; a profile's own model/StreamFn wins. */
 export interface CoreChildRunnerOptions {
   /** Used when a profile names no model / StreamFn. */
   model?: Model;
