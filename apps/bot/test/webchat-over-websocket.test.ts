@@ -79,8 +79,8 @@ describe("WebChat over a real WebSocket", () => {
     browser.send("dm", "/agents");
     await browser.until(() => browser.botTexts("dm").some((text) => text.includes("**Fleet**")));
     const fleet = browser.botTexts("dm").find((text) => text.includes("**Fleet**")) ?? "";
-    expect(fleet).toMatch(/- `[^`]+` assistant · depth 0 · running/);
-    expect(fleet).toMatch(/\n {2}- `[^`]+` researcher · depth 1/);
+    expect(fleet).toMatch(/▪ `[^`]+` assistant · depth 0 · running/);
+    expect(fleet).toMatch(/\n└─ `[^`]+` researcher · depth 1/);
     gate.open(); // the researcher was held until now, so the tree above was certainly live
     await browser.until(() => browser.botTexts("dm").some((text) => text.includes("My sub-agent reported back")));
     const kinds = browser.activities.map(({ activity }) => activity.kind);

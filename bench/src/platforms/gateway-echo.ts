@@ -53,7 +53,7 @@ export async function loadGatewayPieces(): Promise<GatewayPieces | { unavailable
 /**
  * An echo bot as the full Gateway: one agent on a zero-latency scripted model that answers `echo: <key>`,
  * a SQLite store in a temporary directory, the channel's group chats answered without a mention, one turn per
- * message (queue mode followup), no session rate cap, block replies.
+ * message (queue mode followup, no cap on waiting messages), no session rate cap, block replies.
  * Contract: `stop` stops the gateway, closes the store and removes its directory.
  */
 export async function startGatewayEcho(
@@ -88,6 +88,9 @@ export async function startGatewayEcho(
     replyMode: "block",
     rateCap: false,
     titles: false,
+    // The bench injects as fast as the fake delivers (up to 60 messages per chat in a round) and wants every one
+    // answered; the default cap of 20 waiting per session would drop some once inbound outpaces the turns.
+    maxQueuedPerSession: 10_000,
   });
   await gateway.start();
   return {

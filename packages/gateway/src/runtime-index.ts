@@ -1,4 +1,18 @@
 // The gateway runtime: the Gateway and the pieces it is built from.
+export {
+  type ApprovalAnswerBy,
+  type ApprovalAnswerer,
+  type ApprovalAnswerOutcome,
+  ApprovalDesk,
+  type ApprovalDeskDeps,
+  type ApprovalRequestInput,
+} from "./approvals/approval-desk.js";
+export {
+  type ApprovalQuestion,
+  approvalButtons,
+  approvalRequestText,
+  approvalTimedOutText,
+} from "./approvals/approval-message.js";
 export { BUILTIN_COMMANDS, type CommandOutcome, helpCommand, runBuiltinCommand } from "./commands/builtin-commands.js";
 export type {
   CommandContext,
@@ -7,6 +21,7 @@ export type {
   ModelSwitch,
   SessionStatus,
 } from "./commands/command-types.js";
+export { answerInteraction } from "./commands/interaction-reply.js";
 export { type ParsedCommand, parseCommand } from "./commands/parse-command.js";
 export {
   OutboxDispatcher,
@@ -26,7 +41,7 @@ export {
   type FleetRunNode,
   type FleetView,
 } from "./fleet/fleet-view.js";
-export { describeRun, formatAge, formatCost, renderFleet } from "./fleet/render-fleet.js";
+export { describeRun, formatAge, formatCost, renderFleet, treePrefix } from "./fleet/render-fleet.js";
 export { type LiveRun, RunTracker } from "./fleet/run-tracker.js";
 export { Gateway } from "./gateway/gateway.js";
 export { describeError, type GatewayLogger, SILENT_LOGGER } from "./gateway/gateway-logger.js";

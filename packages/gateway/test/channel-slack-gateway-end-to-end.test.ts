@@ -82,10 +82,15 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
 
   it("answers /agents from an admin and refuses it to anyone else", async () => {
     const { f } = await start([]);
+    // Slash commands are answered through their response_url, only to the person who asked.
     await f.injectSlashCommand({ command: "/agents", user: STRANGER });
-    await expect.poll(() => botTexts(f, f.channels.general)).toEqual(["You are not authorised to use /agents."]);
+    const refusal = await f.waitForCall("response_url", 1, 5_000);
+    expect(refusal.body).toMatchObject({ response_type: "ephemeral", text: "You are not authorised to use /agents." });
     await f.injectSlashCommand({ command: "/chorus", text: "agents" });
-    await expect.poll(() => botTexts(f, f.channels.general).join("\n")).toContain("Fleet*: 1 agent(s)");
+    const fleet = await f.waitForCall("response_url", 2, 5_000);
+    expect(fleet.body).toMatchObject({ response_type: "ephemeral" });
+    expect(String((fleet.body as { text?: unknown }).text)).toContain("Fleet*: 1 agent(s)");
+    expect(botTexts(f, f.channels.general)).toEqual([]);
   });
 
   it("delivers a 10 000-character answer complete, in order, in chunks of at most 3 500 characters", async () => {

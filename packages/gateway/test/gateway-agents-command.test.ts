@@ -52,9 +52,9 @@ describe("/agents", () => {
     expect(reply).toContain("main: model fake-model");
     const runLines = reply.split("\n").filter((line) => line.includes("· depth "));
     expect(runLines).toHaveLength(3);
-    expect(runLines[0]).toMatch(/^- `run_.*` main · depth 0 · running · .* · test dm-user-1$/);
-    expect(runLines[1]).toMatch(/^ {2}- `run_.*` helper · depth 1 · running/);
-    expect(runLines[2]).toMatch(/^ {4}- `run_.*` helper · depth 2 · running/);
+    expect(runLines[0]).toMatch(/^▪ `run_.*` main · depth 0 · running · .* · test dm-user-1$/);
+    expect(runLines[1]).toMatch(/^└─ `run_.*` helper · depth 1 · running/);
+    expect(runLines[2]).toMatch(/^│ └─ `run_.*` helper · depth 2 · running/);
     expect(reply).toContain("3 running run(s)");
   });
 

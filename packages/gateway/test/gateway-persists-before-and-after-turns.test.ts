@@ -45,12 +45,14 @@ describe("what the store holds around a turn (the crash-safety hooks)", () => {
     };
     h = await startHarness({ store, script: [{ toolCalls: [{ name: "nope" }] }, "final answer"] });
     await h.send({ text: "go" });
-    expect(commits).toHaveLength(2);
-    // First turn: the tool call and its result; no reply text, the run goes on.
-    expect(commits[0]!.messages.map((m) => m.role)).toEqual(["assistant", "toolResult"]);
+    expect(commits).toHaveLength(3);
+    // First turn: the tool call, stored before the tool runs; then its result; no reply text, the run goes on.
+    expect(commits[0]!.messages.map((m) => m.role)).toEqual(["assistant"]);
+    expect(commits[1]!.messages.map((m) => m.role)).toEqual(["toolResult"]);
     expect(commits[0]!.run).toBeUndefined();
+    expect(commits[1]!.run).toBeUndefined();
     // Last turn: its message, the run's end and the reply, together.
-    const last = commits[1]!;
+    const last = commits[2]!;
     expect(last.messages.map((m) => m.role)).toEqual(["assistant"]);
     expect(last.run?.patch.status).toBe("completed");
     expect(last.outbox?.map((entry) => entry.kind)).toEqual(["reply"]);

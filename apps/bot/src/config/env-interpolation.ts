@@ -1,5 +1,5 @@
+import { formatConfigPath } from "@chorus/gateway";
 import type { BotConfigIssue } from "./bot-config-error.js";
-import { formatConfigPath } from "./config-path.js";
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 

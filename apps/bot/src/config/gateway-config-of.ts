@@ -30,9 +30,6 @@ export function gatewayConfigOf(config: BotConfig): GatewayConfigInput {
     if (Object.keys(wide).length > 1) channels.push(wide);
     for (const account of accountsOf(config, kind)) {
       const own = pickPolicy(account);
-      // A WebChat account with localAdmin gets its own admin list: local browsers are added to it as they connect.
-      const localAdmin = "localAdmin" in account && account.localAdmin === true;
-      if (localAdmin && own.admins === undefined) own.admins = [];
       if (Object.keys(own).length === 0) continue;
       const entry: ChannelPolicyEntryInput = { channel: kind, accountId: account.accountId, ...own };
       if (own.admins !== undefined) entry.admins = unique([...channelAdmins, ...own.admins]);

@@ -1,12 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
-import { parseGatewayConfig } from "@chorus/gateway";
+import { formatConfigPath, parseGatewayConfig } from "@chorus/gateway";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { buildModelRegistry, resolveModelRef } from "../models/model-reference.js";
 import { BotConfigError, type BotConfigIssue } from "./bot-config-error.js";
 import { type BotConfig, botConfigSchema } from "./bot-config-schema.js";
-import { formatConfigPath } from "./config-path.js";
 import { interpolateEnv } from "./env-interpolation.js";
 import { accountsOf, gatewayConfigOf } from "./gateway-config-of.js";
 

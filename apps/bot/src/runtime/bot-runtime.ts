@@ -78,7 +78,7 @@ export class BotRuntime {
     this.#channels = new LiveChannels(
       {
         onError: (key, error) => this.#logger.warn({ channel: key, error: describeError(error) }, "channel error"),
-        onWebchatAdmin: (accountId, senderId) => this.#admins.add(accountId, senderId, this.#gateway),
+        onWebchatAdmin: (accountId, senderId) => this.#admins.add(accountId, senderId),
         readiness: () => this.readiness(),
       },
       this.#logger,
@@ -241,12 +241,12 @@ export class BotRuntime {
       logger: this.#logger,
       selfIds: this.#channels.selfIds,
       cwd: this.#cwd,
+      isAdmin: (message) => this.#admins.isAdmin(message),
       ...(options.demoTokenDelayMs === undefined ? {} : { demoTokenDelayMs: options.demoTokenDelayMs }),
       ...(options.wrapStreamFn === undefined ? {} : { wrapStreamFn: options.wrapStreamFn }),
       ...(options.extraPolicies === undefined ? {} : { extraPolicies: options.extraPolicies }),
       ...(options.outboxPollMs === undefined ? {} : { outboxPollMs: options.outboxPollMs }),
     });
-    this.#admins.applyTo(gateway);
     await gateway.start();
     return gateway;
   }

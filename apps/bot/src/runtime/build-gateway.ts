@@ -6,6 +6,7 @@ import {
   type ChannelPolicyEntryInput,
   Gateway,
   type GatewayEventBus,
+  type InboundMessage,
   type SessionStore,
 } from "@chorus/gateway";
 import type { Logger } from "pino";
@@ -31,6 +32,8 @@ export interface GatewayParts {
   readonly wrapStreamFn?: (streamFn: StreamFn) => StreamFn;
   readonly extraPolicies?: readonly ChannelPolicyEntryInput[];
   readonly outboxPollMs?: number;
+  /** Admins beyond the configured ones (WebChat's local browsers). */
+  readonly isAdmin?: (message: InboundMessage) => boolean;
 }
 
 /**
@@ -58,5 +61,6 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     events: parts.events,
     logger: parts.logger,
     ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
+    ...(parts.isAdmin === undefined ? {} : { isAdmin: parts.isAdmin }),
   });
 }

@@ -1,26 +1,23 @@
-import type { Gateway } from "@chorus/gateway";
+import type { InboundMessage } from "@chorus/gateway";
 
 /**
- * The sender ids of local browsers, which are admins of their WebChat account (`localAdmin`). They join the
- * account's admin list in the Gateway's config; the Gateway resolves the policy per message, so an id added takes
- * effect at once, and a Gateway built by a reload gets them all again.
- * Contract: only accounts whose policy entry has an admin list (gatewayConfigOf gives one to localAdmin accounts).
+ * The sender ids of local browsers, which are admins of their WebChat account (`localAdmin`). The Gateway asks
+ * `isAdmin(message)` for every message (its `isAdmin` option), so an id added takes effect at once and a Gateway
+ * built by a reload sees them all; the Gateway's configuration is never changed.
+ * Contract: only WebChat messages of the account the browser connected to are admin messages.
  */
 export class WebchatAdmins {
   readonly #ids = new Map<string, Set<string>>();
 
-  add(accountId: string, senderId: string, gateway: Gateway | undefined): void {
+  /** Remembers a local browser of a WebChat account. */
+  add(accountId: string, senderId: string): void {
     const ids = this.#ids.get(accountId) ?? new Set<string>();
     ids.add(senderId);
     this.#ids.set(accountId, ids);
-    if (gateway !== undefined) this.applyTo(gateway);
   }
 
-  applyTo(gateway: Gateway): void {
-    for (const [accountId, ids] of this.#ids) {
-      const entry = gateway.config.channels.find((item) => item.channel === "webchat" && item.accountId === accountId);
-      if (entry?.admins === undefined) continue;
-      for (const id of ids) if (!entry.admins.includes(id)) entry.admins.push(id);
-    }
+  /** Whether the message comes from a local browser of its WebChat account. */
+  isAdmin(message: InboundMessage): boolean {
+    return message.channel === "webchat" && this.#ids.get(message.accountId)?.has(message.sender.id) === true;
   }
 }

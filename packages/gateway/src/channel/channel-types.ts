@@ -92,7 +92,11 @@ export interface SendTarget {
   readonly replyToMessageId?: string;
 }
 
-/** A button under a message, where the platform supports buttons. */
+/**
+ * A button under a message, where the platform supports buttons.
+ * Contract: a press reaches the sink as an InboundMessage from the person who pressed it, whose `text` is the
+ * button's `id` (the gateway's buttons carry commands, e.g. "/approve k3x9q2").
+ */
 export interface OutboundButton {
   readonly id: string;
   readonly label: string;
@@ -102,6 +106,11 @@ export interface OutboundButton {
 export interface OutboundMessage {
   readonly text: string;
   readonly buttons?: readonly OutboundButton[];
+  /**
+   * Stable per message the gateway means to send once (the outbox sets `outbox:<id>:<chunk>`). A platform that can
+   * refuse a repeat uses it (Discord: `nonce` + `enforce_nonce`); the others ignore it. Sends only, not edits.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** A message the channel has sent; kept so the reply layer can edit, react to, or delete it later. */

@@ -42,6 +42,11 @@ export interface TestChannelOptions {
   capabilities?: Partial<ChannelCapabilities>;
   /** Clock for receivedAt / sentAt; defaults to Date.now (so fake timers apply). */
   now?: () => number;
+  /**
+   * Refuse edits of messages older than this with "edit-window-expired" (Discord: one hour). The age is judged by
+   * the `sentAt` the caller passes, as an adapter must when the platform's message id carries no time.
+   */
+  editWindowMs?: number;
 }
 
 /** Generous defaults so tests only set what they are about. */
@@ -90,12 +95,14 @@ export class TestChannel implements Channel {
   #failures: PendingFailure[] = [];
   #waiters: CallWaiter[] = [];
   readonly #now: () => number;
+  readonly #editWindowMs: number | undefined;
 
   constructor(options: TestChannelOptions = {}) {
     this.id = options.id ?? "test";
     this.accountId = options.accountId ?? "default";
     this.capabilities = { ...TEST_CHANNEL_CAPABILITIES, ...options.capabilities };
     this.#now = options.now ?? Date.now;
+    this.#editWindowMs = options.editWindowMs;
   }
 
   /** Whether `start` has been called and `stop` has not. */
@@ -174,6 +181,7 @@ export class TestChannel implements Channel {
       this.#unsupported("edit", this.capabilities.edit) ??
       this.#takeFailure("edit") ??
       (stored === undefined || stored.deleted ? notFound(messageId) : undefined) ??
+      this.#checkEditWindow(message) ??
       this.#checkLength(outbound);
     if (error !== undefined) return this.#reject({ op: "edit", messageId, outbound, error });
     if (stored === undefined) return this.#reject({ op: "edit", messageId, outbound, error: notFound(messageId) });
@@ -243,6 +251,11 @@ export class TestChannel implements Channel {
       waiter.resolve();
       return false;
     });
+  }
+
+  #checkEditWindow(message: SentMessage): ChannelError | undefined {
+    if (this.#editWindowMs === undefined || this.#now() - message.sentAt <= this.#editWindowMs) return undefined;
+    return new ChannelError("edit-window-expired", `message ${message.messageId} is too old to edit`);
   }
 
   #reject(call: TestChannelCall): Promise<never> {

@@ -7,6 +7,7 @@ export const agentsCommand: CommandDefinition = {
   usage: "/agents [info <agentId> | sessions <agentId> | kill <runId>]",
   description: "the fleet: agents, sessions and running runs (admins)",
   adminOnly: true,
+  ephemeral: true,
   async run({ host, args }) {
     const [action, id] = args;
     if (action === undefined) return renderFleet(await host.fleet());

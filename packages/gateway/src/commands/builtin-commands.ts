@@ -1,4 +1,5 @@
 import { agentsCommand } from "./agents-command.js";
+import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
 import { modelCommand } from "./model-command.js";
 import { pairCommand } from "./pair-command.js";
@@ -28,6 +29,8 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   compactCommand,
   queueCommand,
   modelCommand,
+  approveCommand,
+  denyCommand,
   pairCommand,
   agentsCommand,
 ];
@@ -37,10 +40,10 @@ export function isBuiltinCommand(name: string): boolean {
   return BUILTIN_COMMANDS.some((command) => command.name === name);
 }
 
-/** The outcome of running a command. */
+/** The outcome of running a command; `ephemeral` answers only the sender where the platform can. */
 export type CommandOutcome =
-  | { readonly kind: "reply"; readonly text: string }
-  | { readonly kind: "refused"; readonly text: string }
+  | { readonly kind: "reply"; readonly text: string; readonly ephemeral: boolean }
+  | { readonly kind: "refused"; readonly text: string; readonly ephemeral: true }
   | { readonly kind: "unknown" };
 
 /**
@@ -51,7 +54,7 @@ export async function runBuiltinCommand(name: string, context: CommandContext): 
   const command = BUILTIN_COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) return { kind: "unknown" };
   if (command.adminOnly && !context.isAdmin) {
-    return { kind: "refused", text: `You are not authorised to use /${name}.` };
+    return { kind: "refused", text: `You are not authorised to use /${name}.`, ephemeral: true };
   }
-  return { kind: "reply", text: await command.run(context) };
+  return { kind: "reply", text: await command.run(context), ephemeral: command.ephemeral === true };
 }

@@ -1,3 +1,4 @@
+import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
 import type { InboundMessage } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
@@ -43,6 +44,8 @@ export interface CommandHost {
   agentSessions(agentId: string): Promise<readonly SessionRecord[] | undefined>;
   /** Stops a run and everything below it and tells its chat. Contract: `killed` is empty for an unknown run. */
   killRun(runId: string): Promise<{ readonly killed: readonly string[] }>;
+  /** Answers a tool call waiting for approval. Contract: never throws; the outcome says why nothing happened. */
+  answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): ApprovalAnswerOutcome;
 }
 
 /** Everything a command handler sees. */
@@ -63,5 +66,7 @@ export interface CommandDefinition {
   readonly usage: string;
   readonly description: string;
   readonly adminOnly: boolean;
+  /** Answer only the sender where the platform can (a Discord or Slack command's ephemeral reply). */
+  readonly ephemeral?: boolean;
   run(context: CommandContext): Promise<string>;
 }

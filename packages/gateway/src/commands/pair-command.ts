@@ -6,6 +6,7 @@ export const pairCommand: CommandDefinition = {
   usage: "/pair approve|deny <code> · /pair list",
   description: "approve or deny DM pairing requests",
   adminOnly: true,
+  ephemeral: true,
   async run({ host, scope, args }) {
     const [action, code] = args;
     if (action === "list") {

@@ -1,5 +1,5 @@
 import { ChannelError } from "../channel/channel-error.js";
-import type { Channel, SendTarget, SentMessage } from "../channel/channel-types.js";
+import type { Channel, OutboundMessage, SendTarget, SentMessage } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "../gateway/gateway-logger.js";
 import { renderReplyChunks } from "../replies/render-reply-chunks.js";
@@ -143,16 +143,24 @@ export class OutboxDispatcher {
     for (let i = done.length; i < chunks.length; i++) {
       const text = chunks[i]!;
       const editId = editIds[i];
+      const buttons = i === chunks.length - 1 && channel.capabilities.buttons ? payload.buttons : undefined;
+      const outbound = buttons === undefined || buttons.length === 0 ? { text } : { text, buttons };
       done.push(
-        editId !== undefined && (await tryEdit(channel, payload.target, editId, text))
+        editId !== undefined &&
+          (await tryEdit(channel, sentRef(payload.target, editId, payload.editSentAt?.[i]), outbound))
           ? editId
-          : (await channel.send(i === 0 ? payload.target : withoutReply(payload.target), { text })).messageId,
+          : (
+              await channel.send(i === 0 ? payload.target : withoutReply(payload.target), {
+                ...outbound,
+                idempotencyKey: `outbox:${entry.id}:${i}`,
+              })
+            ).messageId,
       );
     }
     // Preview messages the final text no longer needs.
-    for (const extra of editIds.slice(chunks.length)) {
+    for (let i = chunks.length; i < editIds.length; i++) {
       if (channel.capabilities.delete && channel.delete) {
-        await channel.delete(sentRef(payload.target, extra)).catch(() => {});
+        await channel.delete(sentRef(payload.target, editIds[i]!, payload.editSentAt?.[i])).catch(() => {});
       }
     }
     this.#progress.delete(entry.id);
@@ -211,10 +219,10 @@ export class PermanentDeliveryError extends Error {
   override readonly name = "PermanentDeliveryError";
 }
 
-async function tryEdit(channel: Channel, target: SendTarget, messageId: string, text: string): Promise<boolean> {
+async function tryEdit(channel: Channel, message: SentMessage, outbound: OutboundMessage): Promise<boolean> {
   if (!channel.capabilities.edit || channel.edit === undefined) return false;
   try {
-    await channel.edit(sentRef(target, messageId), { text });
+    await channel.edit(message, outbound);
     return true;
   } catch (error) {
     // A preview that is gone or too old to edit is replaced by a new message; anything else is retried.
@@ -225,8 +233,9 @@ async function tryEdit(channel: Channel, target: SendTarget, messageId: string, 
   }
 }
 
-function sentRef(target: SendTarget, messageId: string): SentMessage {
-  const ref = { messageId, chatId: target.chatId, sentAt: 0 };
+/** A message to edit or delete; an entry written before sent times were stored says 0 (unknown, i.e. oldest). */
+function sentRef(target: SendTarget, messageId: string, sentAt: number | undefined): SentMessage {
+  const ref = { messageId, chatId: target.chatId, sentAt: sentAt ?? 0 };
   return target.threadId === undefined ? ref : { ...ref, threadId: target.threadId };
 }
 

@@ -1,4 +1,4 @@
-import type { SendTarget } from "../channel/channel-types.js";
+import type { OutboundButton, SendTarget } from "../channel/channel-types.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 
 /**
@@ -11,6 +11,10 @@ export interface ChatDeliveryPayload {
   readonly target: SendTarget;
   readonly text: string;
   readonly editMessageIds?: readonly string[];
+  /** When each of `editMessageIds` was sent (epoch ms), so edits honour platforms' edit windows. */
+  readonly editSentAt?: readonly number[];
+  /** Buttons under the last message (channels with `capabilities.buttons`; others ignore them). */
+  readonly buttons?: readonly OutboundButton[];
 }
 
 /** What a `subagent-result` outbox entry carries: a background child's result for its parent session. */

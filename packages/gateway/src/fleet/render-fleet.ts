@@ -4,8 +4,9 @@ import type { FleetRunNode, FleetView } from "./fleet-view.js";
 const MAX_RUN_LINES = 40;
 
 /**
- * The fleet as Markdown for a chat: totals, agents, then the run tree (sub-agents indented under their parent).
- * Contract: at most MAX_RUN_LINES run lines; the reply layer splits the text to the channel's limits.
+ * The fleet as Markdown for a chat: totals, agents, then the run tree (sub-agents nested under their parent with
+ * tree glyphs, see `treePrefix`). Contract: at most MAX_RUN_LINES run lines, the rest counted in "… and N more";
+ * the reply layer splits the text to the channel's limits.
  */
 export function renderFleet(view: FleetView): string {
   const { totals } = view;
@@ -25,18 +26,27 @@ export function renderFleet(view: FleetView): string {
   if (view.runs.length === 0) lines.push("- nothing is running");
   let shown = 0;
   let hidden = 0;
-  const visit = (node: FleetRunNode, indent: number): void => {
+  const visit = (node: FleetRunNode, level: number): void => {
     if (shown >= MAX_RUN_LINES) {
       hidden++;
     } else {
       shown++;
-      lines.push(`${"  ".repeat(indent)}- ${describeRun(node)}`);
+      lines.push(`${treePrefix(level)}${describeRun(node)}`);
     }
-    for (const child of node.children) visit(child, indent + 1);
+    for (const child of node.children) visit(child, level + 1);
   };
   for (const root of view.runs) visit(root, 0);
-  if (hidden > 0) lines.push(`- … and ${hidden} more`);
+  if (hidden > 0) lines.push(`… and ${hidden} more`);
   return lines.join("\n");
+}
+
+/**
+ * The tree glyphs in front of a run at `level` below its root: `▪ ` for a root, `└─ ` for a child, `│ └─ ` for a
+ * grandchild. Every line starts with a glyph, never with whitespace or a list marker, so the nesting survives each
+ * markup dialect (Markdown renderers drop leading spaces and re-indent nested lists their own way).
+ */
+export function treePrefix(level: number): string {
+  return level === 0 ? "▪ " : `${"│ ".repeat(level - 1)}└─ `;
 }
 
 /** One run as a line: id, agent, depth, status, age, tokens, cost, channel and chat. */

@@ -1,6 +1,6 @@
-import type { AgentLoopConfig, AnyAgentTool, Model, StreamFn } from "@chorus/core";
+import type { AgentLoopConfig, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
 import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
-import type { Channel } from "../channel/channel-types.js";
+import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
@@ -25,6 +25,11 @@ export interface AgentRuntimeSetup {
   toolGroups?: ToolGroupMap;
   /** Per-tier overrides of @chorus/tools' DEFAULT_TIER_POLICIES (e.g. let trusted users spawn sub-agents). */
   tiers?: Partial<Record<TrustTier, ToolPolicy>>;
+  /**
+   * Extra call-time policies, after the trust-tier gates (e.g. `createApprovalPolicy()` from @chorus/tools: a call
+   * it asks about is shown in the chat for `/approve` or `/deny`).
+   */
+  policies?: readonly PreDispatchPolicy[];
 }
 
 /** Everything a Gateway is built from. Only config, store, channels, streamFn and models are required. */
@@ -68,6 +73,17 @@ export interface GatewayOptions {
   >;
   /** Sub-agent concurrency slots; default: a fresh pool per Gateway. */
   subagentSlots?: SubagentSlots;
+  /**
+   * What happens at start to a run a crash left running (it is always marked interrupted and its transcript
+   * repaired): `"notify"` (default) tells the chat to reply "continue"; `"resume"` tells the chat and continues the
+   * run by itself, as a guest (nobody is asking, so no higher tier can be vouched for).
+   */
+  onRestart?: "notify" | "resume";
+  /**
+   * Admins the configuration cannot list, decided per message (e.g. WebChat's local browsers). A sender is an admin
+   * when the channel account's `admins` list them or this returns true. Contract: synchronous, cheap, never throws.
+   */
+  isAdmin?: (message: InboundMessage) => boolean;
 }
 
 /** The defaults of the numeric options. */

@@ -6,9 +6,11 @@ import {
   summarizeOlderMessages,
 } from "@chorus/core";
 import { SubagentSlots } from "@chorus/tools";
-import type { Channel, InboundMessage } from "../channel/channel-types.js";
+import { ApprovalDesk } from "../approvals/approval-desk.js";
+import type { Channel, InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
+import { answerInteraction } from "../commands/interaction-reply.js";
 import { parseCommand } from "../commands/parse-command.js";
 import type { GatewayConfig, QueueMode } from "../config/gateway-config-schema.js";
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
@@ -34,6 +36,7 @@ import { describeError, type GatewayLogger, SILENT_LOGGER } from "./gateway-logg
 import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
 import { inboundUserMessage } from "./inbound-user-message.js";
 import { type PreparedAgent, prepareAgent } from "./prepare-agent.js";
+import { repairInterruptedTranscript } from "./restart-repair.js";
 import { sessionChatOf } from "./session-chat.js";
 import { SessionRateCap } from "./session-rate-cap.js";
 import { type SessionChat, SessionRuntime, type SessionRuntimeDeps } from "./session-runtime.js";
@@ -41,6 +44,10 @@ import { type SessionChat, SessionRuntime, type SessionRuntimeDeps } from "./ses
 /** Tokens kept verbatim by /compact. */
 const COMPACT_KEEP_RECENT_TOKENS = 4_000;
 const RESTART_NOTICE = "I was restarted while working on this — reply 'continue' to pick up.";
+const RESUME_NOTICE = "I was restarted while working on this — picking up where I left off.";
+/** What the model reads when an interrupted run resumes by itself. */
+const RESUME_PROMPT =
+  "[The gateway restarted while you were working on this. Continue where you left off; a tool that was running may or may not have finished.]";
 
 /**
  * The chat gateway: takes messages from channels and answers them with agents. Pipeline: dedupe by event id
@@ -57,6 +64,8 @@ export class Gateway {
   /** Runs live in this process (root runs and sub-agents). */
   readonly runs = new RunTracker();
   readonly pairing: PairingService;
+  /** Tool calls waiting for a person's approval, shown in their chats. */
+  readonly approvals: ApprovalDesk;
   readonly #options: GatewayOptions;
   readonly #logger: GatewayLogger;
   readonly #now: () => number;
@@ -84,6 +93,11 @@ export class Gateway {
     this.#logger = options.logger ?? SILENT_LOGGER;
     this.#now = options.now ?? Date.now;
     this.pairing = new PairingService(options.store, { now: this.#now, ...options.pairing });
+    this.approvals = new ApprovalDesk({
+      post: (sessionKey, chat, text, buttons) => this.#notice(sessionKey, chat, text, buttons),
+      hasButtons: (chat) => this.#channels.get(channelKey(chat.channel, chat.accountId))?.capabilities.buttons === true,
+      now: this.#now,
+    });
     this.#admission = new FairAdmission(options.maxConcurrentTurns ?? GATEWAY_DEFAULTS.maxConcurrentTurns);
     const rateCap = options.rateCap ?? GATEWAY_DEFAULTS.rateCap;
     this.#rateCap = rateCap === false ? undefined : new SessionRateCap(rateCap);
@@ -134,6 +148,7 @@ export class Gateway {
       turnTimeoutMs: options.turnTimeoutMs ?? GATEWAY_DEFAULTS.turnTimeoutMs,
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
+      approvals: this.approvals,
     };
     this.#commandHost = this.#makeCommandHost();
   }
@@ -172,19 +187,40 @@ export class Gateway {
    */
   async start(): Promise<void> {
     const interrupted = await this.store.interruptRunningRuns("the gateway restarted");
+    const repaired = new Set<string>();
+    for (const run of interrupted) {
+      if (repaired.has(run.sessionKey)) continue;
+      repaired.add(run.sessionKey);
+      await repairInterruptedTranscript(this.store, run.sessionKey, this.#now());
+    }
+    // In-flight entries are requeued before any notice below is claimed, so no notice is taken for a resend.
+    await this.#dispatcher.start();
+    const resume: SessionRecord[] = [];
     for (const run of interrupted) {
       if (run.depth !== 0) continue;
       const session = await this.store.getSession(run.sessionKey);
-      if (session !== undefined && !isSubagentKey(session.key))
-        this.#notice(session.key, sessionChatOf(session), RESTART_NOTICE);
+      if (session === undefined || isSubagentKey(session.key)) continue;
+      const auto = this.#options.onRestart === "resume";
+      this.#notice(session.key, sessionChatOf(session), auto ? RESUME_NOTICE : RESTART_NOTICE);
+      if (auto) resume.push(session);
     }
-    await this.#dispatcher.start();
     this.#redeliverTimer = setInterval(() => {
       for (const agent of this.#agents.values()) void agent.subagents?.redeliver();
     }, this.#options.outbox?.pollMs ?? 1000);
     this.#redeliverTimer.unref?.();
     this.#accepting = true;
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
+    for (const session of resume) await this.#resume(session);
+  }
+
+  /**
+   * Continues an interrupted run by itself (`onRestart: "resume"`): a stored note says what happened, and the
+   * session's lane takes it like a message. It runs as a guest: nobody is asking, so no tier can be vouched for.
+   */
+  async #resume(session: SessionRecord): Promise<void> {
+    const message = { role: "user" as const, content: RESUME_PROMPT, timestamp: this.#now() };
+    const { firstSeq } = await this.store.appendMessages(session.key, [message]);
+    this.#runtimeFor(session).accept({ message, seq: firstSeq, trust: "guest", source: "user" });
   }
 
   /**
@@ -241,9 +277,10 @@ export class Gateway {
 
   async #handleInbound(message: InboundMessage): Promise<void> {
     const { channel, accountId } = message;
-    const fresh = await this.store.recordInboundEvent({ channel, accountId, eventId: message.eventId });
-    if (!fresh) return;
-    const policy = resolveChannelPolicy(this.config, channel, accountId);
+    // Dedupe: the event id is recorded as the message is acted on (with the user's message, in its transaction), so
+    // an event whose handling never got that far — a crash, a failed write — is handled when the platform replays it.
+    const event = { channel, accountId, eventId: message.eventId };
+    const policy = this.#policyFor(message);
     const selfId = this.#options.selfIds?.[channelKey(channel, accountId)] ?? "";
     const botHops = this.#brake.observe(message, selfId);
     const scope: PairingScope = { channel, accountId };
@@ -264,7 +301,7 @@ export class Gateway {
     }
     const route = routeInbound(this.config, message);
     if (decision.action === "pair") {
-      await this.#pairingReply(message, scope, route.sessionKey);
+      if (await this.store.recordInboundEvent(event)) await this.#pairingReply(message, scope, route.sessionKey);
       return;
     }
     if (this.#rateCap !== undefined && !this.#rateCap.allow(route.sessionKey, this.#now())) {
@@ -285,14 +322,19 @@ export class Gateway {
     };
     // An agent turn's message is stored with its session in one transaction, before anything else happens to it.
     const userMessage = builtin ? undefined : inboundUserMessage(message);
-    const { session, created, seq } =
+    const stored =
       userMessage === undefined
-        ? { ...(await this.store.ensureSession(newSession)), seq: undefined }
+        ? (await this.store.recordInboundEvent(event))
+          ? { ...(await this.store.ensureSession(newSession)), seq: undefined }
+          : undefined
         : await this.store.transaction(async (tx) => {
+            if (!(await tx.recordInboundEvent(event))) return undefined;
             const ensured = await tx.ensureSession(newSession);
             const appended = await tx.appendMessages(newSession.key, [userMessage]);
             return { ...ensured, seq: appended.firstSeq };
           });
+    if (stored === undefined) return; // a replay
+    const { session, created, seq } = stored;
     this.events.publish({
       type: "message_received",
       at: this.#now(),
@@ -323,7 +365,7 @@ export class Gateway {
           "command refused: not authorised",
         );
       }
-      if (outcome.kind !== "unknown") this.#notice(session.key, replyChat(session, message), outcome.text);
+      if (outcome.kind !== "unknown") await this.#answerCommand(message, session, outcome.text, outcome.ephemeral);
       return;
     }
     if (userMessage === undefined) return;
@@ -336,6 +378,43 @@ export class Gateway {
       senderId,
       ...(message.chatType === "group" ? { replyToMessageId: message.messageId } : {}),
     });
+  }
+
+  /** The channel account's policy, with the sender among its admins when the `isAdmin` option says so. */
+  #policyFor(message: InboundMessage): ChannelPolicy {
+    const policy = resolveChannelPolicy(this.config, message.channel, message.accountId);
+    const senderId = message.sender.id;
+    if (policy.admins.includes(senderId) || this.#options.isAdmin?.(message) !== true) return policy;
+    return { ...policy, admins: [...policy.admins, senderId] };
+  }
+
+  /**
+   * A command's answer: through the platform command's own reply path when it came as one (Discord application
+   * command, Slack slash command), else through the outbox. An interaction the platform refuses (e.g. its window
+   * passed) falls back to the outbox unless the answer was only for the sender and the chat is not private.
+   */
+  async #answerCommand(
+    message: InboundMessage,
+    session: SessionRecord,
+    text: string,
+    ephemeral: boolean,
+  ): Promise<void> {
+    const chat = replyChat(session, message);
+    const channel = this.#channels.get(channelKey(message.channel, message.accountId));
+    if (message.interaction === undefined || channel === undefined) {
+      this.#notice(session.key, chat, text);
+      return;
+    }
+    try {
+      await answerInteraction(message.interaction, text, channel.capabilities, ephemeral);
+    } catch (error) {
+      const fallBack = !ephemeral || message.chatType === "dm";
+      this.#logger.warn(
+        { channel: message.channel, accountId: message.accountId, error: describeError(error), fallBack },
+        "command interaction refused",
+      );
+      if (fallBack) this.#notice(session.key, chat, text);
+    }
   }
 
   async #pairingReply(message: InboundMessage, scope: PairingScope, sessionKey: string): Promise<void> {
@@ -426,12 +505,13 @@ export class Gateway {
     this.#track(this.#dispatcher.deliver(entries));
   }
 
-  #notice(sessionKey: string, chat: SessionChat, text: string): void {
+  #notice(sessionKey: string, chat: SessionChat, text: string, buttons?: readonly OutboundButton[]): void {
     const payload: ChatDeliveryPayload = {
       channel: chat.channel,
       accountId: chat.accountId,
       target: chat.target,
       text,
+      ...(buttons === undefined ? {} : { buttons }),
     };
     this.#track(
       this.store
@@ -502,6 +582,7 @@ export class Gateway {
         return (await this.store.listSessions({ agentId })).filter((s) => !isSubagentKey(s.key));
       },
       killRun: async (runId) => this.killRun(runId),
+      answerApproval: (code, approve, by) => this.approvals.answer(code, approve, by),
     };
     return host;
   }
@@ -586,7 +667,8 @@ export class Gateway {
     if (session === undefined) return "Nothing to compact yet.";
     const runtime = this.#runtimeFor(session);
     if (runtime.lane.busy) return "I am working on something; try /compact when I am done.";
-    try {
+    // A lane item: a message arriving during the summary call waits for it instead of racing it.
+    return runtime.lane.runExclusive(async () => {
       const agent = await runtime.loadAgent();
       const before = estimateTokens(agent.state.messages);
       const outcome = await summarizeOlderMessages({
@@ -600,15 +682,15 @@ export class Gateway {
       agent.replaceMessages(outcome.messages);
       const after = estimateTokens(outcome.messages);
       runtime.lastCompaction = { before, after };
+      // Messages that arrived during the summary call are stored already; they stay after the fresh start.
+      const waiting = runtime.lane.waitingItems().map((item) => item.message);
       await this.store.transaction(async (tx) => {
         await tx.resetTranscript(key);
-        await tx.appendMessages(key, outcome.messages);
+        await tx.appendMessages(key, [...outcome.messages, ...waiting]);
         await tx.updateSession(key, { settings: { ...session.settings, lastCompaction: { before, after } } });
       });
       return `Compacted the conversation: ~${before} → ~${after} tokens.`;
-    } finally {
-      if (!runtime.lane.busy) this.#onIdle(runtime);
-    }
+    });
   }
 
   #agentInfo(agentId: string): string | undefined {

@@ -115,7 +115,12 @@ export function prepareAgent(
     config,
     defaultModel: model,
     tools: [...(setup?.tools ?? []), ...(subagents?.tools ?? [])],
-    policies: [...(subagents === undefined ? [] : [subagents.depthPolicy]), tierGate, groupGate],
+    policies: [
+      ...(subagents === undefined ? [] : [subagents.depthPolicy]),
+      tierGate,
+      groupGate,
+      ...(setup?.policies ?? []),
+    ],
     subagents,
   };
 }

@@ -7,6 +7,7 @@ import {
   type Model,
   type StreamFn,
 } from "@chorus/core";
+import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { Channel, SendTarget } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -51,6 +52,8 @@ export interface SessionRuntimeDeps {
   turnTimeoutMs: number;
   maxQueued: number;
   collectDebounceMs: number;
+  /** Where tool calls waiting for approval are shown in chat and answered. */
+  approvals: ApprovalDesk;
 }
 
 /** A turn under way. */
@@ -79,6 +82,7 @@ export class SessionRuntime implements LaneHost {
   #agent: Agent | undefined;
   #unlink: (() => void) | undefined;
   #current: CurrentRun | undefined;
+  #committer: TurnCommitter | undefined;
   #nextRunId = "";
   #turn: Promise<void> | undefined;
   #modelOverride: string | undefined;
@@ -254,6 +258,7 @@ export class SessionRuntime implements LaneHost {
       onCommitted: (entries) => deps.deliver(entries),
       logger: deps.logger,
     });
+    this.#committer = committer;
     deps.runs.add({
       runId,
       sessionKey: this.key,
@@ -267,6 +272,23 @@ export class SessionRuntime implements LaneHost {
       replies?.onEvent(event);
       committer.onEvent(event);
       this.#observe(runId, event);
+      if (event.type === "approval_required") {
+        deps.approvals.open({
+          approvalId: event.approvalId,
+          runId,
+          toolCallId: event.toolCall.id,
+          sessionKey: this.key,
+          chat,
+          toolName: event.toolCall.name,
+          args: event.toolCall.arguments,
+          reason: event.reason,
+          timeoutMs: event.timeoutMs,
+          requesterIds: items.flatMap((item) => (item.senderId === undefined ? [] : [item.senderId])),
+          agent,
+        });
+      } else if (event.type === "tool_execution_end") {
+        deps.approvals.callEnded(runId, event.toolCallId);
+      }
     });
     const timer = setTimeout(() => this.stop("timeout", "the turn took too long"), deps.turnTimeoutMs);
     this.#nextRunId = runId;
@@ -278,10 +300,12 @@ export class SessionRuntime implements LaneHost {
       unsubscribe();
       replies?.close();
       deps.runs.remove(runId);
+      deps.approvals.closeRun(runId);
     }
     const notice = endNotice(result.reason, result.error, current.cause);
     await committer.finish(result, notice);
     this.#current = undefined;
+    this.#committer = undefined;
     deps.events.publish({
       type: "run_ended",
       at: deps.now(),
@@ -304,12 +328,29 @@ export class SessionRuntime implements LaneHost {
       ...(prepared.config.systemPrompt === undefined ? {} : { systemPrompt: prepared.config.systemPrompt }),
       messages,
       tools: [...prepared.tools],
-      preDispatchPolicies: [...prepared.policies],
+      preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
     });
     this.#unlink = prepared.subagents?.linkAgent(agent);
     this.#agent = agent;
     return agent;
+  }
+
+  /**
+   * A tool runs only once the message calling it is stored, so a crash while it runs leaves a call for the restart
+   * to repair rather than no trace of it. Contract: allows (undefined) once stored or when the call is aborted.
+   */
+  async #callStored(toolCallId: string, signal: AbortSignal): Promise<undefined> {
+    const committer = this.#committer;
+    if (committer === undefined || signal.aborted) return undefined;
+    let onAbort = (): void => {};
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = () => resolve();
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    await Promise.race([committer.callStored(toolCallId), aborted]);
+    signal.removeEventListener("abort", onAbort);
+    return undefined;
   }
 
   #observe(runId: string, event: AgentEvent): void {

@@ -25,6 +25,8 @@ export class SessionLane implements AdmissionCandidate {
   readonly #maxQueued: number;
   readonly #debounceMs: number;
   #queue: LaneItem[] = [];
+  /** Exclusive work (e.g. /compact) waiting for the lane; it goes before queued messages. */
+  #tasks: (() => Promise<void>)[] = [];
   #running = false;
   #waiting = false;
   #collectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -51,6 +53,11 @@ export class SessionLane implements AdmissionCandidate {
     return this.#queue.length;
   }
 
+  /** The items waiting for a turn, oldest first (a copy). */
+  waitingItems(): LaneItem[] {
+    return this.#queue.slice();
+  }
+
   /** Takes a new item. */
   enqueue(item: LaneItem): void {
     if (this.#running) {
@@ -65,6 +72,18 @@ export class SessionLane implements AdmissionCandidate {
     else this.#schedule();
   }
 
+  /**
+   * Runs `work` as one item of this lane: after the turn under way, with no turn running meanwhile; messages that
+   * arrive while it runs wait for it (steer finds no live run). It takes a turn slot like a turn does.
+   * Contract: resolves or rejects with the work's outcome; the lane goes on either way.
+   */
+  runExclusive<T>(work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#tasks.push(() => work().then(resolve, reject));
+      this.#schedule();
+    });
+  }
+
   /** Empties the queue (for /stop, /new). Contract: returns what was removed. */
   clear(): LaneItem[] {
     if (this.#collectTimer !== undefined) clearTimeout(this.#collectTimer);
@@ -75,6 +94,16 @@ export class SessionLane implements AdmissionCandidate {
   /** Called by FairAdmission. */
   admit(release: () => void): void {
     this.#waiting = false;
+    const task = this.#tasks.shift();
+    if (task !== undefined) {
+      this.#running = true;
+      void task().finally(() => {
+        this.#running = false;
+        release();
+        this.#settle();
+      });
+      return;
+    }
     const items = this.#take();
     if (items.length === 0) {
       release();
@@ -113,7 +142,8 @@ export class SessionLane implements AdmissionCandidate {
   }
 
   #schedule(): void {
-    if (this.#running || this.#waiting || this.#collectTimer !== undefined || this.#queue.length === 0) return;
+    if (this.#running || this.#waiting) return;
+    if (this.#tasks.length === 0 && (this.#collectTimer !== undefined || this.#queue.length === 0)) return;
     this.#waiting = true;
     this.#admission.request(this);
   }

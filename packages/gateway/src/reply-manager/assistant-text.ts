@@ -20,3 +20,10 @@ export function hasToolCalls(message: AgentMessage | undefined): boolean {
     (m.content as { type?: string }[]).some((block) => block.type === "toolCall")
   );
 }
+
+/** The ids of an assistant message's tool calls, in order. Contract: empty for any other message. */
+export function toolCallIds(message: AgentMessage | undefined): string[] {
+  if (!hasToolCalls(message)) return [];
+  const blocks = (message as { content: { type?: string; id?: string }[] }).content;
+  return blocks.flatMap((block) => (block.type === "toolCall" && block.id !== undefined ? [block.id] : []));
+}

@@ -35,6 +35,8 @@ export class ReplyManager {
   #chain: Promise<void> = Promise.resolve();
   #text = "";
   #ids: string[] = [];
+  /** Every preview message sent, by id: edits pass the platform's own sent time (Discord's 1-hour edit window). */
+  readonly #sent = new Map<string, SentMessage>();
   #shown: string[] = [];
   readonly #lastEditAt = new Map<string, number>();
   #noticeSent = false;
@@ -85,11 +87,11 @@ export class ReplyManager {
   }
 
   /**
-   * Ends the preview of the current assistant message and returns its platform message ids (for the final
-   * delivery to edit in place), after pending preview edits finished and each message may be edited again.
+   * Ends the preview of the current assistant message and returns its messages (for the final delivery to edit
+   * in place, with their sent times), after pending preview edits finished and each message may be edited again.
    * Contract: the next assistant message starts a fresh preview.
    */
-  takePreview(): Promise<string[]> {
+  takePreview(): Promise<SentMessage[]> {
     if (this.#previewTimer !== undefined) clearTimeout(this.#previewTimer);
     this.#previewTimer = undefined;
     const ids = this.#ids;
@@ -103,7 +105,7 @@ export class ReplyManager {
         ...ids.map((id) => (this.#lastEditAt.get(id) ?? -Infinity) + this.#interval - this.#now()),
       );
       if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
-      return ids;
+      return ids.map((id) => this.#sent.get(id) ?? ref(this.#o.target, id, 0));
     });
   }
 
@@ -157,6 +159,7 @@ export class ReplyManager {
       const id = ids[i];
       if (id === undefined) {
         const sent = await channel.send(target, { text: chunk });
+        this.#sent.set(sent.messageId, sent);
         ids.push(sent.messageId);
         shown.push(chunk);
         this.#lastEditAt.set(sent.messageId, this.#now());
@@ -168,14 +171,14 @@ export class ReplyManager {
         continue;
       }
       this.#lastEditAt.set(id, this.#now());
-      await channel.edit?.(ref(target, id), { text: chunk });
+      await channel.edit?.(this.#sent.get(id) ?? ref(target, id, 0), { text: chunk });
       shown[i] = chunk;
     }
     if (deferred && ids === this.#ids) this.#schedule();
   }
 }
 
-function ref(target: SendTarget, messageId: string): SentMessage {
-  const sent = { messageId, chatId: target.chatId, sentAt: 0 };
+function ref(target: SendTarget, messageId: string, sentAt: number): SentMessage {
+  const sent = { messageId, chatId: target.chatId, sentAt };
   return target.threadId === undefined ? sent : { ...sent, threadId: target.threadId };
 }

@@ -1,10 +1,10 @@
 import type { AgentEvent, AgentMessage, AgentRunResult } from "@chorus/core";
-import type { SendTarget } from "../channel/channel-types.js";
+import type { SendTarget, SentMessage } from "../channel/channel-types.js";
 import type { ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord } from "../store/store-types.js";
-import { assistantText, hasToolCalls } from "./assistant-text.js";
+import { assistantText, hasToolCalls, toolCallIds } from "./assistant-text.js";
 import type { ReplyManager } from "./reply-manager.js";
 
 /** Options of one run's committer. */
@@ -26,15 +26,18 @@ export interface TurnCommitterOptions {
 /**
  * Persists a run as it goes: each turn's new messages together with the outbox entry of its reply in one
  * `commitTurn`; the last turn also carries the run's end (status, usage) — so a reply never exists without the
- * transcript it answers, nor a finished run without its reply. Compactions are persisted as a fresh transcript start.
+ * transcript it answers, nor a finished run without its reply. An assistant message that calls tools is stored as
+ * soon as it ends, before its tools run. Compactions are persisted as a fresh transcript start.
  * Contract: commits happen in event order; a failed commit keeps its messages for the next one and is logged.
  */
 export class TurnCommitter {
   readonly #o: TurnCommitterOptions;
   #chain: Promise<void> = Promise.resolve();
   #pending: AgentMessage[] = [];
+  /** Tool calls by id: resolved once the message calling them is stored. */
+  readonly #calls = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   /** The last turn's reply, held back until we know whether the run ends with it. */
-  #held: { text: string; preview: Promise<string[]>; aborted: boolean } | undefined;
+  #held: { text: string; preview: Promise<readonly SentMessage[]>; aborted: boolean } | undefined;
 
   constructor(options: TurnCommitterOptions) {
     this.#o = options;
@@ -45,6 +48,15 @@ export class TurnCommitter {
     switch (event.type) {
       case "message_end":
         if (!this.#o.stored.has(event.message as object)) this.#pending.push(event.message);
+        // Tool calls are stored before their tools run: a crash mid-tool leaves them for the restart to repair.
+        if (hasToolCalls(event.message)) {
+          const messages = this.#pending.splice(0);
+          const ids = toolCallIds(event.message);
+          this.#chain = this.#chain.then(async () => {
+            await this.#commit(messages, undefined, undefined, undefined);
+            for (const id of ids) this.#callSlot(id).resolve();
+          });
+        }
         break;
       case "turn_start":
         if (this.#held !== undefined) this.#commitHeld(undefined);
@@ -73,6 +85,27 @@ export class TurnCommitter {
       default:
         break;
     }
+  }
+
+  /**
+   * Resolves once the assistant message holding this tool call has been written (or its commit failed and was
+   * logged). Contract: never rejects; pending until that message ends.
+   */
+  callStored(toolCallId: string): Promise<void> {
+    return this.#callSlot(toolCallId).promise;
+  }
+
+  #callSlot(toolCallId: string): { promise: Promise<void>; resolve: () => void } {
+    let slot = this.#calls.get(toolCallId);
+    if (slot === undefined) {
+      let resolve: () => void = () => {};
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      slot = { promise, resolve };
+      this.#calls.set(toolCallId, slot);
+    }
+    return slot;
   }
 
   /**
@@ -106,18 +139,18 @@ export class TurnCommitter {
 
   async #commit(
     messages: AgentMessage[],
-    reply: { text: string; preview: Promise<string[]>; aborted: boolean } | undefined,
+    reply: { text: string; preview: Promise<readonly SentMessage[]>; aborted: boolean } | undefined,
     patch: ({ status: EndedRunStatus } & Record<string, unknown>) | undefined,
     notice: string | undefined,
   ): Promise<RunRecord | undefined> {
     const { store, sessionKey, runId } = this.#o;
     const outbox: NewOutboxEntry[] = [];
     if (reply !== undefined) {
-      const editMessageIds = await reply.preview;
+      const previews = await reply.preview;
       let text = reply.text.trim();
       if (reply.aborted && text !== "") text += "\n\n_(stopped)_";
-      if (text !== "" || editMessageIds.length > 0) {
-        outbox.push(this.#entry("reply", text === "" ? "_(stopped)_" : text, editMessageIds));
+      if (text !== "" || previews.length > 0) {
+        outbox.push(this.#entry("reply", text === "" ? "_(stopped)_" : text, previews));
       }
     }
     if (notice !== undefined) outbox.push(this.#entry("notice", notice, []));
@@ -139,14 +172,16 @@ export class TurnCommitter {
     }
   }
 
-  #entry(kind: "reply" | "notice", text: string, editMessageIds: readonly string[]): NewOutboxEntry {
+  #entry(kind: "reply" | "notice", text: string, previews: readonly SentMessage[]): NewOutboxEntry {
     const { chat, sessionKey, runId } = this.#o;
     const payload: ChatDeliveryPayload = {
       channel: chat.channel,
       accountId: chat.accountId,
       target: chat.target,
       text,
-      ...(editMessageIds.length > 0 ? { editMessageIds } : {}),
+      ...(previews.length > 0
+        ? { editMessageIds: previews.map((m) => m.messageId), editSentAt: previews.map((m) => m.sentAt) }
+        : {}),
     };
     return { sessionKey, runId, kind, payload };
   }

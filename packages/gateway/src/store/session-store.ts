@@ -142,7 +142,9 @@ export interface SessionStore extends SessionStoreOps {
    * Runs `fn` in one transaction: every write made through `tx` commits together when `fn` resolves,
    * or none does when it throws (the error is rethrown). Calls on the store itself wait until the transaction ends.
    * Contract: keep `fn` short — it holds the store's write lock. Inside `fn` use only `tx`: calling the store itself
-   * there rejects with `invalid-state` (it would otherwise wait for its own transaction).
+   * there rejects with `invalid-state` (it would otherwise wait for its own transaction). With group commit (SQLite)
+   * the transaction commits with the other calls of its batch and the returned promise settles after that COMMIT;
+   * `fn` must not wait for a store call started outside it, which settles only at that COMMIT.
    */
   transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T>;
   /** Releases the store. Contract: idempotent; later calls reject with `closed`; waits for an open transaction to end. */

@@ -21,6 +21,8 @@ import { snowflakeCreatedAt } from "./discord-snowflake.js";
 export const DISCORD_GLOBAL_REQUESTS_PER_SECOND = 50;
 /** Discord refuses (error 30046) further edits of messages older than an hour; the reply layer sends anew. */
 export const DISCORD_EDIT_WINDOW_MS = 60 * 60 * 1000;
+/** Discord's limit on a message nonce; a longer idempotency key is not sent. */
+const DISCORD_NONCE_MAX_LENGTH = 25;
 
 /** Options of a Discord bot account. */
 export interface DiscordChannelOptions {
@@ -151,6 +153,12 @@ export class DiscordChannel implements Channel {
     };
     if (target.replyToMessageId !== undefined) {
       body.message_reference = { message_id: target.replyToMessageId, fail_if_not_exists: false };
+    }
+    // Discord returns the earlier message instead of posting a second one with the same nonce (for a few minutes).
+    const key = outbound.idempotencyKey;
+    if (key !== undefined && key.length <= DISCORD_NONCE_MAX_LENGTH) {
+      body.nonce = key;
+      body.enforce_nonce = true;
     }
     const sent = (await this.#call("send", (client) =>
       client.rest.post(`/channels/${channelId}/messages`, { body }),

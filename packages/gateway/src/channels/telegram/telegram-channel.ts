@@ -15,6 +15,7 @@ import { ChannelOptionsError } from "../shared/channel-options-error.js";
 import { EditBudget } from "../shared/edit-budget.js";
 import { NATIVE_COMMANDS } from "../shared/native-commands.js";
 import { requireOption } from "../shared/require-option.js";
+import { inlineKeyboardOf, normaliseTelegramCallback } from "./telegram-buttons.js";
 import { isNotModified, toTelegramChannelError } from "./telegram-errors.js";
 import { normaliseTelegramUpdate, type TelegramSelf } from "./telegram-inbound.js";
 
@@ -60,7 +61,7 @@ export const TELEGRAM_CAPABILITIES: ChannelCapabilities = {
   typing: true,
   threads: true,
   reactions: true,
-  buttons: false,
+  buttons: true,
   markup: "telegram-html",
   editRate: { edits: 1, perMs: 1000 },
 };
@@ -140,6 +141,18 @@ export class TelegramChannel implements Channel {
         this.#options.onError?.(error);
       }
     });
+    // An inline button press: answered at once (so the button stops spinning), then handled as a message.
+    bot.on("callback_query:data", async (ctx) => {
+      await ctx.answerCallbackQuery().catch((error: unknown) => this.#options.onError?.(error));
+      const self = this.#self();
+      const inbound = self === undefined ? undefined : normaliseTelegramCallback(ctx.update, self, this.#now());
+      if (inbound === undefined) return;
+      try {
+        await sink(inbound);
+      } catch (error) {
+        this.#options.onError?.(error);
+      }
+    });
     bot.catch((error) => this.#options.onError?.(error.error));
     try {
       await bot.init();
@@ -192,6 +205,8 @@ export class TelegramChannel implements Channel {
     if (target.replyToMessageId !== undefined) {
       other.reply_parameters = { message_id: Number(target.replyToMessageId), allow_sending_without_reply: true };
     }
+    const keyboard = inlineKeyboardOf(outbound.buttons);
+    if (keyboard !== undefined) other.reply_markup = keyboard;
     const sent = await this.#call("send", (bot) => bot.api.sendMessage(chatOf(target.chatId), outbound.text, other));
     const result: SentMessage = { messageId: String(sent.message_id), chatId: target.chatId, sentAt: this.#now() };
     return target.threadId === undefined ? result : { ...result, threadId: target.threadId };
@@ -199,11 +214,13 @@ export class TelegramChannel implements Channel {
 
   async edit(message: SentMessage, outbound: OutboundMessage): Promise<void> {
     this.#budget.take(message.chatId);
+    const keyboard = inlineKeyboardOf(outbound.buttons);
     try {
       await this.#call("edit", (bot) =>
         bot.api.editMessageText(chatOf(message.chatId), Number(message.messageId), outbound.text, {
           parse_mode: "HTML",
           link_preview_options: { is_disabled: true },
+          ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
         }),
       );
     } catch (error) {

@@ -37,14 +37,19 @@ export abstract class CoreOps implements SessionStoreOps {
   /** Runs a synchronous core operation as a store call (errors become rejections). */
   protected abstract call<T>(op: () => T): Promise<T>;
 
+  /** Runs a synchronous core operation that only reads. Default: as `call`. */
+  protected read<T>(op: () => T): Promise<T> {
+    return this.call(op);
+  }
+
   ensureSession(input: NewSession): Promise<{ session: SessionRecord; created: boolean }> {
     return this.call(() => this.core.ensureSession(input));
   }
   getSession(key: string): Promise<SessionRecord | undefined> {
-    return this.call(() => this.core.getSession(key));
+    return this.read(() => this.core.getSession(key));
   }
   listSessions(filter?: SessionFilter): Promise<SessionRecord[]> {
-    return this.call(() => this.core.listSessions(filter));
+    return this.read(() => this.core.listSessions(filter));
   }
   updateSession(key: string, patch: SessionPatch): Promise<SessionRecord> {
     return this.call(() => this.core.updateSession(key, patch));
@@ -56,7 +61,7 @@ export abstract class CoreOps implements SessionStoreOps {
     return this.call(() => this.core.atomically(() => this.core.appendMessages(sessionKey, messages)));
   }
   readTranscript(sessionKey: string, options?: { fromSeq?: number }): Promise<TranscriptEntry[]> {
-    return this.call(() => this.core.readTranscript(sessionKey, options));
+    return this.read(() => this.core.readTranscript(sessionKey, options));
   }
   resetTranscript(sessionKey: string): Promise<SessionRecord> {
     return this.call(() => this.core.resetTranscript(sessionKey));
@@ -65,10 +70,10 @@ export abstract class CoreOps implements SessionStoreOps {
     return this.call(() => this.core.startRun(input));
   }
   getRun(id: string): Promise<RunRecord | undefined> {
-    return this.call(() => this.core.getRun(id));
+    return this.read(() => this.core.getRun(id));
   }
   listRuns(filter?: RunFilter): Promise<RunRecord[]> {
-    return this.call(() => this.core.listRuns(filter));
+    return this.read(() => this.core.listRuns(filter));
   }
   updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
     return this.call(() => this.core.updateRun(id, patch));
@@ -86,7 +91,7 @@ export abstract class CoreOps implements SessionStoreOps {
     return this.call(() => this.core.atomically(() => this.core.enqueueOutbox(entries)));
   }
   getOutboxEntry(id: number): Promise<OutboxEntry | undefined> {
-    return this.call(() => this.core.getOutboxEntry(id));
+    return this.read(() => this.core.getOutboxEntry(id));
   }
   claimOutboxEntry(id: number): Promise<OutboxEntry | undefined> {
     return this.call(() => this.core.claimOutboxEntry(id));
@@ -101,7 +106,7 @@ export abstract class CoreOps implements SessionStoreOps {
     return this.call(() => this.core.markOutboxFailed(id, failure));
   }
   listOutbox(filter?: OutboxFilter): Promise<OutboxEntry[]> {
-    return this.call(() => this.core.listOutbox(filter));
+    return this.read(() => this.core.listOutbox(filter));
   }
   requeueInFlightOutbox(): Promise<OutboxEntry[]> {
     return this.call(() => this.core.atomically(() => this.core.requeueInFlightOutbox()));
@@ -113,10 +118,10 @@ export abstract class CoreOps implements SessionStoreOps {
     return this.call(() => this.core.atomically(() => this.core.insertPending(request, limits)));
   }
   getPending(scope: PairingScope, code: string): Promise<PairingRequest | undefined> {
-    return this.call(() => this.core.getPending(scope, code));
+    return this.read(() => this.core.getPending(scope, code));
   }
   listPending(scope: PairingScope, now: number): Promise<PairingRequest[]> {
-    return this.call(() => this.core.listPending(scope, now));
+    return this.read(() => this.core.listPending(scope, now));
   }
   deletePending(scope: PairingScope, code: string): Promise<void> {
     return this.call(() => this.core.deletePending(scope, code));
@@ -125,7 +130,7 @@ export abstract class CoreOps implements SessionStoreOps {
     return this.call(() => this.core.addApproved(scope, senderId, approvedAt));
   }
   isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
-    return this.call(() => this.core.isApproved(scope, senderId));
+    return this.read(() => this.core.isApproved(scope, senderId));
   }
   removeApproved(scope: PairingScope, senderId: string): Promise<boolean> {
     return this.call(() => this.core.removeApproved(scope, senderId));

@@ -36,6 +36,8 @@ export function openSqliteDatabase(
     // process (it is in the OS's hands), and the file never corrupts; only a power loss may drop the last commits.
     // FULL would add an fsync, milliseconds, to every turn.
     db.exec("PRAGMA synchronous = NORMAL");
+    // Savepoints (one per call in a group commit) keep their undo data in memory, not in a temporary file.
+    db.exec("PRAGMA temp_store = MEMORY");
     // With a checkpointer thread, commits never checkpoint (and fsync) on the event loop.
     if (!options.autoCheckpoint) db.exec("PRAGMA wal_autocheckpoint = 0");
     applyMigrations(db, migrations, path);

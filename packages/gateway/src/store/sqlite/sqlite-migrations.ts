@@ -100,6 +100,38 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    description:
+      "cheaper hot writes: a WITHOUT ROWID transcript, partial indexes for live runs and unsent outbox entries",
+    // Every message writes the transcript, a run and outbox entries; each index a write must move costs a page in
+    // the commit. Indexes now hold only what their queries look for (running runs, unsent entries, sub-agent runs),
+    // the session index no longer moves on every message, and the transcript is one B-tree instead of two.
+    sql: `
+      DROP INDEX sessions_by_agent;
+      CREATE INDEX sessions_by_agent ON sessions (agent_id);
+
+      DROP INDEX runs_by_status;
+      CREATE INDEX runs_running ON runs (started_at) WHERE status = 'running';
+      DROP INDEX runs_by_parent;
+      CREATE INDEX runs_by_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
+
+      DROP INDEX outbox_by_status;
+      CREATE INDEX outbox_unsent ON outbox (status, next_attempt_at, id)
+        WHERE status = 'pending' OR status = 'in-flight';
+
+      CREATE TABLE transcript_messages_v2 (
+        session_key TEXT NOT NULL REFERENCES sessions (key) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        message TEXT NOT NULL,
+        PRIMARY KEY (session_key, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO transcript_messages_v2 (session_key, seq, message)
+        SELECT session_key, seq, message FROM transcript_messages;
+      DROP TABLE transcript_messages;
+      ALTER TABLE transcript_messages_v2 RENAME TO transcript_messages;
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

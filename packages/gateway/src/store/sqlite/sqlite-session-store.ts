@@ -1,4 +1,5 @@
 import { CoreBackedSessionStore } from "../core/core-backed-store.js";
+import { GroupCommit } from "../core/group-commit.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { SqliteStoreCore } from "./sqlite-store-core.js";
@@ -24,6 +25,11 @@ export interface SqliteSessionStoreOptions {
   now?: () => number;
   /** How long an inbound event id is remembered. Default 24 h. */
   inboundEventTtlMs?: number;
+  /**
+   * Group commit (default true): the writes of calls made in the same event-loop turn share one COMMIT; each call
+   * still resolves only after the COMMIT that made it durable. `false` commits every call on its own (slower).
+   */
+  groupCommit?: boolean;
 }
 
 /**
@@ -37,8 +43,8 @@ export class SqliteSessionStore extends CoreBackedSessionStore {
   /** The database file in use. */
   readonly path: string;
 
-  private constructor(core: SqliteStoreCore, path: string) {
-    super(core);
+  private constructor(core: SqliteStoreCore, path: string, groupCommit: boolean) {
+    super(core, groupCommit ? new GroupCommit(core) : undefined);
     this.path = path;
   }
 
@@ -58,6 +64,6 @@ export class SqliteSessionStore extends CoreBackedSessionStore {
       ...(options.inboundEventTtlMs !== undefined ? { inboundEventTtlMs: options.inboundEventTtlMs } : {}),
       ...(threaded ? { checkpointer: new WalCheckpointer({ path, intervalMs, busyTimeoutMs, onError }) } : {}),
     });
-    return new SqliteSessionStore(core, path);
+    return new SqliteSessionStore(core, path, options.groupCommit ?? true);
   }
 }

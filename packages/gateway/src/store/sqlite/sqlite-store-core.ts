@@ -1,8 +1,8 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
+import type { NestingStoreCore } from "../core/group-commit.js";
 import { buildSessionRecord, patched } from "../core/record-builders.js";
-import type { SessionStoreCore } from "../core/store-core.js";
 import {
   assertRunning,
   checkLimit,
@@ -12,6 +12,13 @@ import {
   toStoredJson,
 } from "../core/store-validation.js";
 import { zeroUsage } from "../core/zero-usage.js";
+
+const RUN_STATUSES: readonly RunStatus[] = ["running", "completed", "failed", "aborted", "interrupted"];
+const OUTBOX_STATUSES: readonly OutboxStatus[] = ["pending", "in-flight", "sent", "failed"];
+
+/** A new run's usage, serialised once. */
+const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
+
 import { SessionStoreError } from "../session-store-error.js";
 import type {
   AppendResult,
@@ -22,9 +29,11 @@ import type {
   OutboxEntry,
   OutboxFailure,
   OutboxFilter,
+  OutboxStatus,
   RunFilter,
   RunPatch,
   RunRecord,
+  RunStatus,
   SessionFilter,
   SessionPatch,
   SessionRecord,
@@ -47,7 +56,7 @@ export interface SqliteCoreOptions {
  * The SQLite engine: every statement is prepared once and cached; multi-row writes run in one transaction;
  * a transcript read is one indexed query.
  */
-export class SqliteStoreCore implements SessionStoreCore {
+export class SqliteStoreCore implements NestingStoreCore {
   private readonly db: DatabaseSync;
   private readonly path: string;
   private readonly now: () => number;
@@ -88,8 +97,33 @@ export class SqliteStoreCore implements SessionStoreCore {
     if (this.db.isTransaction) this.db.exec("ROLLBACK");
   }
 
+  beginSavepoint(): void {
+    this.sql("SAVEPOINT nested").run();
+  }
+
+  releaseSavepoint(): void {
+    this.sql("RELEASE nested").run();
+  }
+
+  rollbackToSavepoint(): void {
+    if (!this.db.isTransaction) return;
+    this.sql("ROLLBACK TO nested").run();
+    this.sql("RELEASE nested").run();
+  }
+
   atomically<T>(fn: () => T): T {
-    if (this.db.isTransaction) return fn();
+    if (this.db.isTransaction) {
+      // Inside a transaction (a group-commit batch, a caller's transaction) a failure undoes only this call.
+      this.beginSavepoint();
+      try {
+        const result = fn();
+        this.releaseSavepoint();
+        return result;
+      } catch (error) {
+        this.rollbackToSavepoint();
+        throw error;
+      }
+    }
     this.begin();
     try {
       const result = fn();
@@ -114,12 +148,15 @@ export class SqliteStoreCore implements SessionStoreCore {
   // ── Sessions ──────────────────────────────────────────────────────────────
 
   ensureSession(input: NewSession): { session: SessionRecord; created: boolean } {
+    // Most calls find the session: one read; a new one is one INSERT … RETURNING.
+    const existing = this.getSession(input.key);
+    if (existing !== undefined) return { session: existing, created: false };
     const at = this.now();
     const inserted = this.sql(
       `INSERT INTO sessions (key, agent_id, channel, account_id, chat_id, title, model_override, queue_mode_override,
          settings, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-    ).run(
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING *`,
+    ).get(
       input.key,
       input.agentId,
       input.channel,
@@ -132,7 +169,9 @@ export class SqliteStoreCore implements SessionStoreCore {
       at,
       at,
     );
-    return { session: this.requireSession(input.key), created: Number(inserted.changes) > 0 };
+    return inserted === undefined
+      ? { session: this.requireSession(input.key), created: false }
+      : { session: sessionFromRow(inserted), created: true };
   }
 
   getSession(key: string): SessionRecord | undefined {
@@ -192,16 +231,23 @@ export class SqliteStoreCore implements SessionStoreCore {
   // ── Transcripts ───────────────────────────────────────────────────────────
 
   appendMessages(sessionKey: string, messages: readonly AgentMessage[]): AppendResult {
-    const row = this.sql("SELECT last_seq FROM sessions WHERE key = ?").get(sessionKey);
-    if (row === undefined) throw notFound("session", sessionKey);
     const json = messages.map((message) => toStoredJson(message, "transcript message"));
-    const previous = Number(row.last_seq);
-    if (json.length === 0) return { firstSeq: previous + 1, lastSeq: previous };
+    if (json.length === 0) {
+      const row = this.sql("SELECT last_seq FROM sessions WHERE key = ?").get(sessionKey);
+      if (row === undefined) throw notFound("session", sessionKey);
+      const previous = Number(row.last_seq);
+      return { firstSeq: previous + 1, lastSeq: previous };
+    }
+    // Reserve the seqs first (one UPDATE … RETURNING instead of a read and a write); callers run this atomically.
+    const row = this.sql(
+      "UPDATE sessions SET last_seq = last_seq + ?, updated_at = ? WHERE key = ? RETURNING last_seq",
+    ).get(json.length, this.now(), sessionKey);
+    if (row === undefined) throw notFound("session", sessionKey);
+    const lastSeq = Number(row.last_seq);
     const insert = this.sql("INSERT INTO transcript_messages (session_key, seq, message) VALUES (?, ?, ?)");
-    let seq = previous;
+    let seq = lastSeq - json.length;
     for (const message of json) insert.run(sessionKey, ++seq, message);
-    this.sql("UPDATE sessions SET last_seq = ?, updated_at = ? WHERE key = ?").run(seq, this.now(), sessionKey);
-    return { firstSeq: previous + 1, lastSeq: seq };
+    return { firstSeq: lastSeq - json.length + 1, lastSeq };
   }
 
   readTranscript(sessionKey: string, options: { fromSeq?: number } = {}): TranscriptEntry[] {
@@ -230,28 +276,21 @@ export class SqliteStoreCore implements SessionStoreCore {
   // ── Runs ──────────────────────────────────────────────────────────────────
 
   startRun(input: NewRun): RunRecord {
-    if (this.getRun(input.id) !== undefined) {
-      throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
-    }
     let depth = 0;
     if (input.parentRunId !== undefined) {
       const parent = this.getRun(input.parentRunId);
       if (parent === undefined) throw notFound("parent run", input.parentRunId);
       depth = parent.depth + 1;
     }
-    this.sql(
+    // A duplicate id changes nothing and returns no row: one statement instead of a read, a write and a read.
+    const row = this.sql(
       `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
-    ).run(
-      input.id,
-      input.sessionKey,
-      input.parentRunId ?? null,
-      depth,
-      input.agentId,
-      this.now(),
-      JSON.stringify(zeroUsage()),
-    );
-    return this.requireRun(input.id);
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?) ON CONFLICT (id) DO NOTHING RETURNING *`,
+    ).get(input.id, input.sessionKey, input.parentRunId ?? null, depth, input.agentId, this.now(), ZERO_USAGE_JSON);
+    if (row === undefined) {
+      throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
+    }
+    return runFromRow(row);
   }
 
   getRun(id: string): RunRecord | undefined {
@@ -261,7 +300,7 @@ export class SqliteStoreCore implements SessionStoreCore {
 
   listRuns(filter: RunFilter = {}): RunRecord[] {
     const where = new Where();
-    where.oneOf("status", statusList(filter.status));
+    where.oneOf("status", statusList(filter.status), RUN_STATUSES);
     if (filter.sessionKey !== undefined) where.equals("session_key", filter.sessionKey);
     if (filter.agentId !== undefined) where.equals("agent_id", filter.agentId);
     if (filter.parentRunId !== undefined) where.equals("parent_run_id", filter.parentRunId);
@@ -272,16 +311,15 @@ export class SqliteStoreCore implements SessionStoreCore {
   }
 
   updateRun(id: string, patch: RunPatch): RunRecord {
-    const current = this.requireRun(id);
-    assertRunning(id, current.status);
-    this.sql("UPDATE runs SET status = ?, ended_at = ?, usage = ?, error = ? WHERE id = ?").run(
-      patch.status ?? current.status,
-      patch.status === undefined ? null : this.now(),
-      toStoredJson(patch.usage ?? current.usage, "run usage"),
-      patch.error ?? current.error ?? null,
-      id,
-    );
-    return this.requireRun(id);
+    const usage = patch.usage === undefined ? null : toStoredJson(patch.usage, "run usage");
+    // Only a running run changes; no row back means it is unknown or already ended (told apart below).
+    const row = this.sql(
+      `UPDATE runs SET status = coalesce(?, status), ended_at = ?, usage = coalesce(?, usage), error = coalesce(?, error)
+       WHERE id = ? AND status = 'running' RETURNING *`,
+    ).get(patch.status ?? null, patch.status === undefined ? null : this.now(), usage, patch.error ?? null, id);
+    if (row !== undefined) return runFromRow(row);
+    assertRunning(id, this.requireRun(id).status);
+    throw notFound("run", id);
   }
 
   interruptRunningRuns(error?: string): RunRecord[] {
@@ -362,12 +400,15 @@ export class SqliteStoreCore implements SessionStoreCore {
   }
 
   markOutboxSent(id: number, platformMessageIds: readonly string[]): OutboxEntry {
-    this.requireInFlight(id);
     const row = this.sql(
       `UPDATE outbox SET status = 'sent', platform_message_ids = ?, last_error = NULL, updated_at = ?
-       WHERE id = ? RETURNING *`,
+       WHERE id = ? AND status = 'in-flight' RETURNING *`,
     ).get(JSON.stringify(platformMessageIds), this.now(), id);
-    return outboxFromRow(row as SqliteRow);
+    if (row === undefined) {
+      this.requireInFlight(id);
+      throw new SessionStoreError("invalid-state", `Outbox entry ${id} is not in-flight.`);
+    }
+    return outboxFromRow(row);
   }
 
   markOutboxFailed(id: number, failure: OutboxFailure): OutboxEntry {
@@ -381,7 +422,7 @@ export class SqliteStoreCore implements SessionStoreCore {
 
   listOutbox(filter: OutboxFilter = {}): OutboxEntry[] {
     const where = new Where();
-    where.oneOf("status", statusList(filter.status));
+    where.oneOf("status", statusList(filter.status), OUTBOX_STATUSES);
     if (filter.sessionKey !== undefined) where.equals("session_key", filter.sessionKey);
     const sql = `SELECT * FROM outbox${where.clause()} ORDER BY id${where.limit(filter.limit)}`;
     return this.sql(sql)
@@ -494,10 +535,14 @@ class Where {
     this.values.push(value);
   }
 
-  oneOf(column: string, values: readonly string[] | undefined): void {
+  /**
+   * `column` is one of `values`, written as literals (`status = 'running'`) so that SQLite can use the partial indexes
+   * on status. Contract: only values from `allowed` become SQL; any other matches nothing (as in the memory store).
+   */
+  oneOf(column: string, values: readonly string[] | undefined, allowed: readonly string[]): void {
     if (values === undefined) return;
-    this.conditions.push(`${column} IN (${values.map(() => "?").join(", ") || "NULL"})`);
-    this.values.push(...values);
+    const terms = values.filter((value) => allowed.includes(value)).map((value) => `${column} = '${value}'`);
+    this.conditions.push(terms.length === 0 ? "0" : terms.length === 1 ? terms[0]! : `(${terms.join(" OR ")})`);
   }
 
   raw(condition: string, ...values: SQLInputValue[]): void {

@@ -65,12 +65,34 @@ export function editStoredMessage(ctx: RestContext, message: DiscordMessage): Di
   return message;
 }
 
+/** How long Discord remembers a nonce for `enforce_nonce` ("a few minutes"). */
+export const NONCE_WINDOW_MS = 5 * 60_000;
+
+/**
+ * The message this bot already created in the channel with the body's nonce within the window, when the body asks
+ * for `enforce_nonce` — Discord then returns that message and creates none.
+ */
+function earlierWithNonce(
+  ctx: RestContext,
+  bot: DiscordBotAccount,
+  channel: DiscordChannel,
+): DiscordMessage | undefined {
+  const { nonce, enforce_nonce: enforce } = ctx.body;
+  if (enforce !== true || (typeof nonce !== "string" && typeof nonce !== "number")) return undefined;
+  const since = Date.now() - NONCE_WINDOW_MS;
+  return ctx.world.messages
+    .history(channel.id)
+    .find((m) => m.author.id === bot.user.id && m.nonce === nonce && Date.parse(m.timestamp) >= since);
+}
+
 export const createMessage: RestHandler = (ctx) => {
   const bot = requireBot(ctx);
   const channel = channelOf(ctx);
   if (!channel) return unknownChannel;
   const invalid = validateContent(ctx.body);
   if (invalid) return invalid;
+  const earlier = earlierWithNonce(ctx, bot, channel);
+  if (earlier) return { status: 200, body: earlier };
   return { status: 200, body: createBotMessage(ctx, bot, channel) };
 };
 

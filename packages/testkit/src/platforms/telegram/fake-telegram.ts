@@ -212,6 +212,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       const [bot] = botsFor(token, false);
       return world.deliver(bot!, fields);
     },
+    redeliver: (token, count) => world.bots.get(token)?.queue.unconfirm(count) ?? 0,
     conversation: (chatId) => world.messages.history(String(chatId)),
     close: async () => {
       world.close();

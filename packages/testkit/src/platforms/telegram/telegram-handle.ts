@@ -81,6 +81,11 @@ export interface FakeTelegram {
   }): Promise<Delivery<TgUpdate>>;
   /** Raw update to one bot (the fake assigns `update_id`). */
   injectUpdate(token: string, fields: Omit<TgUpdate, "update_id">): Promise<Delivery<TgUpdate>>;
+  /**
+   * Serves a bot's last `count` confirmed updates again, with their `update_id`s, as Telegram does when the bot
+   * crashed before its next `getUpdates` confirmed them. Contract: returns how many will be served again.
+   */
+  redeliver(token: string, count: number): number;
   /** Messages of one chat, oldest first (inbound and bot-sent). */
   conversation(chatId: number): TgMessage[];
   /** Stops the server, ends long polls and webhook posts. */

@@ -45,6 +45,16 @@ export class UpdateQueue {
     });
   }
 
+  /**
+   * Puts the last `count` confirmed updates back in front of the queue, as Telegram serves them again to a bot that
+   * died before a later `getUpdates` offset confirmed them. Contract: returns how many were put back.
+   */
+  unconfirm(count: number): number {
+    const back = Math.max(0, Math.min(count, this.#head));
+    this.#head -= back;
+    return back;
+  }
+
   /** Removes every pending update and returns them (for webhook hand-over or `drop_pending_updates`). */
   drain(): TgUpdate[] {
     const rest = this.#items.slice(this.#head);

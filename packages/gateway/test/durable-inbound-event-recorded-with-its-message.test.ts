@@ -1,0 +1,39 @@
+import { afterEach, expect, it } from "vitest";
+import { MemorySessionStore, SessionStoreError, type SessionStoreTransaction } from "../src/store/index.js";
+import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
+
+/** A store whose next transaction fails, as a full disk or a lock held too long would make it. */
+class FailingOnceStore extends MemorySessionStore {
+  failNext = false;
+  override async transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T> {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new SessionStoreError("io", "disk full");
+    }
+    return super.transaction(fn);
+  }
+}
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+it("answers a redelivered event whose first delivery could not be stored, instead of dropping it as a replay", async () => {
+  const store = new FailingOnceStore();
+  harness = await startHarness({ store, script: ["Hello!"] });
+  store.failNext = true;
+  await harness.send({ text: "hi", eventId: "evt-1", messageId: "evt-1" });
+  expect(await store.readTranscript("main:main:test:dm:user-1")).toEqual([]);
+
+  // The platform delivers it again (no acknowledgement, a Slack retry, a RESUME): this time it is handled.
+  await harness.send({ text: "hi", eventId: "evt-1", messageId: "evt-1" });
+  expect(chatTexts(harness.channel, "dm-user-1")).toEqual(["Hello!"]);
+  const transcript = await store.readTranscript("main:main:test:dm:user-1");
+  expect(transcript.map((entry) => entry.message.role)).toEqual(["user", "assistant"]);
+
+  // …and a third delivery is a replay.
+  await harness.send({ text: "hi", eventId: "evt-1", messageId: "evt-1" });
+  expect(chatTexts(harness.channel, "dm-user-1")).toEqual(["Hello!"]);
+});
