@@ -68,6 +68,22 @@ describe("Discord ↔ discord.js ↔ Gateway ↔ scripted model", () => {
     expect(botTexts(f, general.id)).toEqual(["Hello channel!"]);
   });
 
+  it("registers /agents /status /new /stop as application commands on start, and answers a registered /status", async () => {
+    const { f } = await start([]);
+    // The gateway's start resolves only after the channel is ready, so the bulk overwrite has already happened.
+    const put = f.callsTo("bulkOverwriteGlobalCommands");
+    expect(put).toHaveLength(1);
+    expect(put[0]?.httpMethod).toBe("PUT");
+    expect(f.registeredCommands().map((c) => c.name)).toEqual(["agents", "status", "new", "stop"]);
+
+    await f.injectSlashCommand({ name: "status" });
+    const answer = await f.waitForCall("createInteractionResponse", 1, 5_000);
+    expect(answer.body).toMatchObject({ type: 4 });
+    expect(JSON.stringify(answer.body)).toContain("**Agent** main · **model** fake-model");
+    // /status is for the whole channel: not ephemeral.
+    expect(((answer.body as { data?: { flags?: number } }).data?.flags ?? 0) & 64).toBe(0);
+  });
+
   it("shows /agents to an admin and refuses it to anyone else", async () => {
     const { f } = await start([]);
     await f.injectDm({ content: "/agents", author: STRANGER });

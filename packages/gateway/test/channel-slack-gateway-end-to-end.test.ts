@@ -1,7 +1,9 @@
 import { type FakeSlack, type SlackUser, startFakeSlack } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
+import type { InboundMessage } from "../src/channel/index.js";
 import { createSlackChannel } from "../src/channels/index.js";
 import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
+import { tapInbound } from "./channel-inbound-tap.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
 
 let fake: FakeSlack | undefined;
@@ -16,22 +18,41 @@ afterEach(async () => {
 
 const STRANGER: SlackUser = { id: "U0MALLORY", name: "mallory", isBot: false };
 
-async function start(script: Parameters<typeof startChannelGateway>[0]["script"]) {
-  const f = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+async function start(
+  script: Parameters<typeof startChannelGateway>[0]["script"],
+  {
+    mode = "socket",
+    clientPingTimeoutMs,
+    seen,
+  }: { mode?: "socket" | "http"; clientPingTimeoutMs?: number; seen?: InboundMessage[] } = {},
+) {
+  const f = await startFakeSlack({ mode, pingIntervalMs: 1_000 });
   fake = f;
-  const channel = createSlackChannel({
-    accountId: "sl",
-    mode: "socket",
-    botToken: f.botToken,
-    appToken: f.appToken,
-    slackApiUrl: f.apiUrl,
-  });
+  const channel =
+    mode === "socket"
+      ? createSlackChannel({
+          accountId: "sl",
+          mode: "socket",
+          botToken: f.botToken,
+          appToken: f.appToken,
+          slackApiUrl: f.apiUrl,
+          ...(clientPingTimeoutMs === undefined ? {} : { clientPingTimeoutMs }),
+        })
+      : createSlackChannel({
+          accountId: "sl",
+          mode: "http",
+          botToken: f.botToken,
+          signingSecret: f.signingSecret,
+          slackApiUrl: f.apiUrl,
+        });
   running = await startChannelGateway({
-    channels: [channel],
+    channels: [seen === undefined ? channel : tapInbound(channel, seen)],
     config: { channels: [{ channel: "slack", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
     script,
   });
-  await f.waitForSocket();
+  if (mode === "socket") await f.waitForSocket();
+  // HTTP mode: the channel's server listens once the gateway started it; Slack is told its Request URL.
+  else f.setEventsUrl(channel.eventsUrl ?? "");
   return { f, running };
 }
 
@@ -80,6 +101,30 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
     expect(modelInput(running!.streamFn, 1)).toContain("marker");
   });
 
+  it("a dropped Socket Mode link reconnects; an event replayed on the new link is not answered again", async () => {
+    // A short ping timeout also shortens the client's wait before it reconnects.
+    const seen: InboundMessage[] = [];
+    const { f, running: g } = await start(["first answer", "second answer", "a duplicate must not happen"], {
+      clientPingTimeoutMs: 300,
+      seen,
+    });
+    const one = await f.injectDm({ text: "one" });
+    await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["first answer"]);
+
+    expect(f.dropSocket()).toBe(1);
+    await f.waitForCall("apps.connections.open", 2, 15_000);
+    await f.waitForSocket();
+    expect(await f.redeliver(one.item.event_id)).toMatchObject({ ok: true });
+    await f.injectDm({ text: "two" });
+    await expect.poll(() => botTexts(f, f.dmChannel()), { timeout: 10_000 }).toEqual(["first answer", "second answer"]);
+    await g.gateway.idle();
+    expect(g.streamFn.calls).toHaveLength(2);
+    expect(modelInput(g.streamFn, 1)).toContain("two");
+    expect(botTexts(f, f.dmChannel())).toEqual(["first answer", "second answer"]);
+    // The replay did reach the gateway on the new link, with the original event id.
+    expect(seen.filter((m) => m.eventId === one.item.event_id)).toHaveLength(2);
+  }, 20_000);
+
   it("answers /agents from an admin and refuses it to anyone else", async () => {
     const { f } = await start([]);
     // Slash commands are answered through their response_url, only to the person who asked.
@@ -114,4 +159,57 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
       .poll(() => botTexts(f, f.dmChannel()), { timeout: 15_000 })
       .toEqual(["a".repeat(3000), "b".repeat(3000)]);
   }, 20_000);
+
+  it("keeps chat.update preview edits to about one a second per conversation while streaming", async () => {
+    const answer = "word ".repeat(300).trim();
+    const chunks = answer.match(/[\s\S]{1,25}/g)!;
+    // About 2.5 s of streaming: long enough for several preview edits.
+    const { f } = await start([{ blocks: [{ type: "text", text: answer, chunks }], tokenDelayMs: 40 }]);
+    await f.injectDm({ text: "stream something" });
+    await expect.poll(() => botTexts(f, f.dmChannel()), { timeout: 10_000 }).toEqual([answer]);
+    const edits = f.callsTo("chat.update").map((call) => call.at);
+    expect(edits.length).toBeGreaterThan(1);
+    // The channel's budget spaces edits by 1 s when sent; allow for request jitter on arrival.
+    for (let i = 1; i < edits.length; i++) expect(edits[i]! - edits[i - 1]!).toBeGreaterThanOrEqual(900);
+  });
+
+  // Slack has no API to register slash commands (they are declared in the app manifest: /agents and /chorus), so
+  // the native-command check here is that a declared command reaches the gateway's commands and is answered.
+  it("routes /chorus status to the gateway's /status and answers it in the channel", async () => {
+    const { f, running: g } = await start([]);
+    await f.injectSlashCommand({ command: "/chorus", text: "status" });
+    const answer = await f.waitForCall("response_url", 1, 5_000);
+    expect(answer.body).toMatchObject({ response_type: "in_channel" });
+    expect(String((answer.body as { text?: unknown }).text)).toContain("*Agent* main · *model* fake-model");
+    expect(g.streamFn.calls).toHaveLength(0);
+  });
+});
+
+describe("Slack ↔ bolt (HTTP mode) ↔ Gateway ↔ scripted model", () => {
+  it("holds a signed DM conversation that remembers the earlier turn; a retried delivery is not answered again", async () => {
+    const seen: InboundMessage[] = [];
+    const { f, running: g } = await start(["Nice to meet you, Alice.", "Your name is Alice.", "never sent"], {
+      mode: "http",
+      seen,
+    });
+    const first = await f.injectDm({ text: "my name is Alice" });
+    expect(first).toMatchObject({ ok: true, status: 200 });
+    await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["Nice to meet you, Alice."]);
+
+    // Slack retries with X-Slack-Retry-Num and the same event_id when it thinks the ack was lost.
+    expect(await f.redeliver(first.item.event_id)).toMatchObject({ ok: true });
+    await f.injectDm({ text: "what is my name?" });
+    await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["Nice to meet you, Alice.", "Your name is Alice."]);
+    await g.gateway.idle();
+    expect(g.streamFn.calls).toHaveLength(2);
+    expect(modelInput(g.streamFn, 1)).toContain("my name is Alice");
+    expect(modelInput(g.streamFn, 1)).toContain("Nice to meet you, Alice.");
+    expect(botTexts(f, f.dmChannel())).toEqual(["Nice to meet you, Alice.", "Your name is Alice."]);
+    // The retry did reach the gateway, with the original event id.
+    expect(seen.map((m) => [m.eventId, m.text])).toEqual([
+      [first.item.event_id, "my name is Alice"],
+      [first.item.event_id, "my name is Alice"],
+      [expect.any(String), "what is my name?"],
+    ]);
+  });
 });

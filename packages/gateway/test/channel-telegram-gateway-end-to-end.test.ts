@@ -1,7 +1,10 @@
 import { type FakeTelegram, startFakeTelegram, type TgUser } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
+import type { InboundMessage } from "../src/channel/index.js";
 import { createTelegramChannel } from "../src/channels/index.js";
+import { MemorySessionStore } from "../src/store/index.js";
 import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
+import { tapInbound } from "./channel-inbound-tap.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
 
 let fake: FakeTelegram | undefined;
@@ -16,18 +19,26 @@ afterEach(async () => {
 
 const STRANGER: TgUser = { id: 3003, is_bot: false, first_name: "Mallory" };
 
-async function start(script: Parameters<typeof startChannelGateway>[0]["script"]) {
+type Script = Parameters<typeof startChannelGateway>[0]["script"];
+
+async function start(script: Script) {
   const f = await startFakeTelegram();
   fake = f;
+  running = await startOn(f, script);
+  return { f, running };
+}
+
+/** A gateway with one polling Telegram channel on `f`; `seen` gets every inbound message the channel delivers. */
+function startOn(f: FakeTelegram, script: Script, store?: MemorySessionStore, seen?: InboundMessage[]) {
   const channel = createTelegramChannel({ accountId: "tg", token: f.token, apiRoot: f.apiRoot });
-  running = await startChannelGateway({
-    channels: [channel],
+  return startChannelGateway({
+    channels: [seen === undefined ? channel : tapInbound(channel, seen)],
     config: {
       channels: [{ channel: "telegram", dmPolicy: "open", groupPolicy: "open", admins: [String(f.user.id)] }],
     },
     script,
+    ...(store === undefined ? {} : { gateway: { store } }),
   });
-  return { f, running };
 }
 
 /** What the bot's messages in a chat read now (Telegram shows the text without the HTML tags). */
@@ -76,6 +87,50 @@ describe("Telegram ↔ grammy ↔ Gateway ↔ scripted model", () => {
     const answer = f.conversation(f.forum.id).find((m) => m.text === "Hello topic!");
     expect(answer?.message_thread_id).toBe(42);
   });
+
+  it("registers /agents /status /new /stop with setMyCommands on start, and answers /status from the menu", async () => {
+    const { f } = await start([]);
+    // The gateway's start resolves only after the channel registered its commands.
+    const registered = f.callsTo("setMyCommands");
+    expect(registered).toHaveLength(1);
+    const body = registered[0]?.body as { commands: Array<{ command: string; description: string }> } | undefined;
+    const commands = body?.commands ?? [];
+    expect(commands.map((c) => c.command)).toEqual(["agents", "status", "new", "stop"]);
+    expect(commands.every((c) => c.description.length > 0)).toBe(true);
+
+    await f.injectCommand({ command: "status" });
+    await expect.poll(() => botTexts(f, f.user.id).join("\n")).toContain("Agent main · model fake-model");
+  });
+
+  it("a restart whose getUpdates fails and re-serves answered updates causes no duplicate reply", async () => {
+    const f = await startFakeTelegram();
+    fake = f;
+    const store = new MemorySessionStore();
+    const first = await startOn(f, ["first answer", "must not be sent"], store);
+    running = first;
+    await f.injectDm({ text: "one" });
+    await expect.poll(() => botTexts(f, f.user.id)).toEqual(["first answer"]);
+    await first.stop();
+    running = undefined;
+
+    // The process went away before a later getUpdates offset confirmed "one": Telegram serves it again, and the
+    // new process's first poll fails once (auto-retry waits it out).
+    expect(f.redeliver(f.token, 1)).toBe(1);
+    f.failNext({ method: "getUpdates", status: 502, times: 1 });
+    const seen: InboundMessage[] = [];
+    const second = await startOn(f, ["second answer", "must not be sent either"], store, seen);
+    running = second;
+    await f.injectDm({ text: "two" });
+    await expect.poll(() => botTexts(f, f.user.id), { timeout: 10_000 }).toEqual(["first answer", "second answer"]);
+    await second.gateway.idle();
+
+    // The replay did reach the gateway (same update id), and only "two" was answered.
+    expect(seen.map((m) => m.text)).toEqual(["one", "two"]);
+    expect(f.callsTo("getUpdates").some((call) => call.status === 502)).toBe(true);
+    expect(second.streamFn.calls).toHaveLength(1);
+    expect(modelInput(second.streamFn, 0)).toContain("two");
+    expect(botTexts(f, f.user.id)).toEqual(["first answer", "second answer"]);
+  }, 20_000);
 
   it("shows /agents to an admin and refuses it to anyone else", async () => {
     const { f } = await start([]);
