@@ -87,11 +87,15 @@ export class OutboxDispatcher {
     }
   }
 
-  /** Claims and delivers entries just written (e.g. by a turn's commit), in order per session. */
+  /**
+   * Claims and delivers entries just written (e.g. by a turn's commit), in order per session. An entry that arrives
+   * `in-flight` was claimed by the commit that wrote it (`claimOutbox`) and is sent without another claim.
+   * Contract: pass an in-flight entry only from that commit, once — it is then this dispatcher's to send.
+   */
   async deliver(entries: readonly OutboxEntry[]): Promise<void> {
     await Promise.all(
       entries.map(async (entry) => {
-        const claimed = await this.#options.store.claimOutboxEntry(entry.id);
+        const claimed = entry.status === "in-flight" ? entry : await this.#options.store.claimOutboxEntry(entry.id);
         if (claimed !== undefined) await this.#enqueue(claimed);
       }),
     );

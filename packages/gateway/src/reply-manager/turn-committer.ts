@@ -158,7 +158,8 @@ export class TurnCommitter {
       const result = await store.commitTurn({
         sessionKey,
         messages,
-        ...(outbox.length > 0 ? { outbox } : {}),
+        // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
+        ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
         ...(patch === undefined ? {} : { run: { id: runId, patch } }),
       });
       for (const message of messages) this.#o.stored.add(message as object);

@@ -191,6 +191,13 @@ export interface TurnCommit {
   run?: { id: string; patch: RunPatch };
   /** The deliveries the turn produced (replies, sub-agent results). */
   outbox?: readonly NewOutboxEntry[];
+  /**
+   * Write the outbox entries already claimed (`in-flight`, attempts 1), for a caller that sends them right after the
+   * commit: the claim is durable with the transcript, and no separate claim (one more write and COMMIT) is needed.
+   * Contract: the caller then owns each returned entry — it sends it and marks it sent or failed; nobody else will
+   * claim it (after a crash, `requeueInFlightOutbox` hands it back as a possible resend).
+   */
+  claimOutbox?: boolean;
 }
 
 /** What `commitTurn` wrote. */
