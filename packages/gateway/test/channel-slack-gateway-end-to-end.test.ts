@@ -2,6 +2,7 @@ import { type FakeSlack, type SlackUser, startFakeSlack } from "@chorus/testkit"
 import { afterEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../src/channel/index.js";
 import { createSlackChannel } from "../src/channels/index.js";
+import type { GatewayOptions } from "../src/gateway/gateway-options.js";
 import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
 import { tapInbound } from "./channel-inbound-tap.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
@@ -24,7 +25,13 @@ async function start(
     mode = "socket",
     clientPingTimeoutMs,
     seen,
-  }: { mode?: "socket" | "http"; clientPingTimeoutMs?: number; seen?: InboundMessage[] } = {},
+    gateway,
+  }: {
+    mode?: "socket" | "http";
+    clientPingTimeoutMs?: number;
+    seen?: InboundMessage[];
+    gateway?: Partial<GatewayOptions>;
+  } = {},
 ) {
   const f = await startFakeSlack({ mode, pingIntervalMs: 1_000 });
   fake = f;
@@ -49,6 +56,7 @@ async function start(
     channels: [seen === undefined ? channel : tapInbound(channel, seen)],
     config: { channels: [{ channel: "slack", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
     script,
+    ...(gateway === undefined ? {} : { gateway }),
   });
   if (mode === "socket") await f.waitForSocket();
   // HTTP mode: the channel's server listens once the gateway started it; Slack is told its Request URL.
@@ -73,6 +81,30 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
     await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["Nice to meet you, Alice.", "Your name is Alice."]);
     expect(modelInput(g.streamFn, 1)).toContain("my name is Alice");
     expect(modelInput(g.streamFn, 1)).toContain("Nice to meet you, Alice.");
+  });
+
+  it("answers a quick reply with one Web API call: no working reaction to add and remove", async () => {
+    const { f } = await start(["Quick answer."], { gateway: { typingDelayMs: 10_000, replyMode: "block" } });
+    const before = f.calls.length;
+    await f.injectDm({ text: "quick one" });
+    await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["Quick answer."]);
+    const webCalls = f.calls.slice(before).filter((call) => call.httpMethod !== "WS");
+    expect(webCalls.map((call) => call.method)).toEqual(["chat.postMessage"]);
+  });
+
+  it("marks a slow reply with the working reaction and removes it once the answer is sent", async () => {
+    const { f } = await start([{ text: "Slow answer.", endDelayMs: 1_000 }], {
+      gateway: { typingDelayMs: 200, replyMode: "block" },
+    });
+    const before = f.calls.length;
+    await f.injectDm({ text: "slow one" });
+    await expect.poll(() => f.callsTo("reactions.remove").length, { timeout: 10_000 }).toBe(1);
+    const methods = f.calls
+      .slice(before)
+      .filter((call) => call.httpMethod !== "WS")
+      .map((call) => call.method);
+    expect(methods).toEqual(["reactions.add", "chat.postMessage", "reactions.remove"]);
+    expect(botTexts(f, f.dmChannel())).toEqual(["Slow answer."]);
   });
 
   it("ignores an unaddressed channel message, answers a mention, and answers in a thread in that thread", async () => {

@@ -58,6 +58,11 @@ export interface GatewayOptions {
   idleEvictMs?: number;
   /** Default "preview" (falls back to block on channels that cannot edit). */
   replyMode?: ReplyMode;
+  /**
+   * How long a turn works before the chat shows typing (Slack: the working reaction). Default 800 ms: a quick reply
+   * costs one platform call instead of three, and a slow one still shows typing while it works. 0: at once.
+   */
+  typingDelayMs?: number;
   /** A turn running longer is stopped and the chat told. Default 600 000 ms. */
   turnTimeoutMs?: number;
   /** Messages a session accepts per window before it ignores more (a loop brake). Default 30 per 60 s. */
@@ -94,4 +99,5 @@ export const GATEWAY_DEFAULTS = {
   idleEvictMs: 60_000,
   turnTimeoutMs: 600_000,
   rateCap: { messages: 30, perMs: 60_000 },
+  typingDelayMs: 800,
 } as const;

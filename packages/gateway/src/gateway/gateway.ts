@@ -145,6 +145,7 @@ export class Gateway {
       onIdle: (runtime) => this.#onIdle(runtime),
       track: (work) => this.#track(work),
       replyMode: options.replyMode ?? "preview",
+      typingDelayMs: options.typingDelayMs ?? GATEWAY_DEFAULTS.typingDelayMs,
       turnTimeoutMs: options.turnTimeoutMs ?? GATEWAY_DEFAULTS.turnTimeoutMs,
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,

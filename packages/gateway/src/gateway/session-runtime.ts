@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   Agent,
   type AgentEvent,
@@ -19,6 +18,7 @@ import type { TrustTier } from "../policy/trust-tier.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
 import { ReplyManager, type ReplyMode } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
+import { timeOrderedId } from "../store/core/time-ordered-id.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry, SessionRecord } from "../store/store-types.js";
 import { describeError, type GatewayLogger } from "./gateway-logger.js";
@@ -49,6 +49,8 @@ export interface SessionRuntimeDeps {
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;
   replyMode: ReplyMode;
+  /** How long a turn works before typing shows. */
+  typingDelayMs: number;
   turnTimeoutMs: number;
   maxQueued: number;
   collectDebounceMs: number;
@@ -206,7 +208,8 @@ export class SessionRuntime implements LaneHost {
 
   async #runTurn(items: LaneItem[]): Promise<void> {
     const deps = this.#deps;
-    const runId = `run_${randomUUID()}`;
+    // Time-ordered: the store's run index grows at its right edge (a random UUID dirties a random page per turn).
+    const runId = timeOrderedId("run_");
     let agent: Agent;
     try {
       agent = await this.#ensureAgent();
@@ -245,6 +248,7 @@ export class SessionRuntime implements LaneHost {
             channel,
             target,
             mode: deps.replyMode,
+            typingDelayMs: deps.typingDelayMs,
             now: deps.now,
             notify: (text) => deps.notice(this.key, chat, text),
           });

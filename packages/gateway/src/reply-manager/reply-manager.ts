@@ -17,12 +17,18 @@ export interface ReplyManagerOptions {
   now?: () => number;
   /** How often typing is re-sent while the run works. Default 4000 ms. */
   typingIntervalMs?: number;
+  /**
+   * How long a run works before typing is first shown. Default 800 ms. A reply ready sooner costs no typing call
+   * (no Slack reaction to add and remove), which saves the platform's rate-limit budget; 0 shows typing at once.
+   */
+  typingDelayMs?: number;
 }
 
 /**
- * The chat side of one run: shows typing while it works, tells the user plainly when the provider is retrying,
- * and in preview mode streams the current assistant message by editing one message per chunk — each message no
- * faster than the channel's editRate — rolling over to a new message at the length limit.
+ * The chat side of one run: shows typing while it works (from `typingDelayMs` on, so a quick reply costs no typing
+ * call), tells the user plainly when the provider is retrying, and in preview mode streams the current assistant
+ * message by editing one message per chunk — each message no faster than the channel's editRate — rolling over to a
+ * new message at the length limit.
  * Preview edits are ephemeral UI: the final text leaves through the outbox, which edits these messages in place
  * (see `takePreview`). Contract: never throws into the agent; platform failures of previews and typing are ignored.
  */
@@ -31,6 +37,7 @@ export class ReplyManager {
   readonly #now: () => number;
   readonly #interval: number;
   #typingTimer: ReturnType<typeof setInterval> | undefined;
+  #typingDelay: ReturnType<typeof setTimeout> | undefined;
   #previewTimer: ReturnType<typeof setTimeout> | undefined;
   #chain: Promise<void> = Promise.resolve();
   #text = "";
@@ -113,14 +120,31 @@ export class ReplyManager {
   close(): void {
     this.#closed = true;
     if (this.#typingTimer !== undefined) clearInterval(this.#typingTimer);
+    if (this.#typingDelay !== undefined) clearTimeout(this.#typingDelay);
     if (this.#previewTimer !== undefined) clearTimeout(this.#previewTimer);
     this.#typingTimer = undefined;
+    this.#typingDelay = undefined;
     this.#previewTimer = undefined;
   }
 
   #startTyping(): void {
+    const { channel } = this.#o;
+    if (!channel.capabilities.typing || channel.typing === undefined) return;
+    if (this.#typingTimer !== undefined || this.#typingDelay !== undefined) return;
+    const delayMs = this.#o.typingDelayMs ?? 800;
+    if (delayMs <= 0) {
+      this.#showTyping();
+      return;
+    }
+    this.#typingDelay = setTimeout(() => {
+      this.#typingDelay = undefined;
+      if (!this.#closed) this.#showTyping();
+    }, delayMs);
+    this.#typingDelay.unref?.();
+  }
+
+  #showTyping(): void {
     const { channel, target } = this.#o;
-    if (!channel.capabilities.typing || channel.typing === undefined || this.#typingTimer !== undefined) return;
     const typing = (): void => void channel.typing?.(target).catch(() => {});
     typing();
     this.#typingTimer = setInterval(typing, this.#o.typingIntervalMs ?? 4000);

@@ -81,6 +81,8 @@ const MAX_REMEMBERED_CONVERSATIONS = 10_000;
 interface WorkingMark {
   readonly channel: string;
   readonly ts: string;
+  /** The add call; a send that lands while it is under way waits for it, so the removal cannot come first. */
+  readonly added: Promise<boolean>;
 }
 
 /**
@@ -253,8 +255,23 @@ export class SlackChannel implements Channel {
     if (ts === undefined) return;
     const key = workingKeyOf(target);
     if (this.#working.has(key)) return;
-    await this.#reaction("add", target.chatId, ts, this.#options.workingReaction ?? "eyes");
-    this.#working.set(key, { channel: target.chatId, ts });
+    const adding = this.#reaction("add", target.chatId, ts, this.#options.workingReaction ?? "eyes");
+    // Marked before the call resolves: a reply sent meanwhile still removes the reaction (after the add).
+    const mark = {
+      channel: target.chatId,
+      ts,
+      added: adding.then(
+        () => true,
+        () => false,
+      ),
+    };
+    this.#working.set(key, mark);
+    try {
+      await adding;
+    } catch (error) {
+      if (this.#working.get(key) === mark) this.#working.delete(key);
+      throw error;
+    }
   }
 
   async react(message: SentMessage, emoji: string): Promise<void> {
@@ -284,6 +301,8 @@ export class SlackChannel implements Channel {
     const mark = this.#working.get(key);
     if (mark === undefined) return;
     this.#working.delete(key);
+    // Never added (the add failed): nothing to remove.
+    if (!(await mark.added)) return;
     await this.#reaction("remove", mark.channel, mark.ts, this.#options.workingReaction ?? "eyes").catch(
       () => undefined,
     );

@@ -5,10 +5,14 @@ import type { SessionStoreCore } from "./store-core.js";
 export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnCommitResult {
   return core.atomically(() => {
     const appended = core.appendMessages(turn.sessionKey, turn.messages);
-    const written = turn.outbox !== undefined && turn.outbox.length > 0 ? core.enqueueOutbox(turn.outbox) : [];
-    // Claimed in the same transaction: a just-written entry is pending, so each claim succeeds.
+    const entries = turn.outbox ?? [];
+    // Claimed in the same transaction: written in-flight at once (one write per entry instead of an insert and a claim).
     const outbox =
-      turn.claimOutbox === true ? written.map((entry) => core.claimOutboxEntry(entry.id) ?? entry) : written;
+      entries.length === 0
+        ? []
+        : turn.claimOutbox === true
+          ? core.enqueueClaimedOutbox(entries)
+          : core.enqueueOutbox(entries);
     if (turn.run === undefined) return { ...appended, outbox };
     const run = core.updateRun(turn.run.id, turn.run.patch);
     return { ...appended, run, outbox };

@@ -1,4 +1,5 @@
 import type { SessionStoreOps } from "../session-store.js";
+import type { NewOutboxEntry, OutboxEntry } from "../store-types.js";
 
 /** The synchronous twin of each async store operation. */
 type SyncOps<T> = {
@@ -16,6 +17,11 @@ export interface SessionStoreCore extends SyncOps<Omit<SessionStoreOps, "commitT
   commit(): void;
   /** Contract: undoes every write since `begin`; never throws for a transaction that is open. */
   rollback(): void;
+  /**
+   * Writes new outbox entries already claimed (`in-flight`, one attempt), as `enqueueOutbox` then `claimOutboxEntry`
+   * on each would. Contract: the entries' ids, status and attempts are what those two calls would leave.
+   */
+  enqueueClaimedOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[];
   /** Runs `fn` in its own transaction, or inside the one already open. */
   atomically<T>(fn: () => T): T;
   /** Turns an engine failure into a `SessionStoreError` where one applies; returns anything else unchanged. */

@@ -351,6 +351,10 @@ export class MemoryStoreCore implements SessionStoreCore {
     return held === undefined ? undefined : reveal(held);
   }
 
+  enqueueClaimedOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[] {
+    return this.enqueueOutbox(entries).map((entry) => this.claimOutboxEntry(entry.id) ?? entry);
+  }
+
   claimOutboxEntry(id: number): OutboxEntry | undefined {
     const held = this.outbox.get(id);
     if (held === undefined || held.status !== "pending") return undefined;

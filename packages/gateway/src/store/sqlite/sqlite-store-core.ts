@@ -2,7 +2,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import type { NestingStoreCore } from "../core/group-commit.js";
-import { buildSessionRecord, patched } from "../core/record-builders.js";
+import { buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
 import {
   assertRunning,
   checkLimit,
@@ -282,15 +282,26 @@ export class SqliteStoreCore implements NestingStoreCore {
       if (parent === undefined) throw notFound("parent run", input.parentRunId);
       depth = parent.depth + 1;
     }
-    // A duplicate id changes nothing and returns no row: one statement instead of a read, a write and a read.
-    const row = this.sql(
+    // A duplicate id changes nothing: one statement instead of a read and a write. The record is built from what was
+    // written (no RETURNING row to decode, no usage JSON to parse on every turn).
+    const startedAt = this.now();
+    const inserted = this.sql(
       `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?) ON CONFLICT (id) DO NOTHING RETURNING *`,
-    ).get(input.id, input.sessionKey, input.parentRunId ?? null, depth, input.agentId, this.now(), ZERO_USAGE_JSON);
-    if (row === undefined) {
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?) ON CONFLICT (id) DO NOTHING`,
+    ).run(input.id, input.sessionKey, input.parentRunId ?? null, depth, input.agentId, startedAt, ZERO_USAGE_JSON);
+    if (Number(inserted.changes) === 0) {
       throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
     }
-    return runFromRow(row);
+    return buildRunRecord({
+      id: input.id,
+      sessionKey: input.sessionKey,
+      parentRunId: input.parentRunId,
+      depth,
+      agentId: input.agentId,
+      status: "running",
+      startedAt,
+      usage: zeroUsage(),
+    });
   }
 
   getRun(id: string): RunRecord | undefined {
@@ -355,11 +366,24 @@ export class SqliteStoreCore implements NestingStoreCore {
   // ── Outbox ────────────────────────────────────────────────────────────────
 
   enqueueOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[] {
+    return this.insertOutbox(entries, "pending");
+  }
+
+  enqueueClaimedOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[] {
+    return this.insertOutbox(entries, "in-flight");
+  }
+
+  private insertOutbox(entries: readonly NewOutboxEntry[], status: "pending" | "in-flight"): OutboxEntry[] {
     const payloads = entries.map((entry) => toStoredJson(entry.payload, "outbox payload"));
     const at = this.now();
+    // Status and attempts are literals (one cached statement each) so the partial index's WHERE stays plain.
     const insert = this.sql(
-      `INSERT INTO outbox (session_key, run_id, kind, payload, status, created_at, updated_at, next_attempt_at)
-       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *`,
+      status === "pending"
+        ? `INSERT INTO outbox (session_key, run_id, kind, payload, status, created_at, updated_at, next_attempt_at)
+           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *`
+        : `INSERT INTO outbox (session_key, run_id, kind, payload, status, attempts, created_at, updated_at,
+             next_attempt_at)
+           VALUES (?, ?, ?, ?, 'in-flight', 1, ?, ?, ?) RETURNING *`,
     );
     return entries.map((entry, index) =>
       outboxFromRow(
