@@ -1,56 +1,29 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseBotConfig } from "../src/config/load-bot-config.js";
-import { BotRuntime } from "../src/runtime/bot-runtime.js";
 import { CHROMIUM_ARGS, ensureChromium } from "./support/chromium.js";
-import { silentLogger } from "./support/silent-logger.js";
-import { SubagentGate } from "./support/subagent-gate.js";
+import { type DemoWebchatBot, startDemoWebchatBot } from "./support/demo-webchat-bot.js";
 
 const SCREENSHOT = fileURLToPath(new URL("./screenshots/webchat.png", import.meta.url));
 
-let dir: string;
-let runtime: BotRuntime;
-let gate: SubagentGate;
+let bot: DemoWebchatBot;
 let browser: Browser;
 
 beforeAll(async () => {
   const executablePath = ensureChromium();
-  dir = await mkdtemp(join(tmpdir(), "chorus-chromium-"));
-  const parsed = parseBotConfig({
-    dataDir: dir,
-    agents: [{ id: "assistant", model: "demo" }],
-    channels: { webchat: [{ accountId: "local", port: 0 }] },
-    store: { kind: "memory" },
-  });
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  gate = new SubagentGate();
-  runtime = new BotRuntime({
-    config: parsed.config,
-    source: "test",
-    logger: silentLogger(),
-    cwd: dir,
-    demoTokenDelayMs: 20,
-    wrapStreamFn: gate.wrap,
-  });
-  await runtime.start();
+  bot = await startDemoWebchatBot("chorus-chromium-");
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }, 120_000);
 
 afterAll(async () => {
-  gate?.open();
   await browser?.close();
-  await runtime?.shutdown();
-  await rm(dir, { recursive: true, force: true });
+  await bot?.stop();
 });
 
 describe("the WebChat page in headless Chromium", () => {
   it("streams an answer, shows tools and sub-agents live, and /agents shows the tree", async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
-    await page.goto(runtime.webchatUrl ?? "");
+    await page.goto(bot.runtime.webchatUrl ?? "");
     await page.locator("#status.online").waitFor();
     await expect(page.locator("#identity").textContent()).resolves.toContain("admin");
 
@@ -71,7 +44,7 @@ describe("the WebChat page in headless Chromium", () => {
     const fleetText = await fleet.textContent();
     expect(fleetText).toMatch(/assistant · depth 0 · running/);
     expect(fleetText).toMatch(/researcher · depth 1/);
-    gate.open(); // the researcher was held until now, so the tree above was certainly live
+    bot.gate.open(); // the researcher was held until now, so the tree above was certainly live
     const report = page.locator(".msg.bot .bubble", { hasText: "Run /agents while a research runs" });
     await report.filter({ hasText: "chorus.config.yaml" }).waitFor(); // the whole reply, streamed to its end
     await expect(page.locator(".act .tool", { hasText: "list_dir" }).count()).resolves.toBeGreaterThan(0);

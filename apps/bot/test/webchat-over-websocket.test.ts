@@ -1,48 +1,21 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseBotConfig } from "../src/config/load-bot-config.js";
-import { BotRuntime } from "../src/runtime/bot-runtime.js";
-import { silentLogger } from "./support/silent-logger.js";
-import { SubagentGate } from "./support/subagent-gate.js";
+import { type DemoWebchatBot, startDemoWebchatBot } from "./support/demo-webchat-bot.js";
 import { WebchatClient } from "./support/webchat-client.js";
 
-let dir: string;
-let runtime: BotRuntime;
-let gate: SubagentGate;
+let bot: DemoWebchatBot;
 const clients: WebchatClient[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "chorus-webchat-"));
-  const parsed = parseBotConfig({
-    dataDir: dir,
-    agents: [{ id: "assistant", model: "demo" }],
-    channels: { webchat: [{ accountId: "local", port: 0 }] },
-    store: { kind: "memory" },
-  });
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  gate = new SubagentGate();
-  runtime = new BotRuntime({
-    config: parsed.config,
-    source: "test",
-    logger: silentLogger(),
-    cwd: dir,
-    demoTokenDelayMs: 20,
-    wrapStreamFn: gate.wrap,
-  });
-  await runtime.start();
+  bot = await startDemoWebchatBot("chorus-webchat-");
 });
 
 afterEach(async () => {
-  gate.open();
   await Promise.all(clients.splice(0).map((client) => client.close()));
-  await runtime.shutdown();
-  await rm(dir, { recursive: true, force: true });
+  await bot.stop();
 });
 
 async function connect(browserId: string): Promise<WebchatClient> {
-  const client = await WebchatClient.connect(runtime.webchatUrl ?? "", browserId);
+  const client = await WebchatClient.connect(bot.runtime.webchatUrl ?? "", browserId);
   clients.push(client);
   return client;
 }
@@ -81,7 +54,7 @@ describe("WebChat over a real WebSocket", () => {
     const fleet = browser.botTexts("dm").find((text) => text.includes("**Fleet**")) ?? "";
     expect(fleet).toMatch(/▪ `[^`]+` assistant · depth 0 · running/);
     expect(fleet).toMatch(/\n└─ `[^`]+` researcher · depth 1/);
-    gate.open(); // the researcher was held until now, so the tree above was certainly live
+    bot.gate.open(); // the researcher was held until now, so the tree above was certainly live
     await browser.until(() => browser.botTexts("dm").some((text) => text.includes("My sub-agent reported back")));
     const kinds = browser.activities.map(({ activity }) => activity.kind);
     expect(kinds).toContain("tool_start");
@@ -89,7 +62,7 @@ describe("WebChat over a real WebSocket", () => {
   });
 
   it("serves the page, /healthz and /readyz on the same server", async () => {
-    const base = runtime.webchatUrl ?? "";
+    const base = bot.runtime.webchatUrl ?? "";
     const page = await fetch(base);
     expect(page.status).toBe(200);
     expect(page.headers.get("set-cookie")).toMatch(
@@ -103,7 +76,7 @@ describe("WebChat over a real WebSocket", () => {
   });
 
   it("refuses a WebSocket opened by another web site", async () => {
-    const base = runtime.webchatUrl ?? "";
+    const base = bot.runtime.webchatUrl ?? "";
     const url = new URL("ws", base).toString().replace(/^http/, "ws");
     const { WebSocket } = await import("ws");
     const socket = new WebSocket(url, { headers: { origin: "https://evil.example" } });
