@@ -1,7 +1,8 @@
 import { once } from "node:events";
-import { Client, Events, GatewayIntentBits, Partials, type TextChannel } from "discord.js";
+import { type Client, Events, type TextChannel } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeDiscord, startFakeDiscord } from "../src/platforms/index.js";
+import { connectDiscordClient } from "./discord-test-client.js";
 
 let fake: FakeDiscord | undefined;
 let client: Client | undefined;
@@ -14,23 +15,8 @@ afterEach(async () => {
 });
 
 async function connect(f: FakeDiscord): Promise<Client> {
-  const c = new Client({
-    // @discordjs/ws spaces IDENTIFYs 5 s apart by default; nothing to throttle against a fake.
-    ws: { buildIdentifyThrottler: () => ({ waitForIdentify: async () => {} }) },
-    intents: [
-      GatewayIntentBits.Guilds,
-      GatewayIntentBits.GuildMessages,
-      GatewayIntentBits.DirectMessages,
-      GatewayIntentBits.MessageContent,
-    ],
-    partials: [Partials.Channel],
-    rest: { api: f.restApi },
-  });
-  client = c;
-  const ready = once(c, Events.ClientReady);
-  await c.login(f.token);
-  await ready;
-  return c;
+  client = await connectDiscordClient(f);
+  return client;
 }
 
 describe("fake Discord faults", () => {

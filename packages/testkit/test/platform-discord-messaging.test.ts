@@ -11,6 +11,7 @@ import {
 } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeDiscord, startFakeDiscord } from "../src/platforms/index.js";
+import { connectDiscordClient } from "./discord-test-client.js";
 
 let fake: FakeDiscord | undefined;
 let client: Client | undefined;
@@ -23,21 +24,8 @@ afterEach(async () => {
 });
 
 async function connect(f: FakeDiscord): Promise<Client> {
-  const c = new Client({
-    intents: [
-      GatewayIntentBits.Guilds,
-      GatewayIntentBits.GuildMessages,
-      GatewayIntentBits.DirectMessages,
-      GatewayIntentBits.MessageContent,
-    ],
-    partials: [Partials.Channel],
-    rest: { api: f.restApi },
-  });
-  client = c;
-  const ready = once(c, Events.ClientReady);
-  await c.login(f.token);
-  await ready;
-  return c;
+  client = await connectDiscordClient(f);
+  return client;
 }
 
 describe("discord.js against the fake Discord", () => {
