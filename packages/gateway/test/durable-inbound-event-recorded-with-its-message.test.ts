@@ -1,16 +1,21 @@
 import { afterEach, expect, it } from "vitest";
-import { MemorySessionStore, SessionStoreError, type SessionStoreTransaction } from "../src/store/index.js";
+import {
+  type InboundMessageStored,
+  MemorySessionStore,
+  type NewInboundMessage,
+  SessionStoreError,
+} from "../src/store/index.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
-/** A store whose next transaction fails, as a full disk or a lock held too long would make it. */
+/** A store whose next inbound message write fails, as a full disk or a lock held too long would make it. */
 class FailingOnceStore extends MemorySessionStore {
   failNext = false;
-  override async transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T> {
+  override async storeInboundMessage(input: NewInboundMessage): Promise<InboundMessageStored | undefined> {
     if (this.failNext) {
       this.failNext = false;
       throw new SessionStoreError("io", "disk full");
     }
-    return super.transaction(fn);
+    return super.storeInboundMessage(input);
   }
 }
 

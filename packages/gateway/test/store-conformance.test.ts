@@ -252,6 +252,17 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
       expect(await store.getRun("r1")).toEqual(ended);
     });
 
+    it("returns a run's usage detached from the caller's, and keeps it when a patch has none", async () => {
+      await store.startRun({ id: "r1", sessionKey: "s", agentId: "main" });
+      const given = usage(120, 0.01);
+      const running = await store.updateRun("r1", { usage: given });
+      given.totalTokens = 999;
+      expect(running.usage).toEqual(usage(120, 0.01));
+      const ended = await store.updateRun("r1", { status: "completed", error: "late" });
+      expect(ended.usage).toEqual(usage(120, 0.01));
+      expect(structuredClone(ended)).toEqual(await store.getRun("r1"));
+    });
+
     it("lists runs by status, session and parent, oldest first", async () => {
       await store.startRun({ id: "a", sessionKey: "s1", agentId: "main" });
       h.clock.now += 1;
@@ -305,6 +316,60 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
     });
   });
 
+  describe("inbound messages", () => {
+    const event = { channel: "telegram", accountId: "bot", eventId: "u-7" };
+
+    it("records the event id, creates the session and appends the message in one call", async () => {
+      const stored = await store.storeInboundMessage({ event, session: dmSession(), message: userMessage("hi") });
+      expect(stored).toEqual({
+        session: {
+          ...dmSession(),
+          settings: {},
+          createdAt: h.clock.now,
+          updatedAt: h.clock.now,
+          lastSeq: 0,
+          transcriptStartSeq: 1,
+        },
+        created: true,
+        seq: 1,
+      });
+      const next = await store.storeInboundMessage({
+        event: { ...event, eventId: "u-8" },
+        session: dmSession(),
+        message: userMessage("again"),
+      });
+      expect(next).toMatchObject({ created: false, seq: 2, session: { lastSeq: 1 } });
+      expect((await store.readTranscript(dmSession().key)).map((entry) => entry.seq)).toEqual([1, 2]);
+      expect(await store.recordInboundEvent(event)).toBe(false);
+    });
+
+    it("drops a replayed event id and writes nothing", async () => {
+      await store.storeInboundMessage({ event, session: dmSession(), message: userMessage("hi") });
+      const replay = await store.storeInboundMessage({
+        event,
+        session: dmSession("other-session"),
+        message: userMessage("hi"),
+      });
+      expect(replay).toBeUndefined();
+      expect(await store.getSession("other-session")).toBeUndefined();
+      expect(await store.readTranscript(dmSession().key)).toHaveLength(1);
+    });
+
+    it("rejects a message that is not JSON and leaves the event id unrecorded, so a replay is handled", async () => {
+      const cyclic: Record<string, unknown> = { role: "user" };
+      cyclic.self = cyclic;
+      const bad = store.storeInboundMessage({
+        event,
+        session: dmSession(),
+        message: cyclic as unknown as AgentMessage,
+      });
+      expect((await rejection(bad)).code).toBe("invalid-input");
+      expect(await store.getSession(dmSession().key)).toBeUndefined();
+      const replay = await store.storeInboundMessage({ event, session: dmSession(), message: userMessage("hi") });
+      expect(replay?.seq).toBe(1);
+    });
+  });
+
   describe("outbox", () => {
     const reply = { sessionKey: "s", runId: "r1", kind: "reply" as const, payload: { text: "Hello!" } };
 
@@ -333,6 +398,21 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
       expect((await rejection(store.markOutboxSent(id, ["again"]))).code).toBe("invalid-state");
       expect(await store.claimOutboxEntry(id)).toBeUndefined();
       expect(await store.getOutboxEntry(id)).toEqual(sent);
+    });
+
+    it("returns entries detached from the caller's payload, as JSON round trips", async () => {
+      const payload: { text: string; extra?: undefined } = { text: "Hello!", extra: undefined };
+      await store.ensureSession({ ...dmSession(), key: "s" });
+      const [entry] = await store.enqueueOutbox([{ ...reply, payload }]);
+      const [claimed] = (
+        await store.commitTurn({ sessionKey: "s", messages: [], outbox: [{ ...reply, payload }], claimOutbox: true })
+      ).outbox;
+      payload.text = "changed";
+      expect(entry?.payload).toEqual({ text: "Hello!" });
+      expect(Object.keys(entry?.payload as object)).toEqual(["text"]);
+      expect(claimed).toMatchObject({ status: "in-flight", attempts: 1, payload: { text: "Hello!" } });
+      const sent = await store.markOutboxSent(claimed?.id ?? -1, ["m-1"]);
+      expect(structuredClone(sent)).toEqual(await store.getOutboxEntry(claimed?.id ?? -1));
     });
 
     it("retries a failed send at its next attempt time, or keeps it as failed when given up", async () => {

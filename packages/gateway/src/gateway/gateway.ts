@@ -321,19 +321,15 @@ export class Gateway {
       accountId,
       chatId: message.chatId,
     };
-    // An agent turn's message is stored with its session in one transaction, before anything else happens to it.
+    // An agent turn's message is stored with its session and event id in one transaction, before anything else
+    // happens to it.
     const userMessage = builtin ? undefined : inboundUserMessage(message);
     const stored =
       userMessage === undefined
         ? (await this.store.recordInboundEvent(event))
           ? { ...(await this.store.ensureSession(newSession)), seq: undefined }
           : undefined
-        : await this.store.transaction(async (tx) => {
-            if (!(await tx.recordInboundEvent(event))) return undefined;
-            const ensured = await tx.ensureSession(newSession);
-            const appended = await tx.appendMessages(newSession.key, [userMessage]);
-            return { ...ensured, seq: appended.firstSeq };
-          });
+        : await this.store.storeInboundMessage({ event, session: newSession, message: userMessage });
     if (stored === undefined) return; // a replay
     const { session, created, seq } = stored;
     this.events.publish({

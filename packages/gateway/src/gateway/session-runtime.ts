@@ -189,8 +189,8 @@ export class SessionRuntime implements LaneHost {
     this.#deps.onIdle(this);
   }
 
-  runTurn(items: LaneItem[]): Promise<void> {
-    const turn = this.#runTurn(items);
+  runTurn(items: LaneItem[], releaseSlot: () => void): Promise<void> {
+    const turn = this.#runTurn(items, releaseSlot);
     this.#turn = turn;
     this.#deps.track(turn);
     return turn;
@@ -206,7 +206,7 @@ export class SessionRuntime implements LaneHost {
     return this.#ensureAgent();
   }
 
-  async #runTurn(items: LaneItem[]): Promise<void> {
+  async #runTurn(items: LaneItem[], releaseSlot: () => void): Promise<void> {
     const deps = this.#deps;
     // Time-ordered: the store's run index grows at its right edge (a random UUID dirties a random page per turn).
     const runId = timeOrderedId("run_");
@@ -307,9 +307,9 @@ export class SessionRuntime implements LaneHost {
       deps.approvals.closeRun(runId);
     }
     const notice = endNotice(result.reason, result.error, current.cause);
-    await committer.finish(result, notice);
-    this.#current = undefined;
-    this.#committer = undefined;
+    // The run's work is over: say so, and give the global slot to the next session while this turn is persisted (the
+    // cap bounds concurrent model work; this session's next turn still waits for the commit, as the lane runs one
+    // turn at a time).
     deps.events.publish({
       type: "run_ended",
       at: deps.now(),
@@ -318,6 +318,10 @@ export class SessionRuntime implements LaneHost {
       outcome: result.reason === "aborted" ? "aborted" : result.reason === "error" ? "failed" : "completed",
       ...(result.error === undefined ? {} : { error: result.error }),
     });
+    releaseSlot();
+    await committer.finish(result, notice);
+    this.#current = undefined;
+    this.#committer = undefined;
   }
 
   async #ensureAgent(): Promise<Agent> {

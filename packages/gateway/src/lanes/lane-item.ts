@@ -15,8 +15,12 @@ export interface LaneItem {
 
 /** What a lane asks of the gateway. */
 export interface LaneHost {
-  /** Runs one turn on these items (in order). Contract: resolves when the turn has ended and been persisted. */
-  runTurn(items: LaneItem[]): Promise<void>;
+  /**
+   * Runs one turn on these items (in order). `releaseSlot` gives the turn's global slot back early: the cap bounds
+   * model work, so a turn whose model work is done may release it while its results are still being persisted.
+   * Contract: resolves when the turn has ended and been persisted; the lane releases the slot then if it was not yet.
+   */
+  runTurn(items: LaneItem[], releaseSlot: () => void): Promise<void>;
   /** Injects an item into the live run (steer mode). Contract: false when no run can take it now. */
   steer(item: LaneItem): boolean;
   /** Aborts the live run so that the queued items start next (interrupt mode). */

@@ -112,7 +112,7 @@ export class SessionLane implements AdmissionCandidate {
     }
     this.#running = true;
     void this.#host
-      .runTurn(items)
+      .runTurn(items, release)
       .catch(() => {
         // runTurn reports its own failures; the lane must go on regardless.
       })

@@ -3,6 +3,8 @@ import type { PairingStore } from "../policy/index.js";
 import type {
   AppendResult,
   InboundEventRef,
+  InboundMessageStored,
+  NewInboundMessage,
   NewOutboxEntry,
   NewRun,
   NewSession,
@@ -88,6 +90,14 @@ export interface SessionStoreOps extends PairingStore {
    * `false` if it was — drop it. Durable in durable stores, so replays after a restart are dropped too.
    */
   recordInboundEvent(ref: InboundEventRef): Promise<boolean>;
+  /**
+   * Stores an inbound platform message in one transaction: records `event` (dedupe), ensures `session` and appends
+   * `message` to its transcript.
+   * Contract: all or nothing; resolves `undefined` and writes nothing when the event id was seen within the TTL (a
+   * replay); rejects with `invalid-input` for a message that is not JSON, leaving the event id unrecorded so that a
+   * platform replay is handled.
+   */
+  storeInboundMessage(input: NewInboundMessage): Promise<InboundMessageStored | undefined>;
   /** Forgets event ids older than the TTL. Contract: returns how many were removed. */
   pruneInboundEvents(): Promise<number>;
 

@@ -128,6 +128,23 @@ export interface InboundEventRef {
   eventId: string;
 }
 
+/** What `storeInboundMessage` writes: a platform message that starts (or joins) an agent turn. */
+export interface NewInboundMessage {
+  /** The platform event id, recorded for dedupe with the message. */
+  event: InboundEventRef;
+  /** The session the message belongs to, created when missing. */
+  session: NewSession;
+  /** The user's message, appended to the session's transcript. */
+  message: AgentMessage;
+}
+
+/** What `storeInboundMessage` stored: the session (as ensured, before the append), whether it was new, the message's seq. */
+export interface InboundMessageStored {
+  readonly session: SessionRecord;
+  readonly created: boolean;
+  readonly seq: number;
+}
+
 /** What an outbox entry carries: a reply to a chat, a sub-agent's result for its parent, or a notice. */
 export type OutboxKind = "reply" | "subagent-result" | "notice";
 

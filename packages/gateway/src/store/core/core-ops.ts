@@ -4,6 +4,8 @@ import type { SessionStoreOps } from "../session-store.js";
 import type {
   AppendResult,
   InboundEventRef,
+  InboundMessageStored,
+  NewInboundMessage,
   NewOutboxEntry,
   NewRun,
   NewSession,
@@ -22,6 +24,7 @@ import type {
 } from "../store-types.js";
 import { commitTurnOn } from "./commit-turn.js";
 import type { SessionStoreCore } from "./store-core.js";
+import { storeInboundMessageOn } from "./store-inbound-message.js";
 
 /**
  * The async operations over a synchronous core. Subclasses decide how a call is admitted (`call`):
@@ -83,6 +86,9 @@ export abstract class CoreOps implements SessionStoreOps {
   }
   recordInboundEvent(ref: InboundEventRef): Promise<boolean> {
     return this.call(() => this.core.recordInboundEvent(ref));
+  }
+  storeInboundMessage(input: NewInboundMessage): Promise<InboundMessageStored | undefined> {
+    return this.call(() => storeInboundMessageOn(this.core, input));
   }
   pruneInboundEvents(): Promise<number> {
     return this.call(() => this.core.pruneInboundEvents());

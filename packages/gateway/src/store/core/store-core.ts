@@ -8,10 +8,10 @@ type SyncOps<T> = {
 
 /**
  * The synchronous engine behind an embedded store (memory, SQLite). `CoreBackedSessionStore` turns it into the
- * async `SessionStore`, serialises transactions and builds `commitTurn` from these operations.
+ * async `SessionStore`, serialises transactions and builds `commitTurn` and `storeInboundMessage` from these operations.
  * Contract: each operation is atomic on its own; `begin`/`commit`/`rollback` bracket several; `atomically` nests inside an open one.
  */
-export interface SessionStoreCore extends SyncOps<Omit<SessionStoreOps, "commitTurn">> {
+export interface SessionStoreCore extends SyncOps<Omit<SessionStoreOps, "commitTurn" | "storeInboundMessage">> {
   /** Opens a transaction. Contract: at most one is open at a time (the caller serialises). */
   begin(): void;
   commit(): void;

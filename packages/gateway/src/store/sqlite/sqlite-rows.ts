@@ -2,6 +2,7 @@ import type { SQLOutputValue } from "node:sqlite";
 import type { Usage } from "@chorus/core";
 import type { QueueMode } from "../../config/index.js";
 import type { PairingRequest } from "../../policy/index.js";
+import { defineLazyJson } from "../core/lazy-json.js";
 import { buildRunRecord, buildSessionRecord } from "../core/record-builders.js";
 import type {
   OutboxEntry,
@@ -59,8 +60,17 @@ export function sessionFromRow(row: SqliteRow): SessionRecord {
   );
 }
 
+/** The `runs` columns but `usage`, for a RETURNING clause when the usage is known already. */
+export const RUN_COLUMNS_BUT_USAGE =
+  "id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, error";
+
 export function runFromRow(row: SqliteRow): RunRecord {
-  return buildRunRecord({
+  return runFromRowWithUsage(row, text(row, "usage"));
+}
+
+/** A run from its row (which may lack `usage`) and its usage JSON, parsed only if read. */
+export function runFromRowWithUsage(row: SqliteRow, usageJson: string): RunRecord {
+  const run = buildRunRecord({
     id: text(row, "id"),
     sessionKey: text(row, "session_key"),
     parentRunId: optionalText(row, "parent_run_id"),
@@ -69,12 +79,26 @@ export function runFromRow(row: SqliteRow): RunRecord {
     status: text(row, "status") as RunStatus,
     startedAt: int(row, "started_at"),
     endedAt: optionalInt(row, "ended_at"),
-    usage: JSON.parse(text(row, "usage")) as Usage,
+    usage: undefined as unknown as Usage, // replaced below, in the same key order
     error: optionalText(row, "error"),
   });
+  return defineLazyJson(run, "usage", usageJson);
 }
 
+/** The `outbox` columns but `platform_message_ids`, for a RETURNING clause when the ids are known already. */
+export const OUTBOX_COLUMNS_BUT_JSON =
+  "id, session_key, run_id, kind, payload, status, attempts, created_at, updated_at, next_attempt_at, last_error";
+
 export function outboxFromRow(row: SqliteRow): OutboxEntry {
+  return outboxEntry(row, JSON.parse(text(row, "payload")), JSON.parse(text(row, "platform_message_ids")) as string[]);
+}
+
+/** An outbox entry whose payload is parsed only if read (see `defineLazyJson`). */
+export function outboxFromRowWithLazyPayload(row: SqliteRow, platformMessageIds: readonly string[]): OutboxEntry {
+  return defineLazyJson(outboxEntry(row, undefined, platformMessageIds), "payload", text(row, "payload"));
+}
+
+function outboxEntry(row: SqliteRow, payload: unknown, platformMessageIds: readonly string[]): OutboxEntry {
   const runId = optionalText(row, "run_id");
   const lastError = optionalText(row, "last_error");
   return {
@@ -82,14 +106,14 @@ export function outboxFromRow(row: SqliteRow): OutboxEntry {
     sessionKey: text(row, "session_key"),
     ...(runId !== undefined ? { runId } : {}),
     kind: text(row, "kind") as OutboxKind,
-    payload: JSON.parse(text(row, "payload")) as unknown,
+    payload,
     status: text(row, "status") as OutboxStatus,
     attempts: int(row, "attempts"),
     createdAt: int(row, "created_at"),
     updatedAt: int(row, "updated_at"),
     nextAttemptAt: int(row, "next_attempt_at"),
     ...(lastError !== undefined ? { lastError } : {}),
-    platformMessageIds: JSON.parse(text(row, "platform_message_ids")) as string[],
+    platformMessageIds,
   };
 }
 

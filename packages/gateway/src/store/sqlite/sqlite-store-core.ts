@@ -13,12 +13,6 @@ import {
 } from "../core/store-validation.js";
 import { zeroUsage } from "../core/zero-usage.js";
 
-const RUN_STATUSES: readonly RunStatus[] = ["running", "completed", "failed", "aborted", "interrupted"];
-const OUTBOX_STATUSES: readonly OutboxStatus[] = ["pending", "in-flight", "sent", "failed"];
-
-/** A new run's usage, serialised once. */
-const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
-
 import { SessionStoreError } from "../session-store-error.js";
 import type {
   AppendResult,
@@ -40,8 +34,30 @@ import type {
   TranscriptEntry,
 } from "../store-types.js";
 import { translateSqliteError } from "./sqlite-errors.js";
-import { outboxFromRow, pairingRequestFromRow, runFromRow, type SqliteRow, sessionFromRow } from "./sqlite-rows.js";
+import {
+  OUTBOX_COLUMNS_BUT_JSON,
+  outboxFromRow,
+  outboxFromRowWithLazyPayload,
+  pairingRequestFromRow,
+  RUN_COLUMNS_BUT_USAGE,
+  runFromRow,
+  runFromRowWithUsage,
+  type SqliteRow,
+  sessionFromRow,
+} from "./sqlite-rows.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
+
+const RUN_STATUSES: readonly RunStatus[] = ["running", "completed", "failed", "aborted", "interrupted"];
+const OUTBOX_STATUSES: readonly OutboxStatus[] = ["pending", "in-flight", "sent", "failed"];
+
+/** A new run's usage, serialised once. */
+const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
+
+// Hot statements with a column list spliced in: built once, so that the statement cache's key is one string.
+const UPDATE_RUN_WITH_USAGE = `UPDATE runs SET status = coalesce(?, status), ended_at = ?, usage = ?, error = coalesce(?, error)
+  WHERE id = ? AND status = 'running' RETURNING ${RUN_COLUMNS_BUT_USAGE}`;
+const MARK_OUTBOX_SENT = `UPDATE outbox SET status = 'sent', platform_message_ids = ?, last_error = NULL, updated_at = ?
+  WHERE id = ? AND status = 'in-flight' RETURNING ${OUTBOX_COLUMNS_BUT_JSON}`;
 
 /** What the SQLite engine needs besides the open connection. */
 export interface SqliteCoreOptions {
@@ -322,13 +338,23 @@ export class SqliteStoreCore implements NestingStoreCore {
   }
 
   updateRun(id: string, patch: RunPatch): RunRecord {
-    const usage = patch.usage === undefined ? null : toStoredJson(patch.usage, "run usage");
+    const status = patch.status ?? null;
+    const endedAt = patch.status === undefined ? null : this.now();
+    const error = patch.error ?? null;
     // Only a running run changes; no row back means it is unknown or already ended (told apart below).
-    const row = this.sql(
-      `UPDATE runs SET status = coalesce(?, status), ended_at = ?, usage = coalesce(?, usage), error = coalesce(?, error)
-       WHERE id = ? AND status = 'running' RETURNING *`,
-    ).get(patch.status ?? null, patch.status === undefined ? null : this.now(), usage, patch.error ?? null, id);
-    if (row !== undefined) return runFromRow(row);
+    let row: SqliteRow | undefined;
+    if (patch.usage === undefined) {
+      row = this.sql(
+        `UPDATE runs SET status = coalesce(?, status), ended_at = ?, error = coalesce(?, error)
+         WHERE id = ? AND status = 'running' RETURNING *`,
+      ).get(status, endedAt, error, id);
+      if (row !== undefined) return runFromRow(row);
+    } else {
+      // The usage just written is not read back: the record takes it from the JSON written, parsed only if read.
+      const usage = toStoredJson(patch.usage, "run usage");
+      row = this.sql(UPDATE_RUN_WITH_USAGE).get(status, endedAt, usage, error, id);
+      if (row !== undefined) return runFromRowWithUsage(row, usage);
+    }
     assertRunning(id, this.requireRun(id).status);
     throw notFound("run", id);
   }
@@ -380,24 +406,31 @@ export class SqliteStoreCore implements NestingStoreCore {
     const insert = this.sql(
       status === "pending"
         ? `INSERT INTO outbox (session_key, run_id, kind, payload, status, created_at, updated_at, next_attempt_at)
-           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *`
+           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`
         : `INSERT INTO outbox (session_key, run_id, kind, payload, status, attempts, created_at, updated_at,
              next_attempt_at)
-           VALUES (?, ?, ?, ?, 'in-flight', 1, ?, ?, ?) RETURNING *`,
+           VALUES (?, ?, ?, ?, 'in-flight', 1, ?, ?, ?)`,
     );
-    return entries.map((entry, index) =>
-      outboxFromRow(
-        insert.get(
-          entry.sessionKey,
-          entry.runId ?? null,
-          entry.kind,
-          payloads[index] as string,
-          at,
-          at,
-          entry.nextAttemptAt ?? at,
-        ) as SqliteRow,
-      ),
-    );
+    // The entry is built from what was written (no RETURNING row to decode); the payload is read back as a JSON round
+    // trip of the caller's, detached from it, as the memory store gives it.
+    return entries.map((entry, index) => {
+      const payload = payloads[index] as string;
+      const nextAttemptAt = entry.nextAttemptAt ?? at;
+      const written = insert.run(entry.sessionKey, entry.runId ?? null, entry.kind, payload, at, at, nextAttemptAt);
+      return {
+        id: Number(written.lastInsertRowid),
+        sessionKey: entry.sessionKey,
+        ...(entry.runId !== undefined ? { runId: entry.runId } : {}),
+        kind: entry.kind,
+        payload: JSON.parse(payload) as unknown,
+        status,
+        attempts: status === "pending" ? 0 : 1,
+        createdAt: at,
+        updatedAt: at,
+        nextAttemptAt,
+        platformMessageIds: [],
+      };
+    });
   }
 
   getOutboxEntry(id: number): OutboxEntry | undefined {
@@ -424,15 +457,14 @@ export class SqliteStoreCore implements NestingStoreCore {
   }
 
   markOutboxSent(id: number, platformMessageIds: readonly string[]): OutboxEntry {
-    const row = this.sql(
-      `UPDATE outbox SET status = 'sent', platform_message_ids = ?, last_error = NULL, updated_at = ?
-       WHERE id = ? AND status = 'in-flight' RETURNING *`,
-    ).get(JSON.stringify(platformMessageIds), this.now(), id);
+    const ids = JSON.stringify(platformMessageIds);
+    const row = this.sql(MARK_OUTBOX_SENT).get(ids, this.now(), id);
     if (row === undefined) {
       this.requireInFlight(id);
       throw new SessionStoreError("invalid-state", `Outbox entry ${id} is not in-flight.`);
     }
-    return outboxFromRow(row);
+    // Senders rarely look at the entry they just marked sent: its payload is parsed only if read.
+    return outboxFromRowWithLazyPayload(row, [...platformMessageIds]);
   }
 
   markOutboxFailed(id: number, failure: OutboxFailure): OutboxEntry {
