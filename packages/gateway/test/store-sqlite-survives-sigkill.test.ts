@@ -21,20 +21,10 @@ afterEach(() => {
 });
 
 /** Starts the writer child, kills it once it reports turn `turns` committed, and resolves after it exited. */
-function killWriterAfter(
-  dbPath: string,
-  turns: number,
-  variant: string,
-): Promise<{ lastReported: number; exited: Promise<void> }> {
+function killWriterAfter(dbPath: string, turns: number): Promise<{ lastReported: number; exited: Promise<void> }> {
   const writer = spawn(
     process.execPath,
-    [
-      "--import",
-      join(fixtures, "resolve-ts-specifiers.mjs"),
-      join(fixtures, "store-append-until-killed.ts"),
-      dbPath,
-      variant,
-    ],
+    ["--import", join(fixtures, "resolve-ts-specifiers.mjs"), join(fixtures, "store-append-until-killed.ts"), dbPath],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   child = writer;
@@ -63,47 +53,42 @@ function killWriterAfter(
   });
 }
 
-// The in-thread store, and the same store on its own thread (what the bot runs), where the kill can land between the
-// thread's COMMIT and the reply reaching the caller.
-it.each(["in-thread", "threaded"])(
-  "keeps every committed turn whole, and no half-written one, after the %s writer is killed with SIGKILL",
-  async (variant) => {
-    dir = mkdtempSync(join(tmpdir(), "chorus-sigkill-"));
-    const dbPath = join(dir, "chorus.db");
-    // Three writers in turn on the same file, each killed mid-loop; each continues after what the last one left.
-    let lastReported = 0;
-    for (const target of [300, 600, 900]) {
-      const killed = await killWriterAfter(dbPath, target, variant);
-      await killed.exited;
-      lastReported = killed.lastReported;
-    }
+it("keeps every committed turn whole, and no half-written one, after the writer is killed with SIGKILL", async () => {
+  dir = mkdtempSync(join(tmpdir(), "chorus-sigkill-"));
+  const dbPath = join(dir, "chorus.db");
+  // Three writers in turn on the same file, each killed mid-loop; each continues after what the last one left.
+  let lastReported = 0;
+  for (const target of [300, 600, 900]) {
+    const killed = await killWriterAfter(dbPath, target);
+    await killed.exited;
+    lastReported = killed.lastReported;
+  }
 
-    const store = SqliteSessionStore.open({ path: dbPath });
-    try {
-      const transcript = await store.readTranscript(SESSION_KEY);
-      const outbox = await store.listOutbox({ sessionKey: SESSION_KEY });
-      const turns = transcript.length / 2;
-      // Whole turns only: two messages and one outbox entry each, committed together.
-      expect(Number.isInteger(turns)).toBe(true);
-      expect(outbox.length).toBe(turns);
-      expect(turns).toBeGreaterThanOrEqual(lastReported);
-      for (let turn = 1; turn <= turns; turn++) {
-        const question = transcript[2 * turn - 2];
-        const answer = transcript[2 * turn - 1];
-        expect(question?.seq).toBe(2 * turn - 1);
-        expect(question?.message).toMatchObject({ content: `question ${turn}` });
-        expect(answer?.message).toMatchObject({ content: expect.stringMatching(new RegExp(`^answer ${turn} x+$`)) });
-        expect(outbox[turn - 1]?.payload).toEqual({ turn });
-      }
-      expect((await store.getSession(SESSION_KEY))?.lastSeq).toBe(transcript.length);
-    } finally {
-      await store.close();
+  const store = SqliteSessionStore.open({ path: dbPath });
+  try {
+    const transcript = await store.readTranscript(SESSION_KEY);
+    const outbox = await store.listOutbox({ sessionKey: SESSION_KEY });
+    const turns = transcript.length / 2;
+    // Whole turns only: two messages and one outbox entry each, committed together.
+    expect(Number.isInteger(turns)).toBe(true);
+    expect(outbox.length).toBe(turns);
+    expect(turns).toBeGreaterThanOrEqual(lastReported);
+    for (let turn = 1; turn <= turns; turn++) {
+      const question = transcript[2 * turn - 2];
+      const answer = transcript[2 * turn - 1];
+      expect(question?.seq).toBe(2 * turn - 1);
+      expect(question?.message).toMatchObject({ content: `question ${turn}` });
+      expect(answer?.message).toMatchObject({ content: expect.stringMatching(new RegExp(`^answer ${turn} x+$`)) });
+      expect(outbox[turn - 1]?.payload).toEqual({ turn });
     }
-    const raw = new DatabaseSync(dbPath);
-    try {
-      expect(raw.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-    } finally {
-      raw.close();
-    }
-  },
-);
+    expect((await store.getSession(SESSION_KEY))?.lastSeq).toBe(transcript.length);
+  } finally {
+    await store.close();
+  }
+  const raw = new DatabaseSync(dbPath);
+  try {
+    expect(raw.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+  } finally {
+    raw.close();
+  }
+});

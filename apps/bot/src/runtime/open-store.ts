@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { MemorySessionStore, type SessionStore, ThreadedSqliteSessionStore } from "@chorus/gateway";
+import { MemorySessionStore, type SessionStore, SqliteSessionStore } from "@chorus/gateway";
 import type { BotConfig } from "../config/bot-config-schema.js";
 
 /** The store a configuration asks for, and how to describe it. */
@@ -17,8 +17,7 @@ export function storePathOf(config: Pick<BotConfig, "store" | "dataDir">, cwd: s
 }
 
 /**
- * Opens the configured session store (SQLite by default, under the data dir, on its own thread so that its statements
- * and COMMITs run beside the event loop).
+ * Opens the configured session store (SQLite by default, under the data dir).
  * Contract: throws SessionStoreError (`corrupt`, `locked`, `io`, `schema-too-new`) when the file cannot be used.
  */
 export function openStore(config: Pick<BotConfig, "store" | "dataDir">, cwd: string): OpenedStore {
@@ -26,5 +25,5 @@ export function openStore(config: Pick<BotConfig, "store" | "dataDir">, cwd: str
   if (path === undefined) {
     return { store: new MemorySessionStore(), description: "memory (nothing survives a restart)" };
   }
-  return { store: ThreadedSqliteSessionStore.open({ path }), description: `SQLite ${path}` };
+  return { store: SqliteSessionStore.open({ path }), description: `SQLite ${path}` };
 }

@@ -12,5 +12,4 @@ export {
   SqliteSessionStore,
   type SqliteSessionStoreOptions,
 } from "./sqlite/sqlite-session-store.js";
-export { ThreadedSqliteSessionStore } from "./sqlite-thread/threaded-sqlite-session-store.js";
 export type * from "./store-types.js";
