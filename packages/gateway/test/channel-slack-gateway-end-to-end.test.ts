@@ -205,6 +205,20 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
     for (let i = 1; i < edits.length; i++) expect(edits[i]! - edits[i - 1]!).toBeGreaterThanOrEqual(900);
   });
 
+  it("removes the working reaction of a streamed answer once the run ends, though the answer is an edit", async () => {
+    const answer = "word ".repeat(100).trim();
+    const chunks = answer.match(/[\s\S]{1,25}/g)!;
+    // The preview message is out before the reaction (at 200 ms); the final answer then arrives as an edit of it.
+    const { f } = await start([{ blocks: [{ type: "text", text: answer, chunks }], tokenDelayMs: 40 }], {
+      gateway: { typingDelayMs: 200 },
+    });
+    await f.injectDm({ text: "stream something slowly" });
+    await expect.poll(() => botTexts(f, f.dmChannel()), { timeout: 10_000 }).toEqual([answer]);
+    await expect.poll(() => f.callsTo("reactions.remove").length, { timeout: 5_000 }).toBe(1);
+    expect(f.callsTo("reactions.add")).toHaveLength(1);
+    expect(f.callsTo("chat.update").length).toBeGreaterThan(0);
+  });
+
   // Slack has no API to register slash commands (they are declared in the app manifest: /agents and /chorus), so
   // the native-command check here is that a declared command reaches the gateway's commands and is answered.
   it("routes /chorus status to the gateway's /status and answers it in the channel", async () => {

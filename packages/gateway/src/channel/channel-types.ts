@@ -141,5 +141,10 @@ export interface Channel {
   edit?(message: SentMessage, outbound: OutboundMessage): Promise<void>;
   delete?(message: SentMessage): Promise<void>;
   typing?(target: SendTarget): Promise<void>;
+  /**
+   * Ends a typing indication that does not expire by itself (Slack's working reaction). Contract: a no-op when none
+   * is shown; the next `send` to the conversation ends it too.
+   */
+  stopTyping?(target: SendTarget): Promise<void>;
   react?(message: SentMessage, emoji: string): Promise<void>;
 }

@@ -47,6 +47,7 @@ export class ReplyManager {
   #shown: string[] = [];
   readonly #lastEditAt = new Map<string, number>();
   #noticeSent = false;
+  #typingShown = false;
   #closed = false;
 
   constructor(options: ReplyManagerOptions) {
@@ -116,8 +117,15 @@ export class ReplyManager {
     });
   }
 
-  /** Stops typing and previews. Contract: idempotent. */
+  /**
+   * Stops typing and previews. With previews shown the final answer arrives as an edit, which does not end a typing
+   * indication that lasts until removed (Slack's working reaction): it is ended here. Contract: idempotent.
+   */
   close(): void {
+    if (!this.#closed && this.#typingShown && this.#sent.size > 0) {
+      const { channel, target } = this.#o;
+      void channel.stopTyping?.(target).catch(() => {});
+    }
     this.#closed = true;
     if (this.#typingTimer !== undefined) clearInterval(this.#typingTimer);
     if (this.#typingDelay !== undefined) clearTimeout(this.#typingDelay);
@@ -146,6 +154,7 @@ export class ReplyManager {
   #showTyping(): void {
     const { channel, target } = this.#o;
     const typing = (): void => void channel.typing?.(target).catch(() => {});
+    this.#typingShown = true;
     typing();
     this.#typingTimer = setInterval(typing, this.#o.typingIntervalMs ?? 4000);
     this.#typingTimer.unref?.();

@@ -274,6 +274,11 @@ export class SlackChannel implements Channel {
     }
   }
 
+  /** Removes the working reaction of the conversation, if any (a streamed answer ends with an edit, not a send). */
+  async stopTyping(target: SendTarget): Promise<void> {
+    await this.#clearWorking(target);
+  }
+
   async react(message: SentMessage, emoji: string): Promise<void> {
     await this.#reaction("add", message.chatId, message.messageId, emoji.replace(/^:|:$/g, ""));
   }
