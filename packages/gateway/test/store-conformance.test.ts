@@ -368,6 +368,50 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
       const replay = await store.storeInboundMessage({ event, session: dmSession(), message: userMessage("hi") });
       expect(replay?.seq).toBe(1);
     });
+
+    it("reports a session whose inbound message no commit has answered, until one does", async () => {
+      const key = dmSession().key;
+      expect(await store.listUnansweredSessions()).toEqual([]);
+      await store.storeInboundMessage({ event, session: dmSession(), message: userMessage("first") });
+      expect((await store.listUnansweredSessions()).map((s) => s.key)).toEqual([key]);
+      // An assistant message alone (no answersSeq) answers nothing; a commit that answers seq 1 does.
+      await store.appendMessages(key, [assistantText("thinking")]);
+      expect((await store.listUnansweredSessions()).map((s) => s.key)).toEqual([key]);
+      await store.commitTurn({ sessionKey: key, messages: [assistantText("done")], answersSeq: 1 });
+      expect(await store.listUnansweredSessions()).toEqual([]);
+      // A later message waits again; an empty commit can answer it too.
+      await store.storeInboundMessage({
+        event: { ...event, eventId: "u-9" },
+        session: dmSession(),
+        message: userMessage("second"),
+      });
+      expect((await store.listUnansweredSessions()).map((s) => s.key)).toEqual([key]);
+      await store.commitTurn({ sessionKey: key, messages: [], answersSeq: (await store.getSession(key))!.lastSeq });
+      expect(await store.listUnansweredSessions()).toEqual([]);
+    });
+
+    it("does not report messages from before the transcript start (/new), nor a deleted session", async () => {
+      await store.storeInboundMessage({ event, session: dmSession(), message: userMessage("old") });
+      await store.resetTranscript(dmSession().key);
+      expect(await store.listUnansweredSessions()).toEqual([]);
+      await store.storeInboundMessage({
+        event: { ...event, eventId: "u-10" },
+        session: dmSession("other"),
+        message: userMessage("hi"),
+      });
+      await store.deleteSession("other");
+      expect(await store.listUnansweredSessions()).toEqual([]);
+    });
+
+    it("keeps the waiting mark out of a transaction that rolls back", async () => {
+      await store.ensureSession(dmSession());
+      const failed = store.transaction(async (tx) => {
+        await tx.storeInboundMessage({ event, session: dmSession(), message: userMessage("hi") });
+        throw new Error("changed my mind");
+      });
+      await expect(failed).rejects.toThrow("changed my mind");
+      expect(await store.listUnansweredSessions()).toEqual([]);
+    });
   });
 
   describe("outbox", () => {

@@ -45,6 +45,8 @@ import { type SessionChat, SessionRuntime, type SessionRuntimeDeps } from "./ses
 const COMPACT_KEEP_RECENT_TOKENS = 4_000;
 const RESTART_NOTICE = "I was restarted while working on this — reply 'continue' to pick up.";
 const RESUME_NOTICE = "I was restarted while working on this — picking up where I left off.";
+const UNANSWERED_NOTICE = "I was restarted before I could answer — reply 'continue' and I will.";
+const UNANSWERED_RESUME_NOTICE = "I was restarted before I could answer — answering now.";
 /** What the model reads when an interrupted run resumes by itself. */
 const RESUME_PROMPT =
   "[The gateway restarted while you were working on this. Continue where you left off; a tool that was running may or may not have finished.]";
@@ -202,7 +204,14 @@ export class Gateway {
       const session = await this.store.getSession(run.sessionKey);
       if (session === undefined || isSubagentKey(session.key)) continue;
       const auto = this.#options.onRestart === "resume";
-      this.#notice(session.key, sessionChatOf(session), auto ? RESUME_NOTICE : RESTART_NOTICE);
+      await this.#tellAfterRestart(session, auto ? RESUME_NOTICE : RESTART_NOTICE);
+      if (auto) resume.push(session);
+    }
+    // Messages that were still waiting for their turn (no run had taken them in) are told about too.
+    for (const session of await this.store.listUnansweredSessions()) {
+      if (repaired.has(session.key) || isSubagentKey(session.key)) continue;
+      const auto = this.#options.onRestart === "resume";
+      await this.#tellAfterRestart(session, auto ? UNANSWERED_RESUME_NOTICE : UNANSWERED_NOTICE);
       if (auto) resume.push(session);
     }
     this.#redeliverTimer = setInterval(() => {
@@ -212,6 +221,32 @@ export class Gateway {
     this.#accepting = true;
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
     for (const session of resume) await this.#resume(session);
+  }
+
+  /**
+   * Tells a chat what a restart did to its messages, and marks them answered in the same write as the notice's outbox
+   * entry: a later restart does not tell it again about the same messages.
+   */
+  async #tellAfterRestart(session: SessionRecord, text: string): Promise<void> {
+    const chat = sessionChatOf(session);
+    const payload: ChatDeliveryPayload = {
+      channel: chat.channel,
+      accountId: chat.accountId,
+      target: chat.target,
+      text,
+    };
+    try {
+      const { outbox } = await this.store.commitTurn({
+        sessionKey: session.key,
+        messages: [],
+        outbox: [{ sessionKey: session.key, kind: "notice", payload }],
+        claimOutbox: true,
+        answersSeq: session.lastSeq,
+      });
+      this.#track(this.#dispatcher.deliver(outbox));
+    } catch (error) {
+      this.#logger.error({ sessionKey: session.key, error: describeError(error) }, "could not queue a notice");
+    }
   }
 
   /**

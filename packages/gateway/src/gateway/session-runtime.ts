@@ -62,6 +62,13 @@ export interface SessionRuntimeDeps {
 interface CurrentRun {
   readonly runId: string;
   cause: RunStopCause;
+  /** The highest seq of the stored user messages the run took in (prompts, steered messages). */
+  answersSeq: number | undefined;
+}
+
+/** The higher of two seqs, either of which may be unknown. */
+function laterSeq(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
 }
 
 /**
@@ -168,6 +175,7 @@ export class SessionRuntime implements LaneHost {
     if (agent === undefined || this.#current === undefined || !agent.state.isRunning) return false;
     // A steered message joins a live run: the run drops to the lower of the two tiers.
     this.meta.trustTier = lowerTier(this.meta.trustTier as TrustTier, item.trust);
+    this.#current.answersSeq = laterSeq(this.#current.answersSeq, (item as { seq?: number }).seq);
     agent.steer(item.message);
     return true;
   }
@@ -211,11 +219,13 @@ export class SessionRuntime implements LaneHost {
     // Time-ordered: the store's run index grows at its right edge (a random UUID dirties a random page per turn).
     const runId = timeOrderedId("run_");
     let agent: Agent;
+    let answersSeq: number | undefined;
     try {
       agent = await this.#ensureAgent();
       for (const item of items) {
         const seq = (item as { seq?: number }).seq;
         if (seq !== undefined) this.#pendingSeqs.delete(seq);
+        answersSeq = laterSeq(answersSeq, seq);
       }
       this.meta.trustTier = items.map((item) => item.trust).reduce(lowerTier);
       if (this.#groupToolPolicy === undefined) delete this.meta.groupToolPolicy;
@@ -226,7 +236,7 @@ export class SessionRuntime implements LaneHost {
       deps.notice(this.key, this.chat, "Sorry, I could not start working on that. Please try again.");
       return;
     }
-    const current: CurrentRun = { runId, cause: undefined };
+    const current: CurrentRun = { runId, cause: undefined, answersSeq };
     this.#current = current;
     const startedAt = deps.now();
     deps.events.publish({
@@ -259,6 +269,7 @@ export class SessionRuntime implements LaneHost {
       stored: this.#stored,
       chat,
       replies: replies ?? NO_REPLIES,
+      answersSeq: () => current.answersSeq,
       onCommitted: (entries) => deps.deliver(entries),
       logger: deps.logger,
     });

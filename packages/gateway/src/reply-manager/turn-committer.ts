@@ -18,6 +18,8 @@ export interface TurnCommitterOptions {
   chat: { channel: string; accountId: string; target: SendTarget };
   /** The run's reply manager (only its preview side is used). */
   replies: Pick<ReplyManager, "previewing" | "takePreview">;
+  /** The highest seq of the stored user messages the run took in; the run's final commit marks them answered. */
+  answersSeq?: () => number | undefined;
   /** Receives the outbox entries of every commit, in order, to deliver them. */
   onCommitted(entries: readonly OutboxEntry[]): void;
   logger: GatewayLogger;
@@ -155,9 +157,11 @@ export class TurnCommitter {
     }
     if (notice !== undefined) outbox.push(this.#entry("notice", notice, []));
     try {
+      const answersSeq = patch === undefined ? undefined : this.#o.answersSeq?.();
       const result = await store.commitTurn({
         sessionKey,
         messages,
+        ...(answersSeq === undefined ? {} : { answersSeq }),
         // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
         ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
         ...(patch === undefined ? {} : { run: { id: runId, patch } }),

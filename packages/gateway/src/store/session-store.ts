@@ -134,6 +134,12 @@ export interface SessionStoreOps extends PairingStore {
   // Pairing: the `PairingStore` methods are inherited (insertPending is atomic; approved senders are kept until
   // removeApproved); `PairingService` holds the rules — code format, one-hour expiry, at most three pending.
 
+  /**
+   * Sessions holding a user message stored by `storeInboundMessage` that no commit has answered yet (`answersSeq`):
+   * after a crash, the chats whose messages were still waiting for their turn. Contract: messages before the
+   * session's transcript start (`/new`) do not count; most recently updated first, then by key.
+   */
+  listUnansweredSessions(): Promise<SessionRecord[]>;
   // ── Turns ─────────────────────────────────────────────────────────────────
 
   /**

@@ -215,6 +215,11 @@ export interface TurnCommit {
    * claim it (after a crash, `requeueInFlightOutbox` hands it back as a possible resend).
    */
   claimOutbox?: boolean;
+  /**
+   * The highest seq of the user messages this turn's run took in (its prompts and steered messages): they count as
+   * answered once this commit is durable, so `listUnansweredSessions` no longer reports them.
+   */
+  answersSeq?: number;
 }
 
 /** What `commitTurn` wrote. */

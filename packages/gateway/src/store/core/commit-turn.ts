@@ -4,7 +4,11 @@ import type { SessionStoreCore } from "./store-core.js";
 /** Writes one turn (messages, run change, outbox entries) in one transaction of `core`. Contract: all or nothing. */
 export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnCommitResult {
   return core.atomically(() => {
-    const appended = core.appendMessages(turn.sessionKey, turn.messages);
+    const appended = core.appendMessages(
+      turn.sessionKey,
+      turn.messages,
+      turn.answersSeq === undefined ? undefined : { answersSeq: turn.answersSeq },
+    );
     const entries = turn.outbox ?? [];
     // Claimed in the same transaction: written in-flight at once (one write per entry instead of an insert and a claim).
     const outbox =

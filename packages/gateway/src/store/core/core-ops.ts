@@ -141,6 +141,9 @@ export abstract class CoreOps implements SessionStoreOps {
   removeApproved(scope: PairingScope, senderId: string): Promise<boolean> {
     return this.call(() => this.core.removeApproved(scope, senderId));
   }
+  listUnansweredSessions(): Promise<SessionRecord[]> {
+    return this.read(() => this.core.listUnansweredSessions());
+  }
   commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
     return this.call(() => commitTurnOn(this.core, turn));
   }

@@ -1,5 +1,6 @@
+import type { AgentMessage } from "@chorus/core";
 import type { SessionStoreOps } from "../session-store.js";
-import type { NewOutboxEntry, OutboxEntry } from "../store-types.js";
+import type { AppendResult, NewOutboxEntry, OutboxEntry } from "../store-types.js";
 
 /** The synchronous twin of each async store operation. */
 type SyncOps<T> = {
@@ -11,7 +12,18 @@ type SyncOps<T> = {
  * async `SessionStore`, serialises transactions and builds `commitTurn` and `storeInboundMessage` from these operations.
  * Contract: each operation is atomic on its own; `begin`/`commit`/`rollback` bracket several; `atomically` nests inside an open one.
  */
-export interface SessionStoreCore extends SyncOps<Omit<SessionStoreOps, "commitTurn" | "storeInboundMessage">> {
+/** What an append also records about the session's user messages (for `listUnansweredSessions`). */
+export interface AppendMarks {
+  /** The appended message is an inbound user message waiting for an answer. */
+  inbound?: boolean;
+  /** User messages up to this seq are answered. */
+  answersSeq?: number;
+}
+
+export interface SessionStoreCore
+  extends SyncOps<Omit<SessionStoreOps, "commitTurn" | "storeInboundMessage" | "appendMessages">> {
+  /** Appends messages with the next seqs, as `SessionStore.appendMessages`, recording `marks` in the same write. */
+  appendMessages(sessionKey: string, messages: readonly AgentMessage[], marks?: AppendMarks): AppendResult;
   /** Opens a transaction. Contract: at most one is open at a time (the caller serialises). */
   begin(): void;
   commit(): void;

@@ -12,7 +12,7 @@ export function storeInboundMessageOn(
   return core.atomically(() => {
     if (!core.recordInboundEvent(input.event)) return undefined;
     const { session, created } = core.ensureSession(input.session);
-    const appended = core.appendMessages(input.session.key, [input.message]);
+    const appended = core.appendMessages(input.session.key, [input.message], { inbound: true });
     return { session, created, seq: appended.firstSeq };
   });
 }

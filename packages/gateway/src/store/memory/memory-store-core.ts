@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import { buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
-import type { SessionStoreCore } from "../core/store-core.js";
+import type { AppendMarks, SessionStoreCore } from "../core/store-core.js";
 import {
   assertRunning,
   checkLimit,
@@ -54,6 +54,8 @@ export class MemoryStoreCore implements SessionStoreCore {
   /** Message JSON per session; the message at index i has seq i + 1. */
   private readonly transcripts = new Map<string, string[]>();
   private readonly runs = new Map<string, RunRecord>();
+  /** Per session: the seq of the latest inbound user message, and up to which seq user messages are answered. */
+  private readonly replyMarks = new Map<string, { readonly lastInbound: number; readonly answered: number }>();
   /** Inbound event key → when it was seen. */
   private readonly inbound = new Map<string, number>();
   private readonly outbox = new Map<number, HeldOutboxEntry>();
@@ -186,6 +188,7 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   deleteSession(key: string): boolean {
     this.remove(this.transcripts, key);
+    this.remove(this.replyMarks, key);
     return this.remove(this.sessions, key);
   }
 
@@ -197,10 +200,11 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   // ── Transcripts ───────────────────────────────────────────────────────────
 
-  appendMessages(sessionKey: string, messages: readonly AgentMessage[]): AppendResult {
+  appendMessages(sessionKey: string, messages: readonly AgentMessage[], marks: AppendMarks = {}): AppendResult {
     const session = this.requireSession(sessionKey);
     const json = messages.map((message) => toStoredJson(message, "transcript message"));
     const firstSeq = session.lastSeq + 1;
+    this.#mark(sessionKey, session.lastSeq + json.length, marks);
     if (json.length === 0) return { firstSeq, lastSeq: session.lastSeq };
     let transcript = this.transcripts.get(sessionKey);
     if (transcript === undefined) {
@@ -218,6 +222,25 @@ export class MemoryStoreCore implements SessionStoreCore {
     const lastSeq = session.lastSeq + json.length;
     this.put(this.sessions, sessionKey, Object.freeze({ ...session, lastSeq, updatedAt: this.now() }));
     return { firstSeq, lastSeq };
+  }
+
+  #mark(sessionKey: string, lastSeq: number, marks: AppendMarks): void {
+    if (marks.inbound !== true && marks.answersSeq === undefined) return;
+    const current = this.replyMarks.get(sessionKey) ?? { lastInbound: 0, answered: 0 };
+    this.put(this.replyMarks, sessionKey, {
+      lastInbound: marks.inbound === true ? lastSeq : current.lastInbound,
+      answered: Math.max(current.answered, marks.answersSeq ?? 0),
+    });
+  }
+
+  listUnansweredSessions(): SessionRecord[] {
+    const found: SessionRecord[] = [];
+    for (const [key, mark] of this.replyMarks) {
+      const session = this.sessions.get(key);
+      if (session === undefined || mark.lastInbound <= mark.answered) continue;
+      if (mark.lastInbound >= session.transcriptStartSeq) found.push(session);
+    }
+    return found.sort((a, b) => b.updatedAt - a.updatedAt || compareText(a.key, b.key));
   }
 
   readTranscript(sessionKey: string, options: { fromSeq?: number } = {}): TranscriptEntry[] {

@@ -132,6 +132,15 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE transcript_messages_v2 RENAME TO transcript_messages;
     `,
   },
+  {
+    version: 3,
+    description: "which inbound user messages have been answered, to tell their chats after a crash",
+    // Kept in the session row that every append already updates: no extra statement or index on the message path.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN last_inbound_seq INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN answered_seq INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

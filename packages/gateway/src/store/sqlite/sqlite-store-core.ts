@@ -3,6 +3,7 @@ import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import type { NestingStoreCore } from "../core/group-commit.js";
 import { buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
+import type { AppendMarks } from "../core/store-core.js";
 import {
   assertRunning,
   checkLimit,
@@ -246,24 +247,53 @@ export class SqliteStoreCore implements NestingStoreCore {
 
   // ── Transcripts ───────────────────────────────────────────────────────────
 
-  appendMessages(sessionKey: string, messages: readonly AgentMessage[]): AppendResult {
+  appendMessages(sessionKey: string, messages: readonly AgentMessage[], marks: AppendMarks = {}): AppendResult {
     const json = messages.map((message) => toStoredJson(message, "transcript message"));
     if (json.length === 0) {
-      const row = this.sql("SELECT last_seq FROM sessions WHERE key = ?").get(sessionKey);
+      const row =
+        marks.answersSeq === undefined
+          ? this.sql("SELECT last_seq FROM sessions WHERE key = ?").get(sessionKey)
+          : this.sql("UPDATE sessions SET answered_seq = max(answered_seq, ?) WHERE key = ? RETURNING last_seq").get(
+              marks.answersSeq,
+              sessionKey,
+            );
       if (row === undefined) throw notFound("session", sessionKey);
       const previous = Number(row.last_seq);
       return { firstSeq: previous + 1, lastSeq: previous };
     }
-    // Reserve the seqs first (one UPDATE … RETURNING instead of a read and a write); callers run this atomically.
-    const row = this.sql(
-      "UPDATE sessions SET last_seq = last_seq + ?, updated_at = ? WHERE key = ? RETURNING last_seq",
-    ).get(json.length, this.now(), sessionKey);
+    // Reserve the seqs first (one UPDATE … RETURNING instead of a read and a write), recording the marks in the same
+    // statement (SET reads the row's old values: last_inbound_seq becomes the new last_seq); callers run this atomically.
+    const row = (
+      marks.inbound === true
+        ? this.sql(
+            `UPDATE sessions SET last_seq = last_seq + ?1, last_inbound_seq = last_seq + ?1, updated_at = ?2
+             WHERE key = ?3 RETURNING last_seq`,
+          ).get(json.length, this.now(), sessionKey)
+        : marks.answersSeq !== undefined
+          ? this.sql(
+              `UPDATE sessions SET last_seq = last_seq + ?1, answered_seq = max(answered_seq, ?4), updated_at = ?2
+               WHERE key = ?3 RETURNING last_seq`,
+            ).get(json.length, this.now(), sessionKey, marks.answersSeq)
+          : this.sql(
+              "UPDATE sessions SET last_seq = last_seq + ?, updated_at = ? WHERE key = ? RETURNING last_seq",
+            ).get(json.length, this.now(), sessionKey)
+    ) as SqliteRow | undefined;
     if (row === undefined) throw notFound("session", sessionKey);
     const lastSeq = Number(row.last_seq);
     const insert = this.sql("INSERT INTO transcript_messages (session_key, seq, message) VALUES (?, ?, ?)");
     let seq = lastSeq - json.length;
     for (const message of json) insert.run(sessionKey, ++seq, message);
     return { firstSeq: lastSeq - json.length + 1, lastSeq };
+  }
+
+  listUnansweredSessions(): SessionRecord[] {
+    // A scan of the sessions at start-up, not on the message path: no index to keep up on every message.
+    return this.sql(
+      `SELECT * FROM sessions WHERE last_inbound_seq > answered_seq AND last_inbound_seq >= transcript_start_seq
+       ORDER BY updated_at DESC, key`,
+    )
+      .all()
+      .map(sessionFromRow);
   }
 
   readTranscript(sessionKey: string, options: { fromSeq?: number } = {}): TranscriptEntry[] {
