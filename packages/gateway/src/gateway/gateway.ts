@@ -198,22 +198,24 @@ export class Gateway {
     }
     // In-flight entries are requeued before any notice below is claimed, so no notice is taken for a resend.
     await this.#dispatcher.start();
+    const auto = this.#options.onRestart === "resume";
     const resume: SessionRecord[] = [];
+    const told: Promise<void>[] = [];
     for (const run of interrupted) {
       if (run.depth !== 0) continue;
       const session = await this.store.getSession(run.sessionKey);
       if (session === undefined || isSubagentKey(session.key)) continue;
-      const auto = this.#options.onRestart === "resume";
-      await this.#tellAfterRestart(session, auto ? RESUME_NOTICE : RESTART_NOTICE);
+      told.push(this.#tellAfterRestart(session, auto ? RESUME_NOTICE : RESTART_NOTICE));
       if (auto) resume.push(session);
     }
     // Messages that were still waiting for their turn (no run had taken them in) are told about too.
     for (const session of await this.store.listUnansweredSessions()) {
       if (repaired.has(session.key) || isSubagentKey(session.key)) continue;
-      const auto = this.#options.onRestart === "resume";
-      await this.#tellAfterRestart(session, auto ? UNANSWERED_RESUME_NOTICE : UNANSWERED_NOTICE);
+      told.push(this.#tellAfterRestart(session, auto ? UNANSWERED_RESUME_NOTICE : UNANSWERED_NOTICE));
       if (auto) resume.push(session);
     }
+    // Concurrent, so that the notices of one restart share their COMMITs.
+    await Promise.all(told);
     this.#redeliverTimer = setInterval(() => {
       for (const agent of this.#agents.values()) void agent.subagents?.redeliver();
     }, this.#options.outbox?.pollMs ?? 1000);
@@ -228,13 +230,7 @@ export class Gateway {
    * entry: a later restart does not tell it again about the same messages.
    */
   async #tellAfterRestart(session: SessionRecord, text: string): Promise<void> {
-    const chat = sessionChatOf(session);
-    const payload: ChatDeliveryPayload = {
-      channel: chat.channel,
-      accountId: chat.accountId,
-      target: chat.target,
-      text,
-    };
+    const payload = noticePayload(sessionChatOf(session), text);
     try {
       const { outbox } = await this.store.commitTurn({
         sessionKey: session.key,
@@ -538,13 +534,7 @@ export class Gateway {
   }
 
   #notice(sessionKey: string, chat: SessionChat, text: string, buttons?: readonly OutboundButton[]): void {
-    const payload: ChatDeliveryPayload = {
-      channel: chat.channel,
-      accountId: chat.accountId,
-      target: chat.target,
-      text,
-      ...(buttons === undefined ? {} : { buttons }),
-    };
+    const payload = noticePayload(chat, text, buttons);
     this.#track(
       this.store
         .enqueueOutbox([{ sessionKey, kind: "notice", payload }])
@@ -753,4 +743,15 @@ function replyChat(session: SessionRecord, message: InboundMessage): SessionChat
       ? { chatType: message.chatType, chatId: message.chatId }
       : { chatType: message.chatType, chatId: message.chatId, threadId: message.threadId };
   return { channel: session.channel, accountId: session.accountId, target };
+}
+
+/** The outbox payload of a notice to a session's chat. */
+function noticePayload(chat: SessionChat, text: string, buttons?: readonly OutboundButton[]): ChatDeliveryPayload {
+  return {
+    channel: chat.channel,
+    accountId: chat.accountId,
+    target: chat.target,
+    text,
+    ...(buttons === undefined ? {} : { buttons }),
+  };
 }
