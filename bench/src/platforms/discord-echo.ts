@@ -1,7 +1,8 @@
 import { type FakeDiscord, startFakeDiscord } from "@chorus/testkit";
 import { bodyText, type EchoPlatform, type EchoSystem } from "./echo-bot.js";
-import { type GatewayPieces, startGatewayEcho } from "./gateway-echo.js";
-import { type ChannelFactories, startChannelEcho } from "./load-channels.js";
+import { echoSystems } from "./echo-systems.js";
+import type { GatewayPieces } from "./gateway-echo.js";
+import type { ChannelFactories } from "./load-channels.js";
 
 const CHANNELS = 50;
 // Both bots lift @discordjs/rest's global cap the same way, so the comparison is of the layers, not the caps.
@@ -37,37 +38,23 @@ export function discordEcho(
   factories: ChannelFactories | undefined,
   gateway: GatewayPieces | undefined,
 ): EchoPlatform<FakeDiscord> {
-  const systems: EchoSystem<FakeDiscord>[] = [rawDiscordJs];
-  if (factories !== undefined) {
-    systems.push({
-      name: "DiscordChannel",
-      start: (fake) =>
-        startChannelEcho(
+  const systems = echoSystems(
+    rawDiscordJs,
+    {
+      channelName: "DiscordChannel",
+      createChannel:
+        factories &&
+        ((fake) =>
           factories.createDiscordChannel({
             accountId: "bench",
             token: fake.token,
             restApi: fake.restApi,
             globalRequestsPerSecond: REQUESTS_PER_SECOND,
-          }),
-        ),
-    });
-  }
-  if (factories !== undefined && gateway !== undefined) {
-    systems.push({
-      name: "Gateway (SQLite)",
-      start: (fake) =>
-        startGatewayEcho(
-          gateway,
-          factories.createDiscordChannel({
-            accountId: "bench",
-            token: fake.token,
-            restApi: fake.restApi,
-            globalRequestsPerSecond: REQUESTS_PER_SECOND,
-          }),
-          fake.guild.textChannels.map((c) => c.id),
-        ),
-    });
-  }
+          })),
+      groupChatIds: (fake) => fake.guild.textChannels.map((c) => c.id),
+    },
+    gateway,
+  );
   return {
     name: "Discord",
     chats: CHANNELS,

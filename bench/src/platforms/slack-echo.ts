@@ -1,7 +1,8 @@
 import { type FakeSlack, startFakeSlack } from "@chorus/testkit";
 import { bodyText, type EchoPlatform, type EchoSystem } from "./echo-bot.js";
-import { type GatewayPieces, startGatewayEcho } from "./gateway-echo.js";
-import { type ChannelFactories, startChannelEcho } from "./load-channels.js";
+import { echoSystems } from "./echo-systems.js";
+import type { GatewayPieces } from "./gateway-echo.js";
+import type { ChannelFactories } from "./load-channels.js";
 
 const CHANNELS = 20;
 
@@ -42,12 +43,13 @@ export function slackEcho(
   factories: ChannelFactories | undefined,
   gateway: GatewayPieces | undefined,
 ): EchoPlatform<FakeSlack> {
-  const systems: EchoSystem<FakeSlack>[] = [rawBolt];
-  if (factories !== undefined) {
-    systems.push({
-      name: "SlackChannel",
-      start: (fake) =>
-        startChannelEcho(
+  const systems = echoSystems(
+    rawBolt,
+    {
+      channelName: "SlackChannel",
+      createChannel:
+        factories &&
+        ((fake) =>
           factories.createSlackChannel({
             accountId: "bench",
             mode: "socket",
@@ -55,28 +57,11 @@ export function slackEcho(
             appToken: fake.appToken,
             slackApiUrl: fake.apiUrl,
             respondToAllMessages: true,
-          }),
-        ),
-    });
-  }
-  if (factories !== undefined && gateway !== undefined) {
-    systems.push({
-      name: "Gateway (SQLite)",
-      start: (fake) =>
-        startGatewayEcho(
-          gateway,
-          factories.createSlackChannel({
-            accountId: "bench",
-            mode: "socket",
-            botToken: fake.botToken,
-            appToken: fake.appToken,
-            slackApiUrl: fake.apiUrl,
-            respondToAllMessages: true,
-          }),
-          channelIds.get(fake) ?? [],
-        ),
-    });
-  }
+          })),
+      groupChatIds: (fake) => channelIds.get(fake) ?? [],
+    },
+    gateway,
+  );
   return {
     name: "Slack",
     chats: CHANNELS,

@@ -1,7 +1,8 @@
 import { type FakeTelegram, startFakeTelegram, type TgUser } from "@chorus/testkit";
 import { bodyText, type EchoPlatform, type EchoSystem } from "./echo-bot.js";
-import { type GatewayPieces, startGatewayEcho } from "./gateway-echo.js";
-import { type ChannelFactories, startChannelEcho } from "./load-channels.js";
+import { echoSystems } from "./echo-systems.js";
+import type { GatewayPieces } from "./gateway-echo.js";
+import type { ChannelFactories } from "./load-channels.js";
 
 const USERS = 50;
 
@@ -34,27 +35,17 @@ export function telegramEcho(
   factories: ChannelFactories | undefined,
   gateway: GatewayPieces | undefined,
 ): EchoPlatform<FakeTelegram> {
-  const systems: EchoSystem<FakeTelegram>[] = [rawGrammy];
-  if (factories !== undefined) {
-    systems.push({
-      name: "TelegramChannel",
-      start: (fake) =>
-        startChannelEcho(
-          factories.createTelegramChannel({ accountId: "bench", token: fake.token, apiRoot: fake.apiRoot }),
-        ),
-    });
-  }
-  if (factories !== undefined && gateway !== undefined) {
-    systems.push({
-      name: "Gateway (SQLite)",
-      start: (fake) =>
-        startGatewayEcho(
-          gateway,
-          factories.createTelegramChannel({ accountId: "bench", token: fake.token, apiRoot: fake.apiRoot }),
-          [],
-        ),
-    });
-  }
+  const systems = echoSystems(
+    rawGrammy,
+    {
+      channelName: "TelegramChannel",
+      createChannel:
+        factories &&
+        ((fake) => factories.createTelegramChannel({ accountId: "bench", token: fake.token, apiRoot: fake.apiRoot })),
+      groupChatIds: () => [],
+    },
+    gateway,
+  );
   return {
     name: "Telegram",
     chats: USERS,
