@@ -1,9 +1,9 @@
-import type { DiscordUser, FakeDiscord } from "@chorus/testkit";
-import { startFakeDiscord } from "@chorus/testkit";
+import { type FakeDiscord, startFakeDiscord } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDiscordChannel } from "../src/channels/index.js";
 import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
+import { DISCORD_STRANGER } from "./fixtures/strangers.js";
 
 let fake: FakeDiscord | undefined;
 let running: ChannelGateway | undefined;
@@ -14,14 +14,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-const STRANGER: DiscordUser = {
-  id: "1000000000000000999",
-  username: "mallory",
-  discriminator: "0",
-  global_name: null,
-  avatar: null,
-};
 
 async function start(script: Parameters<typeof startChannelGateway>[0]["script"], heartbeatIntervalMs?: number) {
   const f = await startFakeDiscord(heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs });
@@ -86,9 +78,9 @@ describe("Discord ↔ discord.js ↔ Gateway ↔ scripted model", () => {
 
   it("shows /agents to an admin and refuses it to anyone else", async () => {
     const { f } = await start([]);
-    await f.injectDm({ content: "/agents", author: STRANGER });
+    await f.injectDm({ content: "/agents", author: DISCORD_STRANGER });
     await expect
-      .poll(() => botTexts(f, f.dmChannel(undefined, STRANGER).id))
+      .poll(() => botTexts(f, f.dmChannel(undefined, DISCORD_STRANGER).id))
       .toEqual(["You are not authorised to use /agents."]);
     await f.injectDm({ content: "/agents" });
     await expect.poll(() => botTexts(f, f.dmChannel().id).join("\n")).toContain("Fleet**: 1 agent(s)");

@@ -54,6 +54,20 @@ describe("Discord channel: sending, editing and typing through @discordjs/rest",
     expect(botTexts(fake, general.id)).toEqual([]);
   });
 
+  it("answers a button press as a plain message: its interaction id is no message to reply to", async () => {
+    fake = await startFakeDiscord();
+    const c = await startChannel(fake);
+    const { general } = fake.guild;
+    // Discord refuses a reference to anything but a message snowflake, and with it the whole send.
+    const sent = await c.send(
+      { chatType: "group", chatId: general.id, replyToMessageId: "interaction:1234" },
+      { text: "approved" },
+    );
+    const landed = fake.conversation(general.id).at(-1);
+    expect(landed).toMatchObject({ id: sent.messageId, content: "approved" });
+    expect(landed?.message_reference).toBeUndefined();
+  });
+
   it("delivers a 10 000-character reply as chunks within 2 000 characters and 17 lines, in order", async () => {
     fake = await startFakeDiscord();
     const c = await startChannel(fake);

@@ -1,14 +1,8 @@
-import {
-  type DiscordUser,
-  type FakeDiscord,
-  type FakeSlack,
-  type SlackUser,
-  startFakeDiscord,
-  startFakeSlack,
-} from "@chorus/testkit";
+import { type FakeDiscord, type FakeSlack, startFakeDiscord, startFakeSlack } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDiscordChannel, createSlackChannel } from "../src/channels/index.js";
 import { type ChannelGateway, startChannelGateway } from "./channel-gateway-harness.js";
+import { DISCORD_STRANGER, SLACK_STRANGER } from "./fixtures/strangers.js";
 
 let fakeDiscord: FakeDiscord | undefined;
 let fakeSlack: FakeSlack | undefined;
@@ -23,14 +17,6 @@ afterEach(async () => {
   fakeSlack = undefined;
 });
 
-const DISCORD_STRANGER: DiscordUser = {
-  id: "1000000000000000999",
-  username: "mallory",
-  discriminator: "0",
-  global_name: null,
-  avatar: null,
-};
-const SLACK_STRANGER: SlackUser = { id: "U0MALLORY", name: "mallory", isBot: false };
 const EPHEMERAL = 64;
 
 describe("platform commands are answered through their interaction", () => {

@@ -1,11 +1,12 @@
-import { type FakeSlack, type SlackUser, startFakeSlack } from "@chorus/testkit";
+import { type FakeSlack, startFakeSlack } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../src/channel/index.js";
-import { createSlackChannel } from "../src/channels/index.js";
 import type { GatewayOptions } from "../src/gateway/gateway-options.js";
 import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
 import { tapInbound } from "./channel-inbound-tap.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
+import { slackChannelOn } from "./fixtures/slack-channel-on.js";
+import { SLACK_STRANGER } from "./fixtures/strangers.js";
 
 let fake: FakeSlack | undefined;
 let running: ChannelGateway | undefined;
@@ -16,8 +17,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-const STRANGER: SlackUser = { id: "U0MALLORY", name: "mallory", isBot: false };
 
 async function start(
   script: Parameters<typeof startChannelGateway>[0]["script"],
@@ -35,23 +34,7 @@ async function start(
 ) {
   const f = await startFakeSlack({ mode, pingIntervalMs: 1_000 });
   fake = f;
-  const channel =
-    mode === "socket"
-      ? createSlackChannel({
-          accountId: "sl",
-          mode: "socket",
-          botToken: f.botToken,
-          appToken: f.appToken,
-          slackApiUrl: f.apiUrl,
-          ...(clientPingTimeoutMs === undefined ? {} : { clientPingTimeoutMs }),
-        })
-      : createSlackChannel({
-          accountId: "sl",
-          mode: "http",
-          botToken: f.botToken,
-          signingSecret: f.signingSecret,
-          slackApiUrl: f.apiUrl,
-        });
+  const channel = slackChannelOn(f, clientPingTimeoutMs === undefined ? {} : { clientPingTimeoutMs });
   running = await startChannelGateway({
     channels: [seen === undefined ? channel : tapInbound(channel, seen)],
     config: { channels: [{ channel: "slack", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
@@ -160,7 +143,7 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
   it("answers /agents from an admin and refuses it to anyone else", async () => {
     const { f } = await start([]);
     // Slash commands are answered through their response_url, only to the person who asked.
-    await f.injectSlashCommand({ command: "/agents", user: STRANGER });
+    await f.injectSlashCommand({ command: "/agents", user: SLACK_STRANGER });
     const refusal = await f.waitForCall("response_url", 1, 5_000);
     expect(refusal.body).toMatchObject({ response_type: "ephemeral", text: "You are not authorised to use /agents." });
     await f.injectSlashCommand({ command: "/chorus", text: "agents" });

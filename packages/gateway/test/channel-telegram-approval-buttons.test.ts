@@ -1,10 +1,10 @@
-import { defineTool, type StreamContext } from "@chorus/core";
-import { type FakeTelegram, startFakeTelegram, type TgMessage, type TgUser } from "@chorus/testkit";
+import { type FakeTelegram, startFakeTelegram, type TgMessage } from "@chorus/testkit";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createTelegramChannel } from "../src/channels/index.js";
 import { type ChannelGateway, startChannelGateway } from "./channel-gateway-harness.js";
+import { deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./fixtures/deploy-approval-probe.js";
+import { TELEGRAM_STRANGER } from "./fixtures/strangers.js";
 
 let fake: FakeTelegram | undefined;
 let running: ChannelGateway | undefined;
@@ -16,33 +16,11 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const STRANGER: TgUser = { id: 3003, is_bot: false, first_name: "Mallory" };
-
-/** Asks to deploy once, then reports the tool result it got. */
-function tryDeploy(context: StreamContext) {
-  const last = context.messages.at(-1) as { role: string; content: { text?: string }[] | string };
-  if (last.role === "toolResult") {
-    const text = typeof last.content === "string" ? last.content : last.content.map((c) => c.text ?? "").join("");
-    return `result: ${text}`;
-  }
-  return { toolCalls: [{ name: "deploy", args: { target: "prod" } }] };
-}
-
 describe("Telegram approval buttons (grammy ↔ fake Telegram ↔ Gateway)", () => {
   it("shows an inline keyboard under the request; a stranger's press is refused, the requester's runs the call", async () => {
     const f = await startFakeTelegram();
     fake = f;
-    const deployed: string[] = [];
-    const deploy = defineTool({
-      name: "deploy",
-      description: "deploys the app",
-      category: "exec",
-      parameters: z.object({ target: z.string() }),
-      execute: async ({ target }) => {
-        deployed.push(target);
-        return { content: [{ type: "text", text: `deployed ${target}` }] };
-      },
-    });
+    const { tool: deploy, deployed } = deployProbe();
     running = await startChannelGateway({
       channels: [createTelegramChannel({ accountId: "tg", token: f.token, apiRoot: f.apiRoot })],
       config: {
@@ -64,10 +42,8 @@ describe("Telegram approval buttons (grammy ↔ fake Telegram ↔ Gateway)", () 
     const approve = keyboard[0]![0]!.callback_data;
     expect(approve).toMatch(/^\/approve [a-z0-9]{6}$/);
 
-    await f.injectCallbackQuery({ data: approve, message: request, from: STRANGER });
-    await expect
-      .poll(() => botMessages().map((m) => m.text))
-      .toContain("Only the person who asked or an admin can answer this request.");
+    await f.injectCallbackQuery({ data: approve, message: request, from: TELEGRAM_STRANGER });
+    await expect.poll(() => botMessages().map((m) => m.text)).toContain(NOT_YOURS_TO_ANSWER);
     expect(deployed).toEqual([]);
 
     await f.injectCallbackQuery({ data: approve, message: request });

@@ -1,4 +1,4 @@
-import { type FakeTelegram, startFakeTelegram, type TgUser } from "@chorus/testkit";
+import { type FakeTelegram, startFakeTelegram } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../src/channel/index.js";
 import { createTelegramChannel } from "../src/channels/index.js";
@@ -6,6 +6,7 @@ import { MemorySessionStore } from "../src/store/index.js";
 import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
 import { tapInbound } from "./channel-inbound-tap.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
+import { TELEGRAM_STRANGER } from "./fixtures/strangers.js";
 
 let fake: FakeTelegram | undefined;
 let running: ChannelGateway | undefined;
@@ -16,8 +17,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-const STRANGER: TgUser = { id: 3003, is_bot: false, first_name: "Mallory" };
 
 type Script = Parameters<typeof startChannelGateway>[0]["script"];
 
@@ -134,8 +133,8 @@ describe("Telegram ↔ grammy ↔ Gateway ↔ scripted model", () => {
 
   it("shows /agents to an admin and refuses it to anyone else", async () => {
     const { f } = await start([]);
-    await f.injectCommand({ command: "agents", from: STRANGER });
-    await expect.poll(() => botTexts(f, STRANGER.id)).toEqual(["You are not authorised to use /agents."]);
+    await f.injectCommand({ command: "agents", from: TELEGRAM_STRANGER });
+    await expect.poll(() => botTexts(f, TELEGRAM_STRANGER.id)).toEqual(["You are not authorised to use /agents."]);
     await f.injectCommand({ command: "agents" });
     await expect.poll(() => botTexts(f, f.user.id).join("\n")).toContain("Fleet: 1 agent(s)");
   });

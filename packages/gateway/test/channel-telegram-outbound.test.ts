@@ -48,6 +48,19 @@ describe("Telegram channel: sending, editing and typing through grammy", () => {
     expect(fake.callsTo("sendMessage").at(-1)?.body).toMatchObject({ parse_mode: "HTML" });
   });
 
+  it("answers a button press as a plain message: its callback id is no message to reply to", async () => {
+    fake = await startFakeTelegram();
+    const c = await startChannel(fake);
+    await c.send(
+      { chatType: "dm", chatId: String(fake.user.id), replyToMessageId: "callback:77" },
+      { text: "approved" },
+    );
+    const body = fake.callsTo("sendMessage").at(-1)?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ text: "approved" });
+    expect(body.reply_parameters).toBeUndefined();
+    expect(botTexts(fake, fake.user.id).at(-1)).toBe("approved");
+  });
+
   it("delivers a 10 000-character reply as chunks within 4 096 characters, in order", async () => {
     fake = await startFakeTelegram();
     const c = await startChannel(fake);

@@ -1,36 +1,10 @@
-import { defineTool, type StreamContext } from "@chorus/core";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
 import type { TestChannelOptions } from "../src/channel/index.js";
+import { deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./fixtures/deploy-approval-probe.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const TIMEOUT_MS = 60_000;
-
-function deployProbe() {
-  const deployed: string[] = [];
-  const tool = defineTool({
-    name: "deploy",
-    description: "deploys the app",
-    category: "exec",
-    parameters: z.object({ target: z.string() }),
-    execute: async ({ target }) => {
-      deployed.push(target);
-      return { content: [{ type: "text", text: `deployed ${target}` }] };
-    },
-  });
-  return { tool, deployed };
-}
-
-/** Asks to deploy once, then reports the tool result it got. */
-function tryDeploy(context: StreamContext) {
-  const last = context.messages.at(-1) as { role: string; content: { text?: string }[] | string };
-  if (last.role === "toolResult") {
-    const text = typeof last.content === "string" ? last.content : last.content.map((c) => c.text ?? "").join("");
-    return `result: ${text}`;
-  }
-  return { toolCalls: [{ name: "deploy", args: { target: "prod" } }] };
-}
 
 async function start(channel: TestChannelOptions["capabilities"] = { buttons: false }) {
   const probe = deployProbe();
@@ -99,9 +73,7 @@ describe("approval requests in chat", () => {
       sender: { id: "user-2" },
     });
     await settle();
-    expect(h.channel.transcript("group-1").at(-1)).toBe(
-      "Only the person who asked or an admin can answer this request.",
-    );
+    expect(h.channel.transcript("group-1").at(-1)).toBe(NOT_YOURS_TO_ANSWER);
     expect(started.probe.deployed).toEqual([]);
 
     await h.channel.inject({

@@ -12,6 +12,7 @@ import type {
 } from "../../channel/channel-types.js";
 import { EditBudget } from "../shared/edit-budget.js";
 import { requireOption } from "../shared/require-option.js";
+import { discordButtonRowsOf, normaliseDiscordButtonPress } from "./discord-buttons.js";
 import { discordCommandPayloads, normaliseDiscordCommand } from "./discord-commands.js";
 import { toDiscordChannelError } from "./discord-errors.js";
 import { type DiscordSelf, normaliseDiscordMessage } from "./discord-inbound.js";
@@ -45,7 +46,10 @@ export interface DiscordChannelOptions {
   readonly now?: () => number;
 }
 
-/** What a Discord channel can do: 2 000 characters and 17 lines a message, about 5 edits per 5 s per channel. */
+/**
+ * What a Discord channel can do: 2 000 characters and 17 lines a message, about 5 edits per 5 s per channel; buttons
+ * (one action row of up to five under a message).
+ */
 export const DISCORD_CAPABILITIES: ChannelCapabilities = {
   maxMessageLength: 2000,
   maxLines: 17,
@@ -54,7 +58,7 @@ export const DISCORD_CAPABILITIES: ChannelCapabilities = {
   typing: true,
   threads: true,
   reactions: true,
-  buttons: false,
+  buttons: true,
   markup: "discord-md",
   editRate: { edits: 5, perMs: 5000 },
 };
@@ -64,7 +68,8 @@ const INTENT_BITS = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 <
 /**
  * A Discord bot account as a Channel, over discord.js (loaded on start).
  * Contract: DMs arrive as "dm", guild channels as "group", thread messages with threadId; eventId is the message
- * id, so a message replayed after RESUME carries the same eventId; send/edit/typing reject with ChannelError.
+ * id, so a message replayed after RESUME carries the same eventId; a button press arrives as a message whose text is
+ * the button's id, its interaction acknowledged at once; send/edit/typing reject with ChannelError.
  * discord.js RESUMEs dropped sessions itself; its REST client retries 429s after the platform's retry-after.
  */
 export class DiscordChannel implements Channel {
@@ -118,8 +123,17 @@ export class DiscordChannel implements Channel {
     });
     client.on(discord.Events.InteractionCreate, (interaction) => {
       const self = this.#self();
-      if (self === undefined || !interaction.isChatInputCommand()) return;
-      deliver(normaliseDiscordCommand(interaction, self, this.#now(), this.#timers));
+      if (self === undefined) return;
+      if (interaction.isChatInputCommand()) {
+        deliver(normaliseDiscordCommand(interaction, self, this.#now(), this.#timers));
+      } else if (interaction.isButton()) {
+        // Acknowledged at once with DEFERRED_UPDATE_MESSAGE (type 6): Discord shows "This interaction failed" after
+        // 3 s without an answer, and the gateway answers a press with an ordinary message, not through the press.
+        interaction
+          .deferUpdate()
+          .catch((error: unknown) => this.#options.onError?.(toDiscordChannelError(error, "button acknowledgement")));
+        deliver(normaliseDiscordButtonPress(interaction, self, this.#now()));
+      }
     });
     try {
       const ready = once(client, discord.Events.ClientReady);
@@ -151,7 +165,10 @@ export class DiscordChannel implements Channel {
       // Never let a model's output ping @everyone or roles; replying pings nobody either.
       allowed_mentions: { parse: ["users"], replied_user: false },
     };
-    if (target.replyToMessageId !== undefined) {
+    const components = discordButtonRowsOf(outbound.buttons);
+    if (components !== undefined) body.components = components;
+    // A button press's `interaction:…` id names no message to reply to (Discord would refuse the whole send).
+    if (target.replyToMessageId !== undefined && snowflakeCreatedAt(target.replyToMessageId) !== undefined) {
       body.message_reference = { message_id: target.replyToMessageId, fail_if_not_exists: false };
     }
     // Discord returns the earlier message instead of posting a second one with the same nonce (for a few minutes).
@@ -175,8 +192,11 @@ export class DiscordChannel implements Channel {
     }
     const channelId = message.threadId ?? message.chatId;
     this.#budget.take(channelId);
+    // Without buttons the edit leaves the message's components as they are (Discord keeps fields a PATCH omits).
+    const components = discordButtonRowsOf(outbound.buttons);
+    const body = components === undefined ? { content: outbound.text } : { content: outbound.text, components };
     await this.#call("edit", (client) =>
-      client.rest.patch(`/channels/${channelId}/messages/${message.messageId}`, { body: { content: outbound.text } }),
+      client.rest.patch(`/channels/${channelId}/messages/${message.messageId}`, { body }),
     );
   }
 

@@ -3,6 +3,7 @@ import type { InboundInteraction, InboundMessage } from "../../channel/channel-t
 import { NATIVE_COMMANDS } from "../shared/native-commands.js";
 import { toDiscordChannelError } from "./discord-errors.js";
 import type { DiscordSelf } from "./discord-inbound.js";
+import { discordInteractionPlace } from "./discord-interaction-place.js";
 
 // MessageFlags.Ephemeral; a constant so this file needs no runtime import of discord.js.
 const EPHEMERAL = 64;
@@ -81,13 +82,10 @@ export function normaliseDiscordCommand(
     .map((option) => option.value)
     .filter((value) => value !== undefined && value !== null && String(value).length > 0)
     .join(" ");
-  const channel = interaction.channel;
-  const inThread = channel?.isThread() === true;
-  const inbound: InboundMessage = {
+  return {
     channel: "discord",
     accountId: self.accountId,
-    chatType: interaction.guildId === null ? "dm" : "group",
-    chatId: inThread ? (channel?.parentId ?? interaction.channelId) : interaction.channelId,
+    ...discordInteractionPlace(interaction),
     messageId: interaction.id,
     eventId: interaction.id,
     sender: {
@@ -102,10 +100,5 @@ export function normaliseDiscordCommand(
     attachments: [],
     receivedAt,
     interaction: { respond },
-  };
-  return {
-    ...inbound,
-    ...(inThread ? { threadId: interaction.channelId } : {}),
-    ...(interaction.guildId === null ? {} : { guildId: interaction.guildId }),
   };
 }

@@ -14,6 +14,13 @@ import type {
 import { ChannelOptionsError } from "../shared/channel-options-error.js";
 import { EditBudget } from "../shared/edit-budget.js";
 import { requireOption } from "../shared/require-option.js";
+import {
+  normaliseSlackButtonPress,
+  SLACK_BUTTON_ACTION_ID,
+  type SlackBlockActionBody,
+  type SlackPressedButton,
+  slackBlocksOf,
+} from "./slack-buttons.js";
 import { normaliseSlackCommand, SLACK_SLASH_COMMANDS, type SlackSlashCommandPayload } from "./slack-commands.js";
 import { slackPlatformError, toSlackChannelError } from "./slack-errors.js";
 import {
@@ -62,7 +69,10 @@ export interface SlackChannelOptions {
   readonly now?: () => number;
 }
 
-/** What Slack allows: chunks of at most 3 500 characters in mrkdwn (Slack rejects large blocks), threads. */
+/**
+ * What Slack allows: chunks of at most 3 500 characters in mrkdwn (Slack rejects large blocks), threads, and
+ * Block Kit buttons under a message.
+ */
 export const SLACK_CAPABILITIES: ChannelCapabilities = {
   maxMessageLength: 3500,
   edit: true,
@@ -70,7 +80,7 @@ export const SLACK_CAPABILITIES: ChannelCapabilities = {
   typing: true,
   threads: true,
   reactions: true,
-  buttons: false,
+  buttons: true,
   markup: "slack-mrkdwn",
   // chat.update is a Tier 3 method (~50 a minute); one edit a second per conversation stays well inside it.
   editRate: { edits: 1, perMs: 1000 },
@@ -88,7 +98,8 @@ interface WorkingMark {
 /**
  * A Slack app as a Channel, over @slack/bolt (loaded on start), in Socket Mode or HTTP mode.
  * DMs arrive as "dm"; channel messages that mention the app (or all, with respondToAllMessages) and thread replies
- * to the app as "group"; `/agents` and `/chorus <command>` as messages with an ephemeral responder.
+ * to the app as "group"; `/agents` and `/chorus <command>` as messages with an ephemeral responder; a press of a
+ * button under one of its messages as a message whose text is the button's id.
  * Contract: a send with a threadId lands in that thread (with replyInThread, a replyToMessageId starts one);
  * `typing` marks the asked message with a reaction that the next send to that conversation removes; errors are
  * ChannelErrors.
@@ -157,9 +168,9 @@ export class SlackChannel implements Channel {
             clientOptions,
           });
     this.#app = app;
-    const deliver = async (inbound: InboundMessage | undefined): Promise<void> => {
+    const deliver = async (inbound: InboundMessage | undefined, asked = true): Promise<void> => {
       if (inbound === undefined) return;
-      if (inbound.interaction === undefined) this.#rememberAsked(inbound);
+      if (asked && inbound.interaction === undefined) this.#rememberAsked(inbound);
       try {
         await sink(inbound);
       } catch (error) {
@@ -187,6 +198,20 @@ export class SlackChannel implements Channel {
         await deliver(normaliseSlackCommand(command as SlackSlashCommandPayload, respond, this.accountId, this.#now()));
       });
     }
+    // A button press: acked at once (Slack shows an error after 3 s), then handled as a message from the presser.
+    app.action({ type: "block_actions", action_id: SLACK_BUTTON_ACTION_ID }, async ({ ack, body, action }) => {
+      await ack();
+      const self = this.#self;
+      if (self === undefined) return;
+      const press = normaliseSlackButtonPress(
+        body as SlackBlockActionBody,
+        action as SlackPressedButton,
+        self,
+        this.#now(),
+      );
+      // Not remembered as the asked message: a press has no Slack message of its own to put the working reaction on.
+      await deliver(press, false);
+    });
     app.error(async (error) => {
       options.onError?.(error);
     });
@@ -219,13 +244,17 @@ export class SlackChannel implements Channel {
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
-    const threadTs = target.threadId ?? (this.#options.replyInThread === true ? target.replyToMessageId : undefined);
+    const replyTo = slackTsOrUndefined(target.replyToMessageId);
+    const threadTs = target.threadId ?? (this.#options.replyInThread === true ? replyTo : undefined);
+    const blocks = slackBlocksOf(outbound.text, outbound.buttons);
     const sent = await this.#call("send", (app) =>
       app.client.chat.postMessage({
         channel: target.chatId,
+        // With blocks, Slack shows the blocks and uses the text for notifications.
         text: outbound.text,
         mrkdwn: true,
         unfurl_links: false,
+        ...(blocks === undefined ? {} : { blocks }),
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       }),
     );
@@ -236,8 +265,11 @@ export class SlackChannel implements Channel {
 
   async edit(message: SentMessage, outbound: OutboundMessage): Promise<void> {
     this.#budget.take(message.chatId);
+    // Slack keeps a message's blocks when an update leaves them out, and shows them over the new text: an edit
+    // without buttons sends an empty list, which removes earlier ones (as Telegram's edit drops the keyboard).
+    const blocks = slackBlocksOf(outbound.text, outbound.buttons) ?? [];
     await this.#call("edit", (app) =>
-      app.client.chat.update({ channel: message.chatId, ts: message.messageId, text: outbound.text }),
+      app.client.chat.update({ channel: message.chatId, ts: message.messageId, text: outbound.text, blocks }),
     );
   }
 
@@ -251,7 +283,9 @@ export class SlackChannel implements Channel {
    */
   async typing(target: SendTarget): Promise<void> {
     const ts =
-      target.replyToMessageId ?? this.#lastAsked.get(workingKey(target.chatId, target.threadId)) ?? target.threadId;
+      slackTsOrUndefined(target.replyToMessageId) ??
+      this.#lastAsked.get(workingKey(target.chatId, target.threadId)) ??
+      target.threadId;
     if (ts === undefined) return;
     const key = workingKeyOf(target);
     if (this.#working.has(key)) return;
@@ -332,6 +366,11 @@ export class SlackChannel implements Channel {
       throw toSlackChannelError(error, operation);
     }
   }
+}
+
+// A replyToMessageId may be a button press's `action:…` id, which names no Slack message to thread under or mark.
+function slackTsOrUndefined(id: string | undefined): string | undefined {
+  return id !== undefined && /^\d+\.\d+$/.test(id) ? id : undefined;
 }
 
 function workingKey(chatId: string, threadTs: string | undefined): string {

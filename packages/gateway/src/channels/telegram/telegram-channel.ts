@@ -202,7 +202,8 @@ export class TelegramChannel implements Channel {
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
     const other: Record<string, unknown> = { parse_mode: "HTML", link_preview_options: { is_disabled: true } };
     if (target.threadId !== undefined) other.message_thread_id = Number(target.threadId);
-    if (target.replyToMessageId !== undefined) {
+    // A button press's `callback:…` id names no message to reply to.
+    if (target.replyToMessageId !== undefined && /^\d+$/.test(target.replyToMessageId)) {
       other.reply_parameters = { message_id: Number(target.replyToMessageId), allow_sending_without_reply: true };
     }
     const keyboard = inlineKeyboardOf(outbound.buttons);

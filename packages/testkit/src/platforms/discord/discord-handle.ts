@@ -41,6 +41,18 @@ export interface DiscordInbound {
   readonly bot?: string;
 }
 
+/** A person pressing a button under a bot's message. */
+export interface DiscordButtonPress {
+  /** The pressed button's custom_id; one of the message's buttons must have it. */
+  readonly customId: string;
+  /** The message the button is under, e.g. from `conversation`; its stored state goes into the interaction. */
+  readonly message: DiscordMessage;
+  /** Who presses; default the fake's human `user`. */
+  readonly user?: DiscordUser;
+  /** Token of the bot the interaction goes to; default the bot that sent the message. */
+  readonly bot?: string;
+}
+
 /** Handle to a running fake Discord (REST + gateway). */
 export interface FakeDiscord {
   /** Pass as discord.js `rest.api`: `http://127.0.0.1:PORT/api`. */
@@ -89,6 +101,12 @@ export interface FakeDiscord {
     readonly user?: DiscordUser;
     readonly bot?: string;
   }): Promise<Delivery<DiscordInteraction>>;
+  /**
+   * Button press (INTERACTION_CREATE, type 3 MESSAGE_COMPONENT) under a bot's message, in that message's channel;
+   * `item.callbackType` shows how the bot acknowledged it (6 deferred update, 7 update, 4/5 reply).
+   * Rejects with TypeError when the message is unknown or has no button with that custom_id.
+   */
+  injectButtonPress(press: DiscordButtonPress): Promise<Delivery<DiscordInteraction>>;
   /**
    * Cuts the bot's gateway connection without a close frame. The client RESUMEs; events
    * dispatched meanwhile are replayed, plus the last `replayDelivered` events it already had.

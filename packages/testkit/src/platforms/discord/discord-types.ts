@@ -50,18 +50,27 @@ export interface DiscordBotAccount {
   readonly applicationId: string;
 }
 
-/** An interaction the fake created (slash command), with what the bot answered. */
+/** An interaction the fake created (slash command or button press), with what the bot answered. */
 export interface DiscordInteraction {
   readonly id: string;
   readonly token: string;
+  /** 2 APPLICATION_COMMAND (a slash command), 3 MESSAGE_COMPONENT (a button press). */
+  readonly type: 2 | 3;
   readonly applicationId: string;
   readonly channelId: string;
   readonly guildId: string | undefined;
   readonly botToken: string;
-  /** Command name and invoking user, echoed in `interaction_metadata` of response messages. */
+  /** Command name (empty for a button press) and invoking user, echoed in `interaction_metadata` of responses. */
   readonly commandName: string;
   readonly user: DiscordUser;
-  /** Callback type the bot answered with (4 reply, 5 deferred), once it did. */
+  /** The pressed button's `custom_id` (type 3 only). */
+  readonly customId?: string;
+  /** The message the pressed button is under (type 3 only); callbacks 6 and 7 make it `@original`. */
+  readonly message?: DiscordMessage;
+  /**
+   * Callback type the bot answered with, once it did: 4 reply, 5 deferred reply, 6 deferred update (a button press
+   * acknowledged without a visible answer), 7 update of the button's message.
+   */
   callbackType: number | undefined;
   /** The response message (`@original`), once there is one. */
   original: DiscordMessage | undefined;

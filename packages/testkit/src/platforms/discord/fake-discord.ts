@@ -5,11 +5,13 @@ import type { Delivery } from "../shared/delivery.js";
 import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendEmpty, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
+import { pressButton } from "./button-press.js";
 import { DiscordGateway } from "./discord-gateway.js";
 import type { DiscordInbound, FakeDiscord, FakeDiscordOptions } from "./discord-handle.js";
 import { botRoutes, type RestContext, tokenRoutes } from "./discord-rest.js";
-import type { DiscordBotAccount, DiscordChannel, DiscordInteraction, DiscordMessage } from "./discord-types.js";
+import type { DiscordBotAccount, DiscordChannel, DiscordMessage } from "./discord-types.js";
 import { DiscordWorld, discordUser } from "./discord-world.js";
+import { dispatchInteraction } from "./interaction-create.js";
 import { SnowflakeGenerator } from "./snowflake.js";
 
 const API_PREFIX = "/api/v10/";
@@ -214,60 +216,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const user = inbound.user ?? world.human;
       const where = inbound.inDm ? world.dmChannel(bot, user) : channel(inbound.channelId ?? world.guild.general.id);
       const registered = world.commands.get(`${bot.applicationId}:`)?.find((c) => c.name === inbound.name);
-      const interaction: DiscordInteraction = {
-        id: world.ids.next(),
-        token: `aW50ZXJhY3Rpb24${randomBytes(24).toString("base64url")}`,
-        applicationId: bot.applicationId,
-        channelId: where.id,
-        guildId: where.guild_id,
-        botToken: bot.token,
-        commandName: inbound.name,
-        user,
-        callbackType: undefined,
-        original: undefined,
+      const data = {
+        id: String(registered?.id ?? world.ids.next()),
+        name: inbound.name,
+        type: 1,
+        options: inbound.options ?? [],
       };
-      world.interactions.set(interaction.token, interaction);
-      const payload: Record<string, unknown> = {
-        id: interaction.id,
-        application_id: bot.applicationId,
-        type: 2,
-        token: interaction.token,
-        version: 1,
-        data: {
-          id: String(registered?.id ?? world.ids.next()),
-          name: inbound.name,
-          type: 1,
-          options: inbound.options ?? [],
-        },
-        channel_id: where.id,
-        channel: { id: where.id, type: where.type },
-        locale: "en-US",
-        app_permissions: "8",
-        entitlements: [],
-        authorizing_integration_owners: { "0": where.guild_id ?? user.id },
-        context: inbound.inDm ? 1 : 0,
-        attachment_size_limit: 10_485_760,
-      };
-      if (where.guild_id !== undefined) {
-        payload.guild_id = where.guild_id;
-        payload.guild_locale = "en-US";
-        payload.member = {
-          user,
-          roles: [],
-          joined_at: new Date().toISOString(),
-          deaf: false,
-          mute: false,
-          flags: 0,
-          permissions: "8",
-        };
-      } else {
-        payload.user = user;
-      }
-      const session = world.currentSession.get(bot.user.id);
-      if (!session) return Promise.resolve({ ok: false, item: interaction, reason: "bot has no gateway session" });
-      session.dispatch("INTERACTION_CREATE", payload);
-      return Promise.resolve({ ok: true, item: interaction });
+      return Promise.resolve(
+        dispatchInteraction(world, { bot, user, where, type: 2, data, record: { commandName: inbound.name } }),
+      );
     },
+    injectButtonPress: async (press) => pressButton(world, press, account),
     dropConnection: (opts = {}) => gateway.drop(account(opts.bot), opts.replayDelivered ?? 0, opts.resumable ?? true),
     requestReconnect: (opts = {}) => gateway.requestReconnect(account(opts.bot)),
     dmChannel: (bot, user) => world.dmChannel(account(bot), user ?? world.human),

@@ -1,4 +1,10 @@
-export type { DiscordBotSpec, DiscordInbound, FakeDiscord, FakeDiscordOptions } from "./discord-handle.js";
+export type {
+  DiscordBotSpec,
+  DiscordButtonPress,
+  DiscordInbound,
+  FakeDiscord,
+  FakeDiscordOptions,
+} from "./discord-handle.js";
 export type {
   DiscordBotAccount,
   DiscordChannel,

@@ -1,4 +1,5 @@
 import type { DiscordBotAccount, DiscordChannel, DiscordInteraction, DiscordMessage } from "./discord-types.js";
+import { validateComponents } from "./rest-components.js";
 import { createBotMessage, editStoredMessage, validateContent } from "./rest-messages.js";
 import { error, noContent, type RestContext, type RestHandler, type RestReply } from "./rest-reply.js";
 
@@ -63,28 +64,47 @@ function interactionBot(ctx: RestContext, interaction: DiscordInteraction): Disc
   return ctx.world.bots.get(interaction.botToken) as DiscordBotAccount;
 }
 
+/** `interaction_metadata` of a response message: which interaction, by whom, and (a press) under which message. */
+function interactionMetadata(interaction: DiscordInteraction): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {
+    id: interaction.id,
+    type: interaction.type,
+    user: interaction.user,
+    authorizing_integration_owners: {},
+  };
+  if (interaction.type === 2) metadata.name = interaction.commandName;
+  if (interaction.message) metadata.interacted_message_id = interaction.message.id;
+  return metadata;
+}
+
+/**
+ * The bot's answer to an interaction: 4 reply, 5 deferred reply (a "thinking…" message), and for a button press
+ * 6 deferred update (acknowledged, nothing shown) or 7 update (edits the button's message); 6 and 7 make that
+ * message `@original`. A second answer is refused with 40060, as on Discord.
+ */
 export const interactionCallback: RestHandler = (ctx) => {
   const interaction = interactionOr404(ctx);
   if ("status" in interaction) return interaction;
   if (interaction.callbackType !== undefined) return error(400, 40060, "Interaction has already been acknowledged.");
   const type = Number(ctx.body.type);
   const data = (ctx.body.data ?? {}) as Record<string, unknown>;
+  const invalid = validateComponents(data, "data");
+  if (invalid) return invalid;
   interaction.callbackType = type;
   const channel = ctx.world.channels.get(interaction.channelId) as DiscordChannel;
   if (type === 4 || type === 5) {
     const inner: RestContext = { ...ctx, body: type === 5 ? { flags: 128 | Number(data.flags ?? 0) } : data };
     interaction.original = createBotMessage(inner, interactionBot(ctx, interaction), channel, {
       type: 20,
-      interaction_metadata: {
-        id: interaction.id,
-        type: 2,
-        name: interaction.commandName,
-        user: interaction.user,
-        authorizing_integration_owners: {},
-      },
+      interaction_metadata: interactionMetadata(interaction),
       webhook_id: interaction.applicationId,
       application_id: interaction.applicationId,
     });
+  }
+  if ((type === 6 || type === 7) && interaction.message) {
+    const stored = ctx.world.messages.get(interaction.message.channel_id, interaction.message.id);
+    if (stored && type === 7) editStoredMessage({ ...ctx, body: data }, stored);
+    interaction.original = stored;
   }
   if (ctx.query.get("with_response") !== "true") return noContent;
   return {
@@ -92,7 +112,7 @@ export const interactionCallback: RestHandler = (ctx) => {
     body: {
       interaction: {
         id: interaction.id,
-        type: 2,
+        type: interaction.type,
         response_message_id: interaction.original?.id,
         response_message_loading: type === 5,
         response_message_ephemeral: false,
@@ -106,7 +126,7 @@ export const followUp: RestHandler = (ctx) => {
   const interaction = interactionOr404(ctx);
   if ("status" in interaction) return interaction;
   if (interaction.callbackType === undefined) return error(404, 10015, "Unknown Webhook");
-  const invalid = validateContent(ctx.body);
+  const invalid = validateContent(ctx.body) ?? validateComponents(ctx.body);
   if (invalid) return invalid;
   const channel = ctx.world.channels.get(interaction.channelId) as DiscordChannel;
   const message = createBotMessage(ctx, interactionBot(ctx, interaction), channel, {
@@ -127,6 +147,8 @@ export const editWebhookMessage: RestHandler = (ctx) => {
   if ("status" in interaction) return interaction;
   const message = webhookMessage(ctx, interaction);
   if (!message) return error(404, 10008, "Unknown Message");
+  const invalid = validateComponents(ctx.body);
+  if (invalid) return invalid;
   if (ctx.params.messageId === "@original") message.flags &= ~128;
   return { status: 200, body: editStoredMessage(ctx, message) };
 };

@@ -1,4 +1,5 @@
 import type { DiscordBotAccount, DiscordChannel, DiscordMessage } from "./discord-types.js";
+import { validateComponents } from "./rest-components.js";
 import {
   channelOf,
   error,
@@ -25,6 +26,17 @@ export function validateContent(body: Record<string, unknown>): RestReply | unde
   );
   if (content.length === 0 && !hasOther) return error(400, 50006, "Cannot send an empty message");
   return undefined;
+}
+
+/** Discord's check on a reply: `message_reference.message_id` must be a snowflake, or the whole send is refused. */
+export function validateReference(body: Record<string, unknown>): RestReply | undefined {
+  const id = (body.message_reference as { message_id?: unknown } | undefined)?.message_id;
+  if (id === undefined || (typeof id === "string" && /^\d{1,20}$/.test(id))) return undefined;
+  return error(400, 50035, "Invalid Form Body", {
+    message_reference: {
+      message_id: { _errors: [{ code: "NUMBER_TYPE_COERCE", message: `Value "${String(id)}" is not snowflake.` }] },
+    },
+  });
 }
 
 /** Creates and stores a bot-authored message from a REST body; echoes it on the gateway. */
@@ -89,7 +101,7 @@ export const createMessage: RestHandler = (ctx) => {
   const bot = requireBot(ctx);
   const channel = channelOf(ctx);
   if (!channel) return unknownChannel;
-  const invalid = validateContent(ctx.body);
+  const invalid = validateContent(ctx.body) ?? validateComponents(ctx.body) ?? validateReference(ctx.body);
   if (invalid) return invalid;
   const earlier = earlierWithNonce(ctx, bot, channel);
   if (earlier) return { status: 200, body: earlier };
@@ -102,6 +114,8 @@ export const editMessage: RestHandler = (ctx) => {
   if (!message) return error(404, 10008, "Unknown Message");
   if (message.author.id !== bot.user.id) return error(403, 50005, "Cannot edit a message authored by another user");
   if (typeof ctx.body.content === "string" && ctx.body.content.length > MAX_CONTENT) return validateContent(ctx.body)!;
+  const invalidComponents = validateComponents(ctx.body);
+  if (invalidComponents) return invalidComponents;
   return { status: 200, body: editStoredMessage(ctx, message) };
 };
 

@@ -5,6 +5,7 @@ import type { Delivery } from "../shared/delivery.js";
 import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
+import { blockActionPayload, chooseButton } from "./block-actions.js";
 import { postSignedEvent } from "./http-events.js";
 import type { FakeSlack, FakeSlackOptions, SlackBotSpec } from "./slack-handle.js";
 import type {
@@ -15,7 +16,7 @@ import type {
   SlackSlashCommand,
 } from "./slack-types.js";
 import { type SlackConversation, SlackWorld } from "./slack-world.js";
-import { SocketLinks } from "./socket-links.js";
+import { type EnvelopeType, SocketLinks } from "./socket-links.js";
 import { type WebApiContext, webApiMethods } from "./web-api-methods.js";
 
 function account(spec: SlackBotSpec, index: number): SlackBotAccount {
@@ -156,6 +157,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     if (url === undefined) return { ok: false, item: body, reason: "no events URL set: call setEventsUrl()" };
     const request = {
       account: target,
+      type: "events_api" as const,
       url,
       body: JSON.stringify(body),
       contentType: "application/json" as const,
@@ -167,6 +169,34 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
 
   const deliver = (target: SlackBotAccount, event: Record<string, unknown>, signing?: SlackSigningOverride) =>
     send(target, world.eventBody(target, event), signing);
+
+  /**
+   * A slash command or an interaction payload: an envelope of that type (Socket Mode), or a signed form POST to
+   * the Request URL (HTTP mode), as Slack sends them.
+   */
+  const interact = async <T>(
+    target: SlackBotAccount,
+    type: Exclude<EnvelopeType, "events_api">,
+    payload: T,
+    form: string,
+    signing: SlackSigningOverride | undefined,
+  ): Promise<Delivery<T>> => {
+    if (options.mode === "socket") {
+      const result = await links.send(target, type, payload, { attempt: 0, reason: "" });
+      return result.ok ? { ok: true, item: payload } : { ok: false, item: payload, reason: result.reason };
+    }
+    const url = eventsUrls.get(target.appId);
+    if (url === undefined) return { ok: false, item: payload, reason: "no events URL set: call setEventsUrl()" };
+    const request = {
+      account: target,
+      type,
+      url,
+      body: form,
+      contentType: "application/x-www-form-urlencoded" as const,
+      ...(signing ? { signing } : {}),
+    };
+    return postSignedEvent(request, payload, log, abort.signal);
+  };
 
   /** Message events go to the DM's owner, or to every app for channels. */
   const deliverMessage = async (
@@ -263,20 +293,23 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
         response_url: `${listener.origin}/respond/${randomBytes(8).toString("hex")}`,
         trigger_id: `${Date.now()}.${randomBytes(6).toString("hex")}`,
       };
-      if (options.mode === "socket") {
-        const result = await links.send(target, "slash_commands", command, { attempt: 0, reason: "" });
-        return result.ok ? { ok: true, item: command } : { ok: false, item: command, reason: result.reason };
-      }
-      const url = eventsUrls.get(target.appId);
-      if (url === undefined) return { ok: false, item: command, reason: "no events URL set: call setEventsUrl()" };
-      const request = {
+      return interact(target, "slash_commands", command, new URLSearchParams(command).toString(), inbound.signing);
+    },
+    injectBlockAction: (inbound) => {
+      const target = accountFor(inbound.bot);
+      const where = conversation(inbound.message.channel);
+      const message = world.messages.get(where.id, inbound.message.ts);
+      if (!message) throw new TypeError(`no message ${inbound.message.ts} in ${where.id} on this fake Slack`);
+      const payload = blockActionPayload({
+        world,
         account: target,
-        url,
-        body: new URLSearchParams(command).toString(),
-        contentType: "application/x-www-form-urlencoded" as const,
-        ...(inbound.signing ? { signing: inbound.signing } : {}),
-      };
-      return postSignedEvent(request, command, log, abort.signal);
+        message,
+        button: chooseButton(message, inbound),
+        user: inbound.user ?? world.human,
+        responseUrl: `${listener.origin}/respond/${randomBytes(8).toString("hex")}`,
+      });
+      const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      return interact(target, "interactive", payload, form, inbound.signing);
     },
     redeliver: (eventId, reason = options.mode === "http" ? "http_timeout" : "timeout") => {
       const record = world.events.get(eventId);

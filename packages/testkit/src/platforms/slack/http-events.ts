@@ -2,10 +2,13 @@ import type { CallLog } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
 import { slackSignature } from "./request-signature.js";
 import type { SlackBotAccount, SlackSigningOverride } from "./slack-types.js";
+import type { EnvelopeType } from "./socket-links.js";
 
-/** One HTTP-mode delivery: JSON event body or a form-encoded slash command. */
+/** One HTTP-mode delivery: JSON event body, or a form-encoded slash command or interaction payload. */
 export interface HttpEventRequest {
   readonly account: SlackBotAccount;
+  /** What is delivered, in Socket Mode's envelope terms; recorded with the ack as `params.type`. */
+  readonly type: EnvelopeType;
   readonly url: string;
   readonly body: string;
   readonly contentType: "application/json" | "application/x-www-form-urlencoded";
@@ -52,7 +55,7 @@ export async function postSignedEvent<T>(
       method: "ack",
       httpMethod: "POST",
       path: new URL(request.url).pathname,
-      params: {},
+      params: { type: request.type },
       body: answer,
       botId: request.account.userId,
       status: response.status,

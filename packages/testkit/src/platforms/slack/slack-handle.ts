@@ -1,7 +1,9 @@
 import type { CallPredicate, RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
 import type { FaultSpec } from "../shared/fault-plan.js";
+import type { ButtonChoice } from "./block-actions.js";
 import type {
+  SlackBlockActionPayload,
   SlackBotAccount,
   SlackEventBody,
   SlackMessage,
@@ -100,6 +102,21 @@ export interface FakeSlack {
     readonly bot?: string;
     readonly signing?: SlackSigningOverride;
   }): Promise<Delivery<SlackSlashCommand>>;
+  /**
+   * A press of a button under a message the fake stores (e.g. one the bot posted with blocks): a `block_actions`
+   * payload with the message as it is now, from `user` (default the fake's human), in an `interactive` envelope
+   * (Socket Mode) or as a signed form POST `payload=<json>` (HTTP mode). The app's ack is recorded as an `ack` call
+   * with `params.type` "interactive"; in Socket Mode an envelope left unacked for 3 s settles `ok: false`, as Slack
+   * gives up then. Throws a TypeError when the message is unknown or has no such button.
+   */
+  injectBlockAction(
+    inbound: ButtonChoice & {
+      readonly message: SlackMessage;
+      readonly user?: SlackUser;
+      readonly bot?: string;
+      readonly signing?: SlackSigningOverride;
+    },
+  ): Promise<Delivery<SlackBlockActionPayload>>;
   /** Delivers an event again with the same `event_id`: retry headers (HTTP) or `retry_attempt` (socket). */
   redeliver(eventId: string, reason?: string): Promise<Delivery<SlackEventBody>>;
   /** Socket mode: sends `disconnect` (default reason `refresh_requested`); the client reconnects. */

@@ -49,6 +49,53 @@ export interface SlackEventBody {
   event: Record<string, unknown>;
 }
 
+/** One pressed element of a `block_actions` payload. */
+export interface SlackBlockAction {
+  readonly type: string;
+  readonly action_id: string;
+  readonly block_id: string;
+  readonly action_ts: string;
+  readonly value?: string;
+  readonly text?: { readonly type: string; readonly text: string };
+  readonly style?: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * A `block_actions` interaction payload, as Slack sends it for a button press under a message: carried in an
+ * `interactive` envelope (Socket Mode) or posted as the form field `payload` (HTTP mode).
+ */
+export interface SlackBlockActionPayload {
+  readonly type: "block_actions";
+  readonly user: { readonly id: string; readonly username: string; readonly name: string; readonly team_id: string };
+  readonly api_app_id: string;
+  readonly token: string;
+  readonly container: {
+    readonly type: "message";
+    readonly message_ts: string;
+    readonly channel_id: string;
+    readonly is_ephemeral: boolean;
+    readonly thread_ts?: string;
+  };
+  readonly trigger_id: string;
+  readonly team: { readonly id: string; readonly domain: string };
+  readonly enterprise: null;
+  readonly is_enterprise_install: boolean;
+  readonly channel: { readonly id: string; readonly name: string };
+  /** The message the button is under, as it is at the press (with its blocks), without `channel`. */
+  readonly message: {
+    readonly type: "message";
+    readonly ts: string;
+    readonly text: string;
+    readonly thread_ts?: string;
+    readonly blocks?: unknown;
+    readonly [key: string]: unknown;
+  };
+  readonly state: { readonly values: Record<string, unknown> };
+  readonly response_url: string;
+  readonly actions: readonly SlackBlockAction[];
+}
+
 /** Fields of a slash command, as posted (HTTP) or carried in a `slash_commands` envelope. */
 export type SlackSlashCommand = Record<string, string>;
 

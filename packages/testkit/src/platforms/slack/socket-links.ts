@@ -10,6 +10,12 @@ import { newTicket } from "./web-api-methods.js";
 /** Envelope types the fake sends over a Socket Mode link. */
 export type EnvelopeType = "events_api" | "slash_commands" | "interactive";
 
+/**
+ * How long Slack waits for the ack of an `interactive` envelope (a button press) before it gives up and shows the
+ * user an error; it does not send the press again.
+ */
+export const INTERACTION_ACK_MS = 3_000;
+
 /** Retry bookkeeping of one envelope. */
 export interface EnvelopeRetry {
   readonly attempt: number;
@@ -23,6 +29,8 @@ interface PendingEnvelope {
   readonly payload: unknown;
   retry: EnvelopeRetry;
   socket: WebSocket | undefined;
+  /** Interactive envelopes: the timer that gives up on the ack. */
+  deadline?: NodeJS.Timeout;
   readonly settle: (delivery: Delivery<unknown>) => void;
 }
 
@@ -30,7 +38,8 @@ interface PendingEnvelope {
  * Socket Mode links: tickets from `apps.connections.open`, `hello`, envelopes with ack
  * tracking, WS pings, `disconnect` messages, and redelivery of envelopes left unacked
  * when a link dies.
- * Contract: every envelope settles once, when acked (`ok: true`) or when the fake closes.
+ * Contract: every envelope settles once, when acked (`ok: true`), when an interactive one is left unacked for
+ * INTERACTION_ACK_MS, or when the fake closes.
  */
 export class SocketLinks {
   readonly #wss = new WebSocketServer({ noServer: true });
@@ -125,6 +134,7 @@ export class SocketLinks {
     this.#pending.clear();
     this.#queued.clear();
     for (const envelope of unsettled) {
+      clearTimeout(envelope.deadline);
       envelope.settle({ ok: false, item: envelope.payload, reason: "fake closed before the envelope was acked" });
     }
     this.#wss.close();
@@ -182,6 +192,9 @@ export class SocketLinks {
   #transmit(envelope: PendingEnvelope, ws: WebSocket): void {
     envelope.socket = ws;
     this.#pending.set(envelope.id, envelope);
+    if (envelope.type === "interactive" && envelope.deadline === undefined) {
+      envelope.deadline = setTimeout(() => this.#giveUp(envelope), INTERACTION_ACK_MS);
+    }
     ws.send(
       JSON.stringify({
         envelope_id: envelope.id,
@@ -194,6 +207,18 @@ export class SocketLinks {
     );
   }
 
+  /** An interaction nobody acked in time: Slack drops it (no redelivery). */
+  #giveUp(envelope: PendingEnvelope): void {
+    this.#pending.delete(envelope.id);
+    const queued = this.#queued.get(envelope.account.appId);
+    if (queued?.includes(envelope))
+      this.#queued.set(
+        envelope.account.appId,
+        queued.filter((e) => e !== envelope),
+      );
+    envelope.settle({ ok: false, item: envelope.payload, reason: `not acked within ${INTERACTION_ACK_MS} ms` });
+  }
+
   #onFrame(data: RawData): void {
     let frame: { envelope_id?: string; payload?: unknown };
     try {
@@ -204,6 +229,7 @@ export class SocketLinks {
     const envelope = frame.envelope_id === undefined ? undefined : this.#pending.get(frame.envelope_id);
     if (!envelope) return;
     this.#pending.delete(envelope.id);
+    clearTimeout(envelope.deadline);
     this.log.record({
       method: "ack",
       httpMethod: "WS",

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { stringField } from "../shared/request-body.js";
+import { type BlocksReading, readBlocks } from "./block-kit.js";
 import type { SlackBotAccount, SlackMessage } from "./slack-types.js";
 import type { SlackWorld } from "./slack-world.js";
 
@@ -33,12 +34,12 @@ function resolveChannel(ctx: WebApiContext, key = "channel"): string | undefined
   return ctx.world.conversations.has(id) ? id : undefined;
 }
 
-function hasBlocks(params: Record<string, unknown>): boolean {
-  const blocks = params.blocks;
-  return (Array.isArray(blocks) && blocks.length > 0) || (typeof blocks === "string" && blocks.length > 2);
+// Slack answers bad blocks with the error and, per problem, a message naming the JSON pointer.
+function blocksFailure(reading: Extract<BlocksReading, { ok: false }>): Record<string, unknown> {
+  return { ok: false, error: reading.error, errors: reading.errors, response_metadata: { messages: reading.errors } };
 }
 
-function botMessage(ctx: WebApiContext, channel: string, ts: string): SlackMessage {
+function botMessage(ctx: WebApiContext, channel: string, ts: string, blocks?: unknown[]): SlackMessage {
   const { account, params, world } = ctx;
   const message: SlackMessage = {
     type: "message",
@@ -51,7 +52,7 @@ function botMessage(ctx: WebApiContext, channel: string, ts: string): SlackMessa
     team: world.teamId,
     bot_profile: { id: account.botId, app_id: account.appId, name: account.name, team_id: world.teamId },
   };
-  if (params.blocks !== undefined) message.blocks = params.blocks;
+  if (blocks !== undefined && blocks.length > 0) message.blocks = blocks;
   return message;
 }
 
@@ -59,9 +60,11 @@ const postMessage: WebApiMethod = (ctx) => {
   const channel = resolveChannel(ctx);
   if (!channel) return fail("channel_not_found");
   const text = stringField(ctx.params, "text") ?? "";
-  if (text.length === 0 && !hasBlocks(ctx.params)) return fail("no_text");
+  const blocks = readBlocks(ctx.params.blocks);
+  if (!blocks.ok) return blocksFailure(blocks);
+  if (text.length === 0 && (blocks.blocks ?? []).length === 0) return fail("no_text");
   if (text.length > MAX_TEXT) return fail("msg_too_long");
-  const message = botMessage(ctx, channel, ctx.world.ts.next());
+  const message = botMessage(ctx, channel, ctx.world.ts.next(), blocks.blocks);
   const threadTs = stringField(ctx.params, "thread_ts");
   if (threadTs !== undefined) {
     message.thread_ts = threadTs;
@@ -82,8 +85,12 @@ const update: WebApiMethod = (ctx) => {
   if (message.bot_id !== ctx.account.botId) return fail("cant_update_message");
   const text = stringField(ctx.params, "text");
   if (text !== undefined && text.length > MAX_TEXT) return fail("msg_too_long");
+  const blocks = readBlocks(ctx.params.blocks);
+  if (!blocks.ok) return blocksFailure(blocks);
   if (text !== undefined) message.text = text;
-  if (ctx.params.blocks !== undefined) message.blocks = ctx.params.blocks;
+  // As on Slack: blocks left out keep the message's blocks; an empty array removes them.
+  if (blocks.blocks !== undefined && blocks.blocks.length > 0) message.blocks = blocks.blocks;
+  else if (blocks.blocks !== undefined) delete message.blocks;
   message.edited = { user: ctx.account.userId, ts: ctx.world.ts.next() };
   const { channel: _channel, ...shown } = message;
   return { ok: true, channel, ts: message.ts, text: message.text, message: shown };
@@ -125,8 +132,10 @@ function continueStream(stop: boolean): WebApiMethod {
     if (!ctx.world.openStreams.has(`${channel}/${ts}`)) return fail("message_not_in_streaming_state");
     const more = stringField(ctx.params, "markdown_text");
     if (!stop && more === undefined) return fail("invalid_arguments");
+    const blocks = readBlocks(ctx.params.blocks);
+    if (!blocks.ok) return blocksFailure(blocks);
     message.text += more ?? "";
-    if (ctx.params.blocks !== undefined) message.blocks = ctx.params.blocks;
+    if (blocks.blocks !== undefined) message.blocks = blocks.blocks;
     if (!stop) return { ok: true, channel, ts };
     ctx.world.openStreams.delete(`${channel}/${ts}`);
     const { channel: _channel, ...shown } = message;

@@ -1,0 +1,1 @@
+export { type Closable, TestCleanup } from "./test-cleanup.js";
