@@ -6,11 +6,14 @@ export {
   ApprovalDesk,
   type ApprovalDeskDeps,
   type ApprovalRequestInput,
+  type PostedNotice,
 } from "./approvals/approval-desk.js";
 export {
   type ApprovalQuestion,
+  type ApprovalSettlement,
   approvalButtons,
   approvalRequestText,
+  approvalSettledText,
   approvalTimedOutText,
 } from "./approvals/approval-message.js";
 export { BUILTIN_COMMANDS, type CommandOutcome, helpCommand, runBuiltinCommand } from "./commands/builtin-commands.js";

@@ -56,6 +56,9 @@ describe("Discord approval buttons (discord.js ↔ fake Discord ↔ Gateway)", (
     const ownPress = await f.injectButtonPress({ customId: approve, message: request });
     await expect.poll(() => botMessages().at(-1)?.content, { timeout: 5_000 }).toBe("result: deployed prod");
     expect(deployed).toEqual(["prod"]);
+    // The request now says how it ended, and its buttons are gone: nothing left to press.
+    await expect.poll(() => botMessages()[0]?.content, { timeout: 5_000 }).toMatch(/\n\*\*Approved\*\* by .+\.$/);
+    expect(botMessages()[0]?.components ?? []).toEqual([]);
 
     // Both presses were acknowledged with DEFERRED_UPDATE_MESSAGE, so Discord never says "This interaction failed".
     await expect.poll(() => f.callsTo("createInteractionResponse").length, { timeout: 5_000 }).toBe(2);

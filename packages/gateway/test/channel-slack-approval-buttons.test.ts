@@ -68,5 +68,8 @@ describe.each(["socket", "http"] as const)("Slack approval buttons (%s mode: bol
     // Both presses were acked over Slack's own path (envelope ack / HTTP 200), and the refusal carries no buttons.
     expect(f.callsTo("ack").filter((call) => call.params.type === "interactive")).toHaveLength(2);
     expect(botMessages().find((m) => m.text.startsWith("Only the person"))).not.toHaveProperty("blocks");
+    // The request now says how it ended, and its buttons are gone: nothing left to press.
+    await expect.poll(() => botMessages()[0]?.text).toMatch(/\n\*Approved\* by .+\.$/);
+    expect(botMessages()[0]).not.toHaveProperty("blocks");
   });
 });

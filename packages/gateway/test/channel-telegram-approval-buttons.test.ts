@@ -50,5 +50,8 @@ describe("Telegram approval buttons (grammy ↔ fake Telegram ↔ Gateway)", () 
     await expect.poll(() => botMessages().at(-1)?.text).toBe("result: deployed prod");
     expect(deployed).toEqual(["prod"]);
     expect(f.callsTo("answerCallbackQuery")).toHaveLength(2);
+    // The request now says how it ended, and its keyboard is gone: nothing left to press.
+    await expect.poll(() => botMessages()[0]?.text).toMatch(/\nApproved by .+\.$/);
+    expect(botMessages()[0]).not.toHaveProperty("reply_markup");
   });
 });

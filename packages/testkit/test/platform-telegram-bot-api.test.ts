@@ -54,6 +54,25 @@ describe("fake Telegram Bot API methods", () => {
     await expect(bot.api.sendMessage(fake.user.id, "a < b")).resolves.toMatchObject({ text: "a < b" });
   });
 
+  it("keeps an inline keyboard through an edit that passes it, and drops it when an edit leaves it out", async () => {
+    fake = await startFakeTelegram();
+    const bot = new Bot(fake.token, { client: { apiRoot: fake.apiRoot } });
+    await fake.injectDm({ text: "hi" });
+    const keyboard = { inline_keyboard: [[{ text: "Yes", callback_data: "yes" }]] };
+    const sent = await bot.api.sendMessage(fake.user.id, "pick one", { reply_markup: keyboard });
+    const stored = () => fake!.conversation(fake!.user.id).at(-1);
+
+    await bot.api.editMessageText(fake.user.id, sent.message_id, "pick one, please", { reply_markup: keyboard });
+    expect(stored()).toMatchObject({ text: "pick one, please", reply_markup: keyboard });
+    // Same text and the same keyboard: nothing to change, as Telegram says.
+    await expect(
+      bot.api.editMessageText(fake.user.id, sent.message_id, "pick one, please", { reply_markup: keyboard }),
+    ).rejects.toMatchObject({ error_code: 400, description: expect.stringContaining("message is not modified") });
+    // Same text without the keyboard is a change: the keyboard goes.
+    await bot.api.editMessageText(fake.user.id, sent.message_id, "pick one, please");
+    expect(stored()).not.toHaveProperty("reply_markup");
+  });
+
   it("delivers callback queries and commands to grammy handlers", async () => {
     fake = await startFakeTelegram();
     const bot = new Bot(fake.token, { client: { apiRoot: fake.apiRoot } });

@@ -3,8 +3,10 @@ import type { OutboundButton } from "../channel/channel-types.js";
 import type { SessionChat } from "../gateway/session-runtime.js";
 import {
   type ApprovalQuestion,
+  type ApprovalSettlement,
   approvalButtons,
   approvalRequestText,
+  approvalSettledText,
   approvalTimedOutText,
 } from "./approval-message.js";
 
@@ -44,10 +46,18 @@ export type ApprovalAnswerOutcome =
   | { readonly kind: "approved" | "denied"; readonly text: string }
   | { readonly kind: "unknown" | "not-allowed"; readonly text: string };
 
+/** A message the desk posted: the outbox entry it went out as, once queued (undefined if it could not be). */
+export type PostedNotice = Promise<number | undefined>;
+
 /** What the desk needs from the gateway. */
 export interface ApprovalDeskDeps {
-  /** Posts a message (Markdown, optional buttons) in a session's chat. */
-  post(sessionKey: string, chat: SessionChat, text: string, buttons?: readonly OutboundButton[]): void;
+  /** Posts a message (Markdown, optional buttons) in a session's chat; returns a handle to `replace` it later. */
+  post(sessionKey: string, chat: SessionChat, text: string, buttons?: readonly OutboundButton[]): PostedNotice;
+  /**
+   * Replaces a posted message's text in place, without buttons. Contract: best effort — a message that was never
+   * delivered, or that the platform no longer lets anyone edit, stays as it was; never throws.
+   */
+  replace(posted: PostedNotice, text: string): void;
   /** Whether a chat's channel shows buttons. */
   hasButtons(chat: SessionChat): boolean;
   now(): number;
@@ -56,6 +66,8 @@ export interface ApprovalDeskDeps {
 interface Pending extends ApprovalRequestInput {
   readonly code: string;
   readonly deadline: number;
+  /** The request's message, settled in place once the request ends. */
+  readonly posted: PostedNotice;
 }
 
 const CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
@@ -64,6 +76,8 @@ const CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
  * Approval requests shown in chat: when an agent's call waits for approval (`approval_required`), the desk posts
  * what it wants to run and why, with a short code (and buttons where the channel has them); `/approve <code>` or
  * `/deny <code>` from the requester or an admin resumes the call; no answer in time tells the chat it was denied.
+ * However a request ends (answered, timed out, its run stopped), its message is changed in place to say so and loses
+ * its buttons.
  * Contract: each request is answered at most once; a run's requests are forgotten when it ends.
  */
 export class ApprovalDesk {
@@ -83,14 +97,14 @@ export class ApprovalDesk {
   open(request: ApprovalRequestInput): string {
     const code = this.#newCode();
     const question: ApprovalQuestion = { code, ...request };
-    this.#pending.set(code, { ...request, code, deadline: this.#deps.now() + request.timeoutMs });
     const buttons = this.#deps.hasButtons(request.chat);
-    this.#deps.post(
+    const posted = this.#deps.post(
       request.sessionKey,
       request.chat,
       approvalRequestText(question, buttons),
       buttons ? approvalButtons(code) : undefined,
     );
+    this.#pending.set(code, { ...request, code, deadline: this.#deps.now() + request.timeoutMs, posted });
     return code;
   }
 
@@ -111,8 +125,10 @@ export class ApprovalDesk {
       else entry.agent.deny(entry.approvalId, `denied by ${by.senderName}`);
     } catch {
       // The agent stopped waiting meanwhile (timeout, abort).
+      this.#settle(entry, { kind: "withdrawn" });
       return { kind: "unknown", text: `The request \`${code}\` is no longer waiting.` };
     }
+    this.#settle(entry, { kind: approve ? "approved" : "denied", by: by.senderName });
     return approve
       ? { kind: "approved", text: `Approved: running \`${entry.toolName}\`.` }
       : { kind: "denied", text: `Denied: \`${entry.toolName}\` will not run.` };
@@ -127,14 +143,25 @@ export class ApprovalDesk {
       if (entry.runId !== runId || entry.toolCallId !== toolCallId) continue;
       this.#pending.delete(entry.code);
       if (this.#deps.now() >= entry.deadline) {
+        this.#settle(entry, { kind: "timed-out" });
         this.#deps.post(entry.sessionKey, entry.chat, approvalTimedOutText({ ...entry }));
+      } else {
+        this.#settle(entry, { kind: "withdrawn" });
       }
     }
   }
 
-  /** Forgets the requests of a run that ended (no notice: the run's own ending says enough). */
+  /** Forgets the requests of a run that ended (no notice: the run's own ending says enough; each message says so). */
   closeRun(runId: string): void {
-    for (const entry of [...this.#pending.values()]) if (entry.runId === runId) this.#pending.delete(entry.code);
+    for (const entry of [...this.#pending.values()]) {
+      if (entry.runId !== runId) continue;
+      this.#pending.delete(entry.code);
+      this.#settle(entry, { kind: "withdrawn" });
+    }
+  }
+
+  #settle(entry: Pending, settlement: ApprovalSettlement): void {
+    this.#deps.replace(entry.posted, approvalSettledText(entry, settlement));
   }
 
   #newCode(): string {

@@ -21,8 +21,7 @@ export function approvalRequestText(question: ApprovalQuestion, withButtons: boo
     ? "Use the buttons below"
     : `Answer \`/approve ${question.code}\` or \`/deny ${question.code}\``;
   return [
-    `**Approval needed**: the agent wants to run \`${question.toolName}\` with \`${summariseArgs(question.args)}\`.`,
-    `Why: ${question.reason}`,
+    ...whatIsAsked(question),
     `${how} (the person who asked or an admin) within ${formatAge(question.timeoutMs)}; otherwise it is denied.`,
   ].join("\n");
 }
@@ -38,9 +37,39 @@ export function approvalButtons(code: string): OutboundButton[] {
   ];
 }
 
+/** How a request ended, as its message shows it once the buttons are gone. */
+export type ApprovalSettlement =
+  | { readonly kind: "approved" | "denied"; readonly by: string }
+  | { readonly kind: "timed-out" }
+  | { readonly kind: "withdrawn" };
+
+/**
+ * The request's message once it is settled: what was asked, then how it ended instead of how to answer — so nobody
+ * presses a button or types a code that no longer counts.
+ */
+export function approvalSettledText(question: ApprovalQuestion, settlement: ApprovalSettlement): string {
+  const outcome =
+    settlement.kind === "approved"
+      ? `**Approved** by ${settlement.by}.`
+      : settlement.kind === "denied"
+        ? `**Denied** by ${settlement.by}.`
+        : settlement.kind === "timed-out"
+          ? `**Denied**: nobody answered within ${formatAge(question.timeoutMs)}.`
+          : "**Withdrawn**: the run stopped before anyone answered.";
+  return [...whatIsAsked(question), outcome].join("\n");
+}
+
 /** The notice for a request nobody answered in time. */
 export function approvalTimedOutText(question: ApprovalQuestion): string {
   return `Nobody answered the request to run \`${question.toolName}\` (\`${question.code}\`) within ${formatAge(question.timeoutMs)}, so it was denied.`;
+}
+
+/** The lines saying what the agent wants to run and why. */
+function whatIsAsked(question: ApprovalQuestion): string[] {
+  return [
+    `**Approval needed**: the agent wants to run \`${question.toolName}\` with \`${summariseArgs(question.args)}\`.`,
+    `Why: ${question.reason}`,
+  ];
 }
 
 /** Arguments on one line for a code span: no backticks, at most MAX_ARGS_LENGTH characters. */

@@ -105,6 +105,7 @@ export interface OutboundButton {
 /** A message to send or an edit to apply. `text` is already in the channel's markup dialect and within its limits. */
 export interface OutboundMessage {
   readonly text: string;
+  /** Buttons under the message; an edit shows exactly these, so an edit without any removes earlier ones. */
   readonly buttons?: readonly OutboundButton[];
   /**
    * Stable per message the gateway means to send once (the outbox sets `outbox:<id>:<chunk>`). A platform that can

@@ -41,7 +41,8 @@ export class OutboxDispatcher {
   readonly #now: () => number;
   readonly #chains = new Map<string, Promise<void>>();
   /** Chunks already sent for an entry whose later chunk failed: a retry in this process does not repeat them. */
-  readonly #progress = new Map<number, string[]>();
+  /** Per entry, each chunk done so far: the message it went out as, or undefined when it was dropped (editOnly). */
+  readonly #progress = new Map<number, (string | undefined)[]>();
   readonly #resent = new Set<number>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #ticking = false;
@@ -149,17 +150,18 @@ export class OutboxDispatcher {
       const editId = editIds[i];
       const buttons = i === chunks.length - 1 && channel.capabilities.buttons ? payload.buttons : undefined;
       const outbound = buttons === undefined || buttons.length === 0 ? { text } : { text, buttons };
-      done.push(
+      const edited =
         editId !== undefined &&
-          (await tryEdit(channel, sentRef(payload.target, editId, payload.editSentAt?.[i]), outbound))
-          ? editId
-          : (
-              await channel.send(i === 0 ? payload.target : withoutReply(payload.target), {
-                ...outbound,
-                idempotencyKey: `outbox:${entry.id}:${i}`,
-              })
-            ).messageId,
-      );
+        (await tryEdit(channel, sentRef(payload.target, editId, payload.editSentAt?.[i]), outbound));
+      if (edited) done.push(editId);
+      else if (payload.editOnly === true) done.push(undefined);
+      else {
+        const sent = await channel.send(i === 0 ? payload.target : withoutReply(payload.target), {
+          ...outbound,
+          idempotencyKey: `outbox:${entry.id}:${i}`,
+        });
+        done.push(sent.messageId);
+      }
     }
     // Preview messages the final text no longer needs.
     for (let i = chunks.length; i < editIds.length; i++) {
@@ -168,7 +170,7 @@ export class OutboxDispatcher {
       }
     }
     this.#progress.delete(entry.id);
-    return done;
+    return done.filter((id) => id !== undefined);
   }
 
   async #failed(entry: OutboxEntry, error: unknown): Promise<void> {

@@ -15,6 +15,11 @@ export interface ChatDeliveryPayload {
   readonly editSentAt?: readonly number[];
   /** Buttons under the last message (channels with `capabilities.buttons`; others ignore them). */
   readonly buttons?: readonly OutboundButton[];
+  /**
+   * Only change `editMessageIds` in place: a part that has no message to edit, or whose message is gone or too old
+   * to edit, is dropped instead of sent anew (a settled approval request, say, must not arrive twice).
+   */
+  readonly editOnly?: boolean;
 }
 
 /** What a `subagent-result` outbox entry carries: a background child's result for its parent session. */

@@ -16,7 +16,7 @@ import type { GatewayConfig, QueueMode } from "../config/gateway-config-schema.j
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
 import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
 import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
-import { asSubagentResultPayload, type ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
+import { asChatPayload, asSubagentResultPayload, type ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
@@ -97,6 +97,7 @@ export class Gateway {
     this.pairing = new PairingService(options.store, { now: this.#now, ...options.pairing });
     this.approvals = new ApprovalDesk({
       post: (sessionKey, chat, text, buttons) => this.#notice(sessionKey, chat, text, buttons),
+      replace: (posted, text) => this.#replaceNotice(posted, text),
       hasButtons: (chat) => this.#channels.get(channelKey(chat.channel, chat.accountId))?.capabilities.buttons === true,
       now: this.#now,
     });
@@ -533,15 +534,50 @@ export class Gateway {
     this.#track(this.#dispatcher.deliver(entries));
   }
 
-  #notice(sessionKey: string, chat: SessionChat, text: string, buttons?: readonly OutboundButton[]): void {
-    const payload = noticePayload(chat, text, buttons);
+  /** Queues a notice and delivers it. Contract: resolves with its outbox entry's id once queued; never rejects. */
+  #notice(
+    sessionKey: string,
+    chat: SessionChat,
+    text: string,
+    buttons?: readonly OutboundButton[],
+    edit?: Pick<ChatDeliveryPayload, "editMessageIds" | "editSentAt" | "editOnly">,
+  ): Promise<number | undefined> {
+    const payload = { ...noticePayload(chat, text, buttons), ...edit };
+    const queued = this.store.enqueueOutbox([{ sessionKey, kind: "notice", payload }]).then(
+      (entries) => {
+        this.#track(this.#dispatcher.deliver(entries));
+        return entries[0]?.id;
+      },
+      (error: unknown) => {
+        this.#logger.error({ sessionKey, error: describeError(error) }, "could not queue a notice");
+        return undefined;
+      },
+    );
+    this.#track(queued);
+    return queued;
+  }
+
+  /**
+   * Changes a delivered notice's text in place, without its buttons: a new notice that edits the messages the first
+   * went out as. A notice not delivered (yet) is left alone — nothing on the platform to change.
+   */
+  #replaceNotice(posted: Promise<number | undefined>, text: string): void {
+    const replaced = posted.then(async (id) => {
+      const entry = id === undefined ? undefined : await this.store.getOutboxEntry(id);
+      const payload = entry === undefined ? undefined : asChatPayload(entry.payload);
+      if (entry?.status !== "sent" || payload === undefined || entry.platformMessageIds.length === 0) return;
+      const chat = { channel: payload.channel, accountId: payload.accountId, target: payload.target };
+      await this.#notice(entry.sessionKey, chat, text, undefined, {
+        editMessageIds: entry.platformMessageIds,
+        // When it went out (it was marked sent right after), for platforms' edit windows.
+        editSentAt: entry.platformMessageIds.map(() => entry.updatedAt),
+        editOnly: true,
+      });
+    });
     this.#track(
-      this.store
-        .enqueueOutbox([{ sessionKey, kind: "notice", payload }])
-        .then((entries) => this.#dispatcher.deliver(entries))
-        .catch((error: unknown) =>
-          this.#logger.error({ sessionKey, error: describeError(error) }, "could not queue a notice"),
-        ),
+      replaced.catch((error: unknown) =>
+        this.#logger.warn({ error: describeError(error) }, "could not settle a notice"),
+      ),
     );
   }
 

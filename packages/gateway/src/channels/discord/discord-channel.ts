@@ -192,9 +192,9 @@ export class DiscordChannel implements Channel {
     }
     const channelId = message.threadId ?? message.chatId;
     this.#budget.take(channelId);
-    // Without buttons the edit leaves the message's components as they are (Discord keeps fields a PATCH omits).
-    const components = discordButtonRowsOf(outbound.buttons);
-    const body = components === undefined ? { content: outbound.text } : { content: outbound.text, components };
+    // Discord keeps the fields a PATCH omits: an edit without buttons sends an empty list, which removes earlier ones
+    // (as Telegram's edit drops the keyboard and Slack's the blocks).
+    const body = { content: outbound.text, components: discordButtonRowsOf(outbound.buttons) ?? [] };
     await this.#call("edit", (client) =>
       client.rest.patch(`/channels/${channelId}/messages/${message.messageId}`, { body }),
     );

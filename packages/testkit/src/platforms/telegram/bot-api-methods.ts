@@ -103,7 +103,9 @@ function editMessageText(world: TelegramWorld, bot: TelegramBotState, params: Re
   if (!message) throw new BotApiError(400, "Bad Request: message to edit not found");
   if (message.from?.id !== bot.account.user.id) throw new BotApiError(400, "Bad Request: message can't be edited");
   const sameEntities = JSON.stringify(message.entities ?? []) === JSON.stringify(rendered.entities ?? []);
-  if (message.text === rendered.text && sameEntities && params.reply_markup === undefined) {
+  // As on Telegram, an edit without reply_markup removes the inline keyboard.
+  const sameMarkup = JSON.stringify(message.reply_markup ?? null) === JSON.stringify(params.reply_markup ?? null);
+  if (message.text === rendered.text && sameEntities && sameMarkup) {
     throw new BotApiError(
       400,
       "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
@@ -114,6 +116,7 @@ function editMessageText(world: TelegramWorld, bot: TelegramBotState, params: Re
   else delete message.entities;
   message.edit_date = Math.floor(Date.now() / 1000);
   if (params.reply_markup !== undefined) message.reply_markup = params.reply_markup;
+  else delete message.reply_markup;
   return message;
 }
 
