@@ -1,29 +1,23 @@
-import { type FakeDiscord, startFakeDiscord } from "@chorus/testkit";
+import { type FakeDiscord, startFakeDiscord, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDiscordChannel } from "../src/channels/index.js";
-import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
+import { modelInput, startChannelGateway } from "./channel-gateway-harness.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
 import { DISCORD_STRANGER } from "./fixtures/strangers.js";
 
-let fake: FakeDiscord | undefined;
-let running: ChannelGateway | undefined;
-
-afterEach(async () => {
-  await running?.stop();
-  running = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 async function start(script: Parameters<typeof startChannelGateway>[0]["script"], heartbeatIntervalMs?: number) {
-  const f = await startFakeDiscord(heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs });
-  fake = f;
+  const f = cleanup.track(await startFakeDiscord(heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs }));
   const channel = createDiscordChannel({ accountId: "dc", token: f.token, restApi: f.restApi });
-  running = await startChannelGateway({
-    channels: [channel],
-    config: { channels: [{ channel: "discord", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
-    script,
-  });
+  const running = cleanup.track(
+    await startChannelGateway({
+      channels: [channel],
+      config: { channels: [{ channel: "discord", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
+      script,
+    }),
+  );
   return { f, running, botId: f.bots[0]!.user.id };
 }
 
@@ -125,7 +119,7 @@ describe("Discord ↔ discord.js ↔ Gateway ↔ scripted model", () => {
   });
 
   it("a reconnect with replayed events causes no duplicate reply", async () => {
-    const { f } = await start(["first answer", "second answer", "unexpected third answer"], 1_000);
+    const { f, running: g } = await start(["first answer", "second answer", "unexpected third answer"], 1_000);
     await f.injectMention({ content: "one" });
     await expect.poll(() => botTexts(f, f.guild.general.id)).toEqual(["first answer"]);
 
@@ -134,7 +128,7 @@ describe("Discord ↔ discord.js ↔ Gateway ↔ scripted model", () => {
     await f.waitForSession();
     await f.injectMention({ content: "two" });
     await expect.poll(() => botTexts(f, f.guild.general.id)).toEqual(["first answer", "second answer"]);
-    await running?.gateway.idle();
+    await g.gateway.idle();
     expect(botTexts(f, f.guild.general.id)).toEqual(["first answer", "second answer"]);
   });
 });

@@ -1,31 +1,21 @@
-import { type FakeDiscord, startFakeDiscord } from "@chorus/testkit";
+import { type FakeDiscord, startFakeDiscord, TestCleanup } from "@chorus/testkit";
 import { afterEach, expect, it } from "vitest";
-import { createDiscordChannel, type DiscordChannel } from "../src/channels/index.js";
+import { createDiscordChannel } from "../src/channels/index.js";
 import { OutboxDispatcher } from "../src/delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../src/events/index.js";
 import { MemorySessionStore } from "../src/store/index.js";
 import { InboundCollector } from "./channel-inbound-collector.js";
 
-let fake: FakeDiscord | undefined;
-let channel: DiscordChannel | undefined;
-let dispatcher: OutboxDispatcher | undefined;
-
-afterEach(async () => {
-  await dispatcher?.stop();
-  dispatcher = undefined;
-  await channel?.stop();
-  channel = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 function botMessages(f: FakeDiscord, channelId: string): { id: string; content: string }[] {
   return f.conversation(channelId).filter((m) => m.author.id === f.bots[0]?.user.id);
 }
 
 it("sends with the same idempotency key once: Discord's enforced nonce returns the first message", async () => {
-  fake = await startFakeDiscord();
-  channel = createDiscordChannel({ accountId: "main", token: fake.token, restApi: fake.restApi });
+  const fake = cleanup.track(await startFakeDiscord());
+  const channel = cleanup.track(createDiscordChannel({ accountId: "main", token: fake.token, restApi: fake.restApi }));
   await channel.start(new InboundCollector().sink);
   const dm = fake.dmChannel().id;
   const target = { chatType: "dm" as const, chatId: dm };
@@ -40,8 +30,8 @@ it("sends with the same idempotency key once: Discord's enforced nonce returns t
 });
 
 it("does not post a reply twice when a restarted outbox resends an entry whose send already reached Discord", async () => {
-  fake = await startFakeDiscord();
-  channel = createDiscordChannel({ accountId: "main", token: fake.token, restApi: fake.restApi });
+  const fake = cleanup.track(await startFakeDiscord());
+  const channel = cleanup.track(createDiscordChannel({ accountId: "main", token: fake.token, restApi: fake.restApi }));
   await channel.start(new InboundCollector().sink);
   const dm = fake.dmChannel().id;
   const store = new MemorySessionStore();
@@ -56,13 +46,14 @@ it("does not post a reply twice when a restarted outbox resends an entry whose s
     idempotencyKey: `outbox:${entry!.id}:0`,
   });
 
-  const live = channel;
-  dispatcher = new OutboxDispatcher({
-    store,
-    events: new GatewayEventBus(),
-    channelFor: () => live,
-    acceptSubagentResult: async () => {},
-  });
+  const dispatcher = cleanup.track(
+    new OutboxDispatcher({
+      store,
+      events: new GatewayEventBus(),
+      channelFor: () => channel,
+      acceptSubagentResult: async () => {},
+    }),
+  );
   await dispatcher.start();
   await dispatcher.idle();
 

@@ -1,4 +1,4 @@
-import { type FakeDiscord, startFakeDiscord } from "@chorus/testkit";
+import { type FakeDiscord, startFakeDiscord, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChannelError } from "../src/channel/index.js";
 import {
@@ -12,18 +12,11 @@ import { renderReplyChunks } from "../src/replies/index.js";
 import { InboundCollector } from "./channel-inbound-collector.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
 
-let fake: FakeDiscord | undefined;
-let channel: DiscordChannel | undefined;
-
-afterEach(async () => {
-  await channel?.stop();
-  channel = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 async function startChannel(f: FakeDiscord): Promise<DiscordChannel> {
-  channel = createDiscordChannel({ accountId: "dc-main", token: f.token, restApi: f.restApi });
+  const channel = cleanup.track(createDiscordChannel({ accountId: "dc-main", token: f.token, restApi: f.restApi }));
   await channel.start(new InboundCollector().sink);
   return channel;
 }
@@ -37,7 +30,7 @@ function botTexts(f: FakeDiscord, channelId: string): string[] {
 
 describe("Discord channel: sending, editing and typing through @discordjs/rest", () => {
   it("sends into a thread and the message lands in that thread, as a reply when asked", async () => {
-    fake = await startFakeDiscord();
+    const fake = cleanup.track(await startFakeDiscord());
     const c = await startChannel(fake);
     const { general, thread } = fake.guild;
     const question = await fake.injectThreadMessage({ content: "question in thread" });
@@ -55,7 +48,7 @@ describe("Discord channel: sending, editing and typing through @discordjs/rest",
   });
 
   it("answers a button press as a plain message: its interaction id is no message to reply to", async () => {
-    fake = await startFakeDiscord();
+    const fake = cleanup.track(await startFakeDiscord());
     const c = await startChannel(fake);
     const { general } = fake.guild;
     // Discord refuses a reference to anything but a message snowflake, and with it the whole send.
@@ -69,7 +62,7 @@ describe("Discord channel: sending, editing and typing through @discordjs/rest",
   });
 
   it("delivers a 10 000-character reply as chunks within 2 000 characters and 17 lines, in order", async () => {
-    fake = await startFakeDiscord();
+    const fake = cleanup.track(await startFakeDiscord());
     const c = await startChannel(fake);
     const dm = fake.dmChannel().id;
     const chunks = renderReplyChunks(longMarkdownReply(10_000), DISCORD_CAPABILITIES);
@@ -83,7 +76,7 @@ describe("Discord channel: sending, editing and typing through @discordjs/rest",
   });
 
   it("edits within 5 per 5 s, refuses the 6th and edits of hour-old messages without calling Discord", async () => {
-    fake = await startFakeDiscord();
+    const fake = cleanup.track(await startFakeDiscord());
     const c = await startChannel(fake);
     const target = { chatType: "group" as const, chatId: fake.guild.general.id };
     const sent = await c.send(target, { text: "draft" });
@@ -101,14 +94,14 @@ describe("Discord channel: sending, editing and typing through @discordjs/rest",
   });
 
   it("sends typing to the thread's channel", async () => {
-    fake = await startFakeDiscord();
+    const fake = cleanup.track(await startFakeDiscord());
     const c = await startChannel(fake);
     await c.typing({ chatType: "group", chatId: fake.guild.general.id, threadId: fake.guild.thread.id });
     expect(fake.callsTo("triggerTyping").map((call) => call.params.channelId)).toEqual([fake.guild.thread.id]);
   });
 
   it("waits out a 429 storm: every chunk arrives exactly once and in order", async () => {
-    fake = await startFakeDiscord();
+    const fake = cleanup.track(await startFakeDiscord());
     const c = await startChannel(fake);
     const target = { chatType: "group" as const, chatId: fake.guild.random.id };
     fake.failNext({ method: "createMessage", status: 429, times: 3, retryAfterSeconds: 0.2 });
@@ -120,7 +113,7 @@ describe("Discord channel: sending, editing and typing through @discordjs/rest",
   }, 15_000);
 
   it("maps platform refusals to ChannelError kinds", async () => {
-    fake = await startFakeDiscord();
+    const fake = cleanup.track(await startFakeDiscord());
     const c = await startChannel(fake);
     await expect(c.send({ chatType: "group", chatId: "123456789" }, { text: "nobody" })).rejects.toMatchObject({
       kind: "not-found",

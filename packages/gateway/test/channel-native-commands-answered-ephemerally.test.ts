@@ -1,34 +1,26 @@
-import { type FakeDiscord, type FakeSlack, startFakeDiscord, startFakeSlack } from "@chorus/testkit";
+import { startFakeDiscord, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDiscordChannel, createSlackChannel } from "../src/channels/index.js";
-import { type ChannelGateway, startChannelGateway } from "./channel-gateway-harness.js";
+import { createDiscordChannel } from "../src/channels/index.js";
+import { startChannelGateway } from "./channel-gateway-harness.js";
+import { slackChannelOn } from "./fixtures/slack-channel-on.js";
 import { DISCORD_STRANGER, SLACK_STRANGER } from "./fixtures/strangers.js";
 
-let fakeDiscord: FakeDiscord | undefined;
-let fakeSlack: FakeSlack | undefined;
-let running: ChannelGateway | undefined;
-
-afterEach(async () => {
-  await running?.stop();
-  running = undefined;
-  await fakeDiscord?.close();
-  fakeDiscord = undefined;
-  await fakeSlack?.close();
-  fakeSlack = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 const EPHEMERAL = 64;
 
 describe("platform commands are answered through their interaction", () => {
   it("Discord: a native /agents in a guild channel gets an ephemeral fleet for an admin, a refusal for anyone else", async () => {
-    const f = await startFakeDiscord();
-    fakeDiscord = f;
+    const f = cleanup.track(await startFakeDiscord());
     const channel = createDiscordChannel({ accountId: "dc", token: f.token, restApi: f.restApi });
-    running = await startChannelGateway({
-      channels: [channel],
-      config: { channels: [{ channel: "discord", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
-      script: [],
-    });
+    cleanup.track(
+      await startChannelGateway({
+        channels: [channel],
+        config: { channels: [{ channel: "discord", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
+        script: [],
+      }),
+    );
 
     await f.injectSlashCommand({ name: "agents" });
     const answer = await f.waitForCall("createInteractionResponse", 1, 5_000);
@@ -51,20 +43,14 @@ describe("platform commands are answered through their interaction", () => {
   });
 
   it("Slack: /agents gets an ephemeral fleet through response_url for an admin, a refusal for anyone else", async () => {
-    const f = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
-    fakeSlack = f;
-    const channel = createSlackChannel({
-      accountId: "sl",
-      mode: "socket",
-      botToken: f.botToken,
-      appToken: f.appToken,
-      slackApiUrl: f.apiUrl,
-    });
-    running = await startChannelGateway({
-      channels: [channel],
-      config: { channels: [{ channel: "slack", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
-      script: [],
-    });
+    const f = cleanup.track(await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 }));
+    cleanup.track(
+      await startChannelGateway({
+        channels: [slackChannelOn(f)],
+        config: { channels: [{ channel: "slack", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
+        script: [],
+      }),
+    );
     await f.waitForSocket();
 
     await f.injectSlashCommand({ command: "/agents" });

@@ -1,22 +1,15 @@
-import { type FakeSlack, startFakeSlack } from "@chorus/testkit";
+import { type FakeSlack, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../src/channel/index.js";
 import type { GatewayOptions } from "../src/gateway/gateway-options.js";
-import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
+import { modelInput, startChannelGateway } from "./channel-gateway-harness.js";
 import { tapInbound } from "./channel-inbound-tap.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
 import { slackChannelOn } from "./fixtures/slack-channel-on.js";
 import { SLACK_STRANGER } from "./fixtures/strangers.js";
 
-let fake: FakeSlack | undefined;
-let running: ChannelGateway | undefined;
-
-afterEach(async () => {
-  await running?.stop();
-  running = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 async function start(
   script: Parameters<typeof startChannelGateway>[0]["script"],
@@ -32,15 +25,16 @@ async function start(
     gateway?: Partial<GatewayOptions>;
   } = {},
 ) {
-  const f = await startFakeSlack({ mode, pingIntervalMs: 1_000 });
-  fake = f;
+  const f = cleanup.track(await startFakeSlack({ mode, pingIntervalMs: 1_000 }));
   const channel = slackChannelOn(f, clientPingTimeoutMs === undefined ? {} : { clientPingTimeoutMs });
-  running = await startChannelGateway({
-    channels: [seen === undefined ? channel : tapInbound(channel, seen)],
-    config: { channels: [{ channel: "slack", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
-    script,
-    ...(gateway === undefined ? {} : { gateway }),
-  });
+  const running = cleanup.track(
+    await startChannelGateway({
+      channels: [seen === undefined ? channel : tapInbound(channel, seen)],
+      config: { channels: [{ channel: "slack", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
+      script,
+      ...(gateway === undefined ? {} : { gateway }),
+    }),
+  );
   if (mode === "socket") await f.waitForSocket();
   // HTTP mode: the channel's server listens once the gateway started it; Slack is told its Request URL.
   else f.setEventsUrl(channel.eventsUrl ?? "");
@@ -106,14 +100,14 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
   });
 
   it("a redelivered event does not cause a second reply", async () => {
-    const { f } = await start(["only once", "a second reply must not happen"]);
+    const { f, running: g } = await start(["only once", "a second reply must not happen"]);
     const dm = await f.injectDm({ text: "hello" });
     await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["only once"]);
     await f.redeliver(dm.item.event_id);
     await f.injectDm({ text: "marker" });
     await expect.poll(() => botTexts(f, f.dmChannel())).toEqual(["only once", "a second reply must not happen"]);
     // The second reply answered "marker", not the redelivered "hello".
-    expect(modelInput(running!.streamFn, 1)).toContain("marker");
+    expect(modelInput(g.streamFn, 1)).toContain("marker");
   });
 
   it("a dropped Socket Mode link reconnects; an event replayed on the new link is not answered again", async () => {

@@ -1,26 +1,15 @@
-import { type FakeSlack, startFakeSlack } from "@chorus/testkit";
+import { type FakeSlack, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { ChannelOptionsError, createSlackChannel, type SlackChannel } from "../src/channels/index.js";
+import { ChannelOptionsError, createSlackChannel } from "../src/channels/index.js";
 import { InboundCollector } from "./channel-inbound-collector.js";
+import { slackChannelOn } from "./fixtures/slack-channel-on.js";
 
-let fake: FakeSlack | undefined;
-let channel: SlackChannel | undefined;
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
-afterEach(async () => {
-  await channel?.stop();
-  channel = undefined;
-  await fake?.close();
-  fake = undefined;
-});
-
+/** Starts an HTTP-mode channel and points the fake's event delivery at it. */
 async function startHttp(f: FakeSlack): Promise<InboundCollector> {
-  channel = createSlackChannel({
-    accountId: "sl-http",
-    mode: "http",
-    botToken: f.botToken,
-    signingSecret: f.signingSecret,
-    slackApiUrl: f.apiUrl,
-  });
+  const channel = cleanup.track(slackChannelOn(f, { accountId: "sl-http" }));
   const inbox = new InboundCollector();
   await channel.start(inbox.sink);
   f.setEventsUrl(channel.eventsUrl ?? "");
@@ -29,7 +18,7 @@ async function startHttp(f: FakeSlack): Promise<InboundCollector> {
 
 describe("Slack channel in HTTP mode", () => {
   it("receives signed events; a redelivery (retry headers) carries the same eventId", async () => {
-    fake = await startFakeSlack({ mode: "http" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "http" }));
     const inbox = await startHttp(fake);
     const dm = await fake.injectDm({ text: "hello over http" });
     expect(dm).toMatchObject({ ok: true, status: 200 });
@@ -42,7 +31,7 @@ describe("Slack channel in HTTP mode", () => {
   });
 
   it("refuses a bad signature and a stale timestamp with 401 and delivers neither", async () => {
-    fake = await startFakeSlack({ mode: "http" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "http" }));
     const inbox = await startHttp(fake);
     const forged = await fake.injectDm({ text: "forged", signing: { signature: "invalid" } });
     const stale = await fake.injectDm({

@@ -1,30 +1,28 @@
-import { type FakeSlack, startFakeSlack } from "@chorus/testkit";
+import { type FakeSlack, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChannelError } from "../src/channel/index.js";
-import { createSlackChannel, SLACK_CAPABILITIES, type SlackChannel } from "../src/channels/index.js";
+import { SLACK_CAPABILITIES, type SlackChannel } from "../src/channels/index.js";
 import { renderReplyChunks } from "../src/replies/index.js";
 import { InboundCollector } from "./channel-inbound-collector.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
+import { type SlackTestOptions, slackChannelOn } from "./fixtures/slack-channel-on.js";
 
-let fake: FakeSlack | undefined;
-let channel: SlackChannel | undefined;
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
-afterEach(async () => {
-  await channel?.stop();
-  channel = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+/** A Socket Mode fake with a short ping interval, shut down after the test. */
+async function startFake(): Promise<FakeSlack> {
+  return cleanup.track(await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 }));
+}
 
-async function startChannel(f: FakeSlack): Promise<SlackChannel> {
-  channel = createSlackChannel({
-    accountId: "sl-main",
-    mode: "socket",
-    botToken: f.botToken,
-    appToken: f.appToken,
-    slackApiUrl: f.apiUrl,
-  });
-  await channel.start(new InboundCollector().sink);
+/** A started channel on the fake (account "sl-main" unless given), its inbound messages collected in `inbox`. */
+async function startChannel(
+  f: FakeSlack,
+  options: SlackTestOptions = {},
+  inbox = new InboundCollector(),
+): Promise<SlackChannel> {
+  const channel = cleanup.track(slackChannelOn(f, { accountId: "sl-main", ...options }));
+  await channel.start(inbox.sink);
   return channel;
 }
 
@@ -37,7 +35,7 @@ function botTexts(f: FakeSlack, channelId: string): string[] {
 
 describe("Slack channel: sending, editing and the working indication through the WebClient", () => {
   it("sends into a thread; answers a top-level message at top level unless replyInThread is set", async () => {
-    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const fake = await startFake();
     const c = await startChannel(fake);
     const general = fake.channels.general;
     const question = await fake.injectMention({ text: "question", alsoAsMessage: false });
@@ -52,16 +50,8 @@ describe("Slack channel: sending, editing and the working indication through the
     expect(inThread.threadId).toBe(questionTs);
     await c.stop();
 
-    channel = createSlackChannel({
-      accountId: "sl-threads",
-      mode: "socket",
-      botToken: fake.botToken,
-      appToken: fake.appToken,
-      slackApiUrl: fake.apiUrl,
-      replyInThread: true,
-    });
-    await channel.start(new InboundCollector().sink);
-    const underQuestion = await channel.send(
+    const threaded = await startChannel(fake, { accountId: "sl-threads", replyInThread: true });
+    const underQuestion = await threaded.send(
       { chatType: "group", chatId: general, replyToMessageId: questionTs },
       { text: "answer under the question" },
     );
@@ -75,7 +65,7 @@ describe("Slack channel: sending, editing and the working indication through the
   });
 
   it("delivers a 10 000-character reply as chunks of at most 3 500 characters, in order", async () => {
-    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const fake = await startFake();
     const c = await startChannel(fake);
     const dm = fake.dmChannel();
     const chunks = renderReplyChunks(longMarkdownReply(10_000), SLACK_CAPABILITIES);
@@ -88,7 +78,7 @@ describe("Slack channel: sending, editing and the working indication through the
   });
 
   it("edits with chat.update, and refuses a second edit in the same second without calling Slack", async () => {
-    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const fake = await startFake();
     const c = await startChannel(fake);
     const sent = await c.send({ chatType: "group", chatId: fake.channels.general }, { text: "draft" });
     await c.edit(sent, { text: "final" });
@@ -98,7 +88,7 @@ describe("Slack channel: sending, editing and the working indication through the
   });
 
   it("shows work as a reaction on the asked message and removes it with the answer", async () => {
-    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const fake = await startFake();
     const c = await startChannel(fake);
     const general = fake.channels.general;
     const question = await fake.injectMention({ text: "think hard", alsoAsMessage: false });
@@ -117,16 +107,9 @@ describe("Slack channel: sending, editing and the working indication through the
   });
 
   it("in a DM, marks the latest message the person sent", async () => {
-    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
-    channel = createSlackChannel({
-      accountId: "sl-main",
-      mode: "socket",
-      botToken: fake.botToken,
-      appToken: fake.appToken,
-      slackApiUrl: fake.apiUrl,
-    });
+    const fake = await startFake();
     const inbox = new InboundCollector();
-    await channel.start(inbox.sink);
+    const channel = await startChannel(fake, {}, inbox);
     await fake.injectDm({ text: "first question" });
     const dm = await fake.injectDm({ text: "second question" });
     await inbox.byText("second question");
@@ -141,7 +124,7 @@ describe("Slack channel: sending, editing and the working indication through the
   });
 
   it("waits out a 429 storm: every chunk arrives exactly once and in order", async () => {
-    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const fake = await startFake();
     const c = await startChannel(fake);
     fake.failNext({ method: "chat.postMessage", status: 429, times: 2, retryAfterSeconds: 1 });
     const chunks = ["first chunk", "second chunk", "third chunk"];
@@ -151,7 +134,7 @@ describe("Slack channel: sending, editing and the working indication through the
   }, 20_000);
 
   it("maps platform refusals to ChannelError kinds", async () => {
-    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
+    const fake = await startFake();
     const c = await startChannel(fake);
     const refused = await c.send({ chatType: "group", chatId: "C0NOPE" }, { text: "nobody" }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ChannelError);

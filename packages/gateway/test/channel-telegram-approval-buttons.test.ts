@@ -1,34 +1,28 @@
-import { type FakeTelegram, startFakeTelegram, type TgMessage } from "@chorus/testkit";
+import { startFakeTelegram, TestCleanup, type TgMessage } from "@chorus/testkit";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel } from "../src/channels/index.js";
-import { type ChannelGateway, startChannelGateway } from "./channel-gateway-harness.js";
+import { startChannelGateway } from "./channel-gateway-harness.js";
 import { deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./fixtures/deploy-approval-probe.js";
 import { TELEGRAM_STRANGER } from "./fixtures/strangers.js";
 
-let fake: FakeTelegram | undefined;
-let running: ChannelGateway | undefined;
-
-afterEach(async () => {
-  await running?.stop();
-  running = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 describe("Telegram approval buttons (grammy ↔ fake Telegram ↔ Gateway)", () => {
   it("shows an inline keyboard under the request; a stranger's press is refused, the requester's runs the call", async () => {
-    const f = await startFakeTelegram();
-    fake = f;
+    const f = cleanup.track(await startFakeTelegram());
     const { tool: deploy, deployed } = deployProbe();
-    running = await startChannelGateway({
-      channels: [createTelegramChannel({ accountId: "tg", token: f.token, apiRoot: f.apiRoot })],
-      config: {
-        channels: [{ channel: "telegram", dmPolicy: "open", groupPolicy: "open", admins: [String(f.user.id)] }],
-      },
-      script: tryDeploy,
-      gateway: { agents: { main: { tools: [deploy], policies: [createApprovalPolicy({ require: ["deploy"] })] } } },
-    });
+    cleanup.track(
+      await startChannelGateway({
+        channels: [createTelegramChannel({ accountId: "tg", token: f.token, apiRoot: f.apiRoot })],
+        config: {
+          channels: [{ channel: "telegram", dmPolicy: "open", groupPolicy: "open", admins: [String(f.user.id)] }],
+        },
+        script: tryDeploy,
+        gateway: { agents: { main: { tools: [deploy], policies: [createApprovalPolicy({ require: ["deploy"] })] } } },
+      }),
+    );
     const botId = f.bots[0]!.user.id;
     const botMessages = (): TgMessage[] => f.conversation(f.group.id).filter((m) => m.from?.id === botId);
 

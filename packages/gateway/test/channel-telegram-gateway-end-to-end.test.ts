@@ -1,29 +1,21 @@
-import { type FakeTelegram, startFakeTelegram } from "@chorus/testkit";
+import { type FakeTelegram, startFakeTelegram, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../src/channel/index.js";
 import { createTelegramChannel } from "../src/channels/index.js";
 import { MemorySessionStore } from "../src/store/index.js";
-import { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway-harness.js";
+import { modelInput, startChannelGateway } from "./channel-gateway-harness.js";
 import { tapInbound } from "./channel-inbound-tap.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
 import { TELEGRAM_STRANGER } from "./fixtures/strangers.js";
 
-let fake: FakeTelegram | undefined;
-let running: ChannelGateway | undefined;
-
-afterEach(async () => {
-  await running?.stop();
-  running = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 type Script = Parameters<typeof startChannelGateway>[0]["script"];
 
 async function start(script: Script) {
-  const f = await startFakeTelegram();
-  fake = f;
-  running = await startOn(f, script);
+  const f = cleanup.track(await startFakeTelegram());
+  const running = cleanup.track(await startOn(f, script));
   return { f, running };
 }
 
@@ -102,23 +94,19 @@ describe("Telegram ↔ grammy ↔ Gateway ↔ scripted model", () => {
   });
 
   it("a restart whose getUpdates fails and re-serves answered updates causes no duplicate reply", async () => {
-    const f = await startFakeTelegram();
-    fake = f;
+    const f = cleanup.track(await startFakeTelegram());
     const store = new MemorySessionStore();
-    const first = await startOn(f, ["first answer", "must not be sent"], store);
-    running = first;
+    const first = cleanup.track(await startOn(f, ["first answer", "must not be sent"], store));
     await f.injectDm({ text: "one" });
     await expect.poll(() => botTexts(f, f.user.id)).toEqual(["first answer"]);
     await first.stop();
-    running = undefined;
 
     // The process went away before a later getUpdates offset confirmed "one": Telegram serves it again, and the
     // new process's first poll fails once (auto-retry waits it out).
     expect(f.redeliver(f.token, 1)).toBe(1);
     f.failNext({ method: "getUpdates", status: 502, times: 1 });
     const seen: InboundMessage[] = [];
-    const second = await startOn(f, ["second answer", "must not be sent either"], store, seen);
-    running = second;
+    const second = cleanup.track(await startOn(f, ["second answer", "must not be sent either"], store, seen));
     await f.injectDm({ text: "two" });
     await expect.poll(() => botTexts(f, f.user.id), { timeout: 10_000 }).toEqual(["first answer", "second answer"]);
     await second.gateway.idle();

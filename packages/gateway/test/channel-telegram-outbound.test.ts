@@ -1,4 +1,4 @@
-import { type FakeTelegram, startFakeTelegram } from "@chorus/testkit";
+import { type FakeTelegram, startFakeTelegram, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChannelError } from "../src/channel/index.js";
 import { createTelegramChannel, TELEGRAM_CAPABILITIES, type TelegramChannel } from "../src/channels/index.js";
@@ -6,18 +6,11 @@ import { renderReplyChunks } from "../src/replies/index.js";
 import { InboundCollector } from "./channel-inbound-collector.js";
 import { longMarkdownReply } from "./channel-long-reply.js";
 
-let fake: FakeTelegram | undefined;
-let channel: TelegramChannel | undefined;
-
-afterEach(async () => {
-  await channel?.stop();
-  channel = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 async function startChannel(f: FakeTelegram): Promise<TelegramChannel> {
-  channel = createTelegramChannel({ accountId: "tg-main", token: f.token, apiRoot: f.apiRoot });
+  const channel = cleanup.track(createTelegramChannel({ accountId: "tg-main", token: f.token, apiRoot: f.apiRoot }));
   const inbox = new InboundCollector();
   await channel.start(inbox.sink);
   // As on Telegram, a bot can only write to a person who has written to it first.
@@ -35,7 +28,7 @@ function botTexts(f: FakeTelegram, chatId: number): string[] {
 
 describe("Telegram channel: sending, editing and typing through grammy", () => {
   it("sends into a forum topic, in HTML, and the message lands in that topic", async () => {
-    fake = await startFakeTelegram();
+    const fake = cleanup.track(await startFakeTelegram());
     const c = await startChannel(fake);
     const sent = await c.send(
       { chatType: "group", chatId: String(fake.forum.id), threadId: "42" },
@@ -49,7 +42,7 @@ describe("Telegram channel: sending, editing and typing through grammy", () => {
   });
 
   it("answers a button press as a plain message: its callback id is no message to reply to", async () => {
-    fake = await startFakeTelegram();
+    const fake = cleanup.track(await startFakeTelegram());
     const c = await startChannel(fake);
     await c.send(
       { chatType: "dm", chatId: String(fake.user.id), replyToMessageId: "callback:77" },
@@ -62,7 +55,7 @@ describe("Telegram channel: sending, editing and typing through grammy", () => {
   });
 
   it("delivers a 10 000-character reply as chunks within 4 096 characters, in order", async () => {
-    fake = await startFakeTelegram();
+    const fake = cleanup.track(await startFakeTelegram());
     const c = await startChannel(fake);
     const chunks = renderReplyChunks(longMarkdownReply(10_000), TELEGRAM_CAPABILITIES);
     expect(chunks.length).toBeGreaterThan(2);
@@ -79,7 +72,7 @@ describe("Telegram channel: sending, editing and typing through grammy", () => {
   });
 
   it("edits a message, and refuses a second edit in the same second without calling Telegram", async () => {
-    fake = await startFakeTelegram();
+    const fake = cleanup.track(await startFakeTelegram());
     const c = await startChannel(fake);
     const target = { chatType: "dm" as const, chatId: String(fake.user.id) };
     const sent = await c.send(target, { text: "draft" });
@@ -94,7 +87,7 @@ describe("Telegram channel: sending, editing and typing through grammy", () => {
   });
 
   it("sends typing into the topic", async () => {
-    fake = await startFakeTelegram();
+    const fake = cleanup.track(await startFakeTelegram());
     const c = await startChannel(fake);
     await c.typing({ chatType: "group", chatId: String(fake.forum.id), threadId: "7" });
     expect(fake.callsTo("sendChatAction").at(-1)?.body).toMatchObject({
@@ -105,7 +98,7 @@ describe("Telegram channel: sending, editing and typing through grammy", () => {
   });
 
   it("waits out a 429 storm: every chunk arrives exactly once and in order", async () => {
-    fake = await startFakeTelegram();
+    const fake = cleanup.track(await startFakeTelegram());
     const c = await startChannel(fake);
     fake.failNext({ method: "sendMessage", status: 429, times: 2, retryAfterSeconds: 1 });
     const chunks = ["first chunk", "second chunk", "third chunk"];
@@ -117,7 +110,7 @@ describe("Telegram channel: sending, editing and typing through grammy", () => {
   }, 15_000);
 
   it("maps platform refusals to ChannelError kinds", async () => {
-    fake = await startFakeTelegram();
+    const fake = cleanup.track(await startFakeTelegram());
     const c = await startChannel(fake);
     await expect(c.send({ chatType: "group", chatId: "-100999" }, { text: "nobody here" })).rejects.toMatchObject({
       kind: "not-found",

@@ -1,28 +1,23 @@
-import { type FakeTelegram, startFakeTelegram } from "@chorus/testkit";
+import { startFakeTelegram, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { ChannelOptionsError, createTelegramChannel, type TelegramChannel } from "../src/channels/index.js";
+import { ChannelOptionsError, createTelegramChannel } from "../src/channels/index.js";
 import { InboundCollector } from "./channel-inbound-collector.js";
 
-let fake: FakeTelegram | undefined;
-let channel: TelegramChannel | undefined;
-
-afterEach(async () => {
-  await channel?.stop();
-  channel = undefined;
-  await fake?.close();
-  fake = undefined;
-});
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 describe("Telegram channel in webhook mode", () => {
   it("receives updates carrying the secret token and refuses those without it", async () => {
-    fake = await startFakeTelegram();
-    channel = createTelegramChannel({
-      accountId: "tg-hook",
-      token: fake.token,
-      apiRoot: fake.apiRoot,
-      mode: "webhook",
-      webhook: { secretToken: "s3cret-token" },
-    });
+    const fake = cleanup.track(await startFakeTelegram());
+    const channel = cleanup.track(
+      createTelegramChannel({
+        accountId: "tg-hook",
+        token: fake.token,
+        apiRoot: fake.apiRoot,
+        mode: "webhook",
+        webhook: { secretToken: "s3cret-token" },
+      }),
+    );
     const inbox = new InboundCollector();
     await channel.start(inbox.sink);
     expect(fake.callsTo("setWebhook").at(-1)?.body).toMatchObject({

@@ -1,28 +1,17 @@
 import { once } from "node:events";
-import { type Client, Events, type TextChannel } from "discord.js";
+import { Events, type TextChannel } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FakeDiscord, startFakeDiscord } from "../src/platforms/index.js";
+import { TestCleanup } from "../src/index.js";
+import { startFakeDiscord } from "../src/platforms/index.js";
 import { connectDiscordClient } from "./discord-test-client.js";
 
-let fake: FakeDiscord | undefined;
-let client: Client | undefined;
-
-afterEach(async () => {
-  await client?.destroy();
-  client = undefined;
-  await fake?.close();
-  fake = undefined;
-});
-
-async function connect(f: FakeDiscord): Promise<Client> {
-  client = await connectDiscordClient(f);
-  return client;
-}
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 describe("fake Discord faults", () => {
   it("a dropped connection RESUMEs and the events sent meanwhile are replayed", async () => {
-    fake = await startFakeDiscord({ heartbeatIntervalMs: 1_000 });
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord({ heartbeatIntervalMs: 1_000 }));
+    const c = cleanup.track(await connectDiscordClient(fake));
     const contents: string[] = [];
     c.on(Events.MessageCreate, (message) => {
       contents.push(message.content);
@@ -44,8 +33,8 @@ describe("fake Discord faults", () => {
   });
 
   it("can replay already-delivered events on RESUME, so duplicates reach the client", async () => {
-    fake = await startFakeDiscord();
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
     // discord.js drops a MESSAGE_CREATE whose id it has cached, so watch the raw dispatches.
     const ids: string[] = [];
     c.on(Events.Raw, (packet: { t?: string; d?: { id?: string } }) => {
@@ -62,8 +51,8 @@ describe("fake Discord faults", () => {
   });
 
   it("a lost session answers RESUME with INVALID_SESSION and the client identifies again", async () => {
-    fake = await startFakeDiscord();
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
     const contents: string[] = [];
     c.on(Events.MessageCreate, (message) => {
       contents.push(message.content);
@@ -79,8 +68,8 @@ describe("fake Discord faults", () => {
   });
 
   it("op 7 RECONNECT makes the client resume on the same session", async () => {
-    fake = await startFakeDiscord();
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
     const resumed = once(c, Events.ShardResume);
     expect(fake.requestReconnect()).toBe(true);
     await resumed;
@@ -95,8 +84,8 @@ describe("fake Discord faults", () => {
   });
 
   it("a 429 on send is waited out by @discordjs/rest and the message lands once", async () => {
-    fake = await startFakeDiscord();
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
     fake.failNext({ method: "createMessage", status: 429, retryAfterSeconds: 0.2 });
     const general = c.channels.cache.get(fake.guild.general.id) as TextChannel;
 
@@ -108,8 +97,8 @@ describe("fake Discord faults", () => {
   });
 
   it("a 5xx is retried by @discordjs/rest; Discord's validation errors are not", async () => {
-    fake = await startFakeDiscord();
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
     fake.failNext({ method: "createMessage", status: 502 });
     const general = c.channels.cache.get(fake.guild.general.id) as TextChannel;
     await general.send("after a bad gateway");

@@ -10,28 +10,17 @@ import {
   type TextChannel,
 } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FakeDiscord, startFakeDiscord } from "../src/platforms/index.js";
+import { TestCleanup } from "../src/index.js";
+import { startFakeDiscord } from "../src/platforms/index.js";
 import { connectDiscordClient } from "./discord-test-client.js";
 
-let fake: FakeDiscord | undefined;
-let client: Client | undefined;
-
-afterEach(async () => {
-  await client?.destroy();
-  client = undefined;
-  await fake?.close();
-  fake = undefined;
-});
-
-async function connect(f: FakeDiscord): Promise<Client> {
-  client = await connectDiscordClient(f);
-  return client;
-}
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 describe("discord.js against the fake Discord", () => {
   it("logs in, receives a DM and a guild mention, replies, edits and sends typing", async () => {
-    fake = await startFakeDiscord({ heartbeatIntervalMs: 500 });
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord({ heartbeatIntervalMs: 500 }));
+    const c = cleanup.track(await connectDiscordClient(fake));
     expect(c.user?.username).toBe("chorus-test-bot");
     c.on(Events.MessageCreate, async (message) => {
       if (message.author.bot) return;
@@ -66,8 +55,8 @@ describe("discord.js against the fake Discord", () => {
   });
 
   it("delivers thread, forum-post, other-bot and reply-to-bot messages with the right shape", async () => {
-    fake = await startFakeDiscord();
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
     const seen: Message[] = [];
     c.on(Events.MessageCreate, (message) => {
       if (message.author.id !== c.user?.id) seen.push(message);
@@ -94,8 +83,8 @@ describe("discord.js against the fake Discord", () => {
   });
 
   it("registers slash commands and answers an interaction with defer, edit and follow-up", async () => {
-    fake = await startFakeDiscord();
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
     await c.application?.commands.set([new SlashCommandBuilder().setName("ask").setDescription("Ask the bot")]);
     expect(fake.registeredCommands().map((command) => command.name)).toEqual(["ask"]);
 
@@ -125,8 +114,8 @@ describe("discord.js against the fake Discord", () => {
   });
 
   it("starts a thread from a message and talks in it", async () => {
-    fake = await startFakeDiscord();
-    const c = await connect(fake);
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
     const created = once(c, Events.ThreadCreate);
     const general = c.channels.cache.get(fake.guild.general.id) as TextChannel;
     const anchor = await general.send("let's discuss");
@@ -142,7 +131,7 @@ describe("discord.js against the fake Discord", () => {
   });
 
   it("keeps two bot tokens apart: a DM reaches only its bot, a channel message reaches both", async () => {
-    fake = await startFakeDiscord({ bots: [{ username: "one" }, { username: "two" }] });
+    const fake = cleanup.track(await startFakeDiscord({ bots: [{ username: "one" }, { username: "two" }] }));
     const received: string[] = [];
     const clients: Client[] = [];
     try {

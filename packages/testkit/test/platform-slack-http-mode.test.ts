@@ -2,41 +2,25 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, LogLevel } from "@slack/bolt";
 import { afterEach, describe, expect, it } from "vitest";
+import { TestCleanup } from "../src/index.js";
 import { type FakeSlack, startFakeSlack } from "../src/platforms/index.js";
+import { echoDmsInThread } from "./slack-test-app.js";
 
-let fake: FakeSlack | undefined;
-let app: App | undefined;
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
-afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  await fake?.close();
-  fake = undefined;
-});
-
-interface PlainMessage {
-  channel_type?: string;
-  subtype?: string;
-  text?: string;
-  ts: string;
-  thread_ts?: string;
-}
-
-/** Starts a Bolt app in HTTP mode and points the fake's event delivery at it. */
+/** Starts a Bolt app in HTTP mode (stopped after the test) and points the fake's event delivery at it. */
 async function startHttpApp(f: FakeSlack, setup: (a: App) => void = () => {}): Promise<App> {
-  const a = new App({
-    token: f.botToken,
-    signingSecret: f.signingSecret,
-    logLevel: LogLevel.ERROR,
-    clientOptions: { slackApiUrl: f.apiUrl },
-  });
-  app = a;
+  const a = cleanup.track(
+    new App({
+      token: f.botToken,
+      signingSecret: f.signingSecret,
+      logLevel: LogLevel.ERROR,
+      clientOptions: { slackApiUrl: f.apiUrl },
+    }),
+  );
   setup(a);
-  a.message(async ({ message, say }) => {
-    const m = message as PlainMessage;
-    if (m.channel_type !== "im" || m.subtype !== undefined) return;
-    await say({ text: `dm echo: ${m.text}`, thread_ts: m.thread_ts ?? m.ts });
-  });
+  echoDmsInThread(a);
   a.event("app_mention", async ({ event, say }) => {
     await say({ text: "mention echo", thread_ts: event.thread_ts ?? event.ts });
   });
@@ -47,7 +31,7 @@ async function startHttpApp(f: FakeSlack, setup: (a: App) => void = () => {}): P
 
 describe("@slack/bolt in HTTP mode against the fake Slack", () => {
   it("receives signed DM and app_mention events and replies in thread", async () => {
-    fake = await startFakeSlack({ mode: "http" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "http" }));
     await startHttpApp(fake);
 
     const dm = await fake.injectDm({ text: "hello over http" });
@@ -63,7 +47,7 @@ describe("@slack/bolt in HTTP mode against the fake Slack", () => {
   });
 
   it("answers 401 to a bad signature and to a stale timestamp, and runs no listener", async () => {
-    fake = await startFakeSlack({ mode: "http" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "http" }));
     const texts: string[] = [];
     await startHttpApp(fake, (a) =>
       a.use(async ({ body, next }) => {
@@ -86,7 +70,7 @@ describe("@slack/bolt in HTTP mode against the fake Slack", () => {
   });
 
   it("redelivers with x-slack-retry-num / x-slack-retry-reason and the same event_id", async () => {
-    fake = await startFakeSlack({ mode: "http" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "http" }));
     const seen: Array<[string | undefined, number | undefined, string | undefined]> = [];
     await startHttpApp(fake, (a) =>
       a.use(async ({ body, context, next }) => {
@@ -108,7 +92,7 @@ describe("@slack/bolt in HTTP mode against the fake Slack", () => {
   });
 
   it("posts slash commands as signed forms and records the app's ack body", async () => {
-    fake = await startFakeSlack({ mode: "http" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "http" }));
     await startHttpApp(fake, (a) =>
       a.command("/ask", async ({ command, ack }) => {
         await ack(`you asked: ${command.text}`);
@@ -122,7 +106,7 @@ describe("@slack/bolt in HTTP mode against the fake Slack", () => {
   });
 
   it("a 429 on chat.postMessage is retried by the WebClient and the reply lands once", async () => {
-    fake = await startFakeSlack({ mode: "http" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "http" }));
     await startHttpApp(fake);
     fake.failNext({ method: "chat.postMessage", status: 429, retryAfterSeconds: 1 });
 

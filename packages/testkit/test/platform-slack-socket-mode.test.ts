@@ -1,24 +1,11 @@
 import { App, type Logger, LogLevel, SocketModeReceiver } from "@slack/bolt";
 import { afterEach, describe, expect, it } from "vitest";
+import { TestCleanup } from "../src/index.js";
 import { type FakeSlack, startFakeSlack } from "../src/platforms/index.js";
+import { echoDmsInThread } from "./slack-test-app.js";
 
-let fake: FakeSlack | undefined;
-let app: App | undefined;
-
-afterEach(async () => {
-  await app?.stop();
-  app = undefined;
-  await fake?.close();
-  fake = undefined;
-});
-
-interface PlainMessage {
-  channel_type?: string;
-  subtype?: string;
-  text?: string;
-  ts: string;
-  thread_ts?: string;
-}
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
 
 /** Keeps expected connection errors (dropped links) out of the test output. */
 const quietLogger: Logger = {
@@ -31,7 +18,7 @@ const quietLogger: Logger = {
   setName: () => {},
 };
 
-/** A Bolt app in Socket Mode that answers DMs and mentions in a thread. */
+/** A Bolt app in Socket Mode that answers DMs and mentions in a thread; not started yet, stopped after the test. */
 function threadReplyApp(f: FakeSlack): App {
   // A short client ping timeout also shortens the client's reconnect delay.
   const receiver = new SocketModeReceiver({
@@ -40,27 +27,24 @@ function threadReplyApp(f: FakeSlack): App {
     logger: quietLogger,
     installerOptions: { clientOptions: { slackApiUrl: f.apiUrl } },
   });
-  const a = new App({
-    token: f.botToken,
-    receiver,
-    logLevel: LogLevel.ERROR,
-    clientOptions: { slackApiUrl: f.apiUrl },
-  });
-  a.message(async ({ message, say }) => {
-    const m = message as PlainMessage;
-    if (m.channel_type !== "im" || m.subtype !== undefined) return;
-    await say({ text: `dm echo: ${m.text}`, thread_ts: m.thread_ts ?? m.ts });
-  });
+  const a = cleanup.track(
+    new App({
+      token: f.botToken,
+      receiver,
+      logLevel: LogLevel.ERROR,
+      clientOptions: { slackApiUrl: f.apiUrl },
+    }),
+  );
+  echoDmsInThread(a);
   a.event("app_mention", async ({ event, say }) => {
     await say({ text: `mention echo: ${event.text}`, thread_ts: event.thread_ts ?? event.ts });
   });
-  app = a;
   return a;
 }
 
 describe("@slack/bolt in Socket Mode against the fake Slack", () => {
   it("receives a DM and an app_mention over the link, acks them, and replies in thread", async () => {
-    fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 200 });
+    const fake = cleanup.track(await startFakeSlack({ mode: "socket", pingIntervalMs: 200 }));
     const a = threadReplyApp(fake);
     await a.start();
     expect(fake.callsTo("apps.connections.open")).toHaveLength(1);
@@ -83,7 +67,7 @@ describe("@slack/bolt in Socket Mode against the fake Slack", () => {
   });
 
   it("redelivers an event with the same event_id and a retry_attempt Bolt exposes", async () => {
-    fake = await startFakeSlack({ mode: "socket" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "socket" }));
     const a = threadReplyApp(fake);
     const seen: Array<[string | undefined, number | undefined]> = [];
     a.use(async ({ body, context, next }) => {
@@ -103,7 +87,7 @@ describe("@slack/bolt in Socket Mode against the fake Slack", () => {
   });
 
   it("reconnects after a disconnect message and keeps receiving", async () => {
-    fake = await startFakeSlack({ mode: "socket" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "socket" }));
     const a = threadReplyApp(fake);
     await a.start();
 
@@ -116,7 +100,7 @@ describe("@slack/bolt in Socket Mode against the fake Slack", () => {
   });
 
   it("queues events while the link is down and delivers them after the client reconnects", async () => {
-    fake = await startFakeSlack({ mode: "socket" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "socket" }));
     const a = threadReplyApp(fake);
     await a.start();
 
@@ -130,7 +114,7 @@ describe("@slack/bolt in Socket Mode against the fake Slack", () => {
   });
 
   it("delivers slash commands as envelopes; the ack and response_url answer are recorded", async () => {
-    fake = await startFakeSlack({ mode: "socket" });
+    const fake = cleanup.track(await startFakeSlack({ mode: "socket" }));
     const a = threadReplyApp(fake);
     a.command("/ask", async ({ command, ack, respond }) => {
       await ack();
