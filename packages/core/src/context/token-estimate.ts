@@ -40,9 +40,40 @@ export function estimateMessageTokens(message: AgentMessage): number {
   return tokens;
 }
 
-/** A rough token count of a transcript plus an optional system prompt. */
+/** Per transcript, keyed by its first message: the messages estimated last time (a private copy) and their total. */
+const lastEstimates = new WeakMap<object, { messages: AgentMessage[]; tokens: number }>();
+
+/**
+ * A rough token count of a transcript plus an optional system prompt.
+ * Contract: the sum of `estimateMessageTokens` over `messages`; messages are never mutated once estimated. A
+ * transcript that only grew since it was last estimated costs a pointer comparison per earlier message and an
+ * estimate per new one — the agent loop estimates the whole transcript before every model call, so without this a
+ * long session paid for every message on every turn.
+ */
 export function estimateTokens(messages: readonly AgentMessage[], systemPrompt?: string): number {
-  let total = systemPrompt ? Math.ceil(systemPrompt.length / 4) : 0;
-  for (const m of messages) total += estimateMessageTokens(m);
-  return total;
+  return (systemPrompt ? Math.ceil(systemPrompt.length / 4) : 0) + transcriptTokens(messages);
+}
+
+function transcriptTokens(messages: readonly AgentMessage[]): number {
+  const first = messages[0];
+  if (first === undefined) return 0;
+  const last = lastEstimates.get(first);
+  const grown = last !== undefined && isPrefix(last.messages, messages);
+  let tokens = grown ? last.tokens : 0;
+  const from = grown ? last.messages.length : 0;
+  for (let i = from; i < messages.length; i++) tokens += estimateMessageTokens(messages[i] as AgentMessage);
+  if (grown) {
+    for (let i = from; i < messages.length; i++) last.messages.push(messages[i] as AgentMessage);
+    last.tokens = tokens;
+  } else {
+    lastEstimates.set(first, { messages: messages.slice(), tokens });
+  }
+  return tokens;
+}
+
+/** Whether `messages` starts with exactly the messages of `prefix` (the same objects, in order). */
+function isPrefix(prefix: readonly AgentMessage[], messages: readonly AgentMessage[]): boolean {
+  if (prefix.length > messages.length) return false;
+  for (let i = prefix.length - 1; i >= 0; i--) if (prefix[i] !== messages[i]) return false;
+  return true;
 }
