@@ -57,6 +57,12 @@ export {
 export { inboundUserMessage } from "./gateway/inbound-user-message.js";
 export { SessionRateCap } from "./gateway/session-rate-cap.js";
 export type { SessionChat } from "./gateway/session-runtime.js";
+export {
+  HOUSEKEEPING_DEFAULTS,
+  type HousekeepingSweep,
+  StoreHousekeeper,
+  type StoreHousekeepingOptions,
+} from "./housekeeping/store-housekeeper.js";
 export { type AdmissionCandidate, FairAdmission } from "./lanes/fair-admission.js";
 export { type LaneHost, type LaneItem, lowerTier } from "./lanes/lane-item.js";
 export { SessionLane, type SessionLaneOptions } from "./lanes/session-lane.js";

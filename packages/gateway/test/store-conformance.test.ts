@@ -314,6 +314,24 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
       expect(await store.recordInboundEvent({ ...old, eventId: "u-2" })).toBe(false);
       expect(await store.recordInboundEvent(old)).toBe(true);
     });
+
+    it("prunes in steps of at most `limit`, by when each id was last seen", async () => {
+      const ref = (eventId: string) => ({ channel: "telegram", accountId: "bot", eventId });
+      await store.recordInboundEvent(ref("a"));
+      await store.recordInboundEvent(ref("b"));
+      await store.recordInboundEvent(ref("c"));
+      h.clock.now += 20 * HOUR;
+      await store.recordInboundEvent(ref("d"));
+      h.clock.now += 5 * HOUR;
+      // "a" comes again after its TTL: it counts from now, and only "b" and "c" are left to prune.
+      expect(await store.recordInboundEvent(ref("a"))).toBe(true);
+      expect(await store.pruneInboundEvents(1)).toBe(1);
+      expect(await store.pruneInboundEvents(5)).toBe(1);
+      expect(await store.pruneInboundEvents(5)).toBe(0);
+      expect(await store.recordInboundEvent(ref("a"))).toBe(false);
+      expect(await store.recordInboundEvent(ref("d"))).toBe(false);
+      expect((await rejection(store.pruneInboundEvents(0))).code).toBe("invalid-input");
+    });
   });
 
   describe("inbound messages", () => {
@@ -514,6 +532,28 @@ describe.each(implementations)("%s", (_name, makeHarness) => {
       expect((await store.listOutbox()).map((e) => e.id)).toEqual([b?.id]);
       const [c] = await store.enqueueOutbox([reply]);
       expect(c?.id).toBeGreaterThan(b?.id ?? Number.POSITIVE_INFINITY);
+    });
+
+    it("prunes sent entries in steps of at most `limit`, oldest first", async () => {
+      const send = async (count: number) => {
+        const entries = await store.enqueueOutbox(Array.from({ length: count }, () => reply));
+        for (const entry of entries) {
+          await store.claimOutboxEntry(entry.id);
+          await store.markOutboxSent(entry.id, ["m"]);
+        }
+        return entries.map((entry) => entry.id);
+      };
+      const old = await send(3);
+      const [waiting] = await store.enqueueOutbox([reply]);
+      h.clock.now += 1000;
+      const cutoff = h.clock.now;
+      const young = await send(1);
+      expect(await store.pruneSentOutbox(cutoff, 2)).toBe(2);
+      expect((await store.listOutbox()).map((e) => e.id)).toEqual([old[2], waiting?.id, ...young]);
+      expect(await store.pruneSentOutbox(cutoff, 2)).toBe(1);
+      expect(await store.pruneSentOutbox(cutoff, 2)).toBe(0);
+      expect((await store.listOutbox()).map((e) => e.id)).toEqual([waiting?.id, ...young]);
+      expect((await rejection(store.pruneSentOutbox(cutoff, 1.5))).code).toBe("invalid-input");
     });
 
     it("refuses a payload that is not JSON", async () => {

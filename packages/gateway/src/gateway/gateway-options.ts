@@ -3,6 +3,7 @@ import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTie
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import type { StoreHousekeepingOptions } from "../housekeeping/store-housekeeper.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -89,6 +90,12 @@ export interface GatewayOptions {
    * when the channel account's `admins` list them or this returns true. Contract: synchronous, cheap, never throws.
    */
   isAdmin?: (message: InboundMessage) => boolean;
+  /**
+   * Pruning of what the store keeps only for a while (inbound event ids past their dedupe TTL, sent outbox entries
+   * past their retention), at start and every 10 minutes, in short steps. `false`: never (the store then grows with
+   * every message).
+   */
+  housekeeping?: StoreHousekeepingOptions | false;
 }
 
 /** The defaults of the numeric options. */

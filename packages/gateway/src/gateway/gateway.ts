@@ -20,6 +20,7 @@ import { asChatPayload, asSubagentResultPayload, type ChatDeliveryPayload } from
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
+import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { BotLoopBrake } from "../policy/bot-loop-brake.js";
 import { decideInbound } from "../policy/decide-inbound.js";
@@ -85,6 +86,7 @@ export class Gateway {
   readonly #commandHost: CommandHost;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #housekeeper: StoreHousekeeper | undefined;
 
   /** Contract: throws GatewayConfigError for an invalid config or an agent whose model is unknown. */
   constructor(options: GatewayOptions) {
@@ -114,6 +116,15 @@ export class Gateway {
       now: this.#now,
       ...options.outbox,
     });
+    this.#housekeeper =
+      options.housekeeping === false
+        ? undefined
+        : new StoreHousekeeper({
+            store: this.store,
+            now: this.#now,
+            logger: this.#logger,
+            ...(options.housekeeping === undefined ? {} : { options: options.housekeeping }),
+          });
     const slots = options.subagentSlots ?? new SubagentSlots();
     for (const agent of this.config.agents) {
       this.#agents.set(
@@ -221,6 +232,7 @@ export class Gateway {
       for (const agent of this.#agents.values()) void agent.subagents?.redeliver();
     }, this.#options.outbox?.pollMs ?? 1000);
     this.#redeliverTimer.unref?.();
+    this.#housekeeper?.start();
     this.#accepting = true;
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
     for (const session of resume) await this.#resume(session);
@@ -275,6 +287,7 @@ export class Gateway {
     await this.idle();
     for (const channel of this.#channels.values()) await channel.stop();
     if (this.#redeliverTimer !== undefined) clearInterval(this.#redeliverTimer);
+    await this.#housekeeper?.stop();
     await this.#dispatcher.stop();
     for (const timer of this.#evictions.values()) clearTimeout(timer);
     this.#evictions.clear();

@@ -98,8 +98,11 @@ export interface SessionStoreOps extends PairingStore {
    * platform replay is handled.
    */
   storeInboundMessage(input: NewInboundMessage): Promise<InboundMessageStored | undefined>;
-  /** Forgets event ids older than the TTL. Contract: returns how many were removed. */
-  pruneInboundEvents(): Promise<number>;
+  /**
+   * Forgets event ids older than the TTL, oldest first; at most `limit` of them when given (so that a large backlog
+   * can be pruned in short steps). Contract: returns how many were removed.
+   */
+  pruneInboundEvents(limit?: number): Promise<number>;
 
   // ── Outbox ────────────────────────────────────────────────────────────────
 
@@ -128,8 +131,11 @@ export interface SessionStoreOps extends PairingStore {
    * Contract: returns them with their attempt counts so the caller can mark a possible resend.
    */
   requeueInFlightOutbox(): Promise<OutboxEntry[]>;
-  /** Deletes `sent` entries last updated before `before`. Contract: returns how many; other statuses are never pruned. */
-  pruneSentOutbox(before: number): Promise<number>;
+  /**
+   * Deletes `sent` entries last updated before `before`, oldest first; at most `limit` of them when given.
+   * Contract: returns how many; other statuses are never pruned.
+   */
+  pruneSentOutbox(before: number, limit?: number): Promise<number>;
 
   // Pairing: the `PairingStore` methods are inherited (insertPending is atomic; approved senders are kept until
   // removeApproved); `PairingService` holds the rules — code format, one-hour expiry, at most three pending.

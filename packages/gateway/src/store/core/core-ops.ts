@@ -90,8 +90,8 @@ export abstract class CoreOps implements SessionStoreOps {
   storeInboundMessage(input: NewInboundMessage): Promise<InboundMessageStored | undefined> {
     return this.call(() => storeInboundMessageOn(this.core, input));
   }
-  pruneInboundEvents(): Promise<number> {
-    return this.call(() => this.core.pruneInboundEvents());
+  pruneInboundEvents(limit?: number): Promise<number> {
+    return this.call(() => this.core.pruneInboundEvents(limit));
   }
   enqueueOutbox(entries: readonly NewOutboxEntry[]): Promise<OutboxEntry[]> {
     return this.call(() => this.core.atomically(() => this.core.enqueueOutbox(entries)));
@@ -117,8 +117,8 @@ export abstract class CoreOps implements SessionStoreOps {
   requeueInFlightOutbox(): Promise<OutboxEntry[]> {
     return this.call(() => this.core.atomically(() => this.core.requeueInFlightOutbox()));
   }
-  pruneSentOutbox(before: number): Promise<number> {
-    return this.call(() => this.core.pruneSentOutbox(before));
+  pruneSentOutbox(before: number, limit?: number): Promise<number> {
+    return this.call(() => this.core.pruneSentOutbox(before, limit));
   }
   insertPending(request: PairingRequest, limits: { maxPending: number; now: number }): Promise<PairingInsertResult> {
     return this.call(() => this.core.atomically(() => this.core.insertPending(request, limits)));

@@ -331,15 +331,19 @@ export class MemoryStoreCore implements SessionStoreCore {
     const now = this.now();
     const seenAt = this.inbound.get(key);
     if (seenAt !== undefined && seenAt > now - this.inboundTtlMs) return false;
+    // Re-inserted, not updated in place: the map stays in the order ids were seen, so pruning stops at the first live one.
+    this.remove(this.inbound, key);
     this.put(this.inbound, key, now);
     return true;
   }
 
-  pruneInboundEvents(): number {
+  pruneInboundEvents(limit?: number): number {
+    const max = checkLimit(limit) ?? Number.POSITIVE_INFINITY;
     const cutoff = this.now() - this.inboundTtlMs;
     let removed = 0;
     for (const [key, seenAt] of this.inbound) {
-      if (seenAt <= cutoff && this.remove(this.inbound, key)) removed++;
+      if (removed >= max || seenAt > cutoff) break;
+      if (this.remove(this.inbound, key)) removed++;
     }
     return removed;
   }
@@ -427,9 +431,13 @@ export class MemoryStoreCore implements SessionStoreCore {
       .map((held) => this.replaceOutbox(held, { status: "pending", nextAttemptAt: now }));
   }
 
-  pruneSentOutbox(before: number): number {
+  pruneSentOutbox(before: number, limit?: number): number {
+    const max = checkLimit(limit) ?? Number.POSITIVE_INFINITY;
     let removed = 0;
-    for (const held of [...this.outbox.values()]) {
+    // In id order, which is creation order: an entry created at or after `before` was updated after it too, as was
+    // every later one.
+    for (const held of this.outbox.values()) {
+      if (removed >= max || held.createdAt >= before) break;
       if (held.status === "sent" && held.updatedAt < before && this.remove(this.outbox, held.id)) removed++;
     }
     return removed;

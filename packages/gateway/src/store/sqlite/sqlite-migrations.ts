@@ -141,6 +141,15 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE sessions ADD COLUMN answered_seq INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 4,
+    description: "sent outbox entries by age, so that housekeeping prunes them in short steps",
+    // Without it a prune step scans every newer entry to find the old sent ones. Marking an entry sent now also writes
+    // this index: an append at its right edge, as times only grow.
+    sql: `
+      CREATE INDEX outbox_sent_by_age ON outbox (updated_at) WHERE status = 'sent';
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -414,9 +414,19 @@ export class SqliteStoreCore implements NestingStoreCore {
     return Number(result.changes) > 0;
   }
 
-  pruneInboundEvents(): number {
+  pruneInboundEvents(limit?: number): number {
+    const max = checkLimit(limit);
     const cutoff = this.now() - this.inboundTtlMs;
-    return Number(this.sql("DELETE FROM inbound_events WHERE seen_at <= ?").run(cutoff).changes);
+    if (max === undefined) {
+      return Number(this.sql("DELETE FROM inbound_events WHERE seen_at <= ?").run(cutoff).changes);
+    }
+    // The oldest `max` through the age index: each step touches only what it removes.
+    return Number(
+      this.sql(
+        `DELETE FROM inbound_events WHERE (channel, account_id, event_id) IN
+           (SELECT channel, account_id, event_id FROM inbound_events WHERE seen_at <= ? ORDER BY seen_at LIMIT ?)`,
+      ).run(cutoff, max).changes,
+    );
   }
 
   // ── Outbox ────────────────────────────────────────────────────────────────
@@ -524,8 +534,18 @@ export class SqliteStoreCore implements NestingStoreCore {
     return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
   }
 
-  pruneSentOutbox(before: number): number {
-    return Number(this.sql("DELETE FROM outbox WHERE status = 'sent' AND updated_at < ?").run(before).changes);
+  pruneSentOutbox(before: number, limit?: number): number {
+    const max = checkLimit(limit);
+    if (max === undefined) {
+      return Number(this.sql("DELETE FROM outbox WHERE status = 'sent' AND updated_at < ?").run(before).changes);
+    }
+    // The oldest `max` through the index of sent entries by age: each step touches only what it removes.
+    return Number(
+      this.sql(
+        `DELETE FROM outbox WHERE id IN
+           (SELECT id FROM outbox WHERE status = 'sent' AND updated_at < ? ORDER BY updated_at LIMIT ?)`,
+      ).run(before, max).changes,
+    );
   }
 
   private requireInFlight(id: number): void {
