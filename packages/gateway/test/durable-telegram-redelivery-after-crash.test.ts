@@ -45,3 +45,24 @@ it("answers an update Telegram serves again after a crash (offset never confirme
     [expect.any(String), "next"],
   ]);
 });
+
+it("delivers a reply a crash left unsent through Telegram once the channel is up again", async () => {
+  const f = await startFakeTelegram();
+  fake = f;
+  const dbPath = freshDbPath();
+  const telegram = { apiRoot: f.apiRoot, token: f.token, admins: [String(f.user.id)] };
+
+  // The send never reaches Telegram: the reply is in flight when the process dies.
+  const first = await startGatewayChild({ dbPath, telegram, send: "hang-before" });
+  await f.injectDm({ text: "hello" });
+  await first.waitFor((line) => line.type === "send-attempt", "the reply's send began");
+  await first.kill();
+  expect(botTexts(f, f.user.id)).toEqual([]);
+
+  // At start the reply is due at once; it must wait for the Telegram channel to start rather than fail for good.
+  const second = await startGatewayChild({ dbPath, telegram });
+  await second.waitFor((line) => line.type === "marked-sent", "the reply was delivered after the restart");
+  await second.kill();
+  expect(botTexts(f, f.user.id)).toEqual(["echo: hello\n\n(resent after restart)"]);
+  expect(second.lines.filter((line) => line.type === "marked-failed")).toEqual([]);
+});

@@ -49,10 +49,19 @@ export type ApprovalAnswerOutcome =
 /** A message the desk posted: the outbox entry it went out as, once queued (undefined if it could not be). */
 export type PostedNotice = Promise<number | undefined>;
 
+/** What a posted request carries besides its text, for restart recovery. */
+export interface PostOptions {
+  readonly buttons?: readonly OutboundButton[];
+  /** The run the request belongs to. */
+  readonly runId?: string;
+  /** What the message says instead if a restart interrupts the run before the request is settled. */
+  readonly settleOnRestart?: string;
+}
+
 /** What the desk needs from the gateway. */
 export interface ApprovalDeskDeps {
   /** Posts a message (Markdown, optional buttons) in a session's chat; returns a handle to `replace` it later. */
-  post(sessionKey: string, chat: SessionChat, text: string, buttons?: readonly OutboundButton[]): PostedNotice;
+  post(sessionKey: string, chat: SessionChat, text: string, options?: PostOptions): PostedNotice;
   /**
    * Replaces a posted message's text in place, without buttons. Contract: best effort — a message that was never
    * delivered, or that the platform no longer lets anyone edit, stays as it was; never throws.
@@ -98,12 +107,11 @@ export class ApprovalDesk {
     const code = this.#newCode();
     const question: ApprovalQuestion = { code, ...request };
     const buttons = this.#deps.hasButtons(request.chat);
-    const posted = this.#deps.post(
-      request.sessionKey,
-      request.chat,
-      approvalRequestText(question, buttons),
-      buttons ? approvalButtons(code) : undefined,
-    );
+    const posted = this.#deps.post(request.sessionKey, request.chat, approvalRequestText(question, buttons), {
+      ...(buttons ? { buttons: approvalButtons(code) } : {}),
+      runId: request.runId,
+      settleOnRestart: approvalSettledText(question, { kind: "restarted" }),
+    });
     this.#pending.set(code, { ...request, code, deadline: this.#deps.now() + request.timeoutMs, posted });
     return code;
   }

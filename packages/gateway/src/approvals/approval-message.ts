@@ -41,7 +41,8 @@ export function approvalButtons(code: string): OutboundButton[] {
 export type ApprovalSettlement =
   | { readonly kind: "approved" | "denied"; readonly by: string }
   | { readonly kind: "timed-out" }
-  | { readonly kind: "withdrawn" };
+  | { readonly kind: "withdrawn" }
+  | { readonly kind: "restarted" };
 
 /**
  * The request's message once it is settled: what was asked, then how it ended instead of how to answer — so nobody
@@ -55,7 +56,9 @@ export function approvalSettledText(question: ApprovalQuestion, settlement: Appr
         ? `**Denied** by ${settlement.by}.`
         : settlement.kind === "timed-out"
           ? `**Denied**: nobody answered within ${formatAge(question.timeoutMs)}.`
-          : "**Withdrawn**: the run stopped before anyone answered.";
+          : settlement.kind === "withdrawn"
+            ? "**Withdrawn**: the run stopped before anyone answered."
+            : "**Withdrawn**: the bot restarted before anyone answered.";
   return [...whatIsAsked(question), outcome].join("\n");
 }
 

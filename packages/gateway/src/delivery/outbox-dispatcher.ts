@@ -46,6 +46,10 @@ export class OutboxDispatcher {
   readonly #resent = new Set<number>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #ticking = false;
+  #recovered: Promise<void> | undefined;
+  #started = false;
+  /** Entries handed to `deliver` before `start`, in order. */
+  #held: OutboxEntry[] = [];
 
   constructor(options: OutboxDispatcherOptions) {
     this.#options = options;
@@ -54,15 +58,32 @@ export class OutboxDispatcher {
   }
 
   /**
-   * Crash recovery and polling: entries left in-flight go back to pending (marked as possible resends), then due
-   * entries are delivered now and every `pollMs`.
+   * Crash recovery: entries left in-flight go back to pending, marked as possible resends. Nothing is sent until
+   * `start`. Contract: runs once (later calls do nothing); call it before anything claims an entry for a send.
+   */
+  async recover(): Promise<void> {
+    this.#recovered ??= this.#options.store.requeueInFlightOutbox().then((requeued) => {
+      for (const entry of requeued) this.#resent.add(entry.id);
+    });
+    await this.#recovered;
+  }
+
+  /**
+   * Starts sending, once the channels can: recovers if that has not happened, then delivers the due entries (oldest
+   * first) and what `deliver` was handed meanwhile, and polls every `pollMs`.
+   * Contract: resolves once that first round has been delivered (or has failed and been rescheduled).
    */
   async start(): Promise<void> {
-    const requeued = await this.#options.store.requeueInFlightOutbox();
-    for (const entry of requeued) this.#resent.add(entry.id);
+    await this.recover();
+    if (this.#started) return;
+    const due = await this.#claimDue();
+    this.#started = true;
+    const held = this.#held;
+    this.#held = [];
+    const first = [...due, ...held].map((entry) => this.#enqueue(entry));
     this.#timer = setInterval(() => void this.tick(), this.#options.pollMs ?? 1000);
     this.#timer.unref?.();
-    await this.tick();
+    await Promise.all(first);
   }
 
   /** Stops polling. Contract: waits for deliveries under way. */
@@ -72,19 +93,25 @@ export class OutboxDispatcher {
     await Promise.all(this.#chains.values());
   }
 
-  /** Delivers due entries once. Contract: returns how many were claimed. */
+  /** Delivers due entries once (nothing before `start`). Contract: returns how many were claimed. */
   async tick(): Promise<number> {
-    if (this.#ticking) return 0;
+    if (this.#ticking || !this.#started) return 0;
     this.#ticking = true;
     try {
-      const due = await this.#options.store.claimDueOutbox(100);
+      const due = await this.#claimDue();
       await Promise.all(due.map((entry) => this.#enqueue(entry)));
       return due.length;
-    } catch (error) {
-      this.#logger.error({ error: describeError(error) }, "outbox poll failed");
-      return 0;
     } finally {
       this.#ticking = false;
+    }
+  }
+
+  async #claimDue(): Promise<OutboxEntry[]> {
+    try {
+      return await this.#options.store.claimDueOutbox(100);
+    } catch (error) {
+      this.#logger.error({ error: describeError(error) }, "outbox poll failed");
+      return [];
     }
   }
 
@@ -97,7 +124,10 @@ export class OutboxDispatcher {
     await Promise.all(
       entries.map(async (entry) => {
         const claimed = entry.status === "in-flight" ? entry : await this.#options.store.claimOutboxEntry(entry.id);
-        if (claimed !== undefined) await this.#enqueue(claimed);
+        if (claimed === undefined) return;
+        // Before `start` the channels may not be able to send yet: the entry waits (claimed; a crash requeues it).
+        if (this.#started) await this.#enqueue(claimed);
+        else this.#held.push(claimed);
       }),
     );
   }

@@ -20,6 +20,13 @@ export interface ChatDeliveryPayload {
    * to edit, is dropped instead of sent anew (a settled approval request, say, must not arrive twice).
    */
   readonly editOnly?: boolean;
+  /**
+   * What this message says instead if a restart interrupts its run before it is settled (an approval request): at
+   * start it is changed to this, without buttons, or, never delivered yet, not delivered at all.
+   */
+  readonly settleOnRestart?: string;
+  /** The outbox entry whose message this edit settles: restart recovery leaves that one alone. */
+  readonly settles?: number;
 }
 
 /** What a `subagent-result` outbox entry carries: a background child's result for its parent session. */

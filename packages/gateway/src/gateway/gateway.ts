@@ -6,7 +6,8 @@ import {
   summarizeOlderMessages,
 } from "@chorus/core";
 import { SubagentSlots } from "@chorus/tools";
-import { ApprovalDesk } from "../approvals/approval-desk.js";
+import { ApprovalDesk, type PostOptions } from "../approvals/approval-desk.js";
+import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
 import type { Channel, InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
@@ -98,7 +99,7 @@ export class Gateway {
     this.#now = options.now ?? Date.now;
     this.pairing = new PairingService(options.store, { now: this.#now, ...options.pairing });
     this.approvals = new ApprovalDesk({
-      post: (sessionKey, chat, text, buttons) => this.#notice(sessionKey, chat, text, buttons),
+      post: (sessionKey, chat, text, options) => this.#notice(sessionKey, chat, text, options),
       replace: (posted, text) => this.#replaceNotice(posted, text),
       hasButtons: (chat) => this.#channels.get(channelKey(chat.channel, chat.accountId))?.capabilities.buttons === true,
       now: this.#now,
@@ -197,8 +198,9 @@ export class Gateway {
   }
 
   /**
-   * Recovers from a previous process (runs left running are marked interrupted and their chats told; outbox
-   * entries left in flight are requeued), starts delivering the outbox, then starts every channel.
+   * Recovers from a previous process (runs left running are marked interrupted and their chats told, their open
+   * approval requests settled; outbox entries left in flight are requeued), starts every channel, then delivers the
+   * outbox: what waited from before the restart first, then the restart's notices.
    */
   async start(): Promise<void> {
     const interrupted = await this.store.interruptRunningRuns("the gateway restarted");
@@ -208,8 +210,16 @@ export class Gateway {
       repaired.add(run.sessionKey);
       await repairInterruptedTranscript(this.store, run.sessionKey, this.#now());
     }
-    // In-flight entries are requeued before any notice below is claimed, so no notice is taken for a resend.
-    await this.#dispatcher.start();
+    // Approval requests of interrupted runs: no process waits for their answers any more. Those never delivered are
+    // withdrawn before the outbox starts; those delivered are changed in place below, without their buttons.
+    const openRequests = await openApprovalRequests(this.store, interrupted);
+    await withdrawUndeliveredRequests(this.store, openRequests);
+    // In-flight entries are requeued before any notice below is claimed, so no notice is taken for a resend. Nothing
+    // is sent before the channels have started: a platform channel cannot send before then.
+    await this.#dispatcher.recover();
+    for (const { entry, text } of openRequests) {
+      if (entry.status === "sent") this.#replaceNotice(Promise.resolve(entry.id), text);
+    }
     const auto = this.#options.onRestart === "resume";
     const resume: SessionRecord[] = [];
     const told: Promise<void>[] = [];
@@ -235,6 +245,7 @@ export class Gateway {
     this.#housekeeper?.start();
     this.#accepting = true;
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
+    await this.#dispatcher.start();
     for (const session of resume) await this.#resume(session);
   }
 
@@ -552,11 +563,12 @@ export class Gateway {
     sessionKey: string,
     chat: SessionChat,
     text: string,
-    buttons?: readonly OutboundButton[],
-    edit?: Pick<ChatDeliveryPayload, "editMessageIds" | "editSentAt" | "editOnly">,
+    options: NoticeOptions = {},
   ): Promise<number | undefined> {
-    const payload = { ...noticePayload(chat, text, buttons), ...edit };
-    const queued = this.store.enqueueOutbox([{ sessionKey, kind: "notice", payload }]).then(
+    const { buttons, runId, ...extra } = options;
+    const payload = { ...noticePayload(chat, text, buttons), ...extra };
+    const entry = { sessionKey, kind: "notice" as const, payload, ...(runId === undefined ? {} : { runId }) };
+    const queued = this.store.enqueueOutbox([entry]).then(
       (entries) => {
         this.#track(this.#dispatcher.deliver(entries));
         return entries[0]?.id;
@@ -580,11 +592,12 @@ export class Gateway {
       const payload = entry === undefined ? undefined : asChatPayload(entry.payload);
       if (entry?.status !== "sent" || payload === undefined || entry.platformMessageIds.length === 0) return;
       const chat = { channel: payload.channel, accountId: payload.accountId, target: payload.target };
-      await this.#notice(entry.sessionKey, chat, text, undefined, {
+      await this.#notice(entry.sessionKey, chat, text, {
         editMessageIds: entry.platformMessageIds,
         // When it went out (it was marked sent right after), for platforms' edit windows.
         editSentAt: entry.platformMessageIds.map(() => entry.updatedAt),
         editOnly: true,
+        settles: entry.id,
       });
     });
     this.#track(
@@ -793,6 +806,9 @@ function replyChat(session: SessionRecord, message: InboundMessage): SessionChat
       : { chatType: message.chatType, chatId: message.chatId, threadId: message.threadId };
   return { channel: session.channel, accountId: session.accountId, target };
 }
+
+/** What a notice carries besides its text: buttons, the run it belongs to, and payload fields for edits and restarts. */
+type NoticeOptions = PostOptions & Pick<ChatDeliveryPayload, "editMessageIds" | "editSentAt" | "editOnly" | "settles">;
 
 /** The outbox payload of a notice to a session's chat. */
 function noticePayload(chat: SessionChat, text: string, buttons?: readonly OutboundButton[]): ChatDeliveryPayload {
