@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type Channel, ChannelError, type InboundMessage, TestChannel } from "../src/index.js";
+import { type Channel, ChannelError, type InboundMessage, TestChannel, type TestChannelOptions } from "../src/index.js";
+
+/** A TestChannel started with a sink that ignores what it is given. */
+async function started(options?: TestChannelOptions): Promise<TestChannel> {
+  const channel = new TestChannel(options);
+  await channel.start(() => {});
+  return channel;
+}
 
 describe("TestChannel", () => {
   it("delivers injected messages to the sink with defaults filled in", async () => {
@@ -26,7 +33,7 @@ describe("TestChannel", () => {
   });
 
   it("records sends, edits, typing and reactions with the ids it handed out", async () => {
-    const channel: Channel & TestChannel = new TestChannel();
+    const channel: Channel & TestChannel = await started();
     const target = { chatType: "group", chatId: "g1", threadId: "t1" } as const;
     await channel.typing(target);
     const first = await channel.send(target, { text: "one" });
@@ -42,7 +49,7 @@ describe("TestChannel", () => {
   });
 
   it("injects rate-limit failures and then recovers", async () => {
-    const channel = new TestChannel();
+    const channel = await started();
     channel.failNext("send", undefined, 2);
     const target = { chatType: "dm", chatId: "d" } as const;
     const failure = await channel.send(target, { text: "x" }).catch((error: unknown) => error);
@@ -55,7 +62,7 @@ describe("TestChannel", () => {
   });
 
   it("acts like a strict platform: too-long text, unsupported operations and unknown messages are refused", async () => {
-    const channel = new TestChannel({ capabilities: { maxMessageLength: 10, edit: false } });
+    const channel = await started({ capabilities: { maxMessageLength: 10, edit: false } });
     const target = { chatType: "dm", chatId: "d" } as const;
     await expect(channel.send(target, { text: "x".repeat(11) })).rejects.toMatchObject({ kind: "too-long" });
     const sent = await channel.send(target, { text: "ok" });
@@ -64,12 +71,27 @@ describe("TestChannel", () => {
   });
 
   it("lets a test wait until a number of calls have happened", async () => {
-    const channel = new TestChannel();
+    const channel = await started();
     const waiting = channel.waitForCalls(2, "send");
     const target = { chatType: "dm", chatId: "d" } as const;
     void channel.send(target, { text: "a" });
     void channel.send(target, { text: "b" });
     await waiting;
     expect(channel.transcript("d")).toEqual(["a", "b"]);
+  });
+
+  it("refuses every operation before start and after stop, as the platform channels do", async () => {
+    const channel = new TestChannel();
+    const target = { chatType: "dm", chatId: "dm-u1" } as const;
+    await expect(channel.send(target, { text: "early" })).rejects.toMatchObject({ kind: "unknown", retryable: false });
+    await channel.start(() => {});
+    const sent = await channel.send(target, { text: "on time" });
+    await channel.stop();
+    await expect(channel.send(target, { text: "late" })).rejects.toThrow(/not started/);
+    await expect(channel.edit(sent, { text: "late" })).rejects.toThrow(/not started/);
+    await expect(channel.typing(target)).rejects.toThrow(/not started/);
+    await expect(channel.react(sent, "👍")).rejects.toThrow(/not started/);
+    await expect(channel.delete(sent)).rejects.toThrow(/not started/);
+    expect(channel.transcript("dm-u1")).toEqual(["on time"]);
   });
 });

@@ -165,7 +165,7 @@ export class TestChannel implements Channel {
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
-    const error = this.#takeFailure("send") ?? this.#checkLength(outbound);
+    const error = this.#notStarted("send") ?? this.#takeFailure("send") ?? this.#checkLength(outbound);
     if (error !== undefined) return this.#reject({ op: "send", target, outbound, error });
     const messageId = `out-${this.#nextOutbound++}`;
     this.messages.set(messageId, { messageId, target, text: outbound.text, edits: 0, deleted: false });
@@ -178,6 +178,7 @@ export class TestChannel implements Channel {
     const { messageId } = message;
     const stored = this.messages.get(messageId);
     const error =
+      this.#notStarted("edit") ??
       this.#unsupported("edit", this.capabilities.edit) ??
       this.#takeFailure("edit") ??
       (stored === undefined || stored.deleted ? notFound(messageId) : undefined) ??
@@ -194,6 +195,7 @@ export class TestChannel implements Channel {
     const { messageId } = message;
     const stored = this.messages.get(messageId);
     const error =
+      this.#notStarted("delete") ??
       this.#unsupported("delete", this.capabilities.delete) ??
       this.#takeFailure("delete") ??
       (stored === undefined || stored.deleted ? notFound(messageId) : undefined);
@@ -204,7 +206,10 @@ export class TestChannel implements Channel {
   }
 
   async typing(target: SendTarget): Promise<void> {
-    const error = this.#unsupported("typing", this.capabilities.typing) ?? this.#takeFailure("typing");
+    const error =
+      this.#notStarted("typing") ??
+      this.#unsupported("typing", this.capabilities.typing) ??
+      this.#takeFailure("typing");
     if (error !== undefined) return this.#reject({ op: "typing", target, error });
     this.#record({ op: "typing", target });
   }
@@ -212,6 +217,7 @@ export class TestChannel implements Channel {
   async react(message: SentMessage, emoji: string): Promise<void> {
     const { messageId } = message;
     const error =
+      this.#notStarted("react") ??
       this.#unsupported("react", this.capabilities.reactions) ??
       this.#takeFailure("react") ??
       (this.messages.has(messageId) ? undefined : notFound(messageId));
@@ -269,6 +275,12 @@ export class TestChannel implements Channel {
     failure.remaining--;
     if (failure.remaining <= 0) this.#failures.splice(this.#failures.indexOf(failure), 1);
     return failure.make();
+  }
+
+  /** As the platform channels do: nothing goes out before `start` or after `stop`. */
+  #notStarted(op: TestChannelOperation): ChannelError | undefined {
+    if (this.#sink !== undefined) return undefined;
+    return new ChannelError("unknown", `test ${op}: the channel is not started`);
   }
 
   #unsupported(op: TestChannelOperation, supported: boolean): ChannelError | undefined {

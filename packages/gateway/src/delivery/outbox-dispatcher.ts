@@ -86,10 +86,14 @@ export class OutboxDispatcher {
     await Promise.all(first);
   }
 
-  /** Stops polling. Contract: waits for deliveries under way. */
+  /**
+   * Stops polling and sending. Contract: waits for deliveries under way; entries handed to `deliver` afterwards are
+   * held (claimed, so the next process's recovery sends them).
+   */
   async stop(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#started = false;
     await Promise.all(this.#chains.values());
   }
 

@@ -296,10 +296,12 @@ export class Gateway {
       runtime.stop("shutdown", "the gateway is shutting down");
     }
     await this.idle();
-    for (const channel of this.#channels.values()) await channel.stop();
     if (this.#redeliverTimer !== undefined) clearInterval(this.#redeliverTimer);
     await this.#housekeeper?.stop();
+    // The outbox stops before the channels: a retry falling due while a channel shuts down (a Telegram long poll can
+    // take seconds to end) would be refused by it and given up; unsent, it stays pending for the next start.
     await this.#dispatcher.stop();
+    for (const channel of this.#channels.values()) await channel.stop();
     for (const timer of this.#evictions.values()) clearTimeout(timer);
     this.#evictions.clear();
     this.#sessions.clear();
