@@ -14,6 +14,8 @@ export type SessionStoreErrorCode =
   | "corrupt"
   /** Another process holds the database's write lock for longer than the busy timeout. */
   | "locked"
+  /** Another process (or store) has the database open as its owner: one gateway per store file. */
+  | "in-use"
   /** The file or its folder cannot be opened, read or written. */
   | "io"
   /** The store (or the transaction handle) was used after it was closed. */

@@ -16,16 +16,7 @@ export function openSqliteDatabase(
   options: { busyTimeoutMs: number; autoCheckpoint: boolean },
   migrations: readonly SqliteMigration[],
 ): DatabaseSync {
-  if (path !== ":memory:") {
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-    } catch (error) {
-      throw new SessionStoreError("io", `Cannot create the folder for the session store at ${path}: ${String(error)}`, {
-        path,
-        cause: error,
-      });
-    }
-  }
+  ensureStoreFolder(path);
   let db: DatabaseSync | undefined;
   try {
     // `timeout` is SQLite's busy_timeout: wait this long for another connection's lock before failing with "locked".
@@ -49,5 +40,18 @@ export function openSqliteDatabase(
       // Closing a connection that failed to open has nothing to report.
     }
     throw translateSqliteError(error, path);
+  }
+}
+
+/** Creates the folder of a store file (nothing for `:memory:`). Contract: throws `SessionStoreError` `io` when it cannot. */
+export function ensureStoreFolder(path: string): void {
+  if (path === ":memory:") return;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw new SessionStoreError("io", `Cannot create the folder for the session store at ${path}: ${String(error)}`, {
+      path,
+      cause: error,
+    });
   }
 }

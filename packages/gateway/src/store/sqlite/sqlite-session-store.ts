@@ -1,8 +1,10 @@
+import type { DatabaseSync } from "node:sqlite";
 import { CoreBackedSessionStore } from "../core/core-backed-store.js";
 import { GroupCommit } from "../core/group-commit.js";
-import { openSqliteDatabase } from "./open-sqlite-database.js";
+import { ensureStoreFolder, openSqliteDatabase } from "./open-sqlite-database.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { SqliteStoreCore } from "./sqlite-store-core.js";
+import { acquireStoreOwnerLock } from "./store-owner-lock.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 
 /** The default database file, relative to the working directory. */
@@ -26,6 +28,12 @@ export interface SqliteSessionStoreOptions {
   /** How long an inbound event id is remembered. Default 24 h. */
   inboundEventTtlMs?: number;
   /**
+   * Hold `<path>.lock` while open, so that no second store (a second gateway by mistake, in this process or another)
+   * uses the file at the same time; it is refused with `in-use`. Default true. `false` only for tools that inspect a
+   * file a gateway may be using.
+   */
+  exclusive?: boolean;
+  /**
    * Group commit (default true): the writes of calls made in the same event-loop turn share one COMMIT; each call
    * still resolves only after the COMMIT that made it durable. `false` commits every call on its own (slower).
    */
@@ -36,7 +44,7 @@ export interface SqliteSessionStoreOptions {
  * The durable `SessionStore` on embedded SQLite (`node:sqlite`): WAL journal, versioned migrations applied at open,
  * each turn's writes in one transaction, checkpoints on a worker thread. Everything committed survives a crash or
  * SIGKILL of the process.
- * Contract: open with `SqliteSessionStore.open`; it throws a `SessionStoreError` (`corrupt`, `locked`, `io`,
+ * Contract: open with `SqliteSessionStore.open`; it throws a `SessionStoreError` (`in-use`, `corrupt`, `locked`, `io`,
  * `schema-too-new`) when the file cannot be used, and leaves the file unchanged in that case.
  */
 export class SqliteSessionStore extends CoreBackedSessionStore {
@@ -54,7 +62,16 @@ export class SqliteSessionStore extends CoreBackedSessionStore {
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     const intervalMs = options.checkpointIntervalMs ?? 1000;
     const threaded = intervalMs > 0 && path !== ":memory:";
-    const db = openSqliteDatabase(path, { busyTimeoutMs, autoCheckpoint: !threaded }, SQLITE_MIGRATIONS);
+    ensureStoreFolder(path);
+    // Taken before anything is read or migrated: a second gateway stops here, with the first one's work untouched.
+    const ownerLock = options.exclusive !== false && path !== ":memory:" ? acquireStoreOwnerLock(path) : undefined;
+    let db: DatabaseSync;
+    try {
+      db = openSqliteDatabase(path, { busyTimeoutMs, autoCheckpoint: !threaded }, SQLITE_MIGRATIONS);
+    } catch (error) {
+      ownerLock?.release();
+      throw error;
+    }
     const onError =
       options.onCheckpointError ??
       ((message: string) => process.emitWarning(`Session store checkpoint failed for ${path}: ${message}`));
@@ -63,6 +80,7 @@ export class SqliteSessionStore extends CoreBackedSessionStore {
       now: options.now ?? Date.now,
       ...(options.inboundEventTtlMs !== undefined ? { inboundEventTtlMs: options.inboundEventTtlMs } : {}),
       ...(threaded ? { checkpointer: new WalCheckpointer({ path, intervalMs, busyTimeoutMs, onError }) } : {}),
+      ...(ownerLock === undefined ? {} : { ownerLock }),
     });
     return new SqliteSessionStore(core, path, options.groupCommit ?? true);
   }

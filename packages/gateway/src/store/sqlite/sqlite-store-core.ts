@@ -46,6 +46,7 @@ import {
   type SqliteRow,
   sessionFromRow,
 } from "./sqlite-rows.js";
+import type { StoreOwnerLock } from "./store-owner-lock.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 
 const RUN_STATUSES: readonly RunStatus[] = ["running", "completed", "failed", "aborted", "interrupted"];
@@ -67,6 +68,8 @@ export interface SqliteCoreOptions {
   inboundEventTtlMs?: number;
   /** Runs the WAL checkpoints off the event loop; stopped on close. */
   checkpointer?: WalCheckpointer;
+  /** The store's hold on its file; released on close, after the database. */
+  ownerLock?: StoreOwnerLock;
 }
 
 /**
@@ -80,10 +83,12 @@ export class SqliteStoreCore implements NestingStoreCore {
   private readonly inboundTtlMs: number;
   private readonly statements = new Map<string, StatementSync>();
   private readonly checkpointer: WalCheckpointer | undefined;
+  private readonly ownerLock: StoreOwnerLock | undefined;
 
   constructor(db: DatabaseSync, options: SqliteCoreOptions) {
     this.db = db;
     this.checkpointer = options.checkpointer;
+    this.ownerLock = options.ownerLock;
     this.path = options.path;
     this.now = options.now;
     this.inboundTtlMs = options.inboundEventTtlMs ?? DEFAULT_INBOUND_EVENT_TTL_MS;
@@ -160,6 +165,7 @@ export class SqliteStoreCore implements NestingStoreCore {
     await this.checkpointer?.stop();
     // The last connection to close folds the WAL into the database file.
     if (this.db.isOpen) this.db.close();
+    this.ownerLock?.release();
   }
 
   // ── Sessions ──────────────────────────────────────────────────────────────
