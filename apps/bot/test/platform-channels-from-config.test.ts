@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeDiscord, startFakeSlack, startFakeTelegram } from "@chorus/testkit";
@@ -88,4 +89,88 @@ describe("platform channels built from the config", () => {
       )
       .toContain("What this demo can do");
   });
+
+  it("a channel whose platform is unreachable at boot is tried again until it starts, then answers", async () => {
+    const telegram = await startFakeTelegram();
+    closers.push(() => telegram.close());
+    // Telegram cannot be reached at boot (every connection is cut at once) until the test opens the way.
+    const gate = await startGate(new URL(telegram.apiRoot));
+    closers.push(() => gate.close());
+    const parsed = parseBotConfig({
+      dataDir: dir,
+      store: { kind: "memory" },
+      agents: [{ id: "assistant", model: "demo" }],
+      channels: {
+        webchat: [{ accountId: "local", port: 0 }],
+        telegram: [{ accountId: "tg", token: telegram.token, apiRoot: gate.url }],
+      },
+      policies: { telegram: { dmPolicy: "open" } },
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    runtime = new BotRuntime({
+      config: parsed.config,
+      source: "test",
+      logger: silentLogger(),
+      cwd: dir,
+      demoTokenDelayMs: 0,
+      channelRetryMs: 50,
+    });
+    await runtime.start();
+    expect([...runtime.channels.keys()]).toEqual(["webchat/local"]);
+    expect(runtime.readiness().detail).toMatchObject({ waiting: ["telegram/tg"] });
+    expect(runtime.banner()).toContain("not connected: retrying in the background");
+
+    // Tried again meanwhile, in vain; once Telegram can be reached, the next try starts the channel.
+    await expect.poll(() => gate.refused, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    expect([...runtime.channels.keys()]).toEqual(["webchat/local"]);
+    gate.open = true;
+    await expect.poll(() => [...(runtime?.channels.keys() ?? [])], { timeout: 5_000 }).toContain("telegram/tg");
+    expect(runtime.readiness().detail).toMatchObject({ waiting: [] });
+    await telegram.injectDm({ text: "help" });
+    await expect
+      .poll(
+        () =>
+          telegram
+            .conversation(telegram.user.id)
+            .filter((m) => m.from?.is_bot === true)
+            .map((m) => m.text)
+            .join("\n"),
+        { timeout: 5_000 },
+      )
+      .toContain("What this demo can do");
+  });
 });
+
+/** A TCP door to `target`: while shut it cuts every connection at once (as an unreachable host would fail). */
+async function startGate(
+  target: URL,
+): Promise<{ url: string; open: boolean; refused: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const gate = {
+    url: "",
+    open: false,
+    refused: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  const server = createServer((socket) => {
+    if (!gate.open) {
+      gate.refused++;
+      socket.destroy();
+      return;
+    }
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const end of [socket, upstream]) {
+      sockets.add(end);
+      end.once("close", () => sockets.delete(end));
+      end.on("error", () => {});
+    }
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  gate.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return gate;
+}

@@ -40,7 +40,12 @@ export interface BotRuntimeOptions {
   readonly extraChannels?: readonly ChannelSpec[];
   /** Policy entries for those channels. */
   readonly extraPolicies?: readonly ChannelPolicyEntryInput[];
+  /** First wait before a channel that could not start is tried again; doubled per try, at most 5 min. Default 5 000 ms. */
+  readonly channelRetryMs?: number;
 }
+
+/** The longest wait between two tries of a channel that could not start. */
+const MAX_CHANNEL_RETRY_MS = 5 * 60 * 1000;
 
 /** A reload waits this long for running turns (the Gateway stops a turn after 10 min anyway). */
 const RELOAD_WAIT_MS = 15 * 60 * 1000;
@@ -50,7 +55,8 @@ const RELOAD_WAIT_MS = 15 * 60 * 1000;
  * reload. A reload is applied between turns: new messages wait while running turns finish, then a new Gateway
  * takes over; channels whose connection settings did not change stay connected.
  * Contract: `start` rejects only when nothing can run (store unusable, every channel failed); a channel that fails
- * to start is logged and left out.
+ * to start (its platform unreachable at boot, say) is logged, left out, and tried again in the background — 5 s, 10 s,
+ * 20 s … at most 5 min apart — until it starts; then a new Gateway takes it on, between turns, as on a reload.
  */
 export class BotRuntime {
   readonly #options: BotRuntimeOptions;
@@ -66,6 +72,8 @@ export class BotRuntime {
   #ready = false;
   #transition: Promise<void> = Promise.resolve();
   #stopped = false;
+  #channelRetry: ReturnType<typeof setTimeout> | undefined;
+  #channelRetries = 0;
 
   constructor(options: BotRuntimeOptions) {
     this.#options = options;
@@ -135,6 +143,7 @@ export class BotRuntime {
       },
       "chorus started",
     );
+    this.#scheduleChannelRetry();
   }
 
   /** The startup banner for this runtime's current state. */
@@ -145,7 +154,7 @@ export class BotRuntime {
         const inner = this.#channels.get(spec.key)?.inner;
         const status =
           inner === undefined
-            ? "failed to start (see the log)"
+            ? "not connected: retrying in the background (see the log)"
             : inner instanceof WebchatChannel
               ? (inner.url ?? "")
               : "connected";
@@ -161,7 +170,11 @@ export class BotRuntime {
   readiness(): { ready: boolean; detail: Record<string, unknown> } {
     return {
       ready: this.#ready && !this.#stopped,
-      detail: { channels: this.#channels.keys(), agents: this.#config.agents.map((agent) => agent.id) },
+      detail: {
+        channels: this.#channels.keys(),
+        waiting: this.#channels.waitingKeys(),
+        agents: this.#config.agents.map((agent) => agent.id),
+      },
     };
   }
 
@@ -191,6 +204,8 @@ export class BotRuntime {
 
   async #shutdown(): Promise<void> {
     this.#ready = false;
+    if (this.#channelRetry !== undefined) clearTimeout(this.#channelRetry);
+    this.#channelRetry = undefined;
     this.#logger.info({ graceMs: this.#config.shutdownGraceMs }, "shutting down: finishing running turns");
     for (const webchat of this.#channels.webchats()) webchat.stopIntake();
     const gateway = this.#gateway;
@@ -205,11 +220,7 @@ export class BotRuntime {
     if (this.#stopped) return;
     const previous = this.#config;
     this.#logger.info("reloading the configuration: waiting for running turns to finish");
-    // Hold new messages in the channels while the old Gateway finishes its turns (none is cut short).
-    await this.#channels.detachAll();
-    const old = this.#gateway;
-    this.#gateway = undefined;
-    if (old !== undefined) await old.stop(RELOAD_WAIT_MS);
+    await this.#retireGateway();
     try {
       await this.#channels.sync(this.#specsOf(next));
       this.#gateway = await this.#startGateway(next);
@@ -218,12 +229,51 @@ export class BotRuntime {
         { channels: this.#channels.keys(), agents: next.agents.map((agent) => agent.id) },
         "configuration reloaded",
       );
+      this.#channelRetries = 0;
+      this.#scheduleChannelRetry();
     } catch (error) {
       this.#logger.error({ error: describeError(error) }, "could not apply the new configuration; keeping the old one");
       await this.#channels.sync(this.#specsOf(previous));
       this.#gateway = await this.#startGateway(previous);
       throw error;
     }
+  }
+
+  /** Holds new messages in the channels while the running Gateway finishes its turns (none is cut short), then drops it. */
+  async #retireGateway(): Promise<void> {
+    await this.#channels.detachAll();
+    const old = this.#gateway;
+    this.#gateway = undefined;
+    if (old !== undefined) await old.stop(RELOAD_WAIT_MS);
+  }
+
+  /** Tries the channels that could not start again later, waiting twice as long as the previous time. */
+  #scheduleChannelRetry(): void {
+    if (this.#stopped || this.#channelRetry !== undefined || this.#channels.waitingKeys().length === 0) return;
+    const first = this.#options.channelRetryMs ?? 5000;
+    const delay = Math.min(MAX_CHANNEL_RETRY_MS, first * 2 ** this.#channelRetries);
+    this.#channelRetries++;
+    this.#logger.info({ channels: this.#channels.waitingKeys(), inMs: delay }, "channels will be tried again");
+    this.#channelRetry = setTimeout(() => {
+      this.#channelRetry = undefined;
+      const run = this.#transition.then(() => this.#retryChannels());
+      this.#transition = run.catch((error: unknown) =>
+        this.#logger.error({ error: describeError(error) }, "could not take on a channel that started late"),
+      );
+    }, delay);
+    this.#channelRetry.unref?.();
+  }
+
+  async #retryChannels(): Promise<void> {
+    if (this.#stopped) return;
+    const started = await this.#channels.openWaiting();
+    if (started.length > 0) {
+      // Messages reaching the new channel meanwhile wait in it until the new Gateway attaches.
+      this.#logger.info({ channels: started }, "channels started on a later try; a new gateway takes them on");
+      await this.#retireGateway();
+      this.#gateway = await this.#startGateway(this.#config);
+    }
+    this.#scheduleChannelRetry();
   }
 
   #specsOf(config: BotConfig): ChannelSpec[] {

@@ -12,12 +12,15 @@ interface LiveChannel {
 /**
  * The channel accounts that are connected, kept across Gateway rebuilds, plus each one's own platform user id
  * (the Gateway ignores the bot's own messages by it).
- * Contract: `sync` never rejects for a channel that fails to start: it is logged and left out.
+ * Contract: `sync` never rejects for a channel that fails to start: it is logged, left out and remembered as
+ * `waiting`, and `openWaiting` tries it again.
  */
 export class LiveChannels {
   /** `<kind>/<accountId>` → the bot's own user id there; handed to the Gateway, filled in as channels start. */
   readonly selfIds: Record<string, string> = {};
   readonly #live = new Map<string, LiveChannel>();
+  /** Wanted channels that could not start yet. */
+  readonly #waiting = new Map<string, ChannelSpec>();
   readonly #hooks: ChannelHooks;
   readonly #logger: Logger;
 
@@ -32,6 +35,11 @@ export class LiveChannels {
 
   keys(): string[] {
     return [...this.#live.keys()];
+  }
+
+  /** The wanted channels that could not start (yet). */
+  waitingKeys(): string[] {
+    return [...this.#waiting.keys()];
   }
 
   get(key: string): ManagedChannel | undefined {
@@ -60,22 +68,39 @@ export class LiveChannels {
         spec === undefined ? "channel removed" : "channel settings changed: restarting it",
       );
     }
+    for (const key of this.#waiting.keys()) if (!wanted.has(key)) this.#waiting.delete(key);
     for (const [key, spec] of wanted) {
       if (this.#live.has(key)) continue;
-      const channel = new ManagedChannel(spec.create(this.#hooks));
-      try {
-        await channel.open();
-      } catch (error) {
-        this.#logger.error({ channel: key, error: describeError(error) }, "channel failed to start");
-        await channel.close().catch(() => {});
-        continue;
-      }
-      this.#live.set(key, { spec, channel });
-      const inner = channel.inner as { botUserId?: string; botId?: number };
-      const selfId = inner.botUserId ?? (inner.botId === undefined ? undefined : String(inner.botId));
-      if (selfId !== undefined) this.selfIds[key] = selfId;
-      this.#logger.info({ channel: key }, "channel started");
+      await this.#open(key, spec);
     }
+  }
+
+  /** Tries again to start the channels that could not start. Contract: returns the keys that started now. */
+  async openWaiting(): Promise<string[]> {
+    const started: string[] = [];
+    for (const [key, spec] of [...this.#waiting]) {
+      if (await this.#open(key, spec)) started.push(key);
+    }
+    return started;
+  }
+
+  async #open(key: string, spec: ChannelSpec): Promise<boolean> {
+    const channel = new ManagedChannel(spec.create(this.#hooks));
+    try {
+      await channel.open();
+    } catch (error) {
+      this.#logger.error({ channel: key, error: describeError(error) }, "channel failed to start");
+      await channel.close().catch(() => {});
+      this.#waiting.set(key, spec);
+      return false;
+    }
+    this.#waiting.delete(key);
+    this.#live.set(key, { spec, channel });
+    const inner = channel.inner as { botUserId?: string; botId?: number };
+    const selfId = inner.botUserId ?? (inner.botId === undefined ? undefined : String(inner.botId));
+    if (selfId !== undefined) this.selfIds[key] = selfId;
+    this.#logger.info({ channel: key }, "channel started");
+    return true;
   }
 
   /** Detaches every channel from its Gateway; new messages wait in the channels. */
@@ -93,5 +118,6 @@ export class LiveChannels {
         );
     }
     this.#live.clear();
+    this.#waiting.clear();
   }
 }

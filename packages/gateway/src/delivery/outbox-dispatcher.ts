@@ -172,7 +172,9 @@ export class OutboxDispatcher {
   async #sendChat(entry: OutboxEntry, payload: ChatDeliveryPayload): Promise<string[]> {
     const channel = this.#options.channelFor(payload.channel, payload.accountId);
     if (channel === undefined) {
-      throw new PermanentDeliveryError(`no channel ${payload.channel}/${payload.accountId} is running`);
+      // Retried like a failed send: a channel that could not start yet (its platform unreachable at boot) may come
+      // back; one removed for good is given up after `maxAttempts`.
+      throw new Error(`no channel ${payload.channel}/${payload.accountId} is running`);
     }
     const editIds = payload.editMessageIds ?? [];
     const resent = this.#resent.has(entry.id) && editIds.length === 0;
@@ -254,7 +256,7 @@ export class OutboxDispatcher {
   }
 }
 
-/** A delivery that can never succeed (no such channel, a malformed payload). */
+/** A delivery that can never succeed (a malformed payload). */
 export class PermanentDeliveryError extends Error {
   override readonly name = "PermanentDeliveryError";
 }

@@ -128,7 +128,6 @@ export class TelegramChannel implements Channel {
       this.#options.apiRoot === undefined ? {} : { client: { apiRoot: this.#options.apiRoot } },
     );
     this.#bot = bot;
-    bot.api.config.use(autoRetry({ maxRetryAttempts: 8, maxDelaySeconds: this.#options.maxRetryDelaySeconds ?? 60 }));
     // Updates of one chat (and of one forum topic) are handled one after another; different chats in parallel.
     bot.use(sequentialize(orderKey));
     bot.on("message", async (ctx) => {
@@ -155,7 +154,11 @@ export class TelegramChannel implements Channel {
     });
     bot.catch((error) => this.#options.onError?.(error.error));
     try {
-      await bot.init();
+      // One getMe, before auto-retry is installed: an unreachable Telegram fails the start at once. `bot.init()` and
+      // auto-retry would both retry network errors without end (backing off up to an hour), and a start that hangs
+      // holds up the rest of the bot; whoever starts the channel decides when to try again.
+      bot.botInfo = await bot.api.getMe();
+      bot.api.config.use(autoRetry({ maxRetryAttempts: 8, maxDelaySeconds: this.#options.maxRetryDelaySeconds ?? 60 }));
       if (this.#options.registerCommands ?? true) {
         await bot.api.setMyCommands(NATIVE_COMMANDS.map((c) => ({ command: c.name, description: c.description })));
       }
