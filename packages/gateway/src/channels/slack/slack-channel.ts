@@ -216,7 +216,14 @@ export class SlackChannel implements Channel {
       options.onError?.(error);
     });
     try {
-      const auth = await app.client.auth.test();
+      // One try, not the WebClient's default ten retries over about 30 minutes: an unreachable Slack fails the start
+      // at once, and whoever starts the channel decides when to try again.
+      const probe = new bolt.webApi.WebClient(options.botToken, {
+        ...clientOptions,
+        logger,
+        retryConfig: { retries: 0 },
+      });
+      const auth = await probe.auth.test();
       if (typeof auth.user_id !== "string") throw new ChannelError("forbidden", "slack auth.test returned no user_id");
       this.#self = { accountId: this.accountId, botUserId: auth.user_id };
       if (options.mode === "socket") {
