@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeDiscord, startFakeSlack, startFakeTelegram } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BotConfigInput } from "../src/config/bot-config-schema.js";
 import { parseBotConfig } from "../src/config/load-bot-config.js";
-import { BotRuntime } from "../src/runtime/bot-runtime.js";
+import { BotRuntime, type BotRuntimeOptions } from "../src/runtime/bot-runtime.js";
 import { silentLogger } from "./support/silent-logger.js";
 
 let dir: string;
@@ -33,24 +34,13 @@ describe("platform channels built from the config", () => {
       () => slack.close(),
       () => telegram.close(),
     );
-    const parsed = parseBotConfig({
-      dataDir: dir,
-      store: { kind: "memory" },
-      agents: [{ id: "assistant", model: "demo" }],
+    runtime = demoRuntime({
       channels: {
         discord: [{ accountId: "dc", token: discord.token, restApi: discord.restApi }],
         slack: [{ accountId: "sl", botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl }],
         telegram: [{ accountId: "tg", token: telegram.token, apiRoot: telegram.apiRoot }],
       },
       policies: { discord: { dmPolicy: "open" }, slack: { dmPolicy: "open" }, telegram: { dmPolicy: "open" } },
-    });
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-    runtime = new BotRuntime({
-      config: parsed.config,
-      source: "test",
-      logger: silentLogger(),
-      cwd: dir,
-      demoTokenDelayMs: 0,
     });
     await runtime.start();
     expect([...runtime.channels.keys()]).toEqual(["discord/dc", "slack/sl", "telegram/tg"]);
@@ -96,25 +86,16 @@ describe("platform channels built from the config", () => {
     // Telegram cannot be reached at boot (every connection is cut at once) until the test opens the way.
     const gate = await startGate(new URL(telegram.apiRoot));
     closers.push(() => gate.close());
-    const parsed = parseBotConfig({
-      dataDir: dir,
-      store: { kind: "memory" },
-      agents: [{ id: "assistant", model: "demo" }],
-      channels: {
-        webchat: [{ accountId: "local", port: 0 }],
-        telegram: [{ accountId: "tg", token: telegram.token, apiRoot: gate.url }],
+    runtime = demoRuntime(
+      {
+        channels: {
+          webchat: [{ accountId: "local", port: 0 }],
+          telegram: [{ accountId: "tg", token: telegram.token, apiRoot: gate.url }],
+        },
+        policies: { telegram: { dmPolicy: "open" } },
       },
-      policies: { telegram: { dmPolicy: "open" } },
-    });
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-    runtime = new BotRuntime({
-      config: parsed.config,
-      source: "test",
-      logger: silentLogger(),
-      cwd: dir,
-      demoTokenDelayMs: 0,
-      channelRetryMs: 50,
-    });
+      { channelRetryMs: 50 },
+    );
     await runtime.start();
     expect([...runtime.channels.keys()]).toEqual(["webchat/local"]);
     expect(runtime.readiness().detail).toMatchObject({ waiting: ["telegram/tg"] });
@@ -173,4 +154,26 @@ async function startGate(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   gate.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return gate;
+}
+
+/** A BotRuntime on the demo model and a memory store, with `input`'s channels and policies. */
+function demoRuntime(
+  input: Pick<BotConfigInput, "channels" | "policies">,
+  options: Partial<BotRuntimeOptions> = {},
+): BotRuntime {
+  const parsed = parseBotConfig({
+    dataDir: dir,
+    store: { kind: "memory" },
+    agents: [{ id: "assistant", model: "demo" }],
+    ...input,
+  });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return new BotRuntime({
+    config: parsed.config,
+    source: "test",
+    logger: silentLogger(),
+    cwd: dir,
+    demoTokenDelayMs: 0,
+    ...options,
+  });
 }

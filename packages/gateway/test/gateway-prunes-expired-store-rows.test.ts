@@ -1,45 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GatewayLogger } from "../src/gateway/gateway-logger.js";
-import { MemorySessionStore, type SessionStore, SqliteSessionStore } from "../src/store/index.js";
+import { CLOCKED_STORES, type ClockedStore } from "./fixtures/clocked-stores.js";
 import { BASE_CONFIG, chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const HOUR = 60 * 60 * 1000;
-
-interface StoreUnderTest {
-  store: SessionStore;
-  clock: { now: number };
-  dispose(): Promise<void>;
-}
-
-const stores: [string, () => StoreUnderTest][] = [
-  [
-    "MemorySessionStore",
-    () => {
-      const clock = { now: 1_700_000_000_000 };
-      const store = new MemorySessionStore({ now: () => clock.now });
-      return { store, clock, dispose: () => store.close() };
-    },
-  ],
-  [
-    "SqliteSessionStore",
-    () => {
-      const clock = { now: 1_700_000_000_000 };
-      const dir = mkdtempSync(join(tmpdir(), "chorus-housekeeping-"));
-      const store = SqliteSessionStore.open({ path: join(dir, "chorus.db"), now: () => clock.now });
-      return {
-        store,
-        clock,
-        dispose: async () => {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  ],
-];
 
 /** A logger that keeps what it is told. */
 function recordingLogger(): GatewayLogger & { lines: { fields: object; message?: string }[] } {
@@ -50,13 +14,13 @@ function recordingLogger(): GatewayLogger & { lines: { fields: object; message?:
   return { lines, info: keep, warn: keep, error: keep };
 }
 
-describe.each(stores)("store housekeeping on %s", (_name, open) => {
+describe.each(CLOCKED_STORES)("store housekeeping on %s", (_name, open) => {
   let h: Harness | undefined;
-  let underTest: StoreUnderTest | undefined;
+  let underTest: ClockedStore | undefined;
 
   afterEach(async () => {
     await h?.close();
-    await underTest?.dispose();
+    await underTest?.cleanup();
     h = undefined;
     underTest = undefined;
   });

@@ -1,53 +1,15 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AgentMessage, Usage } from "@chorus/core";
 import { assistantText, toolResult, userMessage } from "@chorus/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PairingService } from "../src/policy/index.js";
-import {
-  MemorySessionStore,
-  type NewSession,
-  type SessionStore,
-  SessionStoreError,
-  SqliteSessionStore,
-} from "../src/store/index.js";
+import { type NewSession, type SessionStore, SessionStoreError } from "../src/store/index.js";
+import { CLOCKED_STORES, type ClockedStore } from "./fixtures/clocked-stores.js";
 
-/** A store under test with a clock the test moves by hand. */
-interface Harness {
-  store: SessionStore;
-  clock: { now: number };
-  cleanup: () => Promise<void>;
-}
+type Harness = ClockedStore;
 
 const HOUR = 60 * 60 * 1000;
 
-const implementations: [string, () => Harness][] = [
-  [
-    "MemorySessionStore",
-    () => {
-      const clock = { now: 1_700_000_000_000 };
-      const store = new MemorySessionStore({ now: () => clock.now });
-      return { store, clock, cleanup: () => store.close() };
-    },
-  ],
-  [
-    "SqliteSessionStore",
-    () => {
-      const clock = { now: 1_700_000_000_000 };
-      const dir = mkdtempSync(join(tmpdir(), "chorus-store-"));
-      const store = SqliteSessionStore.open({ path: join(dir, "chorus.db"), now: () => clock.now });
-      return {
-        store,
-        clock,
-        cleanup: async () => {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  ],
-];
+const implementations = CLOCKED_STORES;
 
 function dmSession(key = "main:bot:telegram:dm:42", agentId = "main"): NewSession {
   return { key, agentId, channel: "telegram", accountId: "bot", chatId: "42" };
