@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
 import { type SessionStore, SessionStoreError, SqliteSessionStore } from "../src/store/index.js";
@@ -52,6 +52,9 @@ it("refuses a second store on a file another store in this process has open, unt
   expect(error.message).toContain(`The session store at ${path} is in use by another gateway`);
   // The first store goes on as before.
   expect((await first.readTranscript(SESSION.key)).map((entry) => entry.seq)).toEqual([1]);
+
+  // One companion file holds the lock, and nothing else is left beside the database for it.
+  expect(readdirSync(dirname(path)).filter((name) => name.includes(".lock"))).toEqual(["chorus.db.lock"]);
 
   await first.close();
   open.pop();

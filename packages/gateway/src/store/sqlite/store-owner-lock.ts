@@ -26,6 +26,8 @@ export function acquireStoreOwnerLock(databasePath: string): StoreOwnerLock {
   let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(path, { timeout: 0 });
+    // Nothing is ever written to it: a journal in memory leaves no `-journal` file beside it.
+    db.exec("PRAGMA journal_mode = MEMORY");
     // In exclusive locking mode the connection keeps every lock it takes; BEGIN EXCLUSIVE takes the strongest.
     db.exec("PRAGMA locking_mode = EXCLUSIVE");
     db.exec("BEGIN EXCLUSIVE");
