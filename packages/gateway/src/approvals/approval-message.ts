@@ -49,17 +49,23 @@ export type ApprovalSettlement =
  * presses a button or types a code that no longer counts.
  */
 export function approvalSettledText(question: ApprovalQuestion, settlement: ApprovalSettlement): string {
-  const outcome =
-    settlement.kind === "approved"
-      ? `**Approved** by ${settlement.by}.`
-      : settlement.kind === "denied"
-        ? `**Denied** by ${settlement.by}.`
-        : settlement.kind === "timed-out"
-          ? `**Denied**: nobody answered within ${formatAge(question.timeoutMs)}.`
-          : settlement.kind === "withdrawn"
-            ? "**Withdrawn**: the run stopped before anyone answered."
-            : "**Withdrawn**: the bot restarted before anyone answered.";
-  return [...whatIsAsked(question), outcome].join("\n");
+  return [...whatIsAsked(question), settlementLine(question, settlement)].join("\n");
+}
+
+/** How a request ended, in one line. */
+function settlementLine(question: ApprovalQuestion, settlement: ApprovalSettlement): string {
+  switch (settlement.kind) {
+    case "approved":
+      return `**Approved** by ${settlement.by}.`;
+    case "denied":
+      return `**Denied** by ${settlement.by}.`;
+    case "timed-out":
+      return `**Denied**: nobody answered within ${formatAge(question.timeoutMs)}.`;
+    case "withdrawn":
+      return "**Withdrawn**: the run stopped before anyone answered.";
+    case "restarted":
+      return "**Withdrawn**: the bot restarted before anyone answered.";
+  }
 }
 
 /** The notice for a request nobody answered in time. */

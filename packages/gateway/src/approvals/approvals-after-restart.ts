@@ -23,10 +23,13 @@ export async function openApprovalRequests(
   const runIds = new Set(interrupted.map((run) => run.id));
   const open: OpenApprovalRequest[] = [];
   for (const sessionKey of new Set(interrupted.map((run) => run.sessionKey))) {
-    const entries = await store.listOutbox({ sessionKey });
-    const settled = new Set(entries.map((entry) => asChatPayload(entry.payload)?.settles));
-    for (const entry of entries) {
-      const text = asChatPayload(entry.payload)?.settleOnRestart;
+    const entries = (await store.listOutbox({ sessionKey })).map((entry) => ({
+      entry,
+      payload: asChatPayload(entry.payload),
+    }));
+    const settled = new Set(entries.map(({ payload }) => payload?.settles));
+    for (const { entry, payload } of entries) {
+      const text = payload?.settleOnRestart;
       if (text === undefined || entry.runId === undefined || !runIds.has(entry.runId)) continue;
       if (settled.has(entry.id) || entry.status === "failed") continue;
       open.push({ entry, text });
