@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SqliteSessionStore } from "@chorus/gateway";
 import {
   startFakeAnthropic,
   startFakeDiscord,
@@ -96,6 +97,28 @@ describe("chorus doctor", () => {
     expect(out).toMatch(/^PASS {2}store/m);
     expect(out).toContain("2 check(s) failed.");
     expect(out).not.toContain("sk-ant-wrong-key-000000");
+  });
+
+  it("passes the store a running Chorus holds, without opening it a second time", async () => {
+    await writeFile(
+      join(dir, "chorus.config.json"),
+      JSON.stringify({ dataDir: join(dir, "data"), agents: [{ id: "assistant", model: "demo" }] }),
+    );
+    // The running bot: it owns the store file (and its lock) for as long as it runs.
+    const running = SqliteSessionStore.open({ path: join(dir, "data", "chorus.db") });
+    closers.push(() => running.close());
+    await running.ensureSession({
+      key: "agent:assistant:webchat:local:direct:me",
+      agentId: "assistant",
+      channel: "webchat",
+      accountId: "local",
+      chatId: "me",
+    });
+    const io = captureIo(dir, {});
+    expect(await doctorCommand(io, undefined)).toBe(0);
+    expect(io.out()).toMatch(/^PASS {2}store\s+SQLite .*chorus\.db is in use by a running Chorus/m);
+    // The running bot's store is untouched and still works.
+    expect(await running.listSessions()).toHaveLength(1);
   });
 
   it("fails the config check with the exact path of a mistake", async () => {

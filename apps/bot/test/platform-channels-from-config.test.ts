@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeDiscord, startFakeSlack, startFakeTelegram } from "@chorus/testkit";
+import { startFakeDiscord, startFakeSlack, startFakeTelegram, startNetworkGate } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BotConfigInput } from "../src/config/bot-config-schema.js";
 import { parseBotConfig } from "../src/config/load-bot-config.js";
@@ -84,7 +83,7 @@ describe("platform channels built from the config", () => {
     const telegram = await startFakeTelegram();
     closers.push(() => telegram.close());
     // Telegram cannot be reached at boot (every connection is cut at once) until the test opens the way.
-    const gate = await startGate(new URL(telegram.apiRoot));
+    const gate = await startNetworkGate(telegram.apiRoot, { open: false });
     closers.push(() => gate.close());
     runtime = demoRuntime(
       {
@@ -104,7 +103,7 @@ describe("platform channels built from the config", () => {
     // Tried again meanwhile, in vain; once Telegram can be reached, the next try starts the channel.
     await expect.poll(() => gate.refused, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
     expect([...runtime.channels.keys()]).toEqual(["webchat/local"]);
-    gate.open = true;
+    gate.open();
     await expect.poll(() => [...(runtime?.channels.keys() ?? [])], { timeout: 5_000 }).toContain("telegram/tg");
     expect(runtime.readiness().detail).toMatchObject({ waiting: [] });
     await telegram.injectDm({ text: "help" });
@@ -121,40 +120,6 @@ describe("platform channels built from the config", () => {
       .toContain("What this demo can do");
   });
 });
-
-/** A TCP door to `target`: while shut it cuts every connection at once (as an unreachable host would fail). */
-async function startGate(
-  target: URL,
-): Promise<{ url: string; open: boolean; refused: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const gate = {
-    url: "",
-    open: false,
-    refused: 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-  const server = createServer((socket) => {
-    if (!gate.open) {
-      gate.refused++;
-      socket.destroy();
-      return;
-    }
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const end of [socket, upstream]) {
-      sockets.add(end);
-      end.once("close", () => sockets.delete(end));
-      end.on("error", () => {});
-    }
-    socket.pipe(upstream).pipe(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  gate.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return gate;
-}
 
 /** A BotRuntime on the demo model and a memory store, with `input`'s channels and policies. */
 function demoRuntime(

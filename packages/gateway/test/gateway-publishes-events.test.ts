@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { ChannelError } from "../src/channel/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 describe("gateway events", () => {
@@ -17,7 +18,8 @@ describe("gateway events", () => {
 
   it("publish delivery failures with whether they will be retried", async () => {
     h = await startHarness({ script: ["hi"], gateway: { outbox: { maxAttempts: 1 } } });
-    h.channel.failNext("send", undefined, 1);
+    // A failure not known to pass: given up after maxAttempts (a passing one would be retried for hours).
+    h.channel.failNext("send", new ChannelError("unknown", "bad request"), 1);
     await h.send({ text: "go" });
     await new Promise((resolve) => setImmediate(resolve));
     const failure = h.events.find((event) => event.type === "delivery_failed");

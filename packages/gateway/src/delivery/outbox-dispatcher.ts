@@ -21,8 +21,17 @@ export interface OutboxDispatcherOptions {
   now?: () => number;
   /** How often due retries are looked for. Default 1000 ms. */
   pollMs?: number;
-  /** Attempts for a chat delivery before it is given up (sub-agent results are never given up). Default 8. */
+  /**
+   * Attempts for a chat delivery that fails for a reason not known to pass (sub-agent results are never given up).
+   * Default 8.
+   */
   maxAttempts?: number;
+  /**
+   * How long a chat delivery that fails for a passing reason — the network, a rate limit, its channel not running — is
+   * retried, counted from the entry's creation, before it is given up. A platform outage longer than a few retries
+   * delays replies instead of losing them. Default 21 600 000 ms (6 h).
+   */
+  transientRetryWindowMs?: number;
   /** First retry delay; doubled per attempt, at most 60 s. Default 1000 ms. */
   baseRetryMs?: number;
 }
@@ -33,7 +42,9 @@ const RESENT_MARKER = "\n\n_(resent after restart)_";
  * Sends what the outbox holds: claim (in-flight) → send every chunk → mark sent with the platform ids. Failed sends
  * are retried with backoff (a platform's retry-after is honoured); entries of one session leave in order.
  * Contract: an entry is sent at most once per claim; a `reply`/`notice` is given up (status `failed`, a
- * `delivery_failed` event) only after `maxAttempts` or a permanent error; a `subagent-result` is retried forever.
+ * `delivery_failed` event) only on a permanent error, after `transientRetryWindowMs` of passing failures (network,
+ * rate limits, channel not running), or after `maxAttempts` of any other failure; a `subagent-result` is retried
+ * forever.
  */
 export class OutboxDispatcher {
   readonly #options: OutboxDispatcherOptions;
@@ -174,7 +185,7 @@ export class OutboxDispatcher {
     if (channel === undefined) {
       // Retried like a failed send: a channel that could not start yet (its platform unreachable at boot) may come
       // back; one removed for good is given up after `maxAttempts`.
-      throw new Error(`no channel ${payload.channel}/${payload.accountId} is running`);
+      throw new ChannelNotRunningError(`no channel ${payload.channel}/${payload.accountId} is running`);
     }
     const editIds = payload.editMessageIds ?? [];
     const resent = this.#resent.has(entry.id) && editIds.length === 0;
@@ -214,11 +225,7 @@ export class OutboxDispatcher {
     const message = describeError(error);
     const now = this.#now();
     const forever = entry.kind === "subagent-result";
-    const permanent =
-      !forever &&
-      (error instanceof PermanentDeliveryError ||
-        (error instanceof ChannelError && !error.retryable) ||
-        entry.attempts >= (this.#options.maxAttempts ?? 8));
+    const permanent = !forever && this.#givesUp(entry, error, now);
     const base = this.#options.baseRetryMs ?? 1000;
     const backoff = Math.min(60_000, base * 2 ** Math.max(0, entry.attempts - 1));
     const retryAfter = error instanceof ChannelError && error.retryAfterMs !== undefined ? error.retryAfterMs : backoff;
@@ -254,6 +261,24 @@ export class OutboxDispatcher {
       this.#logger.error({ outboxId: entry.id, error: describeError(markError) }, "could not record a failed delivery");
     }
   }
+
+  /** Whether a failed chat delivery is over: a permanent error, or its retries are used up. */
+  #givesUp(entry: OutboxEntry, error: unknown, now: number): boolean {
+    if (error instanceof PermanentDeliveryError) return true;
+    if (error instanceof ChannelError && !error.retryable) return true;
+    if (isPassing(error)) return now - entry.createdAt >= (this.#options.transientRetryWindowMs ?? 21_600_000);
+    return entry.attempts >= (this.#options.maxAttempts ?? 8);
+  }
+}
+
+/** A failure that goes away by itself: the platform unreachable or busy, or the channel not (yet) running. */
+function isPassing(error: unknown): boolean {
+  return error instanceof ChannelNotRunningError || (error instanceof ChannelError && error.retryable);
+}
+
+/** The entry's channel is not running (it could not start yet, or was removed). */
+class ChannelNotRunningError extends Error {
+  override readonly name = "ChannelNotRunningError";
 }
 
 /** A delivery that can never succeed (a malformed payload). */

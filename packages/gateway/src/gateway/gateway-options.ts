@@ -71,7 +71,7 @@ export interface GatewayOptions {
   /** Session titles: a title model, or false for none. Default: titles from the first message's text. */
   titles?: TitleModel | false;
   pairing?: PairingOptions;
-  outbox?: { pollMs?: number; maxAttempts?: number; baseRetryMs?: number };
+  outbox?: { pollMs?: number; maxAttempts?: number; baseRetryMs?: number; transientRetryWindowMs?: number };
   /** Extra loop settings for every agent (retry strategy, context, timeouts…). */
   loop?: Omit<
     Partial<AgentLoopConfig>,

@@ -1,10 +1,11 @@
-import { describeError } from "@chorus/gateway";
+import { describeError, isSessionStoreError } from "@chorus/gateway";
 import type { BotConfig } from "../../config/bot-config-schema.js";
-import { openStore } from "../../runtime/open-store.js";
+import { openStore, storePathOf } from "../../runtime/open-store.js";
 import type { DoctorCheck } from "./doctor-check.js";
 
 /**
- * Opens the configured store (migrating it if needed, as start would), reads from it and closes it.
+ * Opens the configured store (migrating it if needed, as start would), reads from it and closes it. A store a running
+ * Chorus holds passes without being opened: it works, and opening it beside its owner is what the lock forbids.
  * Contract: never rejects; a locked, corrupt or too-new database fails with the store's own message.
  */
 export async function checkStore(config: BotConfig, cwd: string): Promise<DoctorCheck> {
@@ -17,6 +18,14 @@ export async function checkStore(config: BotConfig, cwd: string): Promise<Doctor
       await store.close();
     }
   } catch (error) {
+    if (isSessionStoreError(error, "in-use")) {
+      const path = storePathOf(config, cwd) ?? error.path ?? "";
+      return {
+        name: "store",
+        ok: true,
+        detail: `SQLite ${path} is in use by a running Chorus (it holds ${path}.lock); not opened a second time`,
+      };
+    }
     return { name: "store", ok: false, detail: describeError(error) };
   }
 }

@@ -15,6 +15,7 @@ import { ChannelOptionsError } from "../shared/channel-options-error.js";
 import { EditBudget } from "../shared/edit-budget.js";
 import { NATIVE_COMMANDS } from "../shared/native-commands.js";
 import { requireOption } from "../shared/require-option.js";
+import { pollingOutageReporter } from "./polling-outage-reporter.js";
 import { inlineKeyboardOf, normaliseTelegramCallback } from "./telegram-buttons.js";
 import { isNotModified, toTelegramChannelError } from "./telegram-errors.js";
 import { normaliseTelegramUpdate, type TelegramSelf } from "./telegram-inbound.js";
@@ -68,10 +69,14 @@ export const TELEGRAM_CAPABILITIES: ChannelCapabilities = {
 
 const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
 
+/** Pause between failed long polls. */
+const POLL_RETRY_MS = 1000;
+
 /**
  * A Telegram bot as a Channel, over grammy (loaded on start): long polling through @grammyjs/runner with updates
  * of one chat/topic handled in order, or a webhook whose secret token is checked; 429s waited out by
- * @grammyjs/auto-retry.
+ * @grammyjs/auto-retry. When Telegram cannot be reached, calls fail at once with a `network` ChannelError and polling
+ * tries again every second, without end; `onError` hears of each polling outage once.
  * Contract: the sink is awaited per update, so one chat's messages reach it in order; send/edit/typing reject
  * with ChannelError; an edit that changes nothing succeeds.
  */
@@ -158,7 +163,18 @@ export class TelegramChannel implements Channel {
       // auto-retry would both retry network errors without end (backing off up to an hour), and a start that hangs
       // holds up the rest of the bot; whoever starts the channel decides when to try again.
       bot.botInfo = await bot.api.getMe();
-      bot.api.config.use(autoRetry({ maxRetryAttempts: 8, maxDelaySeconds: this.#options.maxRetryDelaySeconds ?? 60 }));
+      // auto-retry waits out 429s only. Network errors and 5xx it would retry without end, backing off up to an hour,
+      // so a reply could arrive long after Telegram is back; they go to the caller instead: the outbox retries a send
+      // at most a minute apart, and the runner polls again every second.
+      bot.api.config.use(
+        autoRetry({
+          maxRetryAttempts: 8,
+          maxDelaySeconds: this.#options.maxRetryDelaySeconds ?? 60,
+          rethrowHttpErrors: true,
+          rethrowInternalServerErrors: true,
+        }),
+      );
+      bot.api.config.use(pollingOutageReporter(this.#options.onError));
       if (this.#options.registerCommands ?? true) {
         await bot.api.setMyCommands(NATIVE_COMMANDS.map((c) => ({ command: c.name, description: c.description })));
       }
@@ -179,7 +195,11 @@ export class TelegramChannel implements Channel {
       } else {
         // getUpdates is refused while a webhook is set.
         await bot.api.deleteWebhook();
-        this.#runner = run(bot);
+        // Never give up polling (the runner's default stops after 15 h of failures, and the bot would hear nothing
+        // again), and retry at a steady pace instead of a backoff that grows without a cap.
+        this.#runner = run(bot, {
+          runner: { retryInterval: POLL_RETRY_MS, maxRetryTime: Number.POSITIVE_INFINITY, silent: true },
+        });
       }
     } catch (error) {
       await this.stop();

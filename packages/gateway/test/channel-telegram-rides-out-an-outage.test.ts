@@ -1,0 +1,63 @@
+import { type FakeTelegram, startFakeTelegram, startNetworkGate, TestCleanup } from "@chorus/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTelegramChannel } from "../src/channels/index.js";
+import type { BusDelivery } from "../src/events/index.js";
+import { startChannelGateway } from "./channel-gateway-harness.js";
+
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
+
+function botTexts(f: FakeTelegram): string[] {
+  return f
+    .conversation(f.user.id)
+    .filter((m) => m.from?.id === f.bots[0]?.user.id)
+    .map((m) => m.text ?? "");
+}
+
+describe("Telegram ↔ grammy ↔ Gateway when Telegram cannot be reached for a while", () => {
+  it("fails the send at once, retries it through the outbox, and delivers it once when Telegram is back", async () => {
+    const f = cleanup.track(await startFakeTelegram());
+    const gate = cleanup.track(await startNetworkGate(f.apiRoot));
+    const reported: unknown[] = [];
+    const channel = createTelegramChannel({
+      accountId: "tg",
+      token: f.token,
+      apiRoot: gate.url,
+      onError: (error) => reported.push(error),
+    });
+    const g = cleanup.track(
+      await startChannelGateway({
+        channels: [channel],
+        config: { channels: [{ channel: "telegram", dmPolicy: "open" }] },
+        // Telegram becomes unreachable while the model writes the first answer.
+        script: (_context, call) => {
+          if (call === 0) gate.shut();
+          return call === 0 ? "the answer" : "still here";
+        },
+        gateway: { outbox: { baseRetryMs: 50, pollMs: 20 } },
+      }),
+    );
+    const events: BusDelivery[] = [];
+    g.gateway.events.subscribe((delivery) => {
+      events.push(delivery);
+    });
+
+    await f.injectDm({ text: "question" });
+    // The send fails as a network error (not retried inside grammy for minutes) and stays in the outbox for a retry.
+    await expect
+      .poll(() => events.filter((e) => e.type === "delivery_failed" && e.willRetry).length, { timeout: 5_000 })
+      .toBeGreaterThanOrEqual(2);
+    expect(f.callsTo("sendMessage")).toHaveLength(0);
+    // Polling keeps trying too, and the outage is reported once, not once per failed poll.
+    await expect.poll(() => gate.refused, { timeout: 5_000 }).toBeGreaterThanOrEqual(6);
+    expect(reported).toHaveLength(1);
+
+    gate.open();
+    await expect.poll(() => botTexts(f), { timeout: 5_000 }).toEqual(["the answer"]);
+    // Polling is back as well: a new message is heard and answered.
+    await f.injectDm({ text: "are you there?" });
+    await expect.poll(() => botTexts(f), { timeout: 5_000 }).toEqual(["the answer", "still here"]);
+    expect(f.callsTo("sendMessage")).toHaveLength(2);
+    expect(await g.gateway.store.listOutbox({ status: "failed" })).toEqual([]);
+  });
+});

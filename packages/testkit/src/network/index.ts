@@ -1,0 +1,1 @@
+export { type NetworkGate, startNetworkGate } from "./network-gate.js";

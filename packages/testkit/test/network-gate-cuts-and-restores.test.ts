@@ -1,0 +1,40 @@
+import { request } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeTelegram, startNetworkGate, TestCleanup } from "../src/index.js";
+
+const cleanup = new TestCleanup();
+afterEach(() => cleanup.closeAll());
+
+/** One getMe over `agent`: resolves with the HTTP status, rejects with the network error. */
+function getMe(url: string, agent: import("node:http").Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", agent }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("startNetworkGate", () => {
+  it("passes calls while open, cuts even a kept-alive connection when shut, and lets calls through again", async () => {
+    const telegram = cleanup.track(await startFakeTelegram());
+    const gate = cleanup.track(await startNetworkGate(telegram.apiRoot));
+    const { Agent } = await import("node:http");
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    cleanup.track(agent);
+    const url = `${gate.url}/bot${telegram.token}/getMe`;
+
+    expect(await getMe(url, agent)).toBe(200);
+    gate.shut();
+    expect(gate.isOpen).toBe(false);
+    // The kept-alive connection is gone, and a new one is cut as it arrives.
+    await expect(getMe(url, agent)).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|EPIPE/) });
+    await expect(getMe(url, agent)).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|EPIPE/) });
+    expect(gate.refused).toBeGreaterThanOrEqual(1);
+    gate.open();
+    expect(await getMe(url, agent)).toBe(200);
+    expect(telegram.callsTo("getMe")).toHaveLength(2);
+  });
+});
