@@ -2,10 +2,12 @@ import { once } from "node:events";
 import {
   ChannelType,
   Client,
+  DiscordAPIError,
   Events,
   GatewayIntentBits,
   type Message,
   Partials,
+  Routes,
   SlashCommandBuilder,
   type TextChannel,
 } from "discord.js";
@@ -111,6 +113,31 @@ describe("discord.js against the fake Discord", () => {
       "answer to /ask",
       "and one more thing",
     ]);
+  });
+
+  it("refuses an update callback (6 or 7) for a slash command, which has no message to update, as Discord does", async () => {
+    const fake = cleanup.track(await startFakeDiscord());
+    const c = cleanup.track(await connectDiscordClient(fake));
+    const outcomes: unknown[] = [];
+    c.on(Events.InteractionCreate, async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      for (const type of [7, 6]) {
+        const route = Routes.interactionCallback(interaction.id, interaction.token);
+        outcomes.push(await c.rest.post(route, { body: { type, data: { content: "x" } } }).catch((error) => error));
+      }
+      // Refused answers leave the interaction unanswered: a proper reply still lands.
+      await interaction.reply("answered");
+    });
+    const delivery = await fake.injectSlashCommand({ name: "ask" });
+    await fake.waitForCall("createInteractionResponse", 3);
+
+    expect(outcomes).toHaveLength(2);
+    for (const outcome of outcomes) {
+      expect(outcome).toBeInstanceOf(DiscordAPIError);
+      expect(outcome).toMatchObject({ code: 50035, status: 400 });
+    }
+    await expect.poll(() => delivery.item.callbackType).toBe(4);
+    expect(fake.conversation(fake.guild.general.id).map((m) => m.content)).toEqual(["answered"]);
   });
 
   it("starts a thread from a message and talks in it", async () => {

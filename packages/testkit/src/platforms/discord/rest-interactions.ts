@@ -77,16 +77,27 @@ function interactionMetadata(interaction: DiscordInteraction): Record<string, un
   return metadata;
 }
 
+/** Callback types Discord accepts per interaction type: a slash command (2) and a button press (3). */
+const CALLBACK_TYPES: Record<DiscordInteraction["type"], readonly number[]> = { 2: [4, 5, 9, 12], 3: [4, 5, 6, 7, 9] };
+
 /**
  * The bot's answer to an interaction: 4 reply, 5 deferred reply (a "thinking…" message), and for a button press
  * 6 deferred update (acknowledged, nothing shown) or 7 update (edits the button's message); 6 and 7 make that
- * message `@original`. A second answer is refused with 40060, as on Discord.
+ * message `@original`. A type the interaction does not allow (6 or 7 for a slash command) is refused with 50035, and a
+ * second answer with 40060, as on Discord.
  */
 export const interactionCallback: RestHandler = (ctx) => {
   const interaction = interactionOr404(ctx);
   if ("status" in interaction) return interaction;
   if (interaction.callbackType !== undefined) return error(400, 40060, "Interaction has already been acknowledged.");
   const type = Number(ctx.body.type);
+  const allowed = CALLBACK_TYPES[interaction.type];
+  if (!allowed.includes(type)) {
+    // 6 and 7 only exist for a message's components: a slash command has no message of its own to update.
+    return error(400, 50035, "Invalid Form Body", {
+      type: { _errors: [{ code: "BASE_TYPE_CHOICES", message: `Value must be one of {${allowed.join(", ")}}.` }] },
+    });
+  }
   const data = (ctx.body.data ?? {}) as Record<string, unknown>;
   const invalid = validateComponents(data, "data");
   if (invalid) return invalid;
