@@ -44,3 +44,22 @@ describe("the outbox during a platform outage", () => {
     expect(chatTexts(h.channel, "dm-user-1")).toEqual([]);
   });
 });
+
+describe("the outbox keeps a chat's replies in order", () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it("holds a later reply back while an earlier one of the same chat waits for its retry", async () => {
+    h = await startHarness({
+      script: ["first answer", "second answer"],
+      gateway: { outbox: { baseRetryMs: 300, pollMs: 20 } },
+    });
+    h.channel.failNext("send", networkDown, 1);
+    await h.send({ text: "first question" });
+    // The first answer now waits for its retry; the second is ready at once.
+    await h.send({ text: "second question" });
+
+    await expect.poll(() => chatTexts(h.channel, "dm-user-1"), { timeout: 5_000 }).toHaveLength(2);
+    expect(chatTexts(h.channel, "dm-user-1")).toEqual(["first answer", "second answer"]);
+  });
+});

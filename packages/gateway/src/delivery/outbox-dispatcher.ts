@@ -40,7 +40,8 @@ const RESENT_MARKER = "\n\n_(resent after restart)_";
 
 /**
  * Sends what the outbox holds: claim (in-flight) → send every chunk → mark sent with the platform ids. Failed sends
- * are retried with backoff (a platform's retry-after is honoured); entries of one session leave in order.
+ * are retried with backoff (a platform's retry-after is honoured); entries of one session leave in order, a later one
+ * waiting while an earlier one waits for its retry.
  * Contract: an entry is sent at most once per claim; a `reply`/`notice` is given up (status `failed`, a
  * `delivery_failed` event) only on a permanent error, after `transientRetryWindowMs` of passing failures (network,
  * rate limits, channel not running), or after `maxAttempts` of any other failure; a `subagent-result` is retried
@@ -55,6 +56,8 @@ export class OutboxDispatcher {
   /** Per entry, each chunk done so far: the message it went out as, or undefined when it was dropped (editOnly). */
   readonly #progress = new Map<number, (string | undefined)[]>();
   readonly #resent = new Set<number>();
+  /** Per session, the chat entry waiting for a retry: later entries of that session wait behind it, in order. */
+  readonly #retrying = new Map<string, { id: number; retryAt: number }>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #ticking = false;
   #recovered: Promise<void> | undefined;
@@ -170,10 +173,16 @@ export class OutboxDispatcher {
         await this.#options.acceptSubagentResult(entry);
         return;
       }
+      const ahead = this.#retrying.get(entry.sessionKey);
+      if (ahead !== undefined && ahead.id < entry.id) {
+        await this.#holdBehind(entry, ahead);
+        return;
+      }
       const payload = asChatPayload(entry.payload);
       if (payload === undefined) throw new PermanentDeliveryError("the outbox payload is not a chat message");
       const ids = await this.#sendChat(entry, payload);
       this.#resent.delete(entry.id);
+      this.#doneRetrying(entry);
       await store.markOutboxSent(entry.id, ids);
     } catch (error) {
       await this.#failed(entry, error);
@@ -251,7 +260,12 @@ export class OutboxDispatcher {
       },
       "delivery failed",
     );
-    if (permanent) this.#progress.delete(entry.id);
+    if (permanent) {
+      this.#progress.delete(entry.id);
+      this.#doneRetrying(entry);
+    } else if (!forever) {
+      this.#retrying.set(entry.sessionKey, { id: entry.id, retryAt: now + retryAfter });
+    }
     try {
       await store.markOutboxFailed(
         entry.id,
@@ -260,6 +274,25 @@ export class OutboxDispatcher {
     } catch (markError) {
       this.#logger.error({ outboxId: entry.id, error: describeError(markError) }, "could not record a failed delivery");
     }
+  }
+
+  /**
+   * Puts an entry back until the earlier entry of its session has been retried, so that a chat never reads a later
+   * reply before an earlier one. Not a failed attempt: no event, nothing towards giving it up.
+   */
+  async #holdBehind(entry: OutboxEntry, ahead: { id: number; retryAt: number }): Promise<void> {
+    try {
+      await this.#options.store.markOutboxFailed(entry.id, {
+        error: `waiting behind outbox entry ${ahead.id} of the same chat, which waits for its retry`,
+        retryAt: ahead.retryAt,
+      });
+    } catch (error) {
+      this.#logger.error({ outboxId: entry.id, error: describeError(error) }, "could not hold an outbox entry back");
+    }
+  }
+
+  #doneRetrying(entry: OutboxEntry): void {
+    if (this.#retrying.get(entry.sessionKey)?.id === entry.id) this.#retrying.delete(entry.sessionKey);
   }
 
   /** Whether a failed chat delivery is over: a permanent error, or its retries are used up. */
