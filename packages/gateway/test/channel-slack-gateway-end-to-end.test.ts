@@ -161,8 +161,9 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
 
   it("a 429 storm during a reply: the reply still arrives complete, exactly once", async () => {
     const answer = `${"a".repeat(3000)}\n\n${"b".repeat(3000)}`;
-    const { f } = await start([answer]);
-    f.failNext({ method: "chat.postMessage", status: 429, times: 2, retryAfterSeconds: 1 });
+    const { f } = await start([answer], { gateway: { outbox: { pollMs: 50 } } });
+    // Four in a row: more than the WebClient's own retries, so the outbox waits out the rest.
+    f.failNext({ method: "chat.postMessage", status: 429, times: 4, retryAfterSeconds: 1 });
     await f.injectDm({ text: "go" });
     await expect
       .poll(() => botTexts(f, f.dmChannel()), { timeout: 15_000 })

@@ -133,6 +133,18 @@ describe("Slack channel: sending, editing and the working indication through the
     expect(fake.callsTo("chat.postMessage").filter((call) => call.status === 429)).toHaveLength(2);
   }, 20_000);
 
+  it("rejects a send as rate-limited, with the retry-after, once a 429 streak outlasts the client's own retries", async () => {
+    const fake = await startFake();
+    const c = await startChannel(fake);
+    fake.failNext({ method: "chat.postMessage", status: 429, times: 3, retryAfterSeconds: 1 });
+    const refused = await c
+      .send({ chatType: "group", chatId: fake.channels.random }, { text: "later" })
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(ChannelError);
+    expect(refused).toMatchObject({ kind: "rate-limited", retryable: true, retryAfterMs: 1000 });
+    expect(botTexts(fake, fake.channels.random)).toEqual([]);
+  }, 20_000);
+
   it("maps platform refusals to ChannelError kinds", async () => {
     const fake = await startFake();
     const c = await startChannel(fake);

@@ -88,6 +88,9 @@ export const SLACK_CAPABILITIES: ChannelCapabilities = {
 
 const MAX_REMEMBERED_CONVERSATIONS = 10_000;
 
+/** Retries of the app's Web API calls: about 1.5 s of them (plus any retry-after), then the caller decides. */
+const APP_CLIENT_RETRIES = { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 1000 };
+
 interface WorkingMark {
   readonly channel: string;
   readonly ts: string;
@@ -146,6 +149,11 @@ export class SlackChannel implements Channel {
     const bolt = await import("@slack/bolt");
     const options = this.#options;
     const clientOptions = options.slackApiUrl === undefined ? {} : { slackApiUrl: options.slackApiUrl };
+    // The app's client (sends, edits, reactions) absorbs a blip or a short 429 streak; a longer outage fails the call
+    // as `network` and the outbox retries it. Its own object: the Socket Mode client writes its reconnect policy
+    // (100 retries, delays growing by 1.3× without a cap) into the options it is given, and sharing them gave the
+    // app's sends that policy too — a reply could wait inside the WebClient long after Slack was back.
+    const appClientOptions = { ...clientOptions, retryConfig: APP_CLIENT_RETRIES };
     const logLevel = bolt.LogLevel.ERROR;
     const logger = forwardingSlackLogger(options.onError, logLevel);
     const app =
@@ -153,11 +161,11 @@ export class SlackChannel implements Channel {
         ? new bolt.App({
             token: options.botToken,
             logger,
-            clientOptions,
+            clientOptions: appClientOptions,
             receiver: new bolt.SocketModeReceiver({
               appToken: options.appToken ?? "",
               logger,
-              installerOptions: { clientOptions },
+              installerOptions: { clientOptions: { ...clientOptions } },
               ...(options.clientPingTimeoutMs === undefined ? {} : { clientPingTimeout: options.clientPingTimeoutMs }),
             }),
           })
@@ -165,7 +173,7 @@ export class SlackChannel implements Channel {
             token: options.botToken,
             signingSecret: options.signingSecret ?? "",
             logger,
-            clientOptions,
+            clientOptions: appClientOptions,
           });
     this.#app = app;
     const deliver = async (inbound: InboundMessage | undefined, asked = true): Promise<void> => {

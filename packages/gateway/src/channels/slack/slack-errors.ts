@@ -56,8 +56,15 @@ export function toSlackChannelError(error: unknown, operation: string): ChannelE
       if (status === 429) return new ChannelError("rate-limited", message, options);
       return new ChannelError(status >= 500 ? "network" : "unknown", message, options);
     }
-    case "slack_webapi_request_error":
+    case "slack_webapi_request_error": {
+      // The WebClient waits out each 429 itself; when its retries run out, the last one comes back as a request error
+      // saying so.
+      const limited = /rate limit was exceeded.*retry-after: (\d+)/i.exec(detail);
+      if (limited !== null) {
+        return new ChannelError("rate-limited", message, { ...options, retryAfterMs: Number(limited[1]) * 1000 });
+      }
       return new ChannelError("network", message, options);
+    }
     default:
       return new ChannelError("unknown", message, options);
   }
