@@ -7,10 +7,10 @@ import { startChannelGateway } from "./channel-gateway-harness.js";
 const cleanup = new TestCleanup();
 afterEach(() => cleanup.closeAll());
 
-describe("Slack ↔ bolt (Socket Mode) ↔ Gateway when Slack's Web API cannot be reached for a while", () => {
+describe("Slack ↔ bolt (Socket Mode) ↔ Gateway when Slack cannot be reached for a while", () => {
   it("fails the send soon, retries it through the outbox, and delivers it once when Slack is back", async () => {
     const f = cleanup.track(await startFakeSlack({ mode: "socket" }));
-    // The Web API goes through the gate; events keep arriving over the socket Slack hands out.
+    // The Web API and the socket (Slack hands the link out on the address asked) go through the gate.
     const gate = cleanup.track(await startNetworkGate(f.apiUrl));
     const channel = createSlackChannel({
       accountId: "sl",
@@ -18,6 +18,8 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway when Slack's Web API cannot b
       botToken: f.botToken,
       appToken: f.appToken,
       slackApiUrl: `${gate.url}${new URL(f.apiUrl).pathname}`,
+      clientPingTimeoutMs: 300,
+      reconnectMaxDelayMs: 300,
     });
     const g = cleanup.track(
       await startChannelGateway({
@@ -42,7 +44,8 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway when Slack's Web API cannot b
         .filter((m) => m.bot_id !== undefined)
         .map((m) => m.text);
 
-    await f.injectDm({ text: "question" });
+    // Not awaited: the link drops before bolt acks the event, so Slack sends it again on the next link (deduped).
+    void f.injectDm({ text: "question" }).catch(() => {});
     // The send fails as a network error within the WebClient's short retries, and waits in the outbox.
     await expect
       .poll(() => events.filter((e) => e.type === "delivery_failed" && e.willRetry).length, { timeout: 8_000 })
@@ -55,5 +58,45 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway when Slack's Web API cannot b
     await expect.poll(() => botTexts(), { timeout: 8_000 }).toEqual(["the answer", "still here"]);
     expect(f.callsTo("chat.postMessage").filter((call) => call.status === 200)).toHaveLength(2);
     expect(await g.gateway.store.listOutbox({ status: "failed" })).toEqual([]);
+  });
+
+  it("relinks Socket Mode after Slack could not be reached at all, and answers again", async () => {
+    const f = cleanup.track(await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 }));
+    // Everything goes through the gate: the Web API and, as Slack hands the link out on the address asked, the socket.
+    const gate = cleanup.track(await startNetworkGate(f.apiUrl));
+    const channel = createSlackChannel({
+      accountId: "sl",
+      mode: "socket",
+      botToken: f.botToken,
+      appToken: f.appToken,
+      slackApiUrl: `${gate.url}${new URL(f.apiUrl).pathname}`,
+      clientPingTimeoutMs: 300,
+      reconnectMaxDelayMs: 300,
+    });
+    cleanup.track(
+      await startChannelGateway({
+        channels: [channel],
+        config: { channels: [{ channel: "slack", dmPolicy: "open" }] },
+        script: ["before", "after"],
+      }),
+    );
+    await f.waitForSocket();
+    const botTexts = () =>
+      f
+        .conversation(f.dmChannel())
+        .filter((m) => m.bot_id !== undefined)
+        .map((m) => m.text);
+    await f.injectDm({ text: "hello" });
+    await expect.poll(() => botTexts(), { timeout: 5_000 }).toEqual(["before"]);
+
+    gate.shut();
+    // The link is gone and every attempt to get a new one is cut, again and again.
+    await expect.poll(() => gate.refused, { timeout: 8_000 }).toBeGreaterThanOrEqual(4);
+    const opened = f.callsTo("apps.connections.open").length;
+    gate.open();
+    await expect.poll(() => f.callsTo("apps.connections.open").length, { timeout: 5_000 }).toBeGreaterThan(opened);
+    await f.waitForSocket();
+    await f.injectDm({ text: "back?" });
+    await expect.poll(() => botTexts(), { timeout: 5_000 }).toEqual(["before", "after"]);
   });
 });

@@ -54,6 +54,12 @@ export interface SlackChannelOptions {
    * the failures in a row) before reconnecting. Default 5 000 ms (bolt's).
    */
   readonly clientPingTimeoutMs?: number;
+  /**
+   * Socket Mode: the longest pause between attempts to reach Slack again once the link dropped; attempts never stop.
+   * Default 30 000 ms. (The socket client's own policy pauses 1.3× longer each time without a cap: after an hour's
+   * outage it could be a quarter of an hour before it tried again.)
+   */
+  readonly reconnectMaxDelayMs?: number;
   /** Deliver every message in channels the app is in, not only mentions. Default false. */
   readonly respondToAllMessages?: boolean;
   /**
@@ -87,6 +93,11 @@ export const SLACK_CAPABILITIES: ChannelCapabilities = {
 };
 
 const MAX_REMEMBERED_CONVERSATIONS = 10_000;
+
+/** How the Socket Mode client retries `apps.connections.open` to relink: forever, at most `maxDelayMs` apart. */
+function reconnectRetries(maxDelayMs: number) {
+  return { forever: true, retries: 20, factor: 1.3, minTimeout: Math.min(1000, maxDelayMs), maxTimeout: maxDelayMs };
+}
 
 /** Retries of the app's Web API calls: about 1.5 s of them (plus any retry-after), then the caller decides. */
 const APP_CLIENT_RETRIES = { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 1000 };
@@ -150,9 +161,9 @@ export class SlackChannel implements Channel {
     const options = this.#options;
     const clientOptions = options.slackApiUrl === undefined ? {} : { slackApiUrl: options.slackApiUrl };
     // The app's client (sends, edits, reactions) absorbs a blip or a short 429 streak; a longer outage fails the call
-    // as `network` and the outbox retries it. Its own object: the Socket Mode client writes its reconnect policy
-    // (100 retries, delays growing by 1.3× without a cap) into the options it is given, and sharing them gave the
-    // app's sends that policy too — a reply could wait inside the WebClient long after Slack was back.
+    // as `network` and the outbox retries it. Its own object: the Socket Mode client writes its reconnect policy into
+    // the options it is given (its default: 100 retries, delays growing by 1.3× without a cap), and sharing them gave
+    // the app's sends that policy too — a reply could wait inside the WebClient long after Slack was back.
     const appClientOptions = { ...clientOptions, retryConfig: APP_CLIENT_RETRIES };
     const logLevel = bolt.LogLevel.ERROR;
     const logger = forwardingSlackLogger(options.onError, logLevel);
@@ -165,7 +176,12 @@ export class SlackChannel implements Channel {
             receiver: new bolt.SocketModeReceiver({
               appToken: options.appToken ?? "",
               logger,
-              installerOptions: { clientOptions: { ...clientOptions } },
+              installerOptions: {
+                clientOptions: {
+                  ...clientOptions,
+                  retryConfig: reconnectRetries(options.reconnectMaxDelayMs ?? 30_000),
+                },
+              },
               ...(options.clientPingTimeoutMs === undefined ? {} : { clientPingTimeout: options.clientPingTimeoutMs }),
             }),
           })

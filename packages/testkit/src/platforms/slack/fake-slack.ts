@@ -32,6 +32,15 @@ function account(spec: SlackBotSpec, index: number): SlackBotAccount {
   };
 }
 
+/**
+ * The origin the client addressed (its Host header) when that is a loopback address — e.g. a network gate in front of
+ * the fake — so that the Socket Mode link it is handed goes the same way; otherwise the fake's own.
+ */
+function originAsAddressed(req: IncomingMessage, own: string): string {
+  const host = req.headers.host ?? "";
+  return /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(host) ? `http://${host}` : own;
+}
+
 function tokenOf(req: IncomingMessage, params: Record<string, unknown>): string | undefined {
   const header = req.headers.authorization;
   if (header?.startsWith("Bearer ")) return header.slice(7);
@@ -115,7 +124,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       account: who,
       appLevel: app !== undefined,
       params,
-      origin,
+      origin: originAsAddressed(req, origin),
       issueTicket: (a) => links.issueTicket(a),
     };
     answer(200, implementation(ctx));
