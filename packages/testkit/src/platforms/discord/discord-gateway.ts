@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import type { CallLog } from "../shared/call-log.js";
+import { urlAsAddressed } from "../shared/url-as-addressed.js";
 import type { DiscordBotAccount } from "./discord-types.js";
 import type { DiscordWorld } from "./discord-world.js";
 import { GatewaySession } from "./gateway-session.js";
@@ -46,7 +47,9 @@ export class DiscordGateway {
   ) {}
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#onConnection(ws));
+    // A client that came through a gate resumes through it too.
+    const url = urlAsAddressed(req, this.settings.url);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#onConnection(ws, url));
   }
 
   /** Resolves once `bot` has a session with an open socket. */
@@ -109,7 +112,7 @@ export class DiscordGateway {
     this.#wss.close();
   }
 
-  #onConnection(ws: WebSocket): void {
+  #onConnection(ws: WebSocket, url: string): void {
     this.#sockets.add(ws);
     let session: GatewaySession | undefined;
     ws.on("close", () => {
@@ -130,7 +133,7 @@ export class DiscordGateway {
           ws.send(JSON.stringify({ op: Op.HeartbeatAck }));
           return;
         case Op.Identify:
-          session = this.#identify(ws, payload.d as Record<string, unknown>);
+          session = this.#identify(ws, payload.d as Record<string, unknown>, url);
           return;
         case Op.Resume:
           session = this.#resume(ws, payload.d as Record<string, unknown>);
@@ -153,7 +156,7 @@ export class DiscordGateway {
     this.log.record({ method, httpMethod: "WS", path: "/gateway", params: {}, status: 101, at: Date.now(), ...fields });
   }
 
-  #identify(ws: WebSocket, d: Record<string, unknown>): GatewaySession | undefined {
+  #identify(ws: WebSocket, d: Record<string, unknown>, url: string): GatewaySession | undefined {
     const bot = this.world.bots.get(String(d.token ?? ""));
     this.#record("gateway.identify", {
       body: { intents: d.intents, shard: d.shard, properties: d.properties },
@@ -177,7 +180,7 @@ export class DiscordGateway {
       user: bot.user,
       guilds: [{ id: this.world.guild.id, unavailable: true }],
       session_id: session.id,
-      resume_gateway_url: this.settings.url,
+      resume_gateway_url: url,
       shard: [0, 1],
       application: { id: bot.applicationId, flags: 0 },
       private_channels: [],

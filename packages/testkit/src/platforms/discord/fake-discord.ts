@@ -5,6 +5,7 @@ import type { Delivery } from "../shared/delivery.js";
 import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendEmpty, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
+import { urlAsAddressed } from "../shared/url-as-addressed.js";
 import { pressButton } from "./button-press.js";
 import { DiscordGateway } from "./discord-gateway.js";
 import type { DiscordInbound, FakeDiscord, FakeDiscordOptions } from "./discord-handle.js";
@@ -104,7 +105,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       query: url.searchParams,
       body: asRecord(rawBody),
       rawBody,
-      gatewayUrl,
+      // A client that came through a gate connects through it too.
+      gatewayUrl: urlAsAddressed(req, gatewayUrl),
       echo,
     };
     const reply = route.handler(ctx);

@@ -5,6 +5,7 @@ import type { Delivery } from "../shared/delivery.js";
 import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
+import { urlAsAddressed } from "../shared/url-as-addressed.js";
 import { blockActionPayload, chooseButton } from "./block-actions.js";
 import { postSignedEvent } from "./http-events.js";
 import type { FakeSlack, FakeSlackOptions, SlackBotSpec } from "./slack-handle.js";
@@ -30,15 +31,6 @@ function account(spec: SlackBotSpec, index: number): SlackBotAccount {
     userId: `U0BOT${n}`,
     name: spec.name ?? (index === 0 ? "chorus-test-bot" : `chorus-test-bot-${index}`),
   };
-}
-
-/**
- * The origin the client addressed (its Host header) when that is a loopback address — e.g. a network gate in front of
- * the fake — so that the Socket Mode link it is handed goes the same way; otherwise the fake's own.
- */
-function originAsAddressed(req: IncomingMessage, own: string): string {
-  const host = req.headers.host ?? "";
-  return /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(host) ? `http://${host}` : own;
 }
 
 function tokenOf(req: IncomingMessage, params: Record<string, unknown>): string | undefined {
@@ -124,7 +116,8 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       account: who,
       appLevel: app !== undefined,
       params,
-      origin: originAsAddressed(req, origin),
+      // A client that came through a gate gets its socket link through it too.
+      origin: new URL(urlAsAddressed(req, origin)).origin,
       issueTicket: (a) => links.issueTicket(a),
     };
     answer(200, implementation(ctx));
