@@ -60,4 +60,28 @@ describe("Telegram ↔ grammy ↔ Gateway when Telegram cannot be reached for a 
     expect(f.callsTo("sendMessage")).toHaveLength(2);
     expect(await g.gateway.store.listOutbox({ status: "failed" })).toEqual([]);
   });
+
+  it("notices a connection that died silently within the long poll plus 10 s, and hears new messages again", async () => {
+    const f = cleanup.track(await startFakeTelegram());
+    const gate = cleanup.track(await startNetworkGate(f.apiRoot));
+    const channel = createTelegramChannel({ accountId: "tg", token: f.token, apiRoot: gate.url, longPollSeconds: 1 });
+    cleanup.track(
+      await startChannelGateway({
+        channels: [channel],
+        config: { channels: [{ channel: "telegram", dmPolicy: "open" }] },
+        script: ["before", "after"],
+      }),
+    );
+    await f.injectDm({ text: "hello" });
+    await expect.poll(() => botTexts(f), { timeout: 5_000 }).toEqual(["before"]);
+
+    // The network drops everything without a word (no reset): the poll under way waits for an answer that never comes.
+    gate.stall();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    gate.open();
+    await f.injectDm({ text: "still there?" });
+    // grammy's own timeout would leave the bot deaf for 500 s per dead connection; here the dead poll is given up after
+    // 1 s + 10 s, and the other pooled connections (dead too) are dropped with it instead of each stalling a call.
+    await expect.poll(() => botTexts(f), { timeout: 18_000 }).toEqual(["before", "after"]);
+  }, 30_000);
 });

@@ -6,13 +6,16 @@ const cleanup = new TestCleanup();
 afterEach(() => cleanup.closeAll());
 
 /** One getMe over `agent`: resolves with the HTTP status, rejects with the network error. */
-function getMe(url: string, agent: import("node:http").Agent): Promise<number> {
+function getMe(url: string, agent: import("node:http").Agent, timeoutMs?: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: "POST", agent }, (res) => {
       res.resume();
       res.on("end", () => resolve(res.statusCode ?? 0));
     });
     req.on("error", reject);
+    if (timeoutMs !== undefined) {
+      req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
+    }
     req.end();
   });
 }
@@ -36,5 +39,24 @@ describe("startNetworkGate", () => {
     gate.open();
     expect(await getMe(url, agent)).toBe(200);
     expect(telegram.callsTo("getMe")).toHaveLength(2);
+  });
+
+  it("stalls: connections stay open and hear nothing until the client gives up; after open new ones work", async () => {
+    const telegram = cleanup.track(await startFakeTelegram());
+    const gate = cleanup.track(await startNetworkGate(telegram.apiRoot));
+    const { Agent } = await import("node:http");
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    cleanup.track(agent);
+    const url = `${gate.url}/bot${telegram.token}/getMe`;
+    expect(await getMe(url, agent)).toBe(200);
+
+    gate.stall();
+    expect(gate.isOpen).toBe(false);
+    // The kept-alive connection is silent now: only the client's own timeout ends the call.
+    await expect(getMe(url, agent, 300)).rejects.toMatchObject({ code: "ETIMEDOUT" });
+    expect(telegram.callsTo("getMe")).toHaveLength(1);
+    gate.open();
+    expect(await getMe(url, agent)).toBe(200);
+    expect(gate.refused).toBe(0);
   });
 });

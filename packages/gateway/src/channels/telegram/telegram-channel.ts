@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { type Agent, createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunnerHandle } from "@grammyjs/runner";
 import type { Bot, Context } from "grammy";
@@ -15,6 +15,7 @@ import { ChannelOptionsError } from "../shared/channel-options-error.js";
 import { EditBudget } from "../shared/edit-budget.js";
 import { NATIVE_COMMANDS } from "../shared/native-commands.js";
 import { requireOption } from "../shared/require-option.js";
+import { createConnectionPool, forgetIdleConnectionsOnNetworkError } from "./connection-pool.js";
 import { pollingOutageReporter } from "./polling-outage-reporter.js";
 import { inlineKeyboardOf, normaliseTelegramCallback } from "./telegram-buttons.js";
 import { isNotModified, toTelegramChannelError } from "./telegram-errors.js";
@@ -46,6 +47,12 @@ export interface TelegramChannelOptions {
   readonly webhook?: TelegramWebhookOptions;
   /** Register /agents /status /new /stop with setMyCommands on start. Default true. */
   readonly registerCommands?: boolean;
+  /**
+   * Seconds one long poll waits for updates (getUpdates `timeout`). Every request gets this plus 10 s to answer before
+   * it is given up, so a connection that died silently (no reset, e.g. after a network change) stalls polling that
+   * long, not grammy's default 500 s. Default 30.
+   */
+  readonly longPollSeconds?: number;
   /** Longest `retry_after` (seconds) auto-retry waits out before the send fails as rate-limited. Default 60. */
   readonly maxRetryDelaySeconds?: number;
   /** Called with errors the sink throws (the channel keeps running). */
@@ -71,6 +78,8 @@ const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
 
 /** Pause between failed long polls. */
 const POLL_RETRY_MS = 1000;
+/** Time a request gets beyond the long poll's own wait. */
+const REQUEST_MARGIN_SECONDS = 10;
 
 /**
  * A Telegram bot as a Channel, over grammy (loaded on start): long polling through @grammyjs/runner with updates
@@ -92,6 +101,7 @@ export class TelegramChannel implements Channel {
   #runner: RunnerHandle | undefined;
   #server: Server | undefined;
   #webhookUrl: string | undefined;
+  #pool: Agent | undefined;
 
   constructor(options: TelegramChannelOptions) {
     requireOption("telegram", "accountId", options.accountId);
@@ -128,10 +138,14 @@ export class TelegramChannel implements Channel {
       import("@grammyjs/auto-retry"),
       import("@grammyjs/runner"),
     ]);
-    const bot = new Bot(
-      this.#options.token,
-      this.#options.apiRoot === undefined ? {} : { client: { apiRoot: this.#options.apiRoot } },
-    );
+    const longPollSeconds = this.#options.longPollSeconds ?? 30;
+    const timeoutSeconds = longPollSeconds + REQUEST_MARGIN_SECONDS;
+    const apiRoot = this.#options.apiRoot ?? "https://api.telegram.org";
+    const pool = createConnectionPool(apiRoot);
+    this.#pool = pool;
+    const bot = new Bot(this.#options.token, {
+      client: { apiRoot, timeoutSeconds, baseFetchConfig: { agent: pool, compress: true } },
+    });
     this.#bot = bot;
     // Updates of one chat (and of one forum topic) are handled one after another; different chats in parallel.
     bot.use(sequentialize(orderKey));
@@ -174,7 +188,7 @@ export class TelegramChannel implements Channel {
           rethrowInternalServerErrors: true,
         }),
       );
-      bot.api.config.use(pollingOutageReporter(this.#options.onError));
+      bot.api.config.use(pollingOutageReporter(this.#options.onError), forgetIdleConnectionsOnNetworkError(pool));
       if (this.#options.registerCommands ?? true) {
         await bot.api.setMyCommands(NATIVE_COMMANDS.map((c) => ({ command: c.name, description: c.description })));
       }
@@ -198,7 +212,12 @@ export class TelegramChannel implements Channel {
         // Never give up polling (the runner's default stops after 15 h of failures, and the bot would hear nothing
         // again), and retry at a steady pace instead of a backoff that grows without a cap.
         this.#runner = run(bot, {
-          runner: { retryInterval: POLL_RETRY_MS, maxRetryTime: Number.POSITIVE_INFINITY, silent: true },
+          runner: {
+            fetch: { timeout: longPollSeconds },
+            retryInterval: POLL_RETRY_MS,
+            maxRetryTime: Number.POSITIVE_INFINITY,
+            silent: true,
+          },
         });
       }
     } catch (error) {
@@ -215,11 +234,15 @@ export class TelegramChannel implements Channel {
     this.#bot = undefined;
     this.#webhookUrl = undefined;
     this.#budget.clear();
+    const pool = this.#pool;
+    this.#pool = undefined;
     if (runner?.isRunning()) await runner.stop();
     if (server !== undefined) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+    // Its keep-alive connections would otherwise linger until Telegram closes them.
+    pool?.destroy();
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
