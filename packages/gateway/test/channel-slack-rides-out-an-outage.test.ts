@@ -99,4 +99,44 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway when Slack cannot be reached 
     await f.injectDm({ text: "back?" });
     await expect.poll(() => botTexts(), { timeout: 5_000 }).toEqual(["before", "after"]);
   });
+
+  it("relinks after the network died silently (no reset), and answers what was sent meanwhile", async () => {
+    const f = cleanup.track(await startFakeSlack({ mode: "socket", pingIntervalMs: 500 }));
+    const gate = cleanup.track(await startNetworkGate(f.apiUrl));
+    const channel = createSlackChannel({
+      accountId: "sl",
+      mode: "socket",
+      botToken: f.botToken,
+      appToken: f.appToken,
+      slackApiUrl: `${gate.url}${new URL(f.apiUrl).pathname}`,
+      clientPingTimeoutMs: 300,
+      reconnectMaxDelayMs: 300,
+      requestTimeoutMs: 2_000,
+    });
+    cleanup.track(
+      await startChannelGateway({
+        channels: [channel],
+        config: { channels: [{ channel: "slack", dmPolicy: "open" }] },
+        script: ["before", "after"],
+      }),
+    );
+    await f.waitForSocket();
+    const botTexts = () =>
+      f
+        .conversation(f.dmChannel())
+        .filter((m) => m.bot_id !== undefined)
+        .map((m) => m.text);
+    await f.injectDm({ text: "hello" });
+    await expect.poll(() => botTexts(), { timeout: 5_000 }).toEqual(["before"]);
+
+    // Every connection of the moment goes silent for good (pooled Web API ones included); new ones work again later.
+    gate.stall();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    gate.open();
+    const opened = f.callsTo("apps.connections.open").length;
+    void f.injectDm({ text: "back?" }).catch(() => {});
+    // The relink's call meets a dead pooled connection first: without a request timeout it waited undici's 300 s.
+    await expect.poll(() => botTexts(), { timeout: 10_000 }).toEqual(["before", "after"]);
+    expect(f.callsTo("apps.connections.open").length).toBeGreaterThan(opened);
+  }, 30_000);
 });

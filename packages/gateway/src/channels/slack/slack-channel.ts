@@ -60,6 +60,12 @@ export interface SlackChannelOptions {
    * outage it could be a quarter of an hour before it tried again.)
    */
   readonly reconnectMaxDelayMs?: number;
+  /**
+   * How long one Web API call may take before it is given up (the WebClient's default is no limit: a call on a
+   * connection that died silently waited for undici's 300 s, and in Socket Mode the relink waited with it).
+   * Default 15 000 ms.
+   */
+  readonly requestTimeoutMs?: number;
   /** Deliver every message in channels the app is in, not only mentions. Default false. */
   readonly respondToAllMessages?: boolean;
   /**
@@ -164,7 +170,8 @@ export class SlackChannel implements Channel {
     // as `network` and the outbox retries it. Its own object: the Socket Mode client writes its reconnect policy into
     // the options it is given (its default: 100 retries, delays growing by 1.3× without a cap), and sharing them gave
     // the app's sends that policy too — a reply could wait inside the WebClient long after Slack was back.
-    const appClientOptions = { ...clientOptions, retryConfig: APP_CLIENT_RETRIES };
+    const timeout = options.requestTimeoutMs ?? 15_000;
+    const appClientOptions = { ...clientOptions, timeout, retryConfig: APP_CLIENT_RETRIES };
     const logLevel = bolt.LogLevel.ERROR;
     const logger = forwardingSlackLogger(options.onError, logLevel);
     const app =
@@ -179,6 +186,7 @@ export class SlackChannel implements Channel {
               installerOptions: {
                 clientOptions: {
                   ...clientOptions,
+                  timeout,
                   retryConfig: reconnectRetries(options.reconnectMaxDelayMs ?? 30_000),
                 },
               },

@@ -36,8 +36,8 @@ interface PendingEnvelope {
 
 /**
  * Socket Mode links: tickets from `apps.connections.open`, `hello`, envelopes with ack
- * tracking, WS pings, `disconnect` messages, and redelivery of envelopes left unacked
- * when a link dies.
+ * tracking, WS pings (a link that misses a pong is cut), `disconnect` messages, and redelivery of envelopes left
+ * unacked when a link dies.
  * Contract: every envelope settles once, when acked (`ok: true`), when an interactive one is left unacked for
  * INTERACTION_ACK_MS, or when the fake closes.
  */
@@ -146,7 +146,20 @@ export class SocketLinks {
     this.#links.set(account.appId, links);
     let timer: NodeJS.Timeout | undefined;
     if (this.pingIntervalMs > 0) {
-      timer = setInterval(() => ws.ping(), this.pingIntervalMs);
+      // As Slack does, a link that did not answer the last ping is dead: it is cut, and what it never acked goes to
+      // the next link (below), instead of waiting on a connection that died silently.
+      let answered = true;
+      ws.on("pong", () => {
+        answered = true;
+      });
+      timer = setInterval(() => {
+        if (!answered) {
+          ws.terminate();
+          return;
+        }
+        answered = false;
+        ws.ping();
+      }, this.pingIntervalMs);
       this.#timers.add(timer);
     }
     ws.on("message", (data: RawData) => this.#onFrame(data));
