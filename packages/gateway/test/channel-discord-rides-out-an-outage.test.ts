@@ -1,8 +1,8 @@
 import { type FakeDiscord, startFakeDiscord, startNetworkGate, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDiscordChannel } from "../src/channels/index.js";
-import type { BusDelivery } from "../src/events/index.js";
 import { startChannelGateway } from "./channel-gateway-harness.js";
+import { countRetriedDeliveries, shutsGateWhileAnswering } from "./fixtures/outage.js";
 
 const cleanup = new TestCleanup();
 afterEach(() => cleanup.closeAll());
@@ -24,23 +24,15 @@ describe("Discord ↔ discord.js ↔ Gateway when Discord cannot be reached for 
       await startChannelGateway({
         channels: [channel],
         config: { channels: [{ channel: "discord", dmPolicy: "open" }] },
-        script: (_context, call) => {
-          if (call === 0) gate.shut();
-          return call === 0 ? "the answer" : "still here";
-        },
+        script: shutsGateWhileAnswering(gate, "the answer", "still here"),
         gateway: { outbox: { baseRetryMs: 50, pollMs: 20 } },
       }),
     );
-    const events: BusDelivery[] = [];
-    g.gateway.events.subscribe((delivery) => {
-      events.push(delivery);
-    });
+    const retried = countRetriedDeliveries(g.gateway);
     const dm = f.dmChannel().id;
 
     await f.injectDm({ content: "question" });
-    await expect
-      .poll(() => events.filter((e) => e.type === "delivery_failed" && e.willRetry).length, { timeout: 20_000 })
-      .toBeGreaterThanOrEqual(1);
+    await expect.poll(retried, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     // Down long enough for several failed reconnects.
     await expect.poll(() => gate.refused, { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
     expect(botTexts(f, dm)).toEqual([]);

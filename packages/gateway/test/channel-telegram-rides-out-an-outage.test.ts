@@ -1,8 +1,8 @@
 import { type FakeTelegram, startFakeTelegram, startNetworkGate, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel } from "../src/channels/index.js";
-import type { BusDelivery } from "../src/events/index.js";
 import { startChannelGateway } from "./channel-gateway-harness.js";
+import { countRetriedDeliveries, shutsGateWhileAnswering } from "./fixtures/outage.js";
 
 const cleanup = new TestCleanup();
 afterEach(() => cleanup.closeAll());
@@ -30,23 +30,15 @@ describe("Telegram ↔ grammy ↔ Gateway when Telegram cannot be reached for a 
         channels: [channel],
         config: { channels: [{ channel: "telegram", dmPolicy: "open" }] },
         // Telegram becomes unreachable while the model writes the first answer.
-        script: (_context, call) => {
-          if (call === 0) gate.shut();
-          return call === 0 ? "the answer" : "still here";
-        },
+        script: shutsGateWhileAnswering(gate, "the answer", "still here"),
         gateway: { outbox: { baseRetryMs: 50, pollMs: 20 } },
       }),
     );
-    const events: BusDelivery[] = [];
-    g.gateway.events.subscribe((delivery) => {
-      events.push(delivery);
-    });
+    const retried = countRetriedDeliveries(g.gateway);
 
     await f.injectDm({ text: "question" });
     // The send fails as a network error (not retried inside grammy for minutes) and stays in the outbox for a retry.
-    await expect
-      .poll(() => events.filter((e) => e.type === "delivery_failed" && e.willRetry).length, { timeout: 5_000 })
-      .toBeGreaterThanOrEqual(2);
+    await expect.poll(retried, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
     expect(f.callsTo("sendMessage")).toHaveLength(0);
     // Polling keeps trying too, and the outage is reported once, not once per failed poll.
     await expect.poll(() => gate.refused, { timeout: 5_000 }).toBeGreaterThanOrEqual(6);

@@ -1,12 +1,20 @@
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeTelegram, startNetworkGate, TestCleanup } from "../src/index.js";
 
 const cleanup = new TestCleanup();
 afterEach(() => cleanup.closeAll());
 
+/** A fake Telegram behind a gate, and one kept-alive connection to it through the gate. */
+async function gatedTelegram() {
+  const telegram = cleanup.track(await startFakeTelegram());
+  const gate = cleanup.track(await startNetworkGate(telegram.apiRoot));
+  const agent = cleanup.track(new Agent({ keepAlive: true, maxSockets: 1 }));
+  return { telegram, gate, agent, url: `${gate.url}/bot${telegram.token}/getMe` };
+}
+
 /** One getMe over `agent`: resolves with the HTTP status, rejects with the network error. */
-function getMe(url: string, agent: import("node:http").Agent, timeoutMs?: number): Promise<number> {
+function getMe(url: string, agent: Agent, timeoutMs?: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: "POST", agent }, (res) => {
       res.resume();
@@ -22,12 +30,7 @@ function getMe(url: string, agent: import("node:http").Agent, timeoutMs?: number
 
 describe("startNetworkGate", () => {
   it("passes calls while open, cuts even a kept-alive connection when shut, and lets calls through again", async () => {
-    const telegram = cleanup.track(await startFakeTelegram());
-    const gate = cleanup.track(await startNetworkGate(telegram.apiRoot));
-    const { Agent } = await import("node:http");
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    cleanup.track(agent);
-    const url = `${gate.url}/bot${telegram.token}/getMe`;
+    const { telegram, gate, agent, url } = await gatedTelegram();
 
     expect(await getMe(url, agent)).toBe(200);
     gate.shut();
@@ -42,12 +45,7 @@ describe("startNetworkGate", () => {
   });
 
   it("stalls: connections stay open and hear nothing until the client gives up; after open new ones work", async () => {
-    const telegram = cleanup.track(await startFakeTelegram());
-    const gate = cleanup.track(await startNetworkGate(telegram.apiRoot));
-    const { Agent } = await import("node:http");
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    cleanup.track(agent);
-    const url = `${gate.url}/bot${telegram.token}/getMe`;
+    const { telegram, gate, agent, url } = await gatedTelegram();
     expect(await getMe(url, agent)).toBe(200);
 
     gate.stall();
