@@ -31,12 +31,14 @@ import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import { resolveQueueMode, routeInbound } from "../routing/route-inbound.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
+import { isSessionStoreError } from "../store/session-store-error.js";
 import type { OutboxEntry, SessionRecord } from "../store/store-types.js";
 import { subagentResultMessage } from "../subagent-sessions/subagent-result-message.js";
 import { generateSessionTitle } from "../titles/session-title.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "./gateway-logger.js";
 import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
 import { inboundUserMessage } from "./inbound-user-message.js";
+import { tellMessageNotStored } from "./message-not-stored.js";
 import { type PreparedAgent, prepareAgent } from "./prepare-agent.js";
 import { repairInterruptedTranscript } from "./restart-repair.js";
 import { sessionChatOf } from "./session-chat.js";
@@ -382,12 +384,21 @@ export class Gateway {
     // An agent turn's message is stored with its session and event id in one transaction, before anything else
     // happens to it.
     const userMessage = builtin ? undefined : inboundUserMessage(message);
-    const stored =
-      userMessage === undefined
-        ? (await this.store.recordInboundEvent(event))
-          ? { ...(await this.store.ensureSession(newSession)), seq: undefined }
-          : undefined
-        : await this.store.storeInboundMessage({ event, session: newSession, message: userMessage });
+    let stored: { session: SessionRecord; created: boolean; seq: number | undefined } | undefined;
+    try {
+      stored =
+        userMessage === undefined
+          ? (await this.store.recordInboundEvent(event))
+            ? { ...(await this.store.ensureSession(newSession)), seq: undefined }
+            : undefined
+          : await this.store.storeInboundMessage({ event, session: newSession, message: userMessage });
+    } catch (error) {
+      // Nothing of it was kept (nor its event id: a redelivery is handled); the sender must not wait for an answer.
+      if (isSessionStoreError(error)) {
+        await tellMessageNotStored(this.#channels.get(channelKey(channel, accountId)), message, this.#logger);
+      }
+      throw error;
+    }
     if (stored === undefined) return; // a replay
     const { session, created, seq } = stored;
     this.events.publish({
