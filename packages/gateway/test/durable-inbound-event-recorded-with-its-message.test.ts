@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from "vitest";
+import { MESSAGE_NOT_STORED_NOTICE } from "../src/gateway/message-not-stored.js";
 import {
   type InboundMessageStored,
   MemorySessionStore,
@@ -31,14 +32,32 @@ it("answers a redelivered event whose first delivery could not be stored, instea
   store.failNext = true;
   await harness.send({ text: "hi", eventId: "evt-1", messageId: "evt-1" });
   expect(await store.readTranscript("main:main:test:dm:user-1")).toEqual([]);
+  // Not acted on, and the sender is told so at once rather than left waiting.
+  expect(harness.streamFn.calls).toHaveLength(0);
+  expect(chatTexts(harness.channel, "dm-user-1")).toEqual([MESSAGE_NOT_STORED_NOTICE]);
 
   // The platform delivers it again (no acknowledgement, a Slack retry, a RESUME): this time it is handled.
   await harness.send({ text: "hi", eventId: "evt-1", messageId: "evt-1" });
-  expect(chatTexts(harness.channel, "dm-user-1")).toEqual(["Hello!"]);
+  expect(chatTexts(harness.channel, "dm-user-1")).toEqual([MESSAGE_NOT_STORED_NOTICE, "Hello!"]);
   const transcript = await store.readTranscript("main:main:test:dm:user-1");
   expect(transcript.map((entry) => entry.message.role)).toEqual(["user", "assistant"]);
 
   // …and a third delivery is a replay.
   await harness.send({ text: "hi", eventId: "evt-1", messageId: "evt-1" });
-  expect(chatTexts(harness.channel, "dm-user-1")).toEqual(["Hello!"]);
+  expect(chatTexts(harness.channel, "dm-user-1")).toEqual([MESSAGE_NOT_STORED_NOTICE, "Hello!"]);
+});
+
+it("tells a group member under their own message when the store could not take it", async () => {
+  const store = new FailingOnceStore();
+  harness = await startHarness({ store, script: ["Hello!"] });
+  store.failNext = true;
+  await harness.send({ text: "hi bot", chatType: "group", chatId: "g-1", mentionsBot: true, messageId: "m-7" });
+  const sends = harness.channel.calls.filter((call) => call.op === "send");
+  expect(sends).toEqual([
+    expect.objectContaining({
+      target: expect.objectContaining({ chatType: "group", chatId: "g-1", replyToMessageId: "m-7" }),
+      outbound: expect.objectContaining({ text: MESSAGE_NOT_STORED_NOTICE }),
+    }),
+  ]);
+  expect(await store.listSessions()).toEqual([]);
 });
