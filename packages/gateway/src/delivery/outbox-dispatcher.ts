@@ -193,7 +193,7 @@ export class OutboxDispatcher {
     const channel = this.#options.channelFor(payload.channel, payload.accountId);
     if (channel === undefined) {
       // Retried like a failed send: a channel that could not start yet (its platform unreachable at boot) may come
-      // back; one removed for good is given up after `maxAttempts`.
+      // back; one removed for good is given up after `transientRetryWindowMs`.
       throw new ChannelNotRunningError(`no channel ${payload.channel}/${payload.accountId} is running`);
     }
     const editIds = payload.editMessageIds ?? [];
@@ -278,7 +278,8 @@ export class OutboxDispatcher {
 
   /**
    * Puts an entry back until the earlier entry of its session has been retried, so that a chat never reads a later
-   * reply before an earlier one. Not a failed attempt: no event, nothing towards giving it up.
+   * reply before an earlier one. Not a failure: no event, no log line (the claim that brought it here still counted
+   * as an attempt, which only matters for failures bounded by `maxAttempts`).
    */
   async #holdBehind(entry: OutboxEntry, ahead: { id: number; retryAt: number }): Promise<void> {
     try {
