@@ -4,7 +4,15 @@
 export { type BuiltinToolsOptions, createBuiltinTools } from "./builtins/builtin-tools.js";
 export { currentTimeTool } from "./builtins/current-time-tool.js";
 export { execTool } from "./builtins/exec-tool.js";
-export { editFileTool, globTool, grepTool, listDirTool, readFileTool, writeFileTool } from "./builtins/fs-tools.js";
+export {
+  editFileTool,
+  globTool,
+  grepTool,
+  listDirTool,
+  type ReadToolAccess,
+  readFileTool,
+  writeFileTool,
+} from "./builtins/fs-tools.js";
 export { webFetchTool } from "./builtins/web-fetch-tool.js";
 export { type ExecArgs, type ExecOptions, type ExecResult, execInWorkspace } from "./exec/exec-command.js";
 export { killProcessGroup } from "./exec/process-group.js";
@@ -61,6 +69,17 @@ export { describeCurrentTime } from "./time/current-time.js";
 export { BlockedAddressError, type NetworkAllowance } from "./web/guarded-lookup.js";
 export { isPrivateAddress } from "./web/private-address.js";
 export { WebFetchError, type WebFetchOptions, type WebFetchResult, webFetch } from "./web/web-fetch.js";
-export { type FittedOutput, fitOutput, OUTPUTS_DIR, saveFullOutput } from "./workspace/output-spill.js";
+export { type FittedOutput, fitOutput, LEGACY_OUTPUTS_DIR } from "./workspace/output-spill.js";
+export { confineGuestsTo, type ReadConfinement, type ReadView, readableView } from "./workspace/read-confinement.js";
+export {
+  defaultSessionOutputs,
+  isOutputHandle,
+  OUTPUT_HANDLE_PREFIX,
+  openSessionOutputs,
+  resolveOutputHandle,
+  type SessionOutputs,
+  type SessionOutputsOptions,
+  saveSessionOutput,
+} from "./workspace/session-outputs.js";
 export { WorkspaceEscapeError } from "./workspace/workspace-errors.js";
 export { openWorkspace, resolveInWorkspace, type Workspace } from "./workspace/workspace-root.js";

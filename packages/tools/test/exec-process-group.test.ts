@@ -76,8 +76,8 @@ describe("exec", () => {
     const total = Array.from({ length: 10000 }, (_, i) => `${i + 1}\n`).join("").length;
     expect(out.text).toContain(`bytes cut from the middle of ${total} bytes of output`);
     expect(out.text.startsWith("Exit code 0.\n1\n2\n3\n")).toBe(true);
-    expect(out.text).toMatch(/9999\n10000\n\n\[full output saved at \.chorus\/outputs\/[^ ]+\.txt;/);
-    const path = /saved at (\S+\.txt);/.exec(out.text)?.[1] ?? "";
+    expect(out.text).toMatch(/9999\n10000\n\n\[full output saved as output:[0-9a-f-]+\.txt;/);
+    const path = /saved as (\S+\.txt);/.exec(out.text)?.[1] ?? "";
     const page = await runTool([readFileTool(workspace)], "read_file", { path, offset: 5000, limit: 1 });
     expect(page.text).toMatch(/^5000\t5000\n/);
   });

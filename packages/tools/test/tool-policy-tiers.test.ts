@@ -52,14 +52,18 @@ describe("tool policy", () => {
     expect(await allowedFor("trusted")).toEqual(["read_file", "list_dir", "glob", "grep", "web_fetch", "current_time"]);
   });
 
-  it("guest may read only; unknown or missing tiers are treated as guest", async () => {
-    const guest = ["read_file", "list_dir", "glob", "grep", "current_time"];
+  it("guest gets harmless facts only, no file reads; unknown or missing tiers are treated as guest", async () => {
+    const guest = ["current_time"];
     expect(await allowedFor("guest")).toEqual(guest);
     expect(await allowedFor("root")).toEqual(guest);
     const gate = createToolPolicyGate();
     expect(await gate(dispatchRequest("exec"))).toEqual({
       kind: "deny",
       reason: 'Tool "exec" is not available to a guest user.',
+    });
+    expect(await gate(dispatchRequest("read_file", { trustTier: "guest" }))).toEqual({
+      kind: "deny",
+      reason: 'Tool "read_file" is not available to a guest user.',
     });
   });
 

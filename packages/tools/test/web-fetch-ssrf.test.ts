@@ -4,17 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { webFetchTool } from "../src/builtins/web-fetch-tool.js";
 import { isPrivateAddress } from "../src/web/private-address.js";
 import { webFetch } from "../src/web/web-fetch.js";
-import { openWorkspace } from "../src/workspace/workspace-root.js";
-import { makeTempDir, runTool } from "./support/temp-workspace.js";
+import { runTool } from "./support/temp-workspace.js";
 
 describe("web_fetch", () => {
   let server: Server;
   let base: string;
   let port: number;
-  let root: { dir: string; cleanup: () => void };
 
   beforeEach(async () => {
-    root = makeTempDir();
     server = createServer((req, res) => {
       if (req.url === "/html") {
         res.setHeader("content-type", "text/html");
@@ -49,13 +46,12 @@ describe("web_fetch", () => {
   afterEach(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    root.cleanup();
   });
 
   const allowLoopback = { allowedHosts: ["127.0.0.1"] };
 
   it("fetches a page from an allowed local server and turns HTML into text", async () => {
-    const tool = webFetchTool(openWorkspace(root.dir), allowLoopback);
+    const tool = webFetchTool(allowLoopback);
     const out = await runTool([tool], "web_fetch", { url: `${base}/html` });
     expect(out.text).toBe(`HTTP 200 ${base}/html\ncontent-type: text/html\n\nHello & welcome`);
   });
@@ -66,7 +62,7 @@ describe("web_fetch", () => {
   });
 
   it("refuses loopback, private and metadata addresses without the allow option", async () => {
-    const tool = webFetchTool(openWorkspace(root.dir));
+    const tool = webFetchTool();
     for (const url of [
       `${base}/html`,
       `http://localhost:${port}/html`,
@@ -96,7 +92,7 @@ describe("web_fetch", () => {
     const page = await webFetch({ url: `${base}/big` }, { ...allowLoopback, maxBytes: 1000 });
     expect(page.truncated).toBe(true);
     expect(page.text.length).toBe(1000);
-    const tool = webFetchTool(openWorkspace(root.dir), { ...allowLoopback, maxOutputChars: 2000 });
+    const tool = webFetchTool({ ...allowLoopback, maxOutputChars: 2000 });
     const out = await runTool([tool], "web_fetch", { url: `${base}/big` });
     expect(out.text).toContain("48000 of 50000 characters cut");
   });

@@ -2,6 +2,8 @@ import type { AnyAgentTool } from "@chorus/core";
 import type { ExecOptions } from "../exec/exec-command.js";
 import type { ReadFileLimits } from "../fs/read-file.js";
 import type { WebFetchOptions } from "../web/web-fetch.js";
+import { confineGuestsTo } from "../workspace/read-confinement.js";
+import { defaultSessionOutputs, type SessionOutputs } from "../workspace/session-outputs.js";
 import { openWorkspace } from "../workspace/workspace-root.js";
 import { currentTimeTool } from "./current-time-tool.js";
 import { execTool } from "./exec-tool.js";
@@ -15,25 +17,42 @@ export interface BuiltinToolsOptions {
   exec?: Omit<ExecOptions, "signal">;
   web?: Omit<WebFetchOptions, "signal"> & { maxOutputChars?: number };
   clock?: () => Date;
+  /**
+   * Where cut outputs of exec, grep and web_fetch are kept, per session, outside the workspace; read_file reads them
+   * back by handle from the same session only. Default: defaultSessionOutputs() (a private temp folder).
+   */
+  outputs?: SessionOutputs;
+  /**
+   * The folders (workspace-relative) a guest-tier caller may read; guests read nothing else, saved outputs
+   * included. Unset: read calls are not confined by tier (the tool policy decides who may call them at all).
+   */
+  guestReadFolders?: readonly string[];
 }
 
 /**
  * All built-in tools bound to one workspace: read_file, write_file, edit_file, list_dir, glob,
  * grep, exec, web_fetch, current_time.
- * Contract: every path argument is confined to `workspaceRoot`; pick a subset by name with
- * `.filter` or restrict per caller with a tool policy.
+ * Contract: every path argument is confined to `workspaceRoot` (and a guest's reads to `guestReadFolders` when
+ * given); saved outputs are readable only from the session that made them. Pick a subset by name with `.filter` or
+ * restrict per caller with a tool policy.
+ * @example createBuiltinTools({ workspaceRoot: "./ws", outputs: openSessionOutputs({ root: "./outputs" }) })
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): AnyAgentTool[] {
   const workspace = openWorkspace(options.workspaceRoot);
+  const outputs = options.outputs ?? defaultSessionOutputs();
+  const access =
+    options.guestReadFolders === undefined
+      ? { outputs }
+      : { outputs, confine: confineGuestsTo(options.guestReadFolders) };
   return [
-    readFileTool(workspace, options.read),
+    readFileTool(workspace, options.read, access),
     writeFileTool(workspace),
     editFileTool(workspace),
-    listDirTool(workspace),
-    globTool(workspace),
-    grepTool(workspace),
-    execTool(workspace, options.exec),
-    webFetchTool(workspace, options.web),
+    listDirTool(workspace, access),
+    globTool(workspace, access),
+    grepTool(workspace, undefined, access),
+    execTool(workspace, options.exec, outputs),
+    webFetchTool(options.web, outputs),
     currentTimeTool(options.clock),
   ] as AnyAgentTool[];
 }

@@ -1,11 +1,19 @@
 import { defineTool } from "@chorus/core";
 import { z } from "zod";
 import { type ExecOptions, execInWorkspace } from "../exec/exec-command.js";
+import { defaultSessionOutputs, type SessionOutputs } from "../workspace/session-outputs.js";
 import type { Workspace } from "../workspace/workspace-root.js";
 import { runSafely } from "./run-safely.js";
 
-/** exec: a shell command in the workspace. Not concurrency-safe. */
-export function execTool(workspace: Workspace, options: Omit<ExecOptions, "signal"> = {}) {
+/**
+ * exec: a shell command in the workspace. A cut output is saved for the calling session only (`outputs`, default
+ * defaultSessionOutputs()). Not concurrency-safe.
+ */
+export function execTool(
+  workspace: Workspace,
+  options: Omit<ExecOptions, "signal" | "saveTo"> = {},
+  outputs: SessionOutputs = defaultSessionOutputs(),
+) {
   const maxTimeout = options.maxTimeoutSeconds ?? 600;
   return defineTool({
     name: "exec",
@@ -27,7 +35,7 @@ export function execTool(workspace: Workspace, options: Omit<ExecOptions, "signa
         const result = await execInWorkspace(
           workspace,
           { command: args.command, cwd: args.cwd, timeoutSeconds: args.timeout_seconds },
-          { ...options, signal: ctx.signal },
+          { ...options, signal: ctx.signal, saveTo: { outputs, run: ctx.run } },
         );
         const failed = result.outcome !== "exited" || result.exitCode !== 0;
         return {

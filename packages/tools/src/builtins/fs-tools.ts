@@ -1,4 +1,5 @@
-import { defineTool } from "@chorus/core";
+import { basename, dirname } from "node:path";
+import { defineTool, type ToolRunInfo } from "@chorus/core";
 import { z } from "zod";
 import { editWorkspaceFile } from "../fs/edit-file.js";
 import { globWorkspace } from "../fs/glob-files.js";
@@ -8,18 +9,38 @@ import { type ReadFileLimits, readFileRange } from "../fs/read-file.js";
 import { writeWorkspaceFile } from "../fs/write-file.js";
 import { textOutput } from "../tool-results/text-results.js";
 import { fitOutput } from "../workspace/output-spill.js";
-import type { Workspace } from "../workspace/workspace-root.js";
+import { type ReadConfinement, readableView } from "../workspace/read-confinement.js";
+import {
+  defaultSessionOutputs,
+  isOutputHandle,
+  resolveOutputHandle,
+  type SessionOutputs,
+} from "../workspace/session-outputs.js";
+import { openWorkspace, type Workspace } from "../workspace/workspace-root.js";
 import { runSafely } from "./run-safely.js";
 
 const pathField = z.string().min(1).describe("Path relative to the workspace root, e.g. src/index.ts");
 
-/** read_file: a text file by line range, numbered. Concurrency-safe. */
-export function readFileTool(workspace: Workspace, limits: ReadFileLimits = {}) {
+/** Who may read what through the read tools, and where saved outputs live. */
+export interface ReadToolAccess {
+  /** Saved tool outputs (read_file reads them by handle; grep saves long results). Default: defaultSessionOutputs(). */
+  outputs?: SessionOutputs;
+  /** Per call, the folders the caller may read (e.g. confineGuestsTo(["public"])). Default: the whole workspace. */
+  confine?: ReadConfinement;
+}
+
+/**
+ * read_file: a text file by line range, numbered, or a saved output by its handle (`output:<id>.txt`, from the
+ * calling session only). Concurrency-safe.
+ */
+export function readFileTool(workspace: Workspace, limits: ReadFileLimits = {}, access: ReadToolAccess = {}) {
+  const outputs = access.outputs ?? defaultSessionOutputs();
   return defineTool({
     name: "read_file",
     description:
       "Read a text file in the workspace. Lines come back numbered as '<line>\\t<text>'. For long files pass offset " +
-      "(first line, 1-based) and limit (number of lines); the reply says where to continue. Binary files are refused.",
+      "(first line, 1-based) and limit (number of lines); the reply says where to continue. Binary files are refused. " +
+      "A cut tool output is read the same way by the handle its note names (path: output:<id>.txt).",
     parameters: z.object({
       path: pathField,
       offset: z.number().int().min(1).optional().describe("First line to read, 1-based"),
@@ -27,9 +48,13 @@ export function readFileTool(workspace: Workspace, limits: ReadFileLimits = {}) 
     }),
     category: "info",
     concurrencySafe: true,
-    execute: (args) =>
+    execute: (args, ctx) =>
       runSafely(async () => {
-        const result = await readFileRange(workspace, args, limits);
+        const view = await readableView(workspace, access.confine?.(ctx.run), args.path);
+        const result =
+          view.workspace === workspace && isOutputHandle(args.path)
+            ? await readSavedOutput(outputs, ctx.run, args, limits)
+            : await readFileRange(view.workspace, { ...args, path: view.path }, limits);
         return textOutput(result.text, {
           firstLine: result.firstLine,
           lastLine: result.lastLine,
@@ -37,6 +62,17 @@ export function readFileTool(workspace: Workspace, limits: ReadFileLimits = {}) 
         });
       }),
   });
+}
+
+/** A saved output, read with the same ranges and limits as a file, from its own folder. */
+async function readSavedOutput(
+  outputs: SessionOutputs,
+  run: ToolRunInfo,
+  args: { path: string; offset?: number | undefined; limit?: number | undefined },
+  limits: ReadFileLimits,
+) {
+  const file = await resolveOutputHandle(outputs, run, args.path);
+  return readFileRange(openWorkspace(dirname(file)), { ...args, path: basename(file) }, limits);
 }
 
 /** write_file: create or replace a file. Not concurrency-safe. */
@@ -82,7 +118,7 @@ export function editFileTool(workspace: Workspace) {
 }
 
 /** list_dir: one folder's entries. Concurrency-safe. */
-export function listDirTool(workspace: Workspace) {
+export function listDirTool(workspace: Workspace, access: ReadToolAccess = {}) {
   return defineTool({
     name: "list_dir",
     description:
@@ -92,12 +128,16 @@ export function listDirTool(workspace: Workspace) {
     }),
     category: "info",
     concurrencySafe: true,
-    execute: (args) => runSafely(async () => textOutput(await listWorkspaceDir(workspace, args))),
+    execute: (args, ctx) =>
+      runSafely(async () => {
+        const view = await readableView(workspace, access.confine?.(ctx.run), args.path ?? ".");
+        return textOutput(await listWorkspaceDir(view.workspace, { path: view.path }));
+      }),
   });
 }
 
 /** glob: paths matching a pattern. Concurrency-safe. */
-export function globTool(workspace: Workspace) {
+export function globTool(workspace: Workspace, access: ReadToolAccess = {}) {
   return defineTool({
     name: "glob",
     description:
@@ -109,12 +149,17 @@ export function globTool(workspace: Workspace) {
     }),
     category: "info",
     concurrencySafe: true,
-    execute: (args) => runSafely(async () => textOutput(await globWorkspace(workspace, args))),
+    execute: (args, ctx) =>
+      runSafely(async () => {
+        const view = await readableView(workspace, access.confine?.(ctx.run), args.path ?? ".");
+        return textOutput(await globWorkspace(view.workspace, { pattern: args.pattern, path: view.path }));
+      }),
   });
 }
 
 /** grep: regex search over file contents. Concurrency-safe. */
-export function grepTool(workspace: Workspace, maxOutputChars = 30_000) {
+export function grepTool(workspace: Workspace, maxOutputChars = 30_000, access: ReadToolAccess = {}) {
+  const outputs = access.outputs ?? defaultSessionOutputs();
   return defineTool({
     name: "grep",
     description:
@@ -130,17 +175,18 @@ export function grepTool(workspace: Workspace, maxOutputChars = 30_000) {
     }),
     category: "info",
     concurrencySafe: true,
-    execute: (args) =>
+    execute: (args, ctx) =>
       runSafely(async () => {
-        const text = await grepWorkspace(workspace, {
+        const view = await readableView(workspace, access.confine?.(ctx.run), args.path ?? ".");
+        const text = await grepWorkspace(view.workspace, {
           pattern: args.pattern,
-          path: args.path,
+          path: view.path,
           include: args.include,
           exclude: args.exclude,
           ignoreCase: args.ignore_case,
           maxResults: args.max_results,
         });
-        const fitted = await fitOutput(workspace, text, maxOutputChars);
+        const fitted = await fitOutput(outputs, ctx.run, text, maxOutputChars);
         return textOutput(fitted.text, fitted.spill);
       }),
   });

@@ -3,13 +3,16 @@ import { z } from "zod";
 import { textOutput } from "../tool-results/text-results.js";
 import { type WebFetchOptions, webFetch } from "../web/web-fetch.js";
 import { fitOutput } from "../workspace/output-spill.js";
-import type { Workspace } from "../workspace/workspace-root.js";
+import { defaultSessionOutputs, type SessionOutputs } from "../workspace/session-outputs.js";
 import { runSafely } from "./run-safely.js";
 
-/** web_fetch: GET an http(s) URL behind the SSRF guard. Concurrency-safe. */
+/**
+ * web_fetch: GET an http(s) URL behind the SSRF guard. A long page is cut and saved for the calling session only
+ * (`outputs`, default defaultSessionOutputs()). Concurrency-safe.
+ */
 export function webFetchTool(
-  workspace: Workspace,
   options: Omit<WebFetchOptions, "signal"> & { maxOutputChars?: number } = {},
+  outputs: SessionOutputs = defaultSessionOutputs(),
 ) {
   const { maxOutputChars = 40_000, ...fetchOptions } = options;
   return defineTool({
@@ -26,7 +29,7 @@ export function webFetchTool(
       runSafely(async () => {
         const page = await webFetch(args, { ...fetchOptions, signal: ctx.signal });
         const header = `HTTP ${page.status} ${page.finalUrl}\ncontent-type: ${page.contentType}${page.truncated ? `\n[body stopped after ${page.bytesRead} bytes]` : ""}\n\n`;
-        const fitted = await fitOutput(workspace, page.text, maxOutputChars);
+        const fitted = await fitOutput(outputs, ctx.run, page.text, maxOutputChars);
         return textOutput(header + fitted.text, {
           status: page.status,
           finalUrl: page.finalUrl,

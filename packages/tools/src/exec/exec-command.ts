@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { saveFullOutput } from "../workspace/output-spill.js";
+import type { ToolRunInfo } from "@chorus/core";
+import { defaultSessionOutputs, type SessionOutputs, saveSessionOutput } from "../workspace/session-outputs.js";
 import { resolveInWorkspace, type Workspace } from "../workspace/workspace-root.js";
 import { HeadTailBuffer } from "./head-tail-buffer.js";
 import { killProcessGroup } from "./process-group.js";
@@ -28,6 +29,10 @@ export interface ExecOptions {
   /** Shell to run the command with. Default /bin/sh. */
   shell?: string;
   signal?: AbortSignal;
+  /**
+   * Where a cut output is kept in full, and for which session. Default: defaultSessionOutputs(), scope "no-session".
+   */
+  saveTo?: { outputs: SessionOutputs; run: ToolRunInfo };
 }
 
 export type ExecOutcome = "exited" | "timed_out" | "aborted";
@@ -39,7 +44,7 @@ export interface ExecResult {
   /** Output shown to the model: stdout and stderr interleaved, head and tail when long. */
   text: string;
   totalBytes: number;
-  /** Workspace-relative path of the full output when it was cut. */
+  /** The handle of the full output (read_file `output:<id>.txt`, same session only) when it was cut. */
   fullOutputPath?: string;
   pid: number | undefined;
 }
@@ -48,7 +53,8 @@ export interface ExecResult {
  * Runs a shell command in the workspace in its own process group.
  * Contract: on timeout or abort the whole group (the shell and all its descendants) is killed
  * with SIGKILL and the result says so; output beyond head + tail is cut with the total size
- * stated and kept in full (up to 8 MiB) in `.chorus/outputs/`. Never rejects for a failing command.
+ * stated and kept in full (up to 8 MiB) as a saved output of the calling session (`options.saveTo`), outside the
+ * workspace. Never rejects for a failing command.
  */
 export async function execInWorkspace(
   workspace: Workspace,
@@ -104,9 +110,10 @@ export async function execInWorkspace(
     (cut) => `\n\n[... ${cut} bytes cut from the middle of ${buffer.total} bytes of output ...]\n\n`,
   );
   if (buffer.cut) {
-    fullOutputPath = await saveFullOutput(workspace, buffer.keptText());
+    const saveTo = options.saveTo ?? { outputs: defaultSessionOutputs(), run: { runId: "", depth: 0 } };
+    fullOutputPath = await saveSessionOutput(saveTo.outputs, saveTo.run, buffer.keptText());
     const partial = buffer.keptAll ? "" : ` (first ${8 * 1024 * 1024} bytes only)`;
-    text += `\n[full output${partial} saved at ${fullOutputPath}; read it with read_file using offset and limit]`;
+    text += `\n[full output${partial} saved as ${fullOutputPath}; read it with read_file (path "${fullOutputPath}") using offset and limit]`;
   }
   const outcome = state.outcome;
   const header =

@@ -5,13 +5,14 @@ export type TrustTier = "owner" | "trusted" | "guest";
 
 /**
  * Default policy of each tier. owner: everything. trusted: read files, web and harmless facts.
- * guest: read files and harmless facts only — no writes, exec, web, sessions, admin or MCP.
+ * guest: harmless facts only — no file reads, writes, exec, web, sessions, admin or MCP. A host that grants guests
+ * reads of some folders allows `group:fs-read` for guests and confines their reads (see confineGuestsTo).
  * Tools in no group are denied to trusted and guest (fail closed).
  */
 export const DEFAULT_TIER_POLICIES: Readonly<Record<TrustTier, ToolPolicy>> = {
   owner: { allow: ["*"] },
   trusted: { allow: ["group:fs-read", "group:web", "group:info"] },
-  guest: { allow: ["group:fs-read", "group:info"] },
+  guest: { allow: ["group:info"] },
 };
 
 /** Parses a tier name. Contract: unknown values become "guest" (fail closed). */

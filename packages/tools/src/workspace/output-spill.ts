@@ -1,27 +1,33 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { Workspace } from "./workspace-root.js";
+import type { ToolRunInfo } from "@chorus/core";
+import { type SessionOutputs, saveSessionOutput } from "./session-outputs.js";
 
-/** Where full copies of cut outputs are kept, relative to the workspace root. */
-export const OUTPUTS_DIR = ".chorus/outputs";
+/**
+ * Where earlier versions kept full copies of cut outputs, inside the workspace (readable by anyone who could read
+ * the workspace). Hosts move this folder out of their workspaces; nothing writes there any more.
+ */
+export const LEGACY_OUTPUTS_DIR = ".chorus/outputs";
 
 /** The result of fitting an output into a budget. */
 export interface FittedOutput {
   text: string;
-  /** Set when the output was cut: where the full copy lives (workspace-relative) and how much was cut. */
+  /** Set when the output was cut: the handle of the full copy (for read_file) and how much was cut. */
   spill?: { path: string; totalChars: number; cutChars: number; totalLines: number };
 }
 
 /**
  * Fits `text` into `maxChars`, keeping the head and the tail (seed 002, TACO's intent without a
  * model call). Contract: text at or under the budget is returned unchanged; longer text is cut in
- * the middle with a note naming how much was cut, and the full text is written to
- * `.chorus/outputs/<id>.txt` inside the workspace so that read_file can page through it.
+ * the middle with a note naming how much was cut, and the full text is saved for the session of
+ * `run` (see saveSessionOutput) under a handle that read_file pages through, from that session only.
  */
-export async function fitOutput(workspace: Workspace, text: string, maxChars: number): Promise<FittedOutput> {
+export async function fitOutput(
+  outputs: SessionOutputs,
+  run: ToolRunInfo,
+  text: string,
+  maxChars: number,
+): Promise<FittedOutput> {
   if (text.length <= maxChars) return { text };
-  const relPath = await saveFullOutput(workspace, text);
+  const handle = await saveSessionOutput(outputs, run, text);
   const headChars = Math.floor(maxChars * 0.6);
   const tailChars = maxChars - headChars;
   const head = text.slice(0, headChars);
@@ -30,19 +36,8 @@ export async function fitOutput(workspace: Workspace, text: string, maxChars: nu
   const totalLines = countLines(text);
   const note =
     `\n\n[... ${cutChars} of ${text.length} characters cut (${totalLines} lines in all). ` +
-    `The full output is saved at ${relPath}; read it with read_file using offset and limit ...]\n\n`;
-  return { text: head + note + tail, spill: { path: relPath, totalChars: text.length, cutChars, totalLines } };
-}
-
-/**
- * Writes `text` to a new file under `.chorus/outputs/`.
- * Contract: returns its workspace-relative path; the name is a fresh random id.
- */
-export async function saveFullOutput(workspace: Workspace, text: string): Promise<string> {
-  const relPath = `${OUTPUTS_DIR}/${randomUUID()}.txt`;
-  await mkdir(join(workspace.root, OUTPUTS_DIR), { recursive: true });
-  await writeFile(join(workspace.root, relPath), text, "utf8");
-  return relPath;
+    `The full output is saved as ${handle}; read it with read_file (path "${handle}") using offset and limit ...]\n\n`;
+  return { text: head + note + tail, spill: { path: handle, totalChars: text.length, cutChars, totalLines } };
 }
 
 /** Number of lines, counting a last line without a trailing newline. */
