@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import {
   agentConfigSchema,
   bindingSchema,
@@ -90,6 +91,61 @@ export const webchatAccountSchema = z.strictObject({
   ...channelPolicyFields,
 });
 
+/** A workspace name (a folder under `<dataDir>/workspaces/`) or a path (with a `/`, resolved like dataDir). */
+const workspaceSchema = z
+  .string()
+  .min(1)
+  .refine((value) => /^[a-z0-9][a-z0-9_-]{0,63}$/.test(value) || value.includes("/"), {
+    message: "expected a workspace name (lower-case letters, digits, '_' or '-') or a path containing '/'",
+  });
+
+/** A folder inside the agent's workspace, written relative to it (no `..`, not absolute, not the root itself). */
+const workspaceFolderSchema = z
+  .string()
+  .min(1)
+  .refine(
+    (value) => {
+      const normal = posix.normalize(value).replace(/\/+$/, "");
+      return (
+        !posix.isAbsolute(value) &&
+        !/[\\\0]/.test(value) &&
+        normal !== "." &&
+        normal !== ".." &&
+        !normal.startsWith("../")
+      );
+    },
+    { message: "expected a folder inside the workspace, e.g. public (no '..', not absolute, not the whole workspace)" },
+  );
+
+/** What a tool call needs before it runs: ask a person (approval buttons), nothing (allow), or never run (deny). */
+export const approvalModeSchema = z.enum(["ask", "allow", "deny"]);
+
+/** A tool name (`exec`, `mcp__github__create_issue`) or a tool group (`group:fs-write`). */
+const approvalKeySchema = z
+  .string()
+  .regex(
+    /^(?:group:(?:fs-read|fs-write|exec|web|sessions|admin|info|mcp)|[A-Za-z0-9_][A-Za-z0-9_.-]*)$/,
+    "expected a tool name or group:<fs-read|fs-write|exec|web|sessions|admin|info|mcp>",
+  );
+
+/**
+ * One agent: the gateway's agent fields plus where its files live and who is asked before its tools change things.
+ */
+export const botAgentSchema = agentConfigSchema.extend({
+  /**
+   * The agent's workspace: a name (folder `<dataDir>/workspaces/<name>`) or a path. Default: its own folder named
+   * after the agent id. Agents naming the same workspace share it.
+   */
+  workspace: workspaceSchema.optional(),
+  /** Folders of the workspace that guests may read (read_file, list_dir, glob, grep). Default: none. */
+  guestRead: z.array(workspaceFolderSchema).optional(),
+  /**
+   * Per tool or tool group: ask | allow | deny. A tool's own entry wins over its groups'; tools with no entry follow
+   * the default (writes and exec ask, except for the owner in their own DM).
+   */
+  approvals: z.record(approvalKeySchema, approvalModeSchema).optional(),
+});
+
 /** An Anthropic account. */
 const anthropicProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
 /** An OpenAI account. */
@@ -126,7 +182,7 @@ export const botConfigSchema = z.strictObject({
     })
     .default({}),
   models: z.array(modelDefinitionSchema).default([]),
-  agents: z.array(agentConfigSchema).min(1, "expected at least one agent"),
+  agents: z.array(botAgentSchema).min(1, "expected at least one agent"),
   defaultAgent: z.string().optional(),
   bindings: z.array(bindingSchema).default([]),
   channels: z
@@ -173,5 +229,9 @@ export type SlackAccount = z.output<typeof slackAccountSchema>;
 export type TelegramAccount = z.output<typeof telegramAccountSchema>;
 /** A WebChat page as validated. */
 export type WebchatAccount = z.output<typeof webchatAccountSchema>;
+/** One agent as validated. */
+export type BotAgent = z.output<typeof botAgentSchema>;
+/** ask | allow | deny. */
+export type ApprovalMode = z.output<typeof approvalModeSchema>;
 /** A user-defined model as validated. */
 export type ModelDefinition = z.output<typeof modelDefinitionSchema>;

@@ -1,5 +1,7 @@
 import type { ChannelPolicyEntryInput, GatewayConfigInput } from "@chorus/gateway";
-import type { BotConfig, ChannelKind } from "./bot-config-schema.js";
+import type { BotAgent, BotConfig, ChannelKind } from "./bot-config-schema.js";
+
+type AgentConfigInput = GatewayConfigInput["agents"][number];
 
 const POLICY_KEYS = [
   "admins",
@@ -37,11 +39,24 @@ export function gatewayConfigOf(config: BotConfig): GatewayConfigInput {
     }
   }
   return {
-    agents: config.agents,
+    agents: config.agents.map(gatewayAgentOf),
     ...(config.defaultAgent === undefined ? {} : { defaultAgent: config.defaultAgent }),
     bindings: config.bindings,
     channels,
   };
+}
+
+/**
+ * An agent as the gateway knows it: without the bot's workspace and approval fields, and with every `deny` of its
+ * approvals added to its tool policy's deny list (so sub-agents are held to it too).
+ */
+function gatewayAgentOf(agent: BotAgent): AgentConfigInput {
+  const { workspace: _workspace, guestRead: _guestRead, approvals, ...rest } = agent;
+  const denied = Object.entries(approvals ?? {})
+    .filter(([, mode]) => mode === "deny")
+    .map(([tool]) => tool);
+  if (denied.length === 0) return rest;
+  return { ...rest, toolPolicy: { ...rest.toolPolicy, deny: unique([...(rest.toolPolicy?.deny ?? []), ...denied]) } };
 }
 
 /** The accounts configured for one channel kind. */

@@ -1,5 +1,3 @@
-import { mkdir } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { StreamFn } from "@chorus/core";
 import {
   type Channel,
@@ -17,6 +15,7 @@ import { ensureDemoWorkspace } from "../demo/demo-workspace.js";
 import { buildBotStreamFn } from "../models/bot-stream-fn.js";
 import { buildModelRegistry } from "../models/model-reference.js";
 import { agentSetupsOf } from "./agent-setup.js";
+import { agentWorkspacesOf, prepareAgentWorkspaces } from "./agent-workspaces.js";
 import { botModelCatalog } from "./model-catalog.js";
 
 /** What a Gateway is built from, besides the configuration. */
@@ -37,14 +36,27 @@ export interface GatewayParts {
 }
 
 /**
- * A Gateway for one configuration: models and providers, the agents' tools on `<dataDir>/workspace` (seeded with
- * the demo files when an agent runs the demo model), channels and policies. Not started.
+ * A Gateway for one configuration: models and providers, each agent's tools on its own workspace
+ * (`<dataDir>/workspaces/<agent>` unless configured; a demo agent's is seeded with the demo files), saved tool outputs
+ * per session in `<dataDir>/outputs`, channels and policies. Not started.
  * Contract: throws GatewayConfigError when the configuration does not hold together.
  */
 export async function buildGateway(config: BotConfig, parts: GatewayParts): Promise<Gateway> {
-  const workspace = resolve(parts.cwd, config.dataDir, "workspace");
-  await mkdir(workspace, { recursive: true });
-  if (config.agents.some((agent) => agent.model === DEMO_MODEL_REF)) await ensureDemoWorkspace(workspace);
+  const workspaces = await agentWorkspacesOf(config, parts.cwd);
+  const moved = await prepareAgentWorkspaces(workspaces);
+  if (workspaces.legacyAgent !== undefined) {
+    parts.logger.info(
+      { agentId: workspaces.legacyAgent, workspace: workspaces.byAgent[workspaces.legacyAgent] },
+      "the default agent keeps the shared workspace of an earlier install; other agents get their own",
+    );
+  }
+  if (moved.length > 0) {
+    parts.logger.warn({ folders: moved, to: workspaces.outputsRoot }, "moved saved tool outputs out of the workspace");
+  }
+  for (const agent of config.agents) {
+    const root = workspaces.byAgent[agent.id];
+    if (agent.model === DEMO_MODEL_REF && root !== undefined) await ensureDemoWorkspace(root);
+  }
   const built = buildBotStreamFn(
     config,
     parts.demoTokenDelayMs === undefined ? {} : { tokenDelayMs: parts.demoTokenDelayMs },
@@ -57,7 +69,7 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     streamFn: parts.wrapStreamFn?.(built) ?? built,
     models: botModelCatalog(buildModelRegistry(config), config),
     selfIds: parts.selfIds,
-    agents: agentSetupsOf(config, workspace),
+    agents: agentSetupsOf(config, workspaces),
     events: parts.events,
     logger: parts.logger,
     ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
