@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { gatewayConfigOf } from "../src/config/gateway-config-of.js";
 import { parseBotConfig } from "../src/config/load-bot-config.js";
 import { agentApprovalPolicy } from "../src/runtime/agent-approvals.js";
+import { outputScopeOf } from "../src/runtime/agent-setup.js";
 import { agentWorkspacesOf } from "../src/runtime/agent-workspaces.js";
 
 let dir: string;
@@ -141,5 +142,19 @@ describe("agent approval policy", () => {
     expect(await decide(policy, "edit_file", dmKey, ownerDm)).toBe("ask");
     expect(await decide(policy, "web_fetch", dmKey, ownerDm)).toBe("deny");
     expect(await decide(policy, "grep", dmKey, ownerDm)).toBe("ask");
+  });
+});
+
+describe("saved-output scope", () => {
+  it("a sub-agent (at any depth) shares its root conversation's scope; other ids are their own scope", () => {
+    const dm = "a:main:telegram:dm:1001";
+    const child = `agent:researcher:sub:1:run_x:${dm}`;
+    const grandchild = `agent:researcher:sub:2:run_y:${child}`;
+    expect(outputScopeOf({ runId: "r", depth: 1, sessionId: child })).toBe(dm);
+    expect(outputScopeOf({ runId: "r", depth: 2, sessionId: grandchild })).toBe(dm);
+    expect(outputScopeOf({ runId: "r", depth: 0, sessionId: "a:main:telegram:dm:2002" })).toBe(
+      "a:main:telegram:dm:2002",
+    );
+    expect(outputScopeOf({ runId: "r", depth: 0, sessionId: "free text" })).toBe("free text");
   });
 });
