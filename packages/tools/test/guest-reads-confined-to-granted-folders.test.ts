@@ -45,7 +45,7 @@ describe("a guest granted public/ reads inside it and nothing else", () => {
     );
     expect((await runTool(tools, "glob", { pattern: "**/*.md", path: "public" }, guest)).text).toBe("docs/faq.md");
     expect((await runTool(tools, "grep", { pattern: "open", path: "public/docs" }, guest)).text).toBe(
-      "docs/faq.md:1:Q: open?",
+      "public/docs/faq.md:1:Q: open?",
     );
   });
 

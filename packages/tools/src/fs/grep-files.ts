@@ -1,5 +1,5 @@
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join, matchesGlob, relative } from "node:path";
+import { join, matchesGlob } from "node:path";
 import { displayPath, resolveInWorkspace, type Workspace } from "../workspace/workspace-root.js";
 import { looksBinary } from "./binary-detect.js";
 import { DEFAULT_SKIPPED_DIRS } from "./glob-files.js";
@@ -45,7 +45,7 @@ export async function grepWorkspace(workspace: Workspace, args: GrepArgs): Promi
   let truncated = false;
   let filesSearched = 0;
   for (const file of files) {
-    const rel = relative(workspace.root, file).split("\\").join("/");
+    const rel = displayPath(workspace, file);
     if (args.include?.length && !args.include.some((g) => matchesGlob(rel, g))) continue;
     if (args.exclude?.some((g) => matchesGlob(rel, g))) continue;
     const info = await stat(file).catch(() => undefined);

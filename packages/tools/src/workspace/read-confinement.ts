@@ -3,7 +3,7 @@ import type { ToolRunInfo } from "@chorus/core";
 import { ToolInputError } from "../fs/tool-input-error.js";
 import { parseTrustTier } from "../policy/trust-tiers.js";
 import { WorkspaceEscapeError } from "./workspace-errors.js";
-import { openWorkspace, resolveInWorkspace, type Workspace } from "./workspace-root.js";
+import { displayPath, openWorkspace, resolveInWorkspace, type Workspace } from "./workspace-root.js";
 
 /**
  * Which folders of the workspace (relative paths) the caller of one call may read, or undefined for the whole
@@ -47,7 +47,7 @@ export async function readableView(
     if (folderPath === undefined) continue;
     let inner: Workspace;
     try {
-      inner = openWorkspace(folderPath);
+      inner = { ...openWorkspace(folderPath), shownAs: displayPath(workspace, folderPath) };
     } catch {
       continue;
     }

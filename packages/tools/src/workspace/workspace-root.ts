@@ -7,6 +7,11 @@ import { WorkspaceEscapeError } from "./workspace-errors.js";
 export interface Workspace {
   /** The real (symlink-free) absolute path of the root. */
   readonly root: string;
+  /**
+   * When this workspace is a folder of a bigger one (a confined read, see readableView): that folder's path in the
+   * bigger one, so paths are shown to the model as it wrote them (`public/a.txt`, not `a.txt`).
+   */
+  readonly shownAs?: string;
 }
 
 /**
@@ -65,8 +70,9 @@ function isNotFound(error: unknown): boolean {
   return typeof error === "object" && error !== null && "code" in error && error.code === "ENOENT";
 }
 
-/** The path of `absolute` relative to the workspace root, with forward slashes, for messages. */
+/** The path of `absolute` relative to the workspace root (under `shownAs` when set), with forward slashes. */
 export function displayPath(workspace: Workspace, absolute: string): string {
-  const rel = relative(workspace.root, absolute);
-  return rel === "" ? "." : rel.split(sep).join("/");
+  const rel = relative(workspace.root, absolute).split(sep).join("/");
+  if (workspace.shownAs !== undefined) return rel === "" ? workspace.shownAs : `${workspace.shownAs}/${rel}`;
+  return rel === "" ? "." : rel;
 }
