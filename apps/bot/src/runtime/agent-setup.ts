@@ -19,7 +19,7 @@ export function outputScopeOf(run: ToolRunInfo): string {
   return parsed.ok ? rootKeyOf(id) : id;
 }
 
-/** The saved-outputs store of the bot: `<dataDir>/outputs`, scoped by root session. */
+/** The saved-outputs store of the bot. Contract: `<dataDir>/outputs` (created), scoped by root session. */
 export function botSessionOutputs(workspaces: AgentWorkspaces): SessionOutputs {
   return openSessionOutputs({ root: workspaces.outputsRoot, scopeOf: outputScopeOf });
 }

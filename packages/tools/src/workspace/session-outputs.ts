@@ -61,7 +61,7 @@ export async function saveSessionOutput(outputs: SessionOutputs, run: ToolRunInf
   return `${OUTPUT_HANDLE_PREFIX}${id}.txt`;
 }
 
-/** True when `path` is written as an output handle (whether or not it is well formed). */
+/** Whether `path` is written as an output handle. Contract: pure; true for malformed handles too (`output:…`). */
 export function isOutputHandle(path: string): boolean {
   return path.startsWith(OUTPUT_HANDLE_PREFIX);
 }
