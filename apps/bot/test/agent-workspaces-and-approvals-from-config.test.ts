@@ -60,6 +60,14 @@ describe("agent workspaces", () => {
     );
     expect(workspaces.byAgent).toEqual({ a: join(dir, "data", "workspaces", "a"), b: join(dir, "data", "workspace") });
     expect(workspaces.legacyAgent).toBe("b");
+    expect(workspaces.legacyUnused).toBeUndefined();
+  });
+
+  it("says so when an earlier install's workspace is used by no agent (every agent names its own)", async () => {
+    await mkdir(join(dir, "data", "workspace"), { recursive: true });
+    const workspaces = await agentWorkspacesOf(config([{ id: "a", model: "demo", workspace: "mine" }]), dir);
+    expect(workspaces.legacyAgent).toBeUndefined();
+    expect(workspaces.legacyUnused).toBe(join(dir, "data", "workspace"));
   });
 
   it("refuses guestRead folders outside the workspace and unknown approval values, naming the path", () => {

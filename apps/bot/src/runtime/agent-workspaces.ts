@@ -11,6 +11,8 @@ export interface AgentWorkspaces {
   readonly outputsRoot: string;
   /** The agent that kept the shared `<dataDir>/workspace` of an earlier install, if any. */
   readonly legacyAgent: string | undefined;
+  /** That folder, when it exists but no agent uses it (every agent names its own workspace): say so at startup. */
+  readonly legacyUnused: string | undefined;
 }
 
 /**
@@ -42,7 +44,8 @@ export async function agentWorkspacesOf(config: BotConfig, baseDir: string): Pro
       byAgent[agent.id] = join(dataDir, "workspaces", agent.id);
     }
   }
-  return { byAgent, outputsRoot: join(dataDir, "outputs"), legacyAgent };
+  const legacyUnused = legacyExists && !Object.values(byAgent).includes(legacy) ? legacy : undefined;
+  return { byAgent, outputsRoot: join(dataDir, "outputs"), legacyAgent, legacyUnused };
 }
 
 /**

@@ -50,6 +50,12 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
       "the default agent keeps the shared workspace of an earlier install; other agents get their own",
     );
   }
+  if (workspaces.legacyUnused !== undefined) {
+    parts.logger.warn(
+      { folder: workspaces.legacyUnused },
+      "the shared workspace of an earlier install is used by no agent now; name it as an agent's workspace (a path) to keep using it",
+    );
+  }
   if (moved.length > 0) {
     parts.logger.warn({ folders: moved, to: workspaces.outputsRoot }, "moved saved tool outputs out of the workspace");
   }
