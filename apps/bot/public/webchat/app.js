@@ -102,7 +102,11 @@ function removeTyping(room) {
 
 function addMessage(message) {
   removeTyping(message.room);
-  const mine = message.role === "user" && state.me && message.senderId === state.me.browserId;
+  // Messages loaded from the store carry the sender's name only (the group transcript keeps names, not ids).
+  const mine =
+    message.role === "user" &&
+    state.me &&
+    (message.senderId ? message.senderId === state.me.publicId : message.senderName === state.me.name);
   const el = document.createElement("div");
   el.className = `msg ${message.role}${message.role === "user" && !mine ? " other" : ""}`;
   el.dataset.id = message.id;
