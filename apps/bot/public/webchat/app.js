@@ -260,6 +260,8 @@ function connect() {
         identityEl.innerHTML = frame.admin
           ? `${escapeHtml(frame.name)} · <span class="admin">admin</span>`
           : escapeHtml(frame.name);
+        // The public id an operator lists under admins.webchat to make this browser an admin from anywhere.
+        identityEl.title = `your public id: ${frame.publicId}`;
         for (const room of ["dm", "group"]) rooms[room].items = [];
         messageEls.clear();
         for (const message of frame.history) addMessage(message);

@@ -18,9 +18,9 @@ import { allowedHostNames, isAllowedHost, isLoopbackBind, isLoopbackRequest, isS
 import { WebchatAccess } from "./webchat-access.js";
 import { WebchatActivityMapper } from "./webchat-activity.js";
 import { loadWebchatAssets } from "./webchat-assets.js";
-import { mergeHistory, WebchatLiveMessages } from "./webchat-history.js";
 import { type ReadinessReport, webchatHttpHandler } from "./webchat-http.js";
 import { loadOrCreateWebchatKey } from "./webchat-key.js";
+import { mergeHistory, WebchatLiveMessages } from "./webchat-live-messages.js";
 import {
   type ClientFrame,
   clientFrameSchema,
