@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import {
@@ -106,6 +107,8 @@ export class WebchatChannel implements Channel {
   #sink: InboundSink | undefined;
   #accepting = false;
   #nextId = 1;
+  /** In every event id, so that a channel restarted by a reload (its counter back at 1) never repeats one. */
+  readonly #instance = randomBytes(6).toString("base64url");
 
   constructor(options: WebchatChannelOptions) {
     this.accountId = options.accountId;
@@ -339,7 +342,7 @@ export class WebchatChannel implements Channel {
       chatType: frame.room,
       chatId,
       messageId: id,
-      eventId: `${client.publicId}:${id}:${at}`,
+      eventId: `${client.publicId}:${this.#instance}:${id}:${at}`,
       sender: { id: client.publicId, name, isBot: false },
       text: frame.text,
       // Everyone in the shared room is talking to the bot; there is nobody else to address.
