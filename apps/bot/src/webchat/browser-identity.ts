@@ -17,7 +17,7 @@ export function newCredential(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** The value of cookie `name` in a Cookie header, if present. */
+/** The value of cookie `name` in a Cookie header. Contract: undefined when absent; the first one wins. */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
   if (header === undefined) return undefined;
   for (const part of header.split(";")) {

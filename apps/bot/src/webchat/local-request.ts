@@ -10,16 +10,17 @@ const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1"];
 const PROXY_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
 
 /**
- * Whether binding `host` keeps WebChat on this machine: only 127.0.0.1, ::1 and localhost. Other loopback
- * addresses (127.0.0.2…) count as not local, like any other address.
+ * Whether binding `host` keeps WebChat on this machine: only 127.0.0.1, ::1 and localhost.
+ * Contract: pure; other loopback addresses (127.0.0.2…) count as not local, like any other address.
  */
 export function isLoopbackBind(host: string): boolean {
   return LOOPBACK_BINDS.has(host.toLowerCase());
 }
 
 /**
- * Whether a request came from a browser on this machine: the TCP peer is 127.0.0.1 or ::1 (not 127.0.0.2 or any
- * other address) and no reverse proxy forwarded it.
+ * Whether a request came from a browser on this machine.
+ * Contract: true only when the TCP peer is 127.0.0.1 or ::1 (not 127.0.0.2 or any other address) and the request
+ * carries no Forwarded / X-Forwarded-For / X-Real-IP header (a reverse proxy forwarded it from elsewhere).
  */
 export function isLoopbackRequest(request: IncomingMessage): boolean {
   const address = request.socket.remoteAddress ?? "";
@@ -27,7 +28,11 @@ export function isLoopbackRequest(request: IncomingMessage): boolean {
   return loopback && PROXY_HEADERS.every((name) => request.headers[name] === undefined);
 }
 
-/** The host names a WebChat bound to `bindHost` answers to: loopback names on a loopback bind, else `allowedHosts` (default the bind host). */
+/**
+ * The host names a WebChat bound to `bindHost` answers to.
+ * Contract: pure; loopback names on a loopback bind (allowedHosts ignored), else `allowedHosts` (default the bind
+ * host), lower-case, without ports or IPv6 brackets.
+ */
 export function allowedHostNames(bindHost: string, allowedHosts: readonly string[] | undefined): ReadonlySet<string> {
   if (isLoopbackBind(bindHost)) return new Set(LOOPBACK_HOSTS);
   const names = allowedHosts !== undefined && allowedHosts.length > 0 ? allowedHosts : [bindHost];
@@ -42,13 +47,19 @@ function hostNameOf(host: string): string {
   return colons === 1 ? (trimmed.split(":")[0] ?? "") : trimmed;
 }
 
-/** Whether the request's Host header names this server (no DNS rebinding, no request meant for another site). */
+/**
+ * Whether the request's Host header names this server (no DNS rebinding, no request meant for another site).
+ * Contract: false without a Host header; the port is not compared.
+ */
 export function isAllowedHost(request: IncomingMessage, allowed: ReadonlySet<string>): boolean {
   const host = request.headers.host;
   return host !== undefined && allowed.has(hostNameOf(host));
 }
 
-/** Whether the request's Origin, when a browser sends one, is this very server (no other web page driving it). */
+/**
+ * Whether the request's Origin, when a browser sends one, is this very server (no other web page driving it).
+ * Contract: true without an Origin header (not a browser); false for an unreadable one.
+ */
 export function isSameOrigin(request: IncomingMessage): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
