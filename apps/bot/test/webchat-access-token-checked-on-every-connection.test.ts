@@ -125,6 +125,11 @@ describe("WebChat with an access token", () => {
       expect((await httpRequest(url, { localAddress: "127.0.0.2", headers: { cookie, host } })).status).toBe(403);
     }
     expect(bot.lines.join("\n")).not.toContain(TOKEN);
+
+    // Guessing is slowed down: after 5 wrong tokens within a minute, even the right one waits (429).
+    for (let attempt = 2; attempt <= 5; attempt++) expect((await login(url, `guess-${attempt}`)).status).toBe(403);
+    expect((await login(url, "guess-6")).status).toBe(429);
+    expect((await login(url, TOKEN)).status).toBe(429);
   }, 60_000);
 
   it("answers to the names in allowedHosts, and only to them", async () => {

@@ -11,6 +11,7 @@ import { isAllowedHost, isSameOrigin } from "./local-request.js";
 import type { WebchatAccess } from "./webchat-access.js";
 import type { WebchatAsset } from "./webchat-assets.js";
 import { loginPage } from "./webchat-login-page.js";
+import { LoginThrottle } from "./webchat-login-throttle.js";
 
 /** What /readyz reports. */
 export interface ReadinessReport {
@@ -46,11 +47,13 @@ const MAX_LOGIN_BODY = 4096;
  * the page), the access-token form (`GET`/`POST /login`, when a token is configured), `GET /healthz` (the process
  * answers) and `GET /readyz` (503 until messages are taken, and while stopping).
  * Contract: a Host this server does not answer to is 403 (except /healthz and /readyz); with a token, the page and
- * its script need the access cookie (the page redirects to /login); other methods are 405, unknown paths 404.
+ * its script need the access cookie (the page redirects to /login), and an address that sent 5 wrong tokens within
+ * a minute gets 429 until the minute is over; other methods are 405, unknown paths 404.
  */
 export function webchatHttpHandler(
   options: WebchatHttpOptions,
 ): (request: IncomingMessage, response: ServerResponse) => void {
+  const throttle = new LoginThrottle();
   return (request, response) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path === "/healthz" || path === "/readyz") {
@@ -72,7 +75,7 @@ export function webchatHttpHandler(
     }
     if (path === "/login" && options.access.required) {
       if (request.method === "POST") {
-        void handleLogin(request, response, options.access);
+        void handleLogin(request, response, options.access, throttle);
         return;
       }
       if (request.method === "GET" || request.method === "HEAD") {
@@ -108,9 +111,19 @@ function identityCookies(request: IncomingMessage): string[] {
   return cookies;
 }
 
-async function handleLogin(request: IncomingMessage, response: ServerResponse, access: WebchatAccess): Promise<void> {
+async function handleLogin(
+  request: IncomingMessage,
+  response: ServerResponse,
+  access: WebchatAccess,
+  throttle: LoginThrottle,
+): Promise<void> {
   if (!isSameOrigin(request)) {
     sendText(response, 403, "the token form must be sent from this WebChat's own page");
+    return;
+  }
+  const address = request.socket.remoteAddress ?? "";
+  if (!throttle.allows(address)) {
+    sendText(response, 429, "too many wrong tokens from this address: wait a minute and try again");
     return;
   }
   let body = "";
@@ -123,6 +136,7 @@ async function handleLogin(request: IncomingMessage, response: ServerResponse, a
   const token = new URLSearchParams(body).get("token") ?? "";
   const cookie = access.cookieFor(token);
   if (cookie === undefined) {
+    throttle.fail(address);
     sendPage(response, 403, loginPage(true), false);
     return;
   }
