@@ -51,7 +51,10 @@ function everythingSeen(client: WebchatClient): string {
 describe("the WebChat cookie-copy takeover", () => {
   it("fails: a guest that copies every id it sees into its cookie is still a guest and never sees the admin's DM", async () => {
     const url = running?.url ?? "";
-    const admin = await connect({ cookie: await browserCookies(url, "127.0.0.1"), localAddress: "127.0.0.1" });
+    const adminCookie = await browserCookies(url, "127.0.0.1");
+    const adminCredential = /chorus_webchat=([^;]+)/.exec(adminCookie)?.[1] ?? "";
+    expect(adminCredential).toHaveLength(43);
+    const admin = await connect({ cookie: adminCookie, localAddress: "127.0.0.1" });
     expect(admin.hello.admin).toBe(true);
     admin.send("dm", SECRET_IN_DM);
     await admin.until(() => admin.botTexts("dm").length > 0);
@@ -105,5 +108,7 @@ describe("the WebChat cookie-copy takeover", () => {
     await forged.until(() => forged.botTexts("dm").some((text) => text.includes("ANTHROPIC_API_KEY")));
     expect(everythingSeen(forged)).not.toContain("ZEBRA-7731");
     expect(everythingSeen(guest)).not.toContain("ZEBRA-7731");
+    // The admin's credential itself was never sent to anyone, the admin included.
+    for (const client of clients) expect(everythingSeen(client)).not.toContain(adminCredential);
   }, 60_000);
 });
