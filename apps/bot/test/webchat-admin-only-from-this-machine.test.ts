@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBot } from "./support/build-bot.js";
-import { browserCookies, startWebchatBotProcess, type WebchatBotProcess } from "./support/webchat-bot-process.js";
+import {
+  browserCookies,
+  startWebchatBotProcess,
+  type WebchatBotProcess,
+  writeWebchatConfig,
+} from "./support/webchat-bot-process.js";
 import { WebchatClient } from "./support/webchat-client.js";
 
 // `localAdmin: true` makes browsers on this machine the owner. "This machine" is the TCP peer 127.0.0.1 or ::1 only:
@@ -68,5 +73,27 @@ describe("WebChat admins with localAdmin: true", () => {
     expect(elsewhere.hello.publicId).toBe(local.hello.publicId);
     expect(elsewhere.hello.admin).toBe(false);
     expect(await agentsAnswer(elsewhere)).toBe("You are not authorised to use /agents.");
+  }, 30_000);
+
+  it("a browser elsewhere is an admin once its public id is listed under admins.webchat, and nobody else is", async () => {
+    const url = running?.url ?? "";
+    const cookie = await browserCookies(url, "127.0.0.2");
+    const before = await connect({ cookie, localAddress: "127.0.0.2" });
+    const publicId = before.hello.publicId;
+    expect(await agentsAnswer(before)).toBe("You are not authorised to use /agents.");
+
+    await writeWebchatConfig(dir, { localAdmin: true, admins: [publicId] }, Number(new URL(url).port));
+    running?.bot.child.kill("SIGHUP");
+    await running?.bot.waitForLine(/configuration reloaded/);
+
+    const listed = await connect({ cookie, localAddress: "127.0.0.2" });
+    expect(await agentsAnswer(listed)).toContain("**Fleet**");
+    // Its public id in another browser's cookie does not make that browser the listed admin.
+    const copier = await connect({
+      cookie: `chorus_webchat=${publicId}; chorus_browser=${publicId}`,
+      localAddress: "127.0.0.2",
+    });
+    expect(copier.hello.publicId).not.toBe(publicId);
+    expect(await agentsAnswer(copier)).toBe("You are not authorised to use /agents.");
   }, 30_000);
 });

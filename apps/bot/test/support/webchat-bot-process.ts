@@ -9,6 +9,8 @@ export interface WebchatSettings {
   readonly localAdmin?: boolean;
   readonly accessToken?: string;
   readonly allowedHosts?: readonly string[];
+  /** Public ids listed under `admins.webchat`. */
+  readonly admins?: readonly string[];
 }
 
 /** A `chorus start` child process serving WebChat (demo model, SQLite store under `<dir>/data`). */
@@ -39,6 +41,7 @@ export async function writeWebchatConfig(dir: string, settings: WebchatSettings,
       "channels:",
       "  webchat:",
       ...account,
+      ...(settings.admins === undefined ? [] : ["admins:", `  webchat: ${JSON.stringify(settings.admins)}`]),
       "logging:",
       "  format: json",
       "",
