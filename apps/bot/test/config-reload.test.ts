@@ -46,8 +46,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function connect(url: string | undefined, id: string): Promise<WebchatClient> {
-  const client = await WebchatClient.connect(url ?? "", id);
+async function connect(url: string | undefined): Promise<WebchatClient> {
+  const client = await WebchatClient.connect(url ?? "");
   clients.push(client);
   return client;
 }
@@ -65,21 +65,21 @@ describe("config reload", () => {
     expect(outcome.kind).toBe("refused");
     expect(outcome.kind === "refused" && outcome.error).toContain("agents[0].model");
     expect(runtime.config).toBe(before);
-    const client = await connect(webchatUrl("webchat/a"), "browser-aaaaaaaaaaaaaaaa");
+    const client = await connect(webchatUrl("webchat/a"));
     client.send("dm", "help");
     await client.until(() => client.botTexts("dm").some((text) => text.includes("Connect a real model")));
   });
 
   it("starts added channels and stops removed ones without a restart; unchanged channels stay connected", async () => {
     const urlA = webchatUrl("webchat/a");
-    const client = await connect(urlA, "browser-aaaaaaaaaaaaaaaa");
+    const client = await connect(urlA);
 
     await writeFile(file, configYaml({ accounts: ["a", "b"], prompt: "second" }));
     expect(await reloader.reload()).toEqual({ kind: "applied" });
     expect([...runtime.channels.keys()]).toEqual(["webchat/a", "webchat/b"]);
     expect(runtime.config.agents[0]?.systemPrompt).toBe("second");
     expect(webchatUrl("webchat/a")).toBe(urlA);
-    const onB = await connect(webchatUrl("webchat/b"), "browser-bbbbbbbbbbbbbbbb");
+    const onB = await connect(webchatUrl("webchat/b"));
     onB.send("dm", "hello");
     await onB.until(() => onB.botTexts("dm").some((text) => text.includes("Hello!")));
 
@@ -95,7 +95,7 @@ describe("config reload", () => {
   });
 
   it("applies a change between turns, never in the middle of one", async () => {
-    const client = await connect(webchatUrl("webchat/a"), "browser-aaaaaaaaaaaaaaaa");
+    const client = await connect(webchatUrl("webchat/a"));
     client.send("dm", "hello");
     await client.until(() => client.botTexts("dm").length > 0); // the turn is streaming
     await writeFile(file, configYaml({ accounts: ["a"], prompt: "changed" }));

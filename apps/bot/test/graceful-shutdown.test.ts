@@ -38,7 +38,7 @@ async function start(shutdownGraceMs: number): Promise<BotRuntime> {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   runtime = new BotRuntime({ config: parsed.config, source: "test", logger: silentLogger(), cwd: dir });
   await runtime.start();
-  client = await WebchatClient.connect(runtime.webchatUrl ?? "", "browser-aaaaaaaaaaaaaaaa");
+  client = await WebchatClient.connect(runtime.webchatUrl ?? "");
   return runtime;
 }
 

@@ -14,15 +14,15 @@ afterEach(async () => {
   await bot.stop();
 });
 
-async function connect(browserId: string): Promise<WebchatClient> {
-  const client = await WebchatClient.connect(bot.runtime.webchatUrl ?? "", browserId);
+async function connect(): Promise<WebchatClient> {
+  const client = await WebchatClient.connect(bot.runtime.webchatUrl ?? "");
   clients.push(client);
   return client;
 }
 
 describe("WebChat over a real WebSocket", () => {
   it("streams the demo model's answer into the browser's DM", async () => {
-    const browser = await connect("browser-aaaaaaaaaaaaaaaa");
+    const browser = await connect();
     browser.send("dm", "hello");
     await browser.until(() => browser.botTexts("dm").some((text) => text.includes("ANTHROPIC_API_KEY")));
     expect(browser.botTexts("dm").join("\n")).toContain("Hello! I'm **Chorus**");
@@ -31,8 +31,8 @@ describe("WebChat over a real WebSocket", () => {
   });
 
   it("keeps one DM session per browser and one shared group room", async () => {
-    const alice = await connect("alice-aaaaaaaaaaaaaaaaaa");
-    const bob = await connect("bob-bbbbbbbbbbbbbbbbbbbb");
+    const alice = await connect();
+    const bob = await connect();
     alice.send("dm", "help");
     await alice.until(() => alice.botTexts("dm").some((text) => text.includes("Connect a real model")));
     expect(bob.botTexts("dm")).toEqual([]);
@@ -44,7 +44,7 @@ describe("WebChat over a real WebSocket", () => {
   });
 
   it("shows tool calls as they happen, and /agents shows the run tree to the local admin", async () => {
-    const browser = await connect("admin-aaaaaaaaaaaaaaaaaa");
+    const browser = await connect();
     const hello = browser.frames.find((frame) => frame.type === "hello");
     expect(hello?.type === "hello" && hello.admin).toBe(true);
     browser.send("dm", "research the workspace");
@@ -66,7 +66,7 @@ describe("WebChat over a real WebSocket", () => {
     const page = await fetch(base);
     expect(page.status).toBe(200);
     expect(page.headers.get("set-cookie")).toMatch(
-      /^chorus_browser=[A-Za-z0-9_-]{16,}; Path=\/;.*HttpOnly; SameSite=Strict/,
+      /^chorus_webchat=[A-Za-z0-9_-]{43}; Path=\/;.*HttpOnly; SameSite=Strict/,
     );
     expect(await page.text()).toContain("<title>Chorus · WebChat</title>");
     expect((await fetch(new URL("healthz", base))).status).toBe(200);

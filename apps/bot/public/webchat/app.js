@@ -102,7 +102,11 @@ function removeTyping(room) {
 
 function addMessage(message) {
   removeTyping(message.room);
-  const mine = message.role === "user" && state.me && message.senderId === state.me.browserId;
+  // Messages loaded from the store carry the sender's name only (the group transcript keeps names, not ids).
+  const mine =
+    message.role === "user" &&
+    state.me &&
+    (message.senderId ? message.senderId === state.me.publicId : message.senderName === state.me.name);
   const el = document.createElement("div");
   el.className = `msg ${message.role}${message.role === "user" && !mine ? " other" : ""}`;
   el.dataset.id = message.id;
@@ -256,6 +260,8 @@ function connect() {
         identityEl.innerHTML = frame.admin
           ? `${escapeHtml(frame.name)} · <span class="admin">admin</span>`
           : escapeHtml(frame.name);
+        // The public id an operator lists under admins.webchat to make this browser an admin from anywhere.
+        identityEl.title = `your public id: ${frame.publicId}`;
         for (const room of ["dm", "group"]) rooms[room].items = [];
         messageEls.clear();
         for (const message of frame.history) addMessage(message);

@@ -8,6 +8,8 @@ import {
   queueModeSchema,
 } from "@chorus/gateway";
 import { z } from "zod";
+import { missingAccessTokenMessage } from "../webchat/access-token-required.js";
+import { isLoopbackBind } from "../webchat/local-request.js";
 
 const accountIdSchema = z
   .string()
@@ -82,14 +84,49 @@ export const telegramAccountSchema = z.strictObject({
 });
 
 /** One WebChat page served by the bot. */
-export const webchatAccountSchema = z.strictObject({
-  accountId: accountIdSchema,
-  host: z.string().min(1).default("127.0.0.1"),
-  port: z.int().min(0).max(65_535).default(8787),
-  /** Browsers on this machine get the owner tier (they can run /agents). Default true. */
-  localAdmin: z.boolean().default(true),
-  ...channelPolicyFields,
-});
+export const webchatAccountSchema = z
+  .strictObject({
+    accountId: accountIdSchema,
+    /**
+     * The address to listen on. Default 127.0.0.1 (this machine only). Any host but 127.0.0.1, ::1 and localhost
+     * makes the page reachable from elsewhere and needs `accessToken`.
+     */
+    host: z.string().min(1).default("127.0.0.1"),
+    port: z.int().min(0).max(65_535).default(8787),
+    /**
+     * Browsers on this machine (connecting from 127.0.0.1 or ::1, not through a proxy) get the owner tier (they can
+     * run /agents). Never applies to a connection from another address. Default true.
+     */
+    localAdmin: z.boolean().default(true),
+    /**
+     * A secret the page asks for once before it opens the chat; required when `host` is not loopback. Use
+     * `${CHORUS_WEBCHAT_TOKEN}` to read it from the environment. At least 16 characters.
+     */
+    accessToken: z.string().min(16, "expected an access token of at least 16 characters").optional(),
+    /**
+     * The host names browsers use to reach the page when `host` is not loopback (the Host header is checked
+     * against them; no DNS rebinding). Default: the bind host itself. A loopback bind answers to 127.0.0.1,
+     * localhost and ::1 only.
+     */
+    allowedHosts: z.array(z.string().min(1)).optional(),
+    ...channelPolicyFields,
+  })
+  .superRefine((account, context) => {
+    if (!isLoopbackBind(account.host) && account.accessToken === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["accessToken"],
+        message: missingAccessTokenMessage(account.host),
+      });
+    }
+    if ((account.host === "0.0.0.0" || account.host === "::") && account.allowedHosts === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["allowedHosts"],
+        message: `expected allowedHosts: the names browsers use to reach the page (e.g. [chat.example.com]); a page bound to ${account.host} answers to no Host by default`,
+      });
+    }
+  });
 
 /** A workspace name (a folder under `<dataDir>/workspaces/`) or a path (with a `/`, resolved like dataDir). */
 const workspaceSchema = z

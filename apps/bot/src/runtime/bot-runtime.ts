@@ -11,6 +11,7 @@ import {
 import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
+import { WEBCHAT_KEY_FILE } from "../webchat/webchat-key.js";
 import { buildGateway } from "./build-gateway.js";
 import { type ChannelSpec, channelSpecsOf } from "./channel-factory.js";
 import { LiveChannels } from "./live-channels.js";
@@ -19,6 +20,7 @@ import { openStore } from "./open-store.js";
 import { logRunEvents } from "./run-event-log.js";
 import { renderBanner } from "./startup-banner.js";
 import { WebchatAdmins } from "./webchat-admins.js";
+import { readWebchatHistory } from "./webchat-stored-history.js";
 
 /** Options of the running bot. */
 export interface BotRuntimeOptions {
@@ -86,7 +88,15 @@ export class BotRuntime {
     this.#channels = new LiveChannels(
       {
         onError: (key, error) => this.#logger.warn({ channel: key, error: describeError(error) }, "channel error"),
-        onWebchatAdmin: (accountId, senderId) => this.#admins.add(accountId, senderId),
+        onWebchatAdminMessage: (accountId, eventId) => this.#admins.markMessage(accountId, eventId),
+        webchatKeyFile: () => resolve(this.#cwd, this.#config.dataDir, WEBCHAT_KEY_FILE),
+        webchatHistory: async (accountId, publicId) => {
+          const store = this.#store;
+          const gateway = this.#gateway;
+          // Before the first Gateway (or between two on a reload) there is no routing yet: the page shows what is live.
+          if (store === undefined || gateway === undefined) return [];
+          return readWebchatHistory(store, gateway.config, accountId, publicId);
+        },
         readiness: () => this.readiness(),
       },
       this.#logger,

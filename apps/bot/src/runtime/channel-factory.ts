@@ -7,6 +7,7 @@ import {
 } from "@chorus/gateway";
 import type { BotConfig, ChannelKind } from "../config/bot-config-schema.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
+import type { WebchatMessage } from "../webchat/webchat-protocol.js";
 
 /** A channel account the configuration asks for: its key, how to build it, and what it was built from. */
 export interface ChannelSpec {
@@ -24,8 +25,12 @@ export interface ChannelSpec {
 export interface ChannelHooks {
   /** Errors a channel survives (a sink that threw, a platform hiccup). */
   onError(key: string, error: unknown): void;
-  /** WebChat: a local browser that is an admin. */
-  onWebchatAdmin(accountId: string, senderId: string): void;
+  /** WebChat: one inbound message (by event id) came over an admin connection. */
+  onWebchatAdminMessage(accountId: string, eventId: string): void;
+  /** WebChat: the server key file (`<dataDir>/webchat.key`). */
+  webchatKeyFile(): string;
+  /** WebChat: a browser's stored conversation (its DM and the group). */
+  webchatHistory(accountId: string, publicId: string): Promise<readonly WebchatMessage[]>;
   /** WebChat: GET /readyz. */
   readiness(): { ready: boolean; detail?: Record<string, unknown> };
 }
@@ -108,14 +113,25 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
       key,
       kind: "webchat",
       accountId: account.accountId,
-      fingerprint: JSON.stringify([account.host, account.port, account.localAdmin]),
+      fingerprint: JSON.stringify([
+        account.host,
+        account.port,
+        account.localAdmin,
+        account.accessToken,
+        account.allowedHosts,
+      ]),
       create: (hooks) =>
         new WebchatChannel({
           accountId: account.accountId,
           host: account.host,
           port: account.port,
           localAdmin: account.localAdmin,
-          onAdmin: (senderId) => hooks.onWebchatAdmin(account.accountId, senderId),
+          ...(account.accessToken === undefined ? {} : { accessToken: account.accessToken }),
+          ...(account.allowedHosts === undefined ? {} : { allowedHosts: account.allowedHosts }),
+          keyFile: hooks.webchatKeyFile(),
+          onAdminMessage: (eventId) => hooks.onWebchatAdminMessage(account.accountId, eventId),
+          storedHistory: (publicId) => hooks.webchatHistory(account.accountId, publicId),
+          onError: (error) => hooks.onError(key, error),
           readiness: () => hooks.readiness(),
         }),
     });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import {
@@ -12,12 +13,15 @@ import {
   type SentMessage,
 } from "@chorus/gateway";
 import { type WebSocket, WebSocketServer } from "ws";
-import { browserIdFromCookie, guestName, newBrowserId } from "./browser-identity.js";
-import { isAllowedUpgrade, isLoopbackRequest } from "./local-request.js";
+import { missingAccessTokenMessage } from "./access-token-required.js";
+import { credentialFromCookie, guestName, newCredential, publicIdOf } from "./browser-identity.js";
+import { allowedHostNames, isAllowedHost, isLoopbackBind, isLoopbackRequest, isSameOrigin } from "./local-request.js";
+import { WebchatAccess } from "./webchat-access.js";
 import { WebchatActivityMapper } from "./webchat-activity.js";
 import { loadWebchatAssets } from "./webchat-assets.js";
-import { WebchatHistory } from "./webchat-history.js";
 import { type ReadinessReport, webchatHttpHandler } from "./webchat-http.js";
+import { loadOrCreateWebchatKey } from "./webchat-key.js";
+import { mergeHistory, WebchatLiveMessages } from "./webchat-live-messages.js";
 import {
   type ClientFrame,
   clientFrameSchema,
@@ -30,14 +34,27 @@ import {
 /** Options of a WebChat account. */
 export interface WebchatChannelOptions {
   readonly accountId: string;
-  /** Default 127.0.0.1. */
+  /** Default 127.0.0.1. Any host but 127.0.0.1, ::1 and localhost needs `accessToken`. */
   readonly host?: string;
   /** Default 8787; 0 picks a free port (tests). */
   readonly port?: number;
-  /** Browsers connecting over loopback are admins (owner tier). Default true. */
+  /** Browsers connecting from this machine (TCP peer 127.0.0.1 or ::1) are admins (owner tier). Default true. */
   readonly localAdmin?: boolean;
-  /** Told when a browser is recognised as an admin, so the gateway's policy can treat its sender id as one. */
-  readonly onAdmin?: (senderId: string) => void;
+  /** The token a browser must give once (the page asks for it); required off loopback. */
+  readonly accessToken?: string;
+  /** Host names the page answers to when not bound to loopback; default the bind host. */
+  readonly allowedHosts?: readonly string[];
+  /** The server key file (`<dataDir>/webchat.key`), created on first start. */
+  readonly keyFile: string;
+  /**
+   * Told, before the message reaches the sink, that an inbound message (by event id) comes from an admin
+   * connection, so the gateway's policy treats that one message as the owner's.
+   */
+  readonly onAdminMessage?: (eventId: string) => void;
+  /** A browser's stored conversation (its DM and the group), for the page's history; default none. */
+  readonly storedHistory?: (publicId: string) => Promise<readonly WebchatMessage[]>;
+  /** Told when the stored history cannot be read (the page then shows what this process has). */
+  readonly onError?: (error: unknown) => void;
   /** Answers GET /readyz; default ready once listening. */
   readonly readiness?: () => ReadinessReport;
   readonly now?: () => number;
@@ -58,15 +75,20 @@ export const WEBCHAT_CAPABILITIES: ChannelCapabilities = {
 
 interface Client {
   readonly socket: WebSocket;
-  readonly browserId: string;
+  /** The browser's public id: its DM chat id and sender id. */
+  readonly publicId: string;
+  /** Decided once, when this connection opened; never from anything the client sends. */
   readonly admin: boolean;
 }
 
 /**
  * The local web chat as a Channel: serves the page, /healthz and /readyz on one HTTP server, and talks to each
- * browser over a WebSocket. Each browser (cookie) has its own DM session; every browser shares the group room.
- * Contract: binds `host:port` on start (rejects if it cannot); `send`/`edit`/`delete` reach every open tab of the
- * chat and are kept for pages that load later; an unknown chat or message is a ChannelError "not-found".
+ * browser over a WebSocket. A browser holds a secret credential (cookie); everything shown to others and used as its
+ * chat and sender id is a public id the server derives from it. Each browser has its own DM session; every browser
+ * shares the group room. A connection is an admin only when `localAdmin` is on and its TCP peer is this machine.
+ * Contract: `start` rejects when bound off loopback without `accessToken`, or when it cannot listen;
+ * `send`/`edit`/`delete` reach every open tab of the chat (a DM only its own browser); an unknown chat or message
+ * is a ChannelError "not-found".
  */
 export class WebchatChannel implements Channel {
   readonly id = "webchat";
@@ -75,15 +97,18 @@ export class WebchatChannel implements Channel {
 
   readonly #options: WebchatChannelOptions;
   readonly #now: () => number;
-  readonly #history = new WebchatHistory();
+  readonly #live = new WebchatLiveMessages();
   readonly #clients = new Set<Client>();
   readonly #activity: WebchatActivityMapper;
   readonly #openSockets = new Set<Socket>();
+  #key: Buffer | undefined;
   #server: Server | undefined;
   #wss: WebSocketServer | undefined;
   #sink: InboundSink | undefined;
   #accepting = false;
   #nextId = 1;
+  /** In every event id, so that a channel restarted by a reload (its counter back at 1) never repeats one. */
+  readonly #instance = randomBytes(6).toString("base64url");
 
   constructor(options: WebchatChannelOptions) {
     this.accountId = options.accountId;
@@ -102,11 +127,21 @@ export class WebchatChannel implements Channel {
 
   async start(sink: InboundSink): Promise<void> {
     if (this.#server !== undefined) throw new ChannelError("unknown", "webchat channel is already started");
+    const bindHost = this.#options.host ?? "127.0.0.1";
+    if (!isLoopbackBind(bindHost) && this.#options.accessToken === undefined) {
+      throw new ChannelError("forbidden", missingAccessTokenMessage(bindHost));
+    }
     const assets = await loadWebchatAssets();
+    const key = await loadOrCreateWebchatKey(this.#options.keyFile);
+    this.#key = key;
+    const access = new WebchatAccess(key, this.#options.accessToken);
+    const hosts = allowedHostNames(bindHost, this.#options.allowedHosts);
     this.#sink = sink;
     const server = createServer(
       webchatHttpHandler({
         assets,
+        access,
+        allowedHosts: hosts,
         readiness: () => {
           const report = this.#options.readiness?.() ?? { ready: true };
           return { ...report, ready: report.ready && this.#accepting };
@@ -120,7 +155,13 @@ export class WebchatChannel implements Channel {
     });
     server.on("upgrade", (request, socket, head) => {
       const path = new URL(request.url ?? "/", "http://localhost").pathname;
-      if (path !== "/ws" || !this.#accepting || !isAllowedUpgrade(request, this.#loopbackOnly())) {
+      const allowed =
+        path === "/ws" &&
+        this.#accepting &&
+        isAllowedHost(request, hosts) &&
+        isSameOrigin(request) &&
+        access.granted(request);
+      if (!allowed) {
         socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
         return;
       }
@@ -130,14 +171,14 @@ export class WebchatChannel implements Channel {
     this.#wss = wss;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(this.#options.port ?? 8787, this.#options.host ?? "127.0.0.1", () => {
+      server.listen(this.#options.port ?? 8787, bindHost, () => {
         server.off("error", reject);
         resolve();
       });
     }).catch((error: NodeJS.ErrnoException) => {
       this.#server = undefined;
       this.#wss = undefined;
-      const where = `${this.#options.host ?? "127.0.0.1"}:${this.#options.port ?? 8787}`;
+      const where = `${bindHost}:${this.#options.port ?? 8787}`;
       throw new ChannelError(
         "network",
         error.code === "EADDRINUSE"
@@ -178,14 +219,14 @@ export class WebchatChannel implements Channel {
       senderName: "Chorus",
       at: this.#now(),
     };
-    this.#history.add(chatId, message);
+    this.#live.add(chatId, message);
     this.#broadcast(room, chatId, { type: "message", message });
     return { messageId: message.id, chatId: target.chatId, sentAt: message.at };
   }
 
   async edit(sent: SentMessage, outbound: OutboundMessage): Promise<void> {
     const room: WebchatRoom = sent.chatId === GROUP_CHAT_ID ? "group" : "dm";
-    if (!this.#history.edit(sent.chatId, sent.messageId, outbound.text)) {
+    if (!this.#live.edit(sent.chatId, sent.messageId, outbound.text)) {
       throw new ChannelError("not-found", `webchat: no message ${sent.messageId} in this chat`);
     }
     this.#broadcast(room, sent.chatId, { type: "edit", room, id: sent.messageId, text: outbound.text });
@@ -193,7 +234,7 @@ export class WebchatChannel implements Channel {
 
   async delete(sent: SentMessage): Promise<void> {
     const room: WebchatRoom = sent.chatId === GROUP_CHAT_ID ? "group" : "dm";
-    if (!this.#history.remove(sent.chatId, sent.messageId)) {
+    if (!this.#live.remove(sent.chatId, sent.messageId)) {
       throw new ChannelError("not-found", `webchat: no message ${sent.messageId} in this chat`);
     }
     this.#broadcast(room, sent.chatId, { type: "delete", room, id: sent.messageId });
@@ -222,32 +263,22 @@ export class WebchatChannel implements Channel {
     return { room: "dm", chatId: target.chatId };
   }
 
+  /** A group frame goes to every browser; a DM frame only to the browser whose public id is that chat. */
   #broadcast(room: WebchatRoom, chatId: string, frame: ServerFrame): void {
     const data = JSON.stringify(frame);
     for (const client of this.#clients) {
-      if (room === "group" || client.browserId === chatId) client.socket.send(data);
+      if (room === "group" || client.publicId === chatId) client.socket.send(data);
     }
   }
 
-  #loopbackOnly(): boolean {
-    const host = this.#options.host ?? "127.0.0.1";
-    return host === "127.0.0.1" || host === "localhost" || host === "::1";
-  }
-
   #onSocket(socket: WebSocket, request: IncomingMessage): void {
-    const browserId = browserIdFromCookie(request.headers.cookie) ?? newBrowserId();
+    const key = this.#key as Buffer;
+    // No credential (a client that never loaded the page): a fresh one, so this connection is nobody else.
+    const publicId = publicIdOf(key, credentialFromCookie(request.headers.cookie) ?? newCredential());
     const admin = (this.#options.localAdmin ?? true) && isLoopbackRequest(request);
-    if (admin) this.#options.onAdmin?.(browserId);
-    const client: Client = { socket, browserId, admin };
-    this.#clients.add(client);
-    socket.on("close", () => this.#clients.delete(client));
-    socket.on("error", () => this.#clients.delete(client));
-    const history = [...this.#history.list(browserId), ...this.#history.list(GROUP_CHAT_ID)].sort(
-      (a, b) => a.at - b.at,
-    );
-    socket.send(
-      JSON.stringify({ type: "hello", browserId, name: guestName(browserId), admin, history } satisfies ServerFrame),
-    );
+    const client: Client = { socket, publicId, admin };
+    const pending: ClientFrame[] = [];
+    let ready = false;
     socket.on("message", (data) => {
       let frame: ClientFrame;
       try {
@@ -256,8 +287,33 @@ export class WebchatChannel implements Channel {
         socket.send(JSON.stringify({ type: "error", message: "unreadable frame" } satisfies ServerFrame));
         return;
       }
-      void this.#onFrame(client, frame);
+      if (ready) void this.#onFrame(client, frame);
+      else pending.push(frame);
     });
+    socket.on("close", () => this.#clients.delete(client));
+    socket.on("error", () => this.#clients.delete(client));
+    void this.#storedHistory(publicId).then((stored) => {
+      if (socket.readyState !== socket.OPEN) return;
+      // The live messages are read after the store, so nothing shown meanwhile is missed.
+      const live = [...this.#live.list(publicId), ...this.#live.list(GROUP_CHAT_ID)];
+      const history = mergeHistory(stored, live);
+      socket.send(
+        JSON.stringify({ type: "hello", publicId, name: guestName(publicId), admin, history } satisfies ServerFrame),
+      );
+      this.#clients.add(client);
+      ready = true;
+      for (const frame of pending.splice(0)) void this.#onFrame(client, frame);
+    });
+  }
+
+  async #storedHistory(publicId: string): Promise<readonly WebchatMessage[]> {
+    if (this.#options.storedHistory === undefined) return [];
+    try {
+      return await this.#options.storedHistory(publicId);
+    } catch (error) {
+      this.#options.onError?.(error);
+      return [];
+    }
   }
 
   async #onFrame(client: Client, frame: ClientFrame): Promise<void> {
@@ -265,20 +321,20 @@ export class WebchatChannel implements Channel {
       client.socket.send(JSON.stringify({ type: "error", message: "the bot is shutting down" } satisfies ServerFrame));
       return;
     }
-    const chatId = frame.room === "dm" ? client.browserId : GROUP_CHAT_ID;
+    const chatId = frame.room === "dm" ? client.publicId : GROUP_CHAT_ID;
     const at = this.#now();
     const id = `u${this.#nextId++}`;
-    const name = guestName(client.browserId);
+    const name = guestName(client.publicId);
     const shown: WebchatMessage = {
       id,
       room: frame.room,
       role: "user",
       text: frame.text,
       senderName: name,
-      senderId: client.browserId,
+      senderId: client.publicId,
       at,
     };
-    this.#history.add(chatId, shown);
+    this.#live.add(chatId, shown);
     this.#broadcast(frame.room, chatId, { type: "message", message: shown });
     const inbound: InboundMessage = {
       channel: this.id,
@@ -286,8 +342,8 @@ export class WebchatChannel implements Channel {
       chatType: frame.room,
       chatId,
       messageId: id,
-      eventId: `${client.browserId}:${id}:${at}`,
-      sender: { id: client.browserId, name, isBot: false },
+      eventId: `${client.publicId}:${this.#instance}:${id}:${at}`,
+      sender: { id: client.publicId, name, isBot: false },
       text: frame.text,
       // Everyone in the shared room is talking to the bot; there is nobody else to address.
       mentionsBot: true,
@@ -295,6 +351,8 @@ export class WebchatChannel implements Channel {
       attachments: [],
       receivedAt: at,
     };
+    // The admin mark travels with this one message (by its event id), never with the sender id.
+    if (client.admin) this.#options.onAdminMessage?.(inbound.eventId);
     try {
       await this.#sink(inbound);
     } catch (error) {

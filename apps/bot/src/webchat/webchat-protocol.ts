@@ -13,7 +13,7 @@ export interface WebchatMessage {
   readonly role: "user" | "bot";
   readonly text: string;
   readonly senderName: string;
-  /** The sending browser, for user messages (the page marks its own). */
+  /** The sending browser's public id, for user messages the server knows it of (the page marks its own). */
   readonly senderId?: string;
   readonly at: number;
 }
@@ -31,9 +31,12 @@ export interface WebchatActivity {
 export type ServerFrame =
   | {
       readonly type: "hello";
-      readonly browserId: string;
+      /** This browser's public id (never its credential). */
+      readonly publicId: string;
       readonly name: string;
+      /** Whether this connection is an admin (a browser on this machine, with `localAdmin`). */
       readonly admin: boolean;
+      /** This browser's own DM and the group room, oldest first. */
       readonly history: readonly WebchatMessage[];
     }
   | { readonly type: "message"; readonly message: WebchatMessage }

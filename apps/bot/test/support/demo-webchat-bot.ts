@@ -14,13 +14,19 @@ export interface DemoWebchatBot {
   stop(): Promise<void>;
 }
 
-/** Starts the demo WebChat bot the WebChat tests share; `stop()` always cleans up. */
-export async function startDemoWebchatBot(prefix: string): Promise<DemoWebchatBot> {
+/**
+ * Starts the demo WebChat bot the WebChat tests share, with `webchat` settings over the defaults (e.g. a host and an
+ * access token); `stop()` always cleans up.
+ */
+export async function startDemoWebchatBot(
+  prefix: string,
+  webchat: { host?: string; accessToken?: string } = {},
+): Promise<DemoWebchatBot> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const parsed = parseBotConfig({
     dataDir: dir,
     agents: [{ id: "assistant", model: "demo" }],
-    channels: { webchat: [{ accountId: "local", port: 0 }] },
+    channels: { webchat: [{ accountId: "local", port: 0, ...webchat }] },
     store: { kind: "memory" },
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));

@@ -26,11 +26,22 @@ export class WebchatClient {
     });
   }
 
-  /** Connects as a browser with this cookie id (the page's origin header included). */
-  static async connect(baseUrl: string, browserId: string): Promise<WebchatClient> {
+  /**
+   * Connects as a browser sending this Cookie header (e.g. `chorus_webchat=<credential>`; none: a fresh identity),
+   * with the page's Origin, from `localAddress` when given (127.0.0.2 stands for another machine).
+   */
+  static async connect(
+    baseUrl: string,
+    options: { cookie?: string; localAddress?: string; headers?: Record<string, string> } = {},
+  ): Promise<WebchatClient> {
     const url = new URL("ws", baseUrl).toString().replace(/^http/, "ws");
     const socket = new WebSocket(url, {
-      headers: { cookie: `chorus_browser=${browserId}`, origin: new URL(baseUrl).origin },
+      headers: {
+        origin: new URL(baseUrl).origin,
+        ...(options.cookie === undefined ? {} : { cookie: options.cookie }),
+        ...options.headers,
+      },
+      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
     });
     const client = new WebchatClient(socket);
     await new Promise<void>((resolve, reject) => {
@@ -39,6 +50,13 @@ export class WebchatClient {
     });
     await client.until(() => client.frames.some((frame) => frame.type === "hello"));
     return client;
+  }
+
+  /** The `hello` frame this connection got. */
+  get hello(): Extract<ServerFrame, { type: "hello" }> {
+    const hello = this.frames.find((frame) => frame.type === "hello");
+    if (hello?.type !== "hello") throw new Error("no hello yet");
+    return hello;
   }
 
   send(room: WebchatRoom, text: string): void {
