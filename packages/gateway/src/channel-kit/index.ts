@@ -1,0 +1,5 @@
+export { ChannelOptionsError } from "./channel-options-error.js";
+export { EditBudget } from "./edit-budget.js";
+export { isNativeCommand, NATIVE_COMMANDS, type NativeCommand } from "./native-commands.js";
+export { requireOption } from "./require-option.js";
+export { stripLeadingMention } from "./strip-leading-mention.js";
