@@ -8,7 +8,7 @@ import type {
   SendTarget,
   SentMessage,
 } from "@chorus/gateway";
-import { ChannelError, EditBudget, requireOption } from "@chorus/gateway";
+import { ChannelError, ClientSlot, EditBudget, inboundDelivery, requireOption } from "@chorus/gateway";
 import type { APIMessage, Client } from "discord.js";
 import { discordButtonRowsOf, normaliseDiscordButtonPress } from "./discord-buttons.js";
 import { discordCommandPayloads, normaliseDiscordCommand } from "./discord-commands.js";
@@ -79,7 +79,7 @@ export class DiscordChannel implements Channel {
   readonly #now: () => number;
   readonly #budget: EditBudget;
   readonly #timers = new Set<NodeJS.Timeout>();
-  #client: Client | undefined;
+  readonly #client = new ClientSlot<Client>("discord", toDiscordChannelError);
 
   constructor(options: DiscordChannelOptions) {
     requireOption("discord", "accountId", options.accountId);
@@ -92,11 +92,11 @@ export class DiscordChannel implements Channel {
 
   /** The bot's user id once started. */
   get botUserId(): string | undefined {
-    return this.#client?.user?.id;
+    return this.#client.current?.user?.id;
   }
 
   async start(sink: InboundSink): Promise<void> {
-    if (this.#client !== undefined) throw new ChannelError("unknown", "discord channel is already started");
+    this.#client.claim();
     const discord = await import("discord.js");
     const rest: { globalRequestsPerSecond: number; api?: string } = {
       globalRequestsPerSecond: this.#options.globalRequestsPerSecond ?? DISCORD_GLOBAL_REQUESTS_PER_SECOND,
@@ -108,12 +108,11 @@ export class DiscordChannel implements Channel {
       partials: [discord.Partials.Channel],
       rest,
     });
-    this.#client = client;
+    this.#client.hold(client);
+    // discord.js does not await its listeners: each event is handed on without waiting for the one before.
+    const deliverInbound = inboundDelivery(sink, this.#options.onError);
     const deliver = (inbound: InboundMessage | undefined): void => {
-      if (inbound === undefined) return;
-      Promise.resolve()
-        .then(() => sink(inbound))
-        .catch((error: unknown) => this.#options.onError?.(error));
+      void Promise.resolve().then(() => deliverInbound(inbound));
     };
     client.on(discord.Events.MessageCreate, (message) => {
       const self = this.#self();
@@ -133,27 +132,25 @@ export class DiscordChannel implements Channel {
         deliver(normaliseDiscordButtonPress(interaction, self, this.#now()));
       }
     });
-    try {
-      const ready = once(client, discord.Events.ClientReady);
-      await client.login(this.#options.token);
-      await ready;
-      if (this.#options.registerCommands ?? true) {
-        const applicationId = client.application?.id ?? client.user?.id;
-        await client.rest.put(`/applications/${applicationId}/commands`, { body: discordCommandPayloads() });
-      }
-    } catch (error) {
-      await this.stop();
-      throw toDiscordChannelError(error, "start");
-    }
+    await this.#client.connect(
+      async () => {
+        const ready = once(client, discord.Events.ClientReady);
+        await client.login(this.#options.token);
+        await ready;
+        if (this.#options.registerCommands ?? true) {
+          const applicationId = client.application?.id ?? client.user?.id;
+          await client.rest.put(`/applications/${applicationId}/commands`, { body: discordCommandPayloads() });
+        }
+      },
+      () => this.stop(),
+    );
   }
 
   async stop(): Promise<void> {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     this.#budget.clear();
-    const client = this.#client;
-    this.#client = undefined;
-    await client?.destroy();
+    await this.#client.release()?.destroy();
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
@@ -175,7 +172,7 @@ export class DiscordChannel implements Channel {
       body.nonce = key;
       body.enforce_nonce = true;
     }
-    const sent = (await this.#call("send", (client) =>
+    const sent = (await this.#client.call("send", (client) =>
       client.rest.post(`/channels/${channelId}/messages`, { body }),
     )) as APIMessage;
     const result: SentMessage = { messageId: sent.id, chatId: target.chatId, sentAt: this.#now() };
@@ -193,38 +190,32 @@ export class DiscordChannel implements Channel {
     // Discord keeps the fields a PATCH omits: an edit without buttons sends an empty list, which removes earlier ones
     // (as Telegram's edit drops the keyboard and Slack's the blocks).
     const body = { content: outbound.text, components: discordButtonRowsOf(outbound.buttons) ?? [] };
-    await this.#call("edit", (client) =>
+    await this.#client.call("edit", (client) =>
       client.rest.patch(`/channels/${channelId}/messages/${message.messageId}`, { body }),
     );
   }
 
   async delete(message: SentMessage): Promise<void> {
     const channelId = message.threadId ?? message.chatId;
-    await this.#call("delete", (client) => client.rest.delete(`/channels/${channelId}/messages/${message.messageId}`));
+    await this.#client.call("delete", (client) =>
+      client.rest.delete(`/channels/${channelId}/messages/${message.messageId}`),
+    );
   }
 
   async typing(target: SendTarget): Promise<void> {
-    await this.#call("typing", (client) => client.rest.post(`/channels/${target.threadId ?? target.chatId}/typing`));
+    await this.#client.call("typing", (client) =>
+      client.rest.post(`/channels/${target.threadId ?? target.chatId}/typing`),
+    );
   }
 
   async react(message: SentMessage, emoji: string): Promise<void> {
     const channelId = message.threadId ?? message.chatId;
     const path = `/channels/${channelId}/messages/${message.messageId}/reactions/${encodeURIComponent(emoji)}/@me`;
-    await this.#call("react", (client) => client.rest.put(path as `/${string}`));
+    await this.#client.call("react", (client) => client.rest.put(path as `/${string}`));
   }
 
   #self(): DiscordSelf | undefined {
-    const botUserId = this.#client?.user?.id;
+    const botUserId = this.#client.current?.user?.id;
     return botUserId === undefined ? undefined : { accountId: this.accountId, botUserId };
-  }
-
-  async #call<T>(operation: string, run: (client: Client) => Promise<T>): Promise<T> {
-    const client = this.#client;
-    if (client === undefined) throw new ChannelError("unknown", `discord ${operation}: the channel is not started`);
-    try {
-      return await run(client);
-    } catch (error) {
-      throw toDiscordChannelError(error, operation);
-    }
   }
 }

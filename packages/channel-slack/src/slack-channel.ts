@@ -9,7 +9,14 @@ import type {
   SendTarget,
   SentMessage,
 } from "@chorus/gateway";
-import { ChannelError, ChannelOptionsError, EditBudget, requireOption } from "@chorus/gateway";
+import {
+  ChannelError,
+  ChannelOptionsError,
+  ClientSlot,
+  EditBudget,
+  inboundDelivery,
+  requireOption,
+} from "@chorus/gateway";
 import type { App } from "@slack/bolt";
 import {
   normaliseSlackButtonPress,
@@ -132,7 +139,7 @@ export class SlackChannel implements Channel {
   readonly #working = new Map<string, WorkingMark>();
   // The latest message someone sent per conversation, so `typing` without a replyToMessageId (DMs) can mark it.
   readonly #lastAsked = new Map<string, string>();
-  #app: App | undefined;
+  readonly #app = new ClientSlot<App>("slack", toSlackChannelError);
   #self: SlackSelf | undefined;
   #eventsUrl: string | undefined;
 
@@ -159,7 +166,7 @@ export class SlackChannel implements Channel {
   }
 
   async start(sink: InboundSink): Promise<void> {
-    if (this.#app !== undefined) throw new ChannelError("unknown", "slack channel is already started");
+    this.#app.claim();
     const bolt = await import("@slack/bolt");
     const options = this.#options;
     const clientOptions = options.slackApiUrl === undefined ? {} : { slackApiUrl: options.slackApiUrl };
@@ -196,15 +203,11 @@ export class SlackChannel implements Channel {
             logger,
             clientOptions: appClientOptions,
           });
-    this.#app = app;
+    this.#app.hold(app);
+    const deliverInbound = inboundDelivery(sink, options.onError);
     const deliver = async (inbound: InboundMessage | undefined, asked = true): Promise<void> => {
-      if (inbound === undefined) return;
-      if (asked && inbound.interaction === undefined) this.#rememberAsked(inbound);
-      try {
-        await sink(inbound);
-      } catch (error) {
-        options.onError?.(error);
-      }
+      if (inbound !== undefined && asked && inbound.interaction === undefined) this.#rememberAsked(inbound);
+      await deliverInbound(inbound);
     };
     app.message(async ({ message, body }) => {
       const self = this.#self;
@@ -244,33 +247,33 @@ export class SlackChannel implements Channel {
     app.error(async (error) => {
       options.onError?.(error);
     });
-    try {
-      // One try, not the WebClient's default ten retries over about 30 minutes: an unreachable Slack fails the start
-      // at once, and whoever starts the channel decides when to try again.
-      const probe = new bolt.webApi.WebClient(options.botToken, {
-        ...clientOptions,
-        logger,
-        retryConfig: { retries: 0 },
-      });
-      const auth = await probe.auth.test();
-      if (typeof auth.user_id !== "string") throw new ChannelError("forbidden", "slack auth.test returned no user_id");
-      this.#self = { accountId: this.accountId, botUserId: auth.user_id };
-      if (options.mode === "socket") {
-        await app.start();
-      } else {
-        const host = options.host ?? "127.0.0.1";
-        const server = (await app.start({ port: options.port ?? 0, host })) as Server;
-        this.#eventsUrl = `http://${host}:${(server.address() as AddressInfo).port}/slack/events`;
-      }
-    } catch (error) {
-      await this.stop();
-      throw toSlackChannelError(error, "start");
-    }
+    await this.#app.connect(
+      async () => {
+        // One try, not the WebClient's default ten retries over about 30 minutes: an unreachable Slack fails the start
+        // at once, and whoever starts the channel decides when to try again.
+        const probe = new bolt.webApi.WebClient(options.botToken, {
+          ...clientOptions,
+          logger,
+          retryConfig: { retries: 0 },
+        });
+        const auth = await probe.auth.test();
+        if (typeof auth.user_id !== "string")
+          throw new ChannelError("forbidden", "slack auth.test returned no user_id");
+        this.#self = { accountId: this.accountId, botUserId: auth.user_id };
+        if (options.mode === "socket") {
+          await app.start();
+        } else {
+          const host = options.host ?? "127.0.0.1";
+          const server = (await app.start({ port: options.port ?? 0, host })) as Server;
+          this.#eventsUrl = `http://${host}:${(server.address() as AddressInfo).port}/slack/events`;
+        }
+      },
+      () => this.stop(),
+    );
   }
 
   async stop(): Promise<void> {
-    const app = this.#app;
-    this.#app = undefined;
+    const app = this.#app.release();
     this.#self = undefined;
     this.#eventsUrl = undefined;
     this.#working.clear();
@@ -283,7 +286,7 @@ export class SlackChannel implements Channel {
     const replyTo = slackTsOrUndefined(target.replyToMessageId);
     const threadTs = target.threadId ?? (this.#options.replyInThread === true ? replyTo : undefined);
     const blocks = slackBlocksOf(outbound.text, outbound.buttons);
-    const sent = await this.#call("send", (app) =>
+    const sent = await this.#app.call("send", (app) =>
       app.client.chat.postMessage({
         channel: target.chatId,
         // With blocks, Slack shows the blocks and uses the text for notifications.
@@ -304,13 +307,13 @@ export class SlackChannel implements Channel {
     // Slack keeps a message's blocks when an update leaves them out, and shows them over the new text: an edit
     // without buttons sends an empty list, which removes earlier ones (as Telegram's edit drops the keyboard).
     const blocks = slackBlocksOf(outbound.text, outbound.buttons) ?? [];
-    await this.#call("edit", (app) =>
+    await this.#app.call("edit", (app) =>
       app.client.chat.update({ channel: message.chatId, ts: message.messageId, text: outbound.text, blocks }),
     );
   }
 
   async delete(message: SentMessage): Promise<void> {
-    await this.#call("delete", (app) => app.client.chat.delete({ channel: message.chatId, ts: message.messageId }));
+    await this.#app.call("delete", (app) => app.client.chat.delete({ channel: message.chatId, ts: message.messageId }));
   }
 
   /**
@@ -385,21 +388,11 @@ export class SlackChannel implements Channel {
 
   async #reaction(action: "add" | "remove", channel: string, timestamp: string, name: string): Promise<void> {
     try {
-      await this.#call("react", (app) => app.client.reactions[action]({ channel, timestamp, name }));
+      await this.#app.call("react", (app) => app.client.reactions[action]({ channel, timestamp, name }));
     } catch (error) {
       const code = slackPlatformError(error);
       if (code === "already_reacted" || code === "no_reaction") return;
       throw error;
-    }
-  }
-
-  async #call<T>(operation: string, run: (app: App) => Promise<T>): Promise<T> {
-    const app = this.#app;
-    if (app === undefined) throw new ChannelError("unknown", `slack ${operation}: the channel is not started`);
-    try {
-      return await run(app);
-    } catch (error) {
-      throw toSlackChannelError(error, operation);
     }
   }
 }

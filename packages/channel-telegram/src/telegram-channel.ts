@@ -8,7 +8,15 @@ import type {
   SendTarget,
   SentMessage,
 } from "@chorus/gateway";
-import { ChannelError, ChannelOptionsError, EditBudget, NATIVE_COMMANDS, requireOption } from "@chorus/gateway";
+import {
+  type ChannelError,
+  ChannelOptionsError,
+  ClientSlot,
+  EditBudget,
+  inboundDelivery,
+  NATIVE_COMMANDS,
+  requireOption,
+} from "@chorus/gateway";
 import type { RunnerHandle } from "@grammyjs/runner";
 import type { Bot, Context } from "grammy";
 import { createConnectionPool, forgetIdleConnectionsOnNetworkError } from "./connection-pool.js";
@@ -93,7 +101,7 @@ export class TelegramChannel implements Channel {
   readonly #options: TelegramChannelOptions;
   readonly #now: () => number;
   readonly #budget: EditBudget;
-  #bot: Bot | undefined;
+  readonly #bot = new ClientSlot<Bot>("telegram", toTelegramChannelError);
   #runner: RunnerHandle | undefined;
   #server: Server | undefined;
   #webhookUrl: string | undefined;
@@ -124,11 +132,11 @@ export class TelegramChannel implements Channel {
 
   /** The bot's numeric user id once started. */
   get botId(): number | undefined {
-    return this.#bot?.botInfo.id;
+    return this.#bot.current?.botInfo.id;
   }
 
   async start(sink: InboundSink): Promise<void> {
-    if (this.#bot !== undefined) throw new ChannelError("unknown", "telegram channel is already started");
+    this.#bot.claim();
     const [{ Bot, webhookCallback }, { autoRetry }, { run, sequentialize }] = await Promise.all([
       import("grammy"),
       import("@grammyjs/auto-retry"),
@@ -142,84 +150,73 @@ export class TelegramChannel implements Channel {
     const bot = new Bot(this.#options.token, {
       client: { apiRoot, timeoutSeconds, baseFetchConfig: { agent: pool, compress: true } },
     });
-    this.#bot = bot;
+    this.#bot.hold(bot);
     // Updates of one chat (and of one forum topic) are handled one after another; different chats in parallel.
     bot.use(sequentialize(orderKey));
+    const deliver = inboundDelivery(sink, this.#options.onError);
     bot.on("message", async (ctx) => {
       const self = this.#self();
-      const inbound = self === undefined ? undefined : normaliseTelegramUpdate(ctx.update, self, this.#now());
-      if (inbound === undefined) return;
-      try {
-        await sink(inbound);
-      } catch (error) {
-        this.#options.onError?.(error);
-      }
+      await deliver(self === undefined ? undefined : normaliseTelegramUpdate(ctx.update, self, this.#now()));
     });
     // An inline button press: answered at once (so the button stops spinning), then handled as a message.
     bot.on("callback_query:data", async (ctx) => {
       await ctx.answerCallbackQuery().catch((error: unknown) => this.#options.onError?.(error));
       const self = this.#self();
-      const inbound = self === undefined ? undefined : normaliseTelegramCallback(ctx.update, self, this.#now());
-      if (inbound === undefined) return;
-      try {
-        await sink(inbound);
-      } catch (error) {
-        this.#options.onError?.(error);
-      }
+      await deliver(self === undefined ? undefined : normaliseTelegramCallback(ctx.update, self, this.#now()));
     });
     bot.catch((error) => this.#options.onError?.(error.error));
-    try {
-      // One getMe, before auto-retry is installed: an unreachable Telegram fails the start at once. `bot.init()` and
-      // auto-retry would both retry network errors without end (backing off up to an hour), and a start that hangs
-      // holds up the rest of the bot; whoever starts the channel decides when to try again.
-      bot.botInfo = await bot.api.getMe();
-      // auto-retry waits out 429s only. Network errors and 5xx it would retry without end, backing off up to an hour,
-      // so a reply could arrive long after Telegram is back; they go to the caller instead: the outbox retries a send
-      // at most a minute apart, and the runner polls again every second.
-      bot.api.config.use(
-        autoRetry({
-          maxRetryAttempts: 8,
-          maxDelaySeconds: this.#options.maxRetryDelaySeconds ?? 60,
-          rethrowHttpErrors: true,
-          rethrowInternalServerErrors: true,
-        }),
-      );
-      bot.api.config.use(pollingOutageReporter(this.#options.onError), forgetIdleConnectionsOnNetworkError(pool));
-      if (this.#options.registerCommands ?? true) {
-        await bot.api.setMyCommands(NATIVE_COMMANDS.map((c) => ({ command: c.name, description: c.description })));
-      }
-      const webhook = this.#options.webhook;
-      if ((this.#options.mode ?? "polling") === "webhook" && webhook !== undefined) {
-        const handler = webhookCallback(bot, "http", { secretToken: webhook.secretToken });
-        const server = createServer((req, res) => {
-          handler(req, res).catch((error: unknown) => this.#options.onError?.(error));
-        });
-        this.#server = server;
-        await new Promise<void>((resolve, reject) => {
-          server.once("error", reject);
-          server.listen(webhook.port ?? 0, webhook.host ?? "127.0.0.1", resolve);
-        });
-        const { port } = server.address() as AddressInfo;
-        this.#webhookUrl = `http://${webhook.host ?? "127.0.0.1"}:${port}/telegram`;
-        await bot.api.setWebhook(webhook.publicUrl ?? this.#webhookUrl, { secret_token: webhook.secretToken });
-      } else {
-        // getUpdates is refused while a webhook is set.
-        await bot.api.deleteWebhook();
-        // Never give up polling (the runner's default stops after 15 h of failures, and the bot would hear nothing
-        // again), and retry at a steady pace instead of a backoff that grows without a cap.
-        this.#runner = run(bot, {
-          runner: {
-            fetch: { timeout: longPollSeconds },
-            retryInterval: POLL_RETRY_MS,
-            maxRetryTime: Number.POSITIVE_INFINITY,
-            silent: true,
-          },
-        });
-      }
-    } catch (error) {
-      await this.stop();
-      throw toTelegramChannelError(error, "start");
-    }
+    await this.#bot.connect(
+      async () => {
+        // One getMe, before auto-retry is installed: an unreachable Telegram fails the start at once. `bot.init()` and
+        // auto-retry would both retry network errors without end (backing off up to an hour), and a start that hangs
+        // holds up the rest of the bot; whoever starts the channel decides when to try again.
+        bot.botInfo = await bot.api.getMe();
+        // auto-retry waits out 429s only. Network errors and 5xx it would retry without end, backing off up to an hour,
+        // so a reply could arrive long after Telegram is back; they go to the caller instead: the outbox retries a send
+        // at most a minute apart, and the runner polls again every second.
+        bot.api.config.use(
+          autoRetry({
+            maxRetryAttempts: 8,
+            maxDelaySeconds: this.#options.maxRetryDelaySeconds ?? 60,
+            rethrowHttpErrors: true,
+            rethrowInternalServerErrors: true,
+          }),
+        );
+        bot.api.config.use(pollingOutageReporter(this.#options.onError), forgetIdleConnectionsOnNetworkError(pool));
+        if (this.#options.registerCommands ?? true) {
+          await bot.api.setMyCommands(NATIVE_COMMANDS.map((c) => ({ command: c.name, description: c.description })));
+        }
+        const webhook = this.#options.webhook;
+        if ((this.#options.mode ?? "polling") === "webhook" && webhook !== undefined) {
+          const handler = webhookCallback(bot, "http", { secretToken: webhook.secretToken });
+          const server = createServer((req, res) => {
+            handler(req, res).catch((error: unknown) => this.#options.onError?.(error));
+          });
+          this.#server = server;
+          await new Promise<void>((resolve, reject) => {
+            server.once("error", reject);
+            server.listen(webhook.port ?? 0, webhook.host ?? "127.0.0.1", resolve);
+          });
+          const { port } = server.address() as AddressInfo;
+          this.#webhookUrl = `http://${webhook.host ?? "127.0.0.1"}:${port}/telegram`;
+          await bot.api.setWebhook(webhook.publicUrl ?? this.#webhookUrl, { secret_token: webhook.secretToken });
+        } else {
+          // getUpdates is refused while a webhook is set.
+          await bot.api.deleteWebhook();
+          // Never give up polling (the runner's default stops after 15 h of failures, and the bot would hear nothing
+          // again), and retry at a steady pace instead of a backoff that grows without a cap.
+          this.#runner = run(bot, {
+            runner: {
+              fetch: { timeout: longPollSeconds },
+              retryInterval: POLL_RETRY_MS,
+              maxRetryTime: Number.POSITIVE_INFINITY,
+              silent: true,
+            },
+          });
+        }
+      },
+      () => this.stop(),
+    );
   }
 
   async stop(): Promise<void> {
@@ -227,7 +224,7 @@ export class TelegramChannel implements Channel {
     const server = this.#server;
     this.#runner = undefined;
     this.#server = undefined;
-    this.#bot = undefined;
+    this.#bot.release();
     this.#webhookUrl = undefined;
     this.#budget.clear();
     const pool = this.#pool;
@@ -250,7 +247,9 @@ export class TelegramChannel implements Channel {
     }
     const keyboard = inlineKeyboardOf(outbound.buttons);
     if (keyboard !== undefined) other.reply_markup = keyboard;
-    const sent = await this.#call("send", (bot) => bot.api.sendMessage(chatOf(target.chatId), outbound.text, other));
+    const sent = await this.#bot.call("send", (bot) =>
+      bot.api.sendMessage(chatOf(target.chatId), outbound.text, other),
+    );
     const result: SentMessage = { messageId: String(sent.message_id), chatId: target.chatId, sentAt: this.#now() };
     return target.threadId === undefined ? result : { ...result, threadId: target.threadId };
   }
@@ -259,7 +258,7 @@ export class TelegramChannel implements Channel {
     this.#budget.take(message.chatId);
     const keyboard = inlineKeyboardOf(outbound.buttons);
     try {
-      await this.#call("edit", (bot) =>
+      await this.#bot.call("edit", (bot) =>
         bot.api.editMessageText(chatOf(message.chatId), Number(message.messageId), outbound.text, {
           parse_mode: "HTML",
           link_preview_options: { is_disabled: true },
@@ -272,16 +271,16 @@ export class TelegramChannel implements Channel {
   }
 
   async delete(message: SentMessage): Promise<void> {
-    await this.#call("delete", (bot) => bot.api.deleteMessage(chatOf(message.chatId), Number(message.messageId)));
+    await this.#bot.call("delete", (bot) => bot.api.deleteMessage(chatOf(message.chatId), Number(message.messageId)));
   }
 
   async typing(target: SendTarget): Promise<void> {
     const other = target.threadId === undefined ? {} : { message_thread_id: Number(target.threadId) };
-    await this.#call("typing", (bot) => bot.api.sendChatAction(chatOf(target.chatId), "typing", other));
+    await this.#bot.call("typing", (bot) => bot.api.sendChatAction(chatOf(target.chatId), "typing", other));
   }
 
   async react(message: SentMessage, emoji: string): Promise<void> {
-    await this.#call("react", (bot) =>
+    await this.#bot.call("react", (bot) =>
       bot.api.setMessageReaction(chatOf(message.chatId), Number(message.messageId), [
         { type: "emoji", emoji } as never,
       ]),
@@ -289,18 +288,8 @@ export class TelegramChannel implements Channel {
   }
 
   #self(): TelegramSelf | undefined {
-    const info = this.#bot?.botInfo;
+    const info = this.#bot.current?.botInfo;
     return info === undefined ? undefined : { accountId: this.accountId, botId: info.id, username: info.username };
-  }
-
-  async #call<T>(operation: string, run: (bot: Bot) => Promise<T>): Promise<T> {
-    const bot = this.#bot;
-    if (bot === undefined) throw new ChannelError("unknown", `telegram ${operation}: the channel is not started`);
-    try {
-      return await run(bot);
-    } catch (error) {
-      throw toTelegramChannelError(error, operation);
-    }
   }
 }
 
