@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type {
   Channel,
+  ChannelAccountOptions,
   ChannelCapabilities,
   InboundMessage,
   InboundSink,
@@ -23,10 +24,8 @@ export const DISCORD_EDIT_WINDOW_MS = 60 * 60 * 1000;
 /** Discord's limit on a message nonce; a longer idempotency key is not sent. */
 const DISCORD_NONCE_MAX_LENGTH = 25;
 
-/** Options of a Discord bot account. */
-export interface DiscordChannelOptions {
-  /** Names this bot account among several; appears in every InboundMessage. */
-  readonly accountId: string;
+/** Options of a Discord bot account (with `accountId`, `onError` and `now` of ChannelAccountOptions). */
+export interface DiscordChannelOptions extends ChannelAccountOptions {
   /** The bot token. Never logged. */
   readonly token: string;
   /** REST base URL, e.g. a test server's `http://127.0.0.1:PORT/api`; default Discord's. */
@@ -38,10 +37,6 @@ export interface DiscordChannelOptions {
   readonly globalRequestsPerSecond?: number;
   /** Register /agents /status /new /stop as global application commands on start. Default true. */
   readonly registerCommands?: boolean;
-  /** Called with errors the sink throws (the channel keeps running). */
-  readonly onError?: (error: unknown) => void;
-  /** Clock for receivedAt / sentAt and the edit budget; default Date.now. */
-  readonly now?: () => number;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type {
   Channel,
+  ChannelAccountOptions,
   ChannelCapabilities,
   InboundMessage,
   InboundSink,
@@ -36,10 +37,8 @@ import {
 } from "./slack-inbound.js";
 import { forwardingSlackLogger } from "./slack-logger.js";
 
-/** Options of one Slack app (one workspace install). */
-export interface SlackChannelOptions {
-  /** Names this app among several; appears in every InboundMessage. */
-  readonly accountId: string;
+/** Options of one Slack app, one workspace install (with `accountId`, `onError` and `now` of ChannelAccountOptions). */
+export interface SlackChannelOptions extends ChannelAccountOptions {
   /** Socket Mode (needs appToken) or HTTP (needs signingSecret; events at `/slack/events`). */
   readonly mode: "socket" | "http";
   /** `xoxb-…` bot token. Never logged. */
@@ -79,10 +78,6 @@ export interface SlackChannelOptions {
   readonly replyInThread?: boolean;
   /** Reaction shown on the asked message while the agent works. Default "eyes". */
   readonly workingReaction?: string;
-  /** Called with errors the sink or bolt throws (the channel keeps running). */
-  readonly onError?: (error: unknown) => void;
-  /** Clock for receivedAt / sentAt and the edit budget; default Date.now. */
-  readonly now?: () => number;
 }
 
 /**

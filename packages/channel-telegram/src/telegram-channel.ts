@@ -2,6 +2,7 @@ import { type Agent, createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type {
   Channel,
+  ChannelAccountOptions,
   ChannelCapabilities,
   InboundSink,
   OutboundMessage,
@@ -37,10 +38,8 @@ export interface TelegramWebhookOptions {
   readonly publicUrl?: string;
 }
 
-/** Options of a Telegram bot account. */
-export interface TelegramChannelOptions {
-  /** Names this bot among several; appears in every InboundMessage. */
-  readonly accountId: string;
+/** Options of a Telegram bot account (with `accountId`, `onError` and `now` of ChannelAccountOptions). */
+export interface TelegramChannelOptions extends ChannelAccountOptions {
   /** `<bot id>:<secret>` from BotFather. Never logged. */
   readonly token: string;
   /** Long polling (default) or webhook. */
@@ -59,10 +58,6 @@ export interface TelegramChannelOptions {
   readonly longPollSeconds?: number;
   /** Longest `retry_after` (seconds) auto-retry waits out before the send fails as rate-limited. Default 60. */
   readonly maxRetryDelaySeconds?: number;
-  /** Called with errors the sink throws (the channel keeps running). */
-  readonly onError?: (error: unknown) => void;
-  /** Clock for receivedAt / sentAt and the edit budget; default Date.now. */
-  readonly now?: () => number;
 }
 
 /** What a Telegram chat allows: 4 096 characters, HTML, about one edit per second per chat. */

@@ -1,3 +1,4 @@
+export type { ChannelAccountOptions } from "./channel-account-options.js";
 export { ChannelOptionsError } from "./channel-options-error.js";
 export { ClientSlot, type ToChannelError } from "./client-slot.js";
 export { inboundDelivery } from "./deliver-inbound.js";
