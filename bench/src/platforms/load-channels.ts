@@ -1,6 +1,6 @@
 import type { Channel, InboundMessage } from "@chorus/gateway";
 
-/** The channel factories of @chorus/gateway, typed locally so the bench builds before they are exported. */
+/** The channel factories of the @chorus/channel-* packages, typed locally so the bench builds without them. */
 export interface ChannelFactories {
   createDiscordChannel(options: {
     accountId: string;
@@ -20,24 +20,28 @@ export interface ChannelFactories {
 }
 
 /**
- * Loads the channel factories from @chorus/gateway's dist.
- * Contract: resolves with the reason instead of throwing when they are not there (package not built, or built
- * before the channels were exported).
+ * Loads the channel factories from the dist of @chorus/channel-discord, -slack and -telegram.
+ * Contract: resolves with the reason instead of throwing when they are not there (a package not built).
  */
 export async function loadChannelFactories(): Promise<ChannelFactories | { unavailable: string }> {
   try {
-    const gateway = (await import("@chorus/gateway")) as unknown as Partial<ChannelFactories>;
+    const [discord, slack, telegram] = (await Promise.all([
+      import("@chorus/channel-discord"),
+      import("@chorus/channel-slack"),
+      import("@chorus/channel-telegram"),
+    ])) as unknown as Partial<ChannelFactories>[];
+    const factories = { ...discord, ...slack, ...telegram };
     if (
-      typeof gateway.createDiscordChannel !== "function" ||
-      typeof gateway.createSlackChannel !== "function" ||
-      typeof gateway.createTelegramChannel !== "function"
+      typeof factories.createDiscordChannel !== "function" ||
+      typeof factories.createSlackChannel !== "function" ||
+      typeof factories.createTelegramChannel !== "function"
     ) {
-      return { unavailable: "n/a (@chorus/gateway does not export the channels)" };
+      return { unavailable: "n/a (the @chorus/channel-* packages do not export the channel factories)" };
     }
-    return gateway as ChannelFactories;
+    return factories as ChannelFactories;
   } catch (error) {
     const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-    return { unavailable: `n/a (@chorus/gateway not built: ${reason})` };
+    return { unavailable: `n/a (a @chorus/channel-* package is not built: ${reason})` };
   }
 }
 

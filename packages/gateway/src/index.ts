@@ -1,5 +1,5 @@
 export * from "./channel/index.js";
-export * from "./channels/index.js";
+export * from "./channel-kit/index.js";
 export * from "./config/index.js";
 export * from "./events/index.js";
 export * from "./markup/index.js";

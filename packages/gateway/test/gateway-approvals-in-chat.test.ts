@@ -1,7 +1,7 @@
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TestChannelOptions } from "../src/channel/index.js";
-import { deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./fixtures/deploy-approval-probe.js";
+import { deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "../src/testing/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const TIMEOUT_MS = 60_000;

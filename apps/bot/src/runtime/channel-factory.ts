@@ -1,10 +1,7 @@
-import {
-  type Channel,
-  createDiscordChannel,
-  createSlackChannel,
-  createTelegramChannel,
-  type TelegramWebhookOptions,
-} from "@chorus/gateway";
+import { createDiscordChannel } from "@chorus/channel-discord";
+import { createSlackChannel } from "@chorus/channel-slack";
+import { createTelegramChannel, type TelegramWebhookOptions } from "@chorus/channel-telegram";
+import type { Channel } from "@chorus/gateway";
 import type { BotConfig, ChannelKind } from "../config/bot-config-schema.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
 import type { WebchatMessage } from "../webchat/webchat-protocol.js";

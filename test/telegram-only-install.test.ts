@@ -1,0 +1,116 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// Issue 17's promise to a developer who wants a Telegram bot: packing the packages and installing them outside the
+// workspace brings grammy and neither discord.js nor @slack/bolt. Needs the packages built (`npm test` builds first)
+// and the npm registry for third-party dependencies (npm's cache makes a second run quick).
+const run = promisify(execFile);
+const root = join(import.meta.dirname, "..");
+const INSTALL_TIMEOUT_MS = 180_000;
+
+/** What a Telegram-only program installs: the adapter, the gateway and what they stand on; the SQLite store once it exists. */
+const PACKED = ["core", "providers", "tools", "gateway", "channel-telegram", "store-sqlite"].filter((dir) =>
+  existsSync(join(root, "packages", dir, "package.json")),
+);
+
+let folder = "";
+let tarballs: string[] = [];
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "chorus-telegram-only-"));
+  const packs = join(folder, "packs");
+  mkdirSync(packs);
+  for (const dir of PACKED) {
+    const pkg = join(root, "packages", dir);
+    if (!existsSync(join(pkg, "dist", "index.js"))) throw new Error(`packages/${dir} is not built: run pnpm build`);
+    await run("pnpm", ["pack", "--pack-destination", packs], { cwd: pkg, timeout: 60_000 });
+  }
+  tarballs = readdirSync(packs).map((file) => join(packs, file));
+  const app = join(folder, "app");
+  mkdirSync(app);
+  const dependencies = Object.fromEntries(
+    tarballs.map((file) => {
+      const name = /^chorus-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file.split("/").at(-1) ?? "")?.[1] ?? file;
+      return [`@chorus/${name}`, `file:${file}`];
+    }),
+  );
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({ name: "telegram-only", private: true, type: "module", dependencies }),
+  );
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+    cwd: app,
+    timeout: INSTALL_TIMEOUT_MS,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
+}, INSTALL_TIMEOUT_MS + 60_000);
+
+afterAll(() => {
+  if (folder !== "") rmSync(folder, { recursive: true, force: true });
+});
+
+describe("a Telegram-only program installed from the packed packages, outside the workspace", () => {
+  it("packs every package it needs, with workspace:* rewritten to real versions", async () => {
+    expect(tarballs.map((file) => file.split("/").at(-1))).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^chorus-gateway-/),
+        expect.stringMatching(/^chorus-channel-telegram-/),
+      ]),
+    );
+    const { stdout } = await run("tar", [
+      "-xOf",
+      tarballs.find((f) => f.includes("channel-telegram")) ?? "",
+      "package/package.json",
+    ]);
+    const manifest = JSON.parse(stdout) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies["@chorus/gateway"]).toMatch(/^\d+\.\d+\.\d+/);
+    expect(JSON.stringify(manifest)).not.toContain("workspace:");
+  });
+
+  it("has grammy in node_modules, and neither discord.js nor @slack/bolt", () => {
+    const modules = join(folder, "app", "node_modules");
+    expect(existsSync(join(modules, "grammy", "package.json"))).toBe(true);
+    expect(existsSync(join(modules, "@grammyjs", "runner", "package.json"))).toBe(true);
+    expect(existsSync(join(modules, "discord.js"))).toBe(false);
+    expect(existsSync(join(modules, "@discordjs"))).toBe(false);
+    expect(existsSync(join(modules, "@slack", "bolt"))).toBe(false);
+  });
+
+  it("runs an ESM program that builds a Gateway with a Telegram channel, on the toolchain's Node", async () => {
+    const script = join(folder, "app", "main.mjs");
+    writeFileSync(
+      script,
+      [
+        'import { ChannelOptionsError, Gateway, MemorySessionStore } from "@chorus/gateway";',
+        'import { createTelegramChannel } from "@chorus/channel-telegram";',
+        'import { ModelRegistry } from "@chorus/providers";',
+        'const telegram = createTelegramChannel({ accountId: "tg", token: "123:abc" });',
+        "const gateway = new Gateway({",
+        '  config: { agents: [{ id: "main", model: "claude-sonnet-4-6" }], channels: [{ channel: "telegram", dmPolicy: "open" }] },',
+        "  store: new MemorySessionStore(),",
+        "  channels: [telegram],",
+        "  models: new ModelRegistry(),",
+        "});",
+        'let refused = "";',
+        'try { createTelegramChannel({ accountId: "tg", token: "" }); } catch (e) { refused = e instanceof ChannelOptionsError ? e.message : "?"; }',
+        "console.log(JSON.stringify({ id: telegram.id, markup: telegram.capabilities.markup, gateway: typeof gateway.start, refused, node: process.versions.node }));",
+      ].join("\n"),
+    );
+    const { stdout } = await run(process.execPath, [script], { cwd: join(folder, "app"), timeout: 30_000 });
+    const printed = JSON.parse(stdout) as { node: string };
+    // The toolchain's Node (24 here); the packages promise Node 22 and later.
+    expect(printed.node).toBe(process.versions.node);
+    expect(Number(printed.node.split(".")[0])).toBeGreaterThanOrEqual(22);
+    expect(printed).toEqual({
+      node: process.versions.node,
+      id: "telegram",
+      markup: "telegram-html",
+      gateway: "function",
+      refused: 'telegram channel: option "token" is required',
+    });
+  });
+});
