@@ -1,10 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBot } from "./support/build-bot.js";
-import { browserCookies, startWebchatBotProcess, type WebchatBotProcess } from "./support/webchat-bot-process.js";
-import { WebchatClient } from "./support/webchat-client.js";
+import { describe, expect, it } from "vitest";
+import { browserCookies, webchatBotSuite } from "./support/webchat-bot-process.js";
+import type { WebchatClient } from "./support/webchat-client.js";
 
 // The attack (issue 23): a browser's cookie was also the sender id every other browser saw in the group, and local
 // browsers were admins by that id. A guest on another machine copied the admin's id into its cookie, reconnected,
@@ -13,35 +9,8 @@ import { WebchatClient } from "./support/webchat-client.js";
 
 const SECRET_IN_DM = "my private note: the vault code is ZEBRA-7731";
 
-let dir: string;
-let running: WebchatBotProcess | undefined;
-const clients: WebchatClient[] = [];
-
-beforeAll(async () => {
-  await buildBot();
-  dir = await mkdtemp(join(tmpdir(), "chorus-takeover-"));
-  running = await startWebchatBotProcess(dir, {});
-}, 300_000);
-
-afterAll(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await running?.bot.kill();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function connect(options: Parameters<typeof WebchatClient.connect>[1]): Promise<WebchatClient> {
-  const client = await WebchatClient.connect(running?.url ?? "", options);
-  clients.push(client);
-  return client;
-}
-
-/** Sends `/agents` in the DM and returns the answer. */
-async function agentsAnswer(client: WebchatClient): Promise<string> {
-  const before = client.botTexts("dm").length;
-  client.send("dm", "/agents");
-  await client.until(() => client.botTexts("dm").length > before);
-  return client.botTexts("dm").slice(before).join("\n");
-}
+const bot = webchatBotSuite("chorus-takeover-", {});
+const connect = bot.connect;
 
 /** Every string a client was ever sent, for "does it contain X anywhere". */
 function everythingSeen(client: WebchatClient): string {
@@ -50,7 +19,7 @@ function everythingSeen(client: WebchatClient): string {
 
 describe("the WebChat cookie-copy takeover", () => {
   it("fails: a guest that copies every id it sees into its cookie is still a guest and never sees the admin's DM", async () => {
-    const url = running?.url ?? "";
+    const url = bot.running().url;
     const adminCookie = await browserCookies(url, "127.0.0.1");
     const adminCredential = /chorus_webchat=([^;]+)/.exec(adminCookie)?.[1] ?? "";
     expect(adminCredential).toHaveLength(43);
@@ -58,7 +27,7 @@ describe("the WebChat cookie-copy takeover", () => {
     expect(admin.hello.admin).toBe(true);
     admin.send("dm", SECRET_IN_DM);
     await admin.until(() => admin.botTexts("dm").length > 0);
-    expect(await agentsAnswer(admin)).toContain("**Fleet**"); // the admin really is the owner
+    expect(await admin.ask("dm", "/agents")).toContain("**Fleet**"); // the admin really is the owner
 
     const guest = await connect({ cookie: await browserCookies(url, "127.0.0.2"), localAddress: "127.0.0.2" });
     expect(guest.hello.admin).toBe(false);
@@ -100,7 +69,7 @@ describe("the WebChat cookie-copy takeover", () => {
     // The copy with the admin's id, used as a user would: /agents is refused as for any guest, and nothing the
     // admin says in its DM afterwards reaches it.
     const forged = await connect({ cookie: `chorus_browser=${adminSenderId}`, localAddress: "127.0.0.2" });
-    expect(await agentsAnswer(forged)).toBe("You are not authorised to use /agents.");
+    expect(await forged.ask("dm", "/agents")).toBe("You are not authorised to use /agents.");
     const answered = admin.botTexts("dm").length;
     admin.send("dm", "one more private line: ZEBRA-7731 again");
     await admin.until(() => admin.botTexts("dm").length > answered);
@@ -109,6 +78,6 @@ describe("the WebChat cookie-copy takeover", () => {
     expect(everythingSeen(forged)).not.toContain("ZEBRA-7731");
     expect(everythingSeen(guest)).not.toContain("ZEBRA-7731");
     // The admin's credential itself was never sent to anyone, the admin included.
-    for (const client of clients) expect(everythingSeen(client)).not.toContain(adminCredential);
+    for (const client of bot.clients()) expect(everythingSeen(client)).not.toContain(adminCredential);
   }, 60_000);
 });

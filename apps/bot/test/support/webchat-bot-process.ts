@@ -1,7 +1,11 @@
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { BotProcess } from "./bot-process.js";
+import { buildBot } from "./build-bot.js";
+import { WebchatClient } from "./webchat-client.js";
 
 /** The WebChat account settings a test bot runs with. */
 export interface WebchatSettings {
@@ -113,4 +117,48 @@ export async function browserCookies(url: string, localAddress = "127.0.0.1"): P
   const page = await httpRequest(url, { localAddress });
   if (page.status !== 200) throw new Error(`the page answered ${page.status}: ${page.body}`);
   return cookieHeaderOf(page.headers["set-cookie"]);
+}
+
+/** One WebChat bot process shared by a test file, and the clients it connected (closed after the file). */
+export interface WebchatBotSuite {
+  /** The folder holding the config and the data dir. */
+  dir(): string;
+  running(): WebchatBotProcess;
+  connect(options: Parameters<typeof WebchatClient.connect>[1]): Promise<WebchatClient>;
+  /** Every client `connect` opened so far. */
+  clients(): readonly WebchatClient[];
+}
+
+/**
+ * Starts one `chorus start` serving WebChat before the file's tests and stops it (and every client) after them.
+ * Contract: call at the top level of a test file.
+ */
+export function webchatBotSuite(prefix: string, settings: WebchatSettings): WebchatBotSuite {
+  let dir = "";
+  let running: WebchatBotProcess | undefined;
+  const clients: WebchatClient[] = [];
+  beforeAll(async () => {
+    await buildBot();
+    dir = await mkdtemp(join(tmpdir(), prefix));
+    running = await startWebchatBotProcess(dir, settings);
+  }, 300_000);
+  afterAll(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await running?.bot.kill();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const suite: WebchatBotSuite = {
+    dir: () => dir,
+    running: () => {
+      if (running === undefined) throw new Error("the WebChat bot is not running");
+      return running;
+    },
+    connect: async (options) => {
+      const client = await WebchatClient.connect(suite.running().url, options);
+      clients.push(client);
+      return client;
+    },
+    clients: () => clients,
+  };
+  return suite;
 }

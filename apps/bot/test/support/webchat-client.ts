@@ -63,6 +63,14 @@ export class WebchatClient {
     this.#socket.send(JSON.stringify({ type: "send", room, text }));
   }
 
+  /** Sends `text` to a room and returns the bot's answer (its messages that arrive after it, joined). */
+  async ask(room: WebchatRoom, text: string): Promise<string> {
+    const before = this.botTexts(room).length;
+    this.send(room, text);
+    await this.until(() => this.botTexts(room).length > before);
+    return this.botTexts(room).slice(before).join("\n");
+  }
+
   /** Bot messages of a room as they read now. */
   botTexts(room: WebchatRoom): string[] {
     return [...this.texts.values()].filter((m) => m.room === room && m.role === "bot").map((m) => m.text);
