@@ -2,3 +2,4 @@
 // the main entry so a program using the gateway never loads it).
 export { CLOCK_START, type ClockedStore, clockedMemoryStore } from "./clocked-store.js";
 export { describeSessionStoreConformance } from "./session-store-conformance.js";
+export { describeStoreHousekeepingConformance } from "./store-housekeeping-conformance.js";
