@@ -1,14 +1,11 @@
 // The store core every SessionStore implementation shares (the memory store here, @chorus/store-sqlite, a Postgres
 // store next): a backend implements `SessionStoreCore` (or `NestingStoreCore` for group commit) and wraps it in
 // `CoreBackedSessionStore`, which supplies the transactions, turn commits and validation every store must agree on.
-export { commitTurnOn } from "./commit-turn.js";
 export { CoreBackedSessionStore } from "./core-backed-store.js";
-export { CoreOps } from "./core-ops.js";
 export { GroupCommit, type NestingStoreCore } from "./group-commit.js";
 export { defineLazyJson } from "./lazy-json.js";
-export { buildRunRecord, buildSessionRecord, patched, type SessionOptionals } from "./record-builders.js";
+export { buildRunRecord, buildSessionRecord, patched } from "./record-builders.js";
 export type { AppendMarks, SessionStoreCore } from "./store-core.js";
-export { storeInboundMessageOn } from "./store-inbound-message.js";
 export {
   assertRunning,
   checkLimit,
@@ -17,6 +14,4 @@ export {
   statusList,
   toStoredJson,
 } from "./store-validation.js";
-export { timeOrderedId } from "./time-ordered-id.js";
-export { TransactionGate } from "./transaction-gate.js";
 export { zeroUsage } from "./zero-usage.js";
