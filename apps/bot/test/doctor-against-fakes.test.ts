@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SqliteSessionStore } from "@chorus/gateway";
+import { SqliteSessionStore } from "@chorus/store-sqlite";
 import {
   startFakeAnthropic,
   startFakeDiscord,

@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SqliteSessionStore } from "@chorus/gateway";
+import { SqliteSessionStore } from "@chorus/store-sqlite";
 import { startFakeOpenAI, startFakeTelegram } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BotProcess } from "./support/bot-process.js";

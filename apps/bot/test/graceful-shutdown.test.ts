@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SqliteSessionStore } from "@chorus/gateway";
+import { SqliteSessionStore } from "@chorus/store-sqlite";
 import { startFakeOpenAI } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseBotConfig } from "../src/config/load-bot-config.js";

@@ -25,14 +25,15 @@ export interface GatewayPieces {
 }
 
 /**
- * Loads the Gateway from @chorus/gateway's dist and the scripted model from @chorus/core/testing.
+ * Loads the Gateway from @chorus/gateway's dist, the SQLite store from @chorus/store-sqlite's and the scripted model from @chorus/core/testing.
  * Contract: resolves with the reason instead of throwing when either is missing.
  */
 export async function loadGatewayPieces(): Promise<GatewayPieces | { unavailable: string }> {
   try {
     const gateway = (await import("@chorus/gateway")) as unknown as Partial<GatewayPieces>;
+    const sqlite = (await import("@chorus/store-sqlite")) as unknown as Partial<GatewayPieces>;
     const testing = (await import("@chorus/core/testing")) as unknown as Partial<GatewayPieces>;
-    if (typeof gateway.Gateway !== "function" || gateway.SqliteSessionStore === undefined) {
+    if (typeof gateway.Gateway !== "function" || sqlite.SqliteSessionStore === undefined) {
       return { unavailable: "n/a (@chorus/gateway does not export the Gateway)" };
     }
     if (typeof testing.scriptedStreamFn !== "function" || typeof testing.fakeModel !== "function") {
@@ -40,7 +41,7 @@ export async function loadGatewayPieces(): Promise<GatewayPieces | { unavailable
     }
     return {
       Gateway: gateway.Gateway,
-      SqliteSessionStore: gateway.SqliteSessionStore,
+      SqliteSessionStore: sqlite.SqliteSessionStore,
       scriptedStreamFn: testing.scriptedStreamFn,
       fakeModel: testing.fakeModel,
     };

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MemorySessionStore, SqliteSessionStore } from "@chorus/gateway";
+import { MemorySessionStore } from "@chorus/gateway";
+import { SqliteSessionStore } from "@chorus/store-sqlite";
 import { measurePruneBacklog, type PruneBacklogResult } from "../measure/prune-backlog.js";
 import { formatNumber, formatRatio } from "../report/format-number.js";
 import type { ReportTable } from "../report/report-types.js";

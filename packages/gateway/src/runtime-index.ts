@@ -55,8 +55,9 @@ export {
   type ModelCatalog,
 } from "./gateway/gateway-options.js";
 export { inboundUserMessage } from "./gateway/inbound-user-message.js";
+export { RESTART_TOOL_RESULT } from "./gateway/restart-repair.js";
 export { SessionRateCap } from "./gateway/session-rate-cap.js";
-export type { SessionChat } from "./gateway/session-runtime.js";
+export type { SessionChat } from "./gateway/session-runtime-deps.js";
 export {
   HOUSEKEEPING_DEFAULTS,
   type HousekeepingSweep,

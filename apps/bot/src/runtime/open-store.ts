@@ -1,5 +1,6 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { MemorySessionStore, type SessionStore, SqliteSessionStore } from "@chorus/gateway";
+import { MemorySessionStore, type SessionStore } from "@chorus/gateway";
+import { SqliteSessionStore } from "@chorus/store-sqlite";
 import type { BotConfig } from "../config/bot-config-schema.js";
 
 /** The store a configuration asks for, and how to describe it. */

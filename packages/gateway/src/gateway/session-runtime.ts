@@ -1,62 +1,18 @@
-import {
-  Agent,
-  type AgentEvent,
-  type AgentLoopConfig,
-  type AgentRunResult,
-  type Model,
-  type StreamFn,
-} from "@chorus/core";
-import type { ApprovalDesk } from "../approvals/approval-desk.js";
-import type { Channel, SendTarget } from "../channel/channel-types.js";
+import { Agent, type AgentEvent, type AgentRunResult, type Model } from "@chorus/core";
 import type { QueueMode } from "../config/gateway-config-schema.js";
-import type { GatewayEventBus } from "../events/gateway-event-bus.js";
-import type { RunTracker } from "../fleet/run-tracker.js";
-import type { FairAdmission } from "../lanes/fair-admission.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
-import { ReplyManager, type ReplyMode } from "../reply-manager/reply-manager.js";
+import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
 import { timeOrderedId } from "../store/core/time-ordered-id.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { OutboxEntry, SessionRecord } from "../store/store-types.js";
-import { describeError, type GatewayLogger } from "./gateway-logger.js";
+import type { SessionRecord } from "../store/store-types.js";
+import { describeError } from "./gateway-logger.js";
 import type { PreparedAgent } from "./prepare-agent.js";
+import type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
 
-/** Where a session's replies go. */
-export interface SessionChat {
-  readonly channel: string;
-  readonly accountId: string;
-  readonly target: SendTarget;
-}
-
-/** What a session runtime needs from its gateway. */
-export interface SessionRuntimeDeps {
-  store: SessionStore;
-  events: GatewayEventBus;
-  runs: RunTracker;
-  logger: GatewayLogger;
-  now: () => number;
-  admission: FairAdmission;
-  streamFn: StreamFn;
-  loop: Omit<Partial<AgentLoopConfig>, "model" | "streamFn" | "tools" | "run" | "preDispatchPolicies"> | undefined;
-  resolveModel(id: string): Model | undefined;
-  channelFor(channel: string, accountId: string): Channel | undefined;
-  deliver(entries: readonly OutboxEntry[]): void;
-  notice(sessionKey: string, chat: SessionChat, text: string): void;
-  onIdle(runtime: SessionRuntime): void;
-  /** Registers work the gateway's `idle()` waits for. */
-  track(work: Promise<unknown>): void;
-  replyMode: ReplyMode;
-  /** How long a turn works before typing shows. */
-  typingDelayMs: number;
-  turnTimeoutMs: number;
-  maxQueued: number;
-  collectDebounceMs: number;
-  /** Where tool calls waiting for approval are shown in chat and answered. */
-  approvals: ApprovalDesk;
-}
+export type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
 
 /** A turn under way. */
 interface CurrentRun {

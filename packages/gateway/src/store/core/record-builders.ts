@@ -38,7 +38,7 @@ export function buildSessionRecord(
   };
 }
 
-/** Builds a run record, leaving out unset optional fields. */
+/** Builds a run record, leaving out unset optional fields. Contract: the same inputs give deep-equal records in every store. */
 export function buildRunRecord(fields: {
   id: string;
   sessionKey: string;
@@ -65,7 +65,7 @@ export function buildRunRecord(fields: {
   };
 }
 
-/** Resolves a patch field against the current value: `null` clears, `undefined` keeps. */
+/** Resolves a patch field against the current value. Contract: `null` clears, `undefined` keeps, anything else replaces. */
 export function patched<T>(current: T | undefined, change: T | null | undefined): T | undefined {
   if (change === undefined) return current;
   return change === null ? undefined : change;

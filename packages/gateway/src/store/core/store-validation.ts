@@ -26,7 +26,7 @@ export function statusList<S extends string>(status: S | readonly S[] | undefine
   return typeof status === "string" ? [status] : (status as readonly S[]);
 }
 
-/** Rejects a change to a run that already ended. */
+/** Rejects a change to a run that already ended. Contract: throws `invalid-state` unless `status` is `running`. */
 export function assertRunning(id: string, status: RunStatus): void {
   if (status !== "running") {
     throw new SessionStoreError(
@@ -45,6 +45,7 @@ export function checkLimit(limit: number | undefined): number | undefined {
   return limit;
 }
 
+/** Contract: a `not-found` SessionStoreError naming what was looked for; the caller throws it. */
 export function notFound(what: string, id: string | number): SessionStoreError {
   return new SessionStoreError("not-found", `No ${what} ${JSON.stringify(id)} in the session store.`);
 }

@@ -1,0 +1,48 @@
+import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
+import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
+import type { SessionRecord } from "../store/store-types.js";
+import type { GatewayContext } from "./gateway-context.js";
+import { sessionChatOf } from "./session-chat.js";
+
+/** The fleet as /agents shows it: agents, their sessions, running runs (stored and live). */
+export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
+  const runs = await ctx.store.listRuns({ status: "running" });
+  const runSessions = new Map<string, SessionRecord>();
+  for (const run of runs) {
+    const session = await ctx.store.getSession(run.sessionKey);
+    if (session !== undefined) runSessions.set(run.sessionKey, session);
+  }
+  const sessions = (await ctx.store.listSessions()).filter((s) => !isSubagentKey(s.key));
+  return buildFleetView({
+    agents: ctx.config.agents,
+    bindings: ctx.config.bindings,
+    sessions,
+    runs,
+    runSessions,
+    live: ctx.runs,
+    now: ctx.now(),
+  });
+}
+
+/**
+ * Stops a run and every run below it; the affected chat is told. Contract: `killed` lists the stopped run ids,
+ * the run itself first; empty when no such run is live in this process.
+ */
+export async function killRunTree(ctx: GatewayContext, runId: string): Promise<{ killed: string[] }> {
+  const run = ctx.runs.get(runId);
+  if (run === undefined) return { killed: [] };
+  const killed = ctx.runs.killTree(runId, "stopped by an administrator");
+  // A root run tells its chat itself (its end notice); for a sub-agent the root chat is told here.
+  if (run.depth > 0) {
+    const session = await ctx.store.getSession(rootKeyOf(run.sessionKey));
+    if (session !== undefined) {
+      ctx.notices.post(
+        session.key,
+        sessionChatOf(session),
+        `An administrator stopped a sub-agent task (${run.agentId}).`,
+      );
+    }
+  }
+  ctx.logger.info({ runId, killed }, "runs killed by an administrator");
+  return { killed };
+}

@@ -1,0 +1,42 @@
+import type { ApprovalDesk } from "../approvals/approval-desk.js";
+import type { Channel } from "../channel/channel-types.js";
+import type { GatewayConfig } from "../config/gateway-config-schema.js";
+import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import type { RunTracker } from "../fleet/run-tracker.js";
+import type { PairingService } from "../policy/pairing/pairing-service.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { ChatNotices } from "./chat-notices.js";
+import type { GatewayLogger } from "./gateway-logger.js";
+import type { GatewayOptions } from "./gateway-options.js";
+import type { PreparedAgent } from "./prepare-agent.js";
+import type { SessionRegistry } from "./session-registry.js";
+
+/**
+ * What the `Gateway` hands its collaborators (intake, restart recovery, command host, sub-agent results): the shared
+ * parts it wires once. Contract: built by the Gateway's constructor only; every field lives as long as the Gateway.
+ */
+export interface GatewayContext {
+  readonly config: GatewayConfig;
+  readonly options: GatewayOptions;
+  readonly store: SessionStore;
+  readonly events: GatewayEventBus;
+  readonly runs: RunTracker;
+  readonly pairing: PairingService;
+  readonly approvals: ApprovalDesk;
+  readonly logger: GatewayLogger;
+  readonly now: () => number;
+  /** The configured agents, prepared once. */
+  readonly agents: ReadonlyMap<string, PreparedAgent>;
+  /** The sessions with live state in memory. */
+  readonly sessions: SessionRegistry;
+  /** Notices to chats, through the outbox. */
+  readonly notices: ChatNotices;
+  channelFor(channel: string, accountId: string): Channel | undefined;
+  /** Registers work the gateway's `idle()` waits for. */
+  track(work: Promise<unknown>): void;
+}
+
+/** The key of a channel account in the gateway's maps (and in `selfIds`). */
+export function channelKey(channel: string, accountId: string): string {
+  return `${channel}/${accountId}`;
+}

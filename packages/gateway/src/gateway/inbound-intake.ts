@@ -1,0 +1,233 @@
+import type { InboundMessage } from "../channel/channel-types.js";
+import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
+import type { CommandHost } from "../commands/command-types.js";
+import { answerInteraction } from "../commands/interaction-reply.js";
+import { parseCommand } from "../commands/parse-command.js";
+import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
+import { BotLoopBrake } from "../policy/bot-loop-brake.js";
+import { decideInbound } from "../policy/decide-inbound.js";
+import { OneTimeHints } from "../policy/one-time-hints.js";
+import type { PairingScope } from "../policy/pairing/pairing-types.js";
+import { routeInbound } from "../routing/route-inbound.js";
+import { isSessionStoreError } from "../store/session-store-error.js";
+import type { SessionRecord } from "../store/store-types.js";
+import { generateSessionTitle } from "../titles/session-title.js";
+import { channelKey, type GatewayContext } from "./gateway-context.js";
+import { describeError } from "./gateway-logger.js";
+import { inboundUserMessage } from "./inbound-user-message.js";
+import { tellMessageNotStored } from "./message-not-stored.js";
+import type { SessionRateCap } from "./session-rate-cap.js";
+import type { SessionChat } from "./session-runtime-deps.js";
+
+/**
+ * The inbound pipeline for one message: inbound policy (own/bot messages, bot hop limit, DM pairing/allowlist, group
+ * allowlist, mention gating) → route (bindings) → per-session rate cap → builtin command, or the message is stored
+ * with its event id (dedupe) and handed to its session's lane.
+ * Contract: a user's message is in the store before its session sees it; a message the store refuses is answered
+ * at once through the channel ("not stored") and the error rethrown.
+ */
+export class InboundIntake {
+  readonly #ctx: GatewayContext;
+  readonly #commandHost: CommandHost;
+  readonly #rateCap: SessionRateCap | undefined;
+  readonly #brake = new BotLoopBrake();
+  readonly #hints = new OneTimeHints();
+
+  constructor(ctx: GatewayContext, commandHost: CommandHost, rateCap: SessionRateCap | undefined) {
+    this.#ctx = ctx;
+    this.#commandHost = commandHost;
+    this.#rateCap = rateCap;
+  }
+
+  async handle(message: InboundMessage): Promise<void> {
+    const { channel, accountId } = message;
+    // Dedupe: the event id is recorded as the message is acted on (with the user's message, in its transaction), so
+    // an event whose handling never got that far — a crash, a failed write — is handled when the platform replays it.
+    const event = { channel, accountId, eventId: message.eventId };
+    const policy = this.#policyFor(message);
+    const selfId = this.#ctx.options.selfIds?.[channelKey(channel, accountId)] ?? "";
+    const botHops = this.#brake.observe(message, selfId);
+    const scope: PairingScope = { channel, accountId };
+    const senderId = message.sender.id;
+    // Pairing only matters for DM senders the config does not already decide about.
+    const lookUpPairing =
+      message.chatType === "dm" &&
+      policy.dmPolicy !== "disabled" &&
+      !policy.admins.includes(senderId) &&
+      !policy.allowFrom.includes(senderId);
+    const paired = lookUpPairing ? await this.#ctx.pairing.isApproved(scope, senderId) : false;
+    const decision = decideInbound(message, { policy, selfId, botHops, paired });
+    if (decision.action === "ignore") {
+      if (decision.hint !== undefined && this.#hints.first(`${channel}/${accountId}/${message.chatId}`)) {
+        this.#ctx.logger.info({ channel, accountId, chatId: message.chatId }, decision.hint);
+      }
+      return;
+    }
+    const route = routeInbound(this.#ctx.config, message);
+    if (decision.action === "pair") {
+      if (await this.#ctx.store.recordInboundEvent(event)) await this.#pairingReply(message, scope, route.sessionKey);
+      return;
+    }
+    if (this.#rateCap !== undefined && !this.#rateCap.allow(route.sessionKey, this.#ctx.now())) {
+      this.#ctx.logger.warn(
+        { sessionKey: route.sessionKey, senderId: message.sender.id },
+        "rate cap reached: message ignored",
+      );
+      return;
+    }
+    const command = parseCommand(message.text);
+    const builtin = command !== undefined && isBuiltinCommand(command.name);
+    const newSession = {
+      key: route.sessionKey,
+      agentId: route.agentId,
+      channel,
+      accountId,
+      chatId: message.chatId,
+    };
+    // An agent turn's message is stored with its session and event id in one transaction, before anything else
+    // happens to it.
+    const userMessage = builtin ? undefined : inboundUserMessage(message);
+    let stored: { session: SessionRecord; created: boolean; seq: number | undefined } | undefined;
+    try {
+      stored =
+        userMessage === undefined
+          ? (await this.#ctx.store.recordInboundEvent(event))
+            ? { ...(await this.#ctx.store.ensureSession(newSession)), seq: undefined }
+            : undefined
+          : await this.#ctx.store.storeInboundMessage({ event, session: newSession, message: userMessage });
+    } catch (error) {
+      // Nothing of it was kept (nor its event id: a redelivery is handled); the sender must not wait for an answer.
+      if (isSessionStoreError(error)) {
+        await tellMessageNotStored(this.#ctx.channelFor(channel, accountId), message, this.#ctx.logger);
+      }
+      throw error;
+    }
+    if (stored === undefined) return; // a replay
+    const { session, created, seq } = stored;
+    this.#ctx.events.publish({
+      type: "message_received",
+      at: this.#ctx.now(),
+      sessionKey: session.key,
+      agentId: route.agentId,
+      channel,
+      accountId,
+      chatId: message.chatId,
+      messageId: message.messageId,
+      senderId,
+    });
+    if (created) this.#makeTitle(session.key, message.text);
+
+    if (command !== undefined && userMessage === undefined) {
+      const isAdmin = policy.admins.includes(senderId);
+      const outcome = await runBuiltinCommand(command.name, {
+        message,
+        sessionKey: session.key,
+        agentId: route.agentId,
+        isAdmin,
+        scope,
+        args: command.args,
+        host: this.#commandHost,
+      });
+      if (outcome.kind === "refused") {
+        this.#ctx.logger.warn(
+          { command: command.name, senderId, channel, accountId, chatId: message.chatId },
+          "command refused: not authorised",
+        );
+      }
+      if (outcome.kind !== "unknown") await this.#answerCommand(message, session, outcome.text, outcome.ephemeral);
+      return;
+    }
+    if (userMessage === undefined) return;
+
+    this.#ctx.sessions.runtimeFor(session, policy).accept({
+      message: userMessage,
+      ...(seq === undefined ? {} : { seq }),
+      trust: decision.trust,
+      source: "user",
+      senderId,
+      ...(message.chatType === "group" ? { replyToMessageId: message.messageId } : {}),
+    });
+  }
+
+  /** The channel account's policy, with the sender among its admins when the `isAdmin` option says so. */
+  #policyFor(message: InboundMessage): ChannelPolicy {
+    const policy = resolveChannelPolicy(this.#ctx.config, message.channel, message.accountId);
+    const senderId = message.sender.id;
+    if (policy.admins.includes(senderId) || this.#ctx.options.isAdmin?.(message) !== true) return policy;
+    return { ...policy, admins: [...policy.admins, senderId] };
+  }
+
+  /**
+   * A command's answer: through the platform command's own reply path when it came as one (Discord application
+   * command, Slack slash command), else through the outbox. An interaction the platform refuses (e.g. its window
+   * passed) falls back to the outbox unless the answer was only for the sender and the chat is not private.
+   */
+  async #answerCommand(
+    message: InboundMessage,
+    session: SessionRecord,
+    text: string,
+    ephemeral: boolean,
+  ): Promise<void> {
+    const chat = replyChat(session, message);
+    const channel = this.#ctx.channelFor(message.channel, message.accountId);
+    if (message.interaction === undefined || channel === undefined) {
+      this.#ctx.notices.post(session.key, chat, text);
+      return;
+    }
+    try {
+      await answerInteraction(message.interaction, text, channel.capabilities, ephemeral);
+    } catch (error) {
+      const fallBack = !ephemeral || message.chatType === "dm";
+      this.#ctx.logger.warn(
+        { channel: message.channel, accountId: message.accountId, error: describeError(error), fallBack },
+        "command interaction refused",
+      );
+      if (fallBack) this.#ctx.notices.post(session.key, chat, text);
+    }
+  }
+
+  async #pairingReply(message: InboundMessage, scope: PairingScope, sessionKey: string): Promise<void> {
+    const outcome = await this.#ctx.pairing.request(scope, message.sender);
+    const chat: SessionChat = {
+      channel: message.channel,
+      accountId: message.accountId,
+      target: { chatType: "dm", chatId: message.chatId },
+    };
+    let text: string;
+    switch (outcome.status) {
+      case "created":
+      case "pending":
+        text = `Hi! I don't know you yet. Ask an admin of this bot to approve you with: /pair approve ${outcome.code} (the code expires in an hour).`;
+        break;
+      case "too-many-pending":
+        text = "Too many people are waiting for approval right now; please try again later.";
+        break;
+      case "already-approved":
+        return;
+    }
+    this.#ctx.logger.info(
+      { channel: scope.channel, accountId: scope.accountId, senderId: message.sender.id },
+      "pairing requested",
+    );
+    this.#ctx.notices.post(sessionKey, chat, text);
+  }
+
+  #makeTitle(sessionKey: string, text: string): void {
+    const titles = this.#ctx.options.titles;
+    if (titles === false) return;
+    this.#ctx.track(
+      generateSessionTitle(text, titles)
+        .then((title) => this.#ctx.store.updateSession(sessionKey, { title }))
+        .catch((error: unknown) => this.#ctx.logger.warn({ sessionKey, error: describeError(error) }, "title failed")),
+    );
+  }
+}
+
+/** Replies to a command go to the chat (and thread) the command came from. */
+function replyChat(session: SessionRecord, message: InboundMessage): SessionChat {
+  const target =
+    message.threadId === undefined
+      ? { chatType: message.chatType, chatId: message.chatId }
+      : { chatType: message.chatType, chatId: message.chatId, threadId: message.threadId };
+  return { channel: session.channel, accountId: session.accountId, target };
+}

@@ -1,0 +1,17 @@
+// The store core every SessionStore implementation shares (the memory store here, @chorus/store-sqlite, a Postgres
+// store next): a backend implements `SessionStoreCore` (or `NestingStoreCore` for group commit) and wraps it in
+// `CoreBackedSessionStore`, which supplies the transactions, turn commits and validation every store must agree on.
+export { CoreBackedSessionStore } from "./core-backed-store.js";
+export { GroupCommit, type NestingStoreCore } from "./group-commit.js";
+export { defineLazyJson } from "./lazy-json.js";
+export { buildRunRecord, buildSessionRecord, patched } from "./record-builders.js";
+export type { AppendMarks, SessionStoreCore } from "./store-core.js";
+export {
+  assertRunning,
+  checkLimit,
+  DEFAULT_INBOUND_EVENT_TTL_MS,
+  notFound,
+  statusList,
+  toStoredJson,
+} from "./store-validation.js";
+export { zeroUsage } from "./zero-usage.js";

@@ -1,0 +1,2 @@
+export { SQLITE_SCHEMA_VERSION } from "./sqlite-migrations.js";
+export { DEFAULT_SQLITE_PATH, SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-session-store.js";
