@@ -12,10 +12,8 @@ const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
 const INSTALL_TIMEOUT_MS = 180_000;
 
-/** What a Telegram-only program installs: the adapter, the gateway and what they stand on; the SQLite store once it exists. */
-const PACKED = ["core", "providers", "tools", "gateway", "channel-telegram", "store-sqlite"].filter((dir) =>
-  existsSync(join(root, "packages", dir, "package.json")),
-);
+/** What a Telegram-only program installs: the adapter, the SQLite store, the gateway and what they stand on. */
+const PACKED = ["core", "providers", "tools", "gateway", "channel-telegram", "store-sqlite"];
 
 let folder = "";
 let tarballs: string[] = [];
@@ -59,6 +57,7 @@ describe("a Telegram-only program installed from the packed packages, outside th
       expect.arrayContaining([
         expect.stringMatching(/^chorus-gateway-/),
         expect.stringMatching(/^chorus-channel-telegram-/),
+        expect.stringMatching(/^chorus-store-sqlite-/),
       ]),
     );
     const { stdout } = await run("tar", [
@@ -80,24 +79,28 @@ describe("a Telegram-only program installed from the packed packages, outside th
     expect(existsSync(join(modules, "@slack", "bolt"))).toBe(false);
   });
 
-  it("runs an ESM program that builds a Gateway with a Telegram channel, on the toolchain's Node", async () => {
+  it("runs an ESM program that builds a Gateway with a Telegram channel and a SQLite store, on the toolchain's Node", async () => {
     const script = join(folder, "app", "main.mjs");
     writeFileSync(
       script,
       [
-        'import { ChannelOptionsError, Gateway, MemorySessionStore } from "@chorus/gateway";',
+        'import { ChannelOptionsError, Gateway } from "@chorus/gateway";',
         'import { createTelegramChannel } from "@chorus/channel-telegram";',
+        'import { SqliteSessionStore } from "@chorus/store-sqlite";',
         'import { ModelRegistry } from "@chorus/providers";',
         'const telegram = createTelegramChannel({ accountId: "tg", token: "123:abc" });',
+        'const store = SqliteSessionStore.open({ path: "chorus.db" });',
         "const gateway = new Gateway({",
         '  config: { agents: [{ id: "main", model: "claude-sonnet-4-6" }], channels: [{ channel: "telegram", dmPolicy: "open" }] },',
-        "  store: new MemorySessionStore(),",
+        "  store,",
         "  channels: [telegram],",
         "  models: new ModelRegistry(),",
         "});",
         'let refused = "";',
         'try { createTelegramChannel({ accountId: "tg", token: "" }); } catch (e) { refused = e instanceof ChannelOptionsError ? e.message : "?"; }',
-        "console.log(JSON.stringify({ id: telegram.id, markup: telegram.capabilities.markup, gateway: typeof gateway.start, refused, node: process.versions.node }));",
+        'const session = await store.getSession("main:tg:telegram:dm:1");',
+        "await store.close();",
+        "console.log(JSON.stringify({ id: telegram.id, markup: telegram.capabilities.markup, gateway: typeof gateway.start, refused, session: session ?? null, node: process.versions.node }));",
       ].join("\n"),
     );
     const { stdout } = await run(process.execPath, [script], { cwd: join(folder, "app"), timeout: 30_000 });
@@ -111,6 +114,7 @@ describe("a Telegram-only program installed from the packed packages, outside th
       markup: "telegram-html",
       gateway: "function",
       refused: 'telegram channel: option "token" is required',
+      session: null,
     });
   });
 });
