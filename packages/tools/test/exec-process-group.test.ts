@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { execTool } from "../src/builtins/exec-tool.js";
 import { readFileTool } from "../src/builtins/fs-tools.js";
+import { openSessionOutputs } from "../src/workspace/session-outputs.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace-root.js";
 import { isProcessAlive, waitUntilGone } from "./support/pid-probe.js";
 import { callContext, makeTempDir, runTool } from "./support/temp-workspace.js";
@@ -71,14 +72,21 @@ describe("exec", () => {
   });
 
   it("keeps head and tail of long output, states the total and saves the rest", async () => {
-    const tool = execTool(workspace, { headBytes: 100, tailBytes: 100 });
+    const saved = makeTempDir("chorus-outputs-test-");
+    onTestFinished(saved.cleanup);
+    const outputs = openSessionOutputs({ root: saved.dir });
+    const tool = execTool(workspace, { headBytes: 100, tailBytes: 100 }, outputs);
     const out = await runTool([tool], "exec", { command: "seq 1 10000" });
     const total = Array.from({ length: 10000 }, (_, i) => `${i + 1}\n`).join("").length;
     expect(out.text).toContain(`bytes cut from the middle of ${total} bytes of output`);
     expect(out.text.startsWith("Exit code 0.\n1\n2\n3\n")).toBe(true);
     expect(out.text).toMatch(/9999\n10000\n\n\[full output saved as output:[0-9a-f-]+\.txt;/);
     const path = /saved as (\S+\.txt);/.exec(out.text)?.[1] ?? "";
-    const page = await runTool([readFileTool(workspace)], "read_file", { path, offset: 5000, limit: 1 });
+    const page = await runTool([readFileTool(workspace, {}, { outputs })], "read_file", {
+      path,
+      offset: 5000,
+      limit: 1,
+    });
     expect(page.text).toMatch(/^5000\t5000\n/);
   });
 

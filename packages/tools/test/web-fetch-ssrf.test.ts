@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { webFetchTool } from "../src/builtins/web-fetch-tool.js";
 import { isPrivateAddress } from "../src/web/private-address.js";
 import { webFetch } from "../src/web/web-fetch.js";
-import { runTool } from "./support/temp-workspace.js";
+import { openSessionOutputs } from "../src/workspace/session-outputs.js";
+import { makeTempDir, runTool } from "./support/temp-workspace.js";
 
 describe("web_fetch", () => {
   let server: Server;
@@ -92,7 +93,9 @@ describe("web_fetch", () => {
     const page = await webFetch({ url: `${base}/big` }, { ...allowLoopback, maxBytes: 1000 });
     expect(page.truncated).toBe(true);
     expect(page.text.length).toBe(1000);
-    const tool = webFetchTool({ ...allowLoopback, maxOutputChars: 2000 });
+    const saved = makeTempDir("chorus-outputs-test-");
+    onTestFinished(saved.cleanup);
+    const tool = webFetchTool({ ...allowLoopback, maxOutputChars: 2000 }, openSessionOutputs({ root: saved.dir }));
     const out = await runTool([tool], "web_fetch", { url: `${base}/big` });
     expect(out.text).toContain("48000 of 50000 characters cut");
   });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -34,13 +34,20 @@ export interface SessionOutputsOptions {
 
 /**
  * Opens the store of saved outputs.
- * Contract: `root` is created at once; without `root` each call gives a new private temp folder.
+ * Contract: a given `root` is created at once and kept; without `root` each call names a new private temp folder,
+ * created on the first save and removed when the process exits (nothing else could read it after that).
  * @example const outputs = openSessionOutputs({ root: "/srv/chorus/data/outputs" });
  */
 export function openSessionOutputs(options: SessionOutputsOptions = {}): SessionOutputs {
-  const root = resolve(options.root ?? join(tmpdir(), `chorus-outputs-${randomUUID()}`));
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-  return { root, scopeOf: options.scopeOf ?? ((run) => run.sessionId ?? "no-session") };
+  const scopeOf = options.scopeOf ?? ((run: ToolRunInfo) => run.sessionId ?? "no-session");
+  if (options.root !== undefined) {
+    const root = resolve(options.root);
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    return { root, scopeOf };
+  }
+  const root = join(tmpdir(), `chorus-outputs-${randomUUID()}`);
+  process.once("exit", () => rmSync(root, { recursive: true, force: true }));
+  return { root, scopeOf };
 }
 
 /** The folder of one scope: a hash, so a session key (with its `:` and ids) never becomes a path. */
@@ -56,6 +63,7 @@ function scopeFolder(outputs: SessionOutputs, run: ToolRunInfo): string {
 export async function saveSessionOutput(outputs: SessionOutputs, run: ToolRunInfo, text: string): Promise<string> {
   const id = randomUUID();
   const folder = scopeFolder(outputs, run);
+  await mkdir(outputs.root, { recursive: true, mode: 0o700 });
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await writeFile(join(folder, `${id}.txt`), text, { encoding: "utf8", mode: 0o600 });
   return `${OUTPUT_HANDLE_PREFIX}${id}.txt`;
