@@ -28,7 +28,8 @@ export interface AgentRuntimeSetup {
   tiers?: Partial<Record<TrustTier, ToolPolicy>>;
   /**
    * Extra call-time policies, after the trust-tier gates (e.g. `createApprovalPolicy()` from @chorus/tools: a call
-   * it asks about is shown in the chat for `/approve` or `/deny`).
+   * it asks about is shown in the chat for `/approve` or `/deny`). They bind the agent's sub-agents too, where a call
+   * they would ask about is refused (a sub-agent cannot ask).
    */
   policies?: readonly PreDispatchPolicy[];
 }

@@ -97,7 +97,9 @@ export function prepareAgent(
         maxChildrenPerRun: config.subagents.maxChildrenPerRun,
         maxConcurrentSubagents: config.subagents.maxConcurrent,
       },
-      childPolicies: [tierGate, groupGate],
+      // The agent's own call-time policies bind its sub-agents too: a child cannot ask, so a call the agent's
+      // approval policy would ask about is refused in a child rather than run unasked.
+      childPolicies: [tierGate, groupGate, ...(setup?.policies ?? [])],
       deliver: subagentResultDeliverer({
         store: deps.store,
         runs: deps.runs,
