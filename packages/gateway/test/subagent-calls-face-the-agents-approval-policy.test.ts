@@ -44,7 +44,12 @@ describe("a sub-agent's tool calls", () => {
       script,
       gateway: { agents: { main: { subagents: { helper: { description: "helps", tools: [probe.tool] } } } } },
     });
-    await h.send({ chatType: "group", chatId: "g1", text: "spawn wait run-it", sender: { id: "owner", name: "Owner" } });
+    await h.send({
+      chatType: "group",
+      chatId: "g1",
+      text: "spawn wait run-it",
+      sender: { id: "owner", name: "Owner" },
+    });
     await h.gateway.idle();
     expect(probe.commands).toEqual(["rm -rf build"]);
   });
