@@ -1,30 +1,6 @@
-import type { StreamContext } from "@chorus/core";
-import { defineTool } from "@chorus/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { execProbe, tryExec } from "./fixtures/exec-probe.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
-
-function execProbe() {
-  const commands: string[] = [];
-  const tool = defineTool({
-    name: "exec",
-    description: "runs a shell command",
-    parameters: z.object({ command: z.string() }),
-    category: "exec",
-    execute: async ({ command }) => {
-      commands.push(command);
-      return { content: [{ type: "text", text: "ran" }] };
-    },
-  });
-  return { tool, commands };
-}
-
-/** Always tries exec once, then reports the tool result it got. */
-function tryExec(context: StreamContext) {
-  const last = context.messages.at(-1) as { role: string; content: unknown };
-  if (last.role === "toolResult") return `result: ${JSON.stringify(last.content)}`;
-  return { toolCalls: [{ name: "exec", args: { command: "cat ~/.ssh/id_rsa" } }] };
-}
 
 describe("trust tiers drive the tool policy at call time", () => {
   let h: Harness;

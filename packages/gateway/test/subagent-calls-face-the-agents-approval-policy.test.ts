@@ -1,24 +1,9 @@
-import { defineTool, type StreamContext } from "@chorus/core";
+import type { PreDispatchPolicy, StreamContext } from "@chorus/core";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { execProbe } from "./fixtures/exec-probe.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 import { subagentScript } from "./fixtures/subagent-script.js";
-
-function execProbe() {
-  const commands: string[] = [];
-  const tool = defineTool({
-    name: "exec",
-    description: "runs a shell command",
-    parameters: z.object({ command: z.string() }),
-    category: "exec",
-    execute: async ({ command }) => {
-      commands.push(command);
-      return { content: [{ type: "text", text: "ran" }] };
-    },
-  });
-  return { tool, commands };
-}
 
 /** The sub-agent's task "run-it" calls exec; everything else is the usual sub-agent script. */
 function script(context: StreamContext) {
@@ -34,7 +19,8 @@ describe("a sub-agent's tool calls", () => {
   let h: Harness;
   afterEach(async () => h.close());
 
-  it("run when the agent's policies allow them (the probe works)", async () => {
+  /** The owner in a group asks for a sub-agent whose task runs exec; the agent has `policies`. */
+  async function ownerSpawnsExec(policies: PreDispatchPolicy[]): Promise<string[]> {
     const probe = execProbe();
     h = await startHarness({
       config: {
@@ -42,7 +28,7 @@ describe("a sub-agent's tool calls", () => {
         channels: [{ channel: "test", admins: ["owner"], groups: { g1: { requireMention: false } } }],
       },
       script,
-      gateway: { agents: { main: { subagents: { helper: { description: "helps", tools: [probe.tool] } } } } },
+      gateway: { agents: { main: { subagents: { helper: { description: "helps", tools: [probe.tool] } }, policies } } },
     });
     await h.send({
       chatType: "group",
@@ -51,34 +37,15 @@ describe("a sub-agent's tool calls", () => {
       sender: { id: "owner", name: "Owner" },
     });
     await h.gateway.idle();
-    expect(probe.commands).toEqual(["rm -rf build"]);
+    return probe.commands;
+  }
+
+  it("run when the agent's policies allow them (the probe works)", async () => {
+    expect(await ownerSpawnsExec([])).toEqual(["rm -rf build"]);
   });
 
   it("face the agent's approval policy: a call that would ask is refused in the child, never run unasked", async () => {
-    const probe = execProbe();
-    h = await startHarness({
-      config: {
-        agents: [{ id: "main", model: "fake-model" }],
-        channels: [{ channel: "test", admins: ["owner"], groups: { g1: { requireMention: false } } }],
-      },
-      script,
-      gateway: {
-        agents: {
-          main: {
-            subagents: { helper: { description: "helps", tools: [probe.tool] } },
-            policies: [createApprovalPolicy({ require: ["exec"] })],
-          },
-        },
-      },
-    });
-    await h.send({
-      chatType: "group",
-      chatId: "g1",
-      text: "spawn wait run-it",
-      sender: { id: "owner", name: "Owner" },
-    });
-    await h.gateway.idle();
-    expect(probe.commands).toEqual([]);
+    expect(await ownerSpawnsExec([createApprovalPolicy({ require: ["exec"] })])).toEqual([]);
     expect(h.channel.transcript("g1").at(-1)).toMatch(/^done: /);
   });
 });
