@@ -10,17 +10,17 @@ const CHANGING_GROUPS = ["fs-write", "exec"] as const;
 const CAUTION: Record<ApprovalMode, number> = { allow: 0, ask: 1, deny: 2 };
 
 /**
- * What a tool needs under an agent's `approvals`: its own entry, else the most cautious entry of its groups,
- * else "default". Contract: pure.
+ * What a tool needs under an agent's `approvals`: its own entry, else the most cautious entry of its groups (a map
+ * made once by `mergeToolGroups`), else "default". Contract: pure.
  */
 export function approvalModeOf(
   approvals: Readonly<Record<string, ApprovalMode>>,
   toolName: string,
-  groups: ToolGroupMap = {},
+  groups: ReturnType<typeof mergeToolGroups> = mergeToolGroups(),
 ): ApprovalMode | "default" {
   const own = approvals[toolName];
   if (own !== undefined) return own;
-  const modes = groupsOfTool(toolName, mergeToolGroups(groups))
+  const modes = groupsOfTool(toolName, groups)
     .map((group) => approvals[`group:${group}`])
     .filter((mode): mode is ApprovalMode => mode !== undefined);
   if (modes.length === 0) return "default";
@@ -54,7 +54,7 @@ export function agentApprovalPolicy(
 ): PreDispatchPolicy {
   const approvals = agent.approvals ?? {};
   const groups = mergeToolGroups(options.groups);
-  const modeOf = (name: string) => approvalModeOf(approvals, name, options.groups);
+  const modeOf = (name: string) => approvalModeOf(approvals, name, groups);
   const ask = createApprovalPolicy({
     require: (request) => {
       const mode = modeOf(request.toolCall.name);
