@@ -1,22 +1,23 @@
 import type { GatewayEventBus } from "@chorus/gateway";
 import type { Logger } from "pino";
 
+interface RunInfo {
+  readonly sessionKey: string;
+  readonly agentId: string;
+  readonly depth: number;
+  readonly parentRunId: string | undefined;
+  readonly startedAt: number;
+}
+
 /**
- * Logs runs from the gateway's event bus with a child logger per run, so every line of a run carries its
- * session key and run id (start, tool calls, sub-agents, end).
+ * Logs runs from the gateway's event bus: one info line when a run ends (its session, agent, depth and duration),
+ * its start, tool calls and received messages at debug; every line carries the session key and run id.
+ * Why so few: these lines are written for every chat message, and a child logger or a second JSON line per message
+ * is a measurable share of the hot path (see bench/README.md, side by side).
  * Contract: runs that end are forgotten; at most 10 000 runs are tracked at once.
  */
 export function logRunEvents(events: GatewayEventBus, logger: Logger): void {
-  const runs = new Map<string, Logger>();
-  const runLogger = (runId: string, sessionKey: string): Logger => {
-    let child = runs.get(runId);
-    if (child === undefined) {
-      child = logger.child({ sessionKey, runId });
-      runs.set(runId, child);
-      if (runs.size > 10_000) runs.delete(runs.keys().next().value as string);
-    }
-    return child;
-  };
+  const runs = new Map<string, RunInfo>();
   events.subscribe(
     (delivery) => {
       switch (delivery.type) {
@@ -24,52 +25,83 @@ export function logRunEvents(events: GatewayEventBus, logger: Logger): void {
           logger.warn({ count: delivery.count }, "run log fell behind; events skipped");
           return;
         case "message_received":
-          logger
-            .child({ sessionKey: delivery.sessionKey })
-            .debug({ channel: delivery.channel, chatId: delivery.chatId }, "message received");
+          if (logger.isLevelEnabled("debug")) {
+            logger.debug(
+              { sessionKey: delivery.sessionKey, channel: delivery.channel, chatId: delivery.chatId },
+              "message received",
+            );
+          }
           return;
-        case "run_started":
-          runLogger(delivery.runId, delivery.sessionKey).info(
-            {
-              agentId: delivery.agentId,
-              depth: delivery.depth,
-              ...(delivery.parentRunId ? { parentRunId: delivery.parentRunId } : {}),
-            },
-            "run started",
-          );
+        case "run_started": {
+          const info: RunInfo = {
+            sessionKey: delivery.sessionKey,
+            agentId: delivery.agentId,
+            depth: delivery.depth,
+            parentRunId: delivery.parentRunId,
+            startedAt: delivery.at,
+          };
+          runs.set(delivery.runId, info);
+          if (runs.size > 10_000) runs.delete(runs.keys().next().value as string);
+          if (logger.isLevelEnabled("debug")) logger.debug(runFields(delivery.runId, info), "run started");
           return;
+        }
         case "tool_activity":
-          runLogger(delivery.runId, delivery.sessionKey).debug(
-            { tool: delivery.toolName, phase: delivery.phase, ...(delivery.isError ? { isError: true } : {}) },
-            `tool ${delivery.phase}`,
-          );
+          if (logger.isLevelEnabled("debug")) {
+            logger.debug(
+              {
+                sessionKey: delivery.sessionKey,
+                runId: delivery.runId,
+                tool: delivery.toolName,
+                phase: delivery.phase,
+                ...(delivery.isError ? { isError: true } : {}),
+              },
+              `tool ${delivery.phase}`,
+            );
+          }
           return;
         case "subagent_spawned":
-          runLogger(delivery.parentRunId, delivery.parentSessionKey).info(
-            { childRunId: delivery.runId, agentId: delivery.agentId, depth: delivery.depth },
+          logger.info(
+            {
+              sessionKey: delivery.parentSessionKey,
+              runId: delivery.parentRunId,
+              childRunId: delivery.runId,
+              agentId: delivery.agentId,
+              depth: delivery.depth,
+            },
             "sub-agent spawned",
           );
           return;
         case "subagent_completed":
-          runLogger(delivery.parentRunId, delivery.sessionKey).info(
-            { childRunId: delivery.runId, outcome: delivery.outcome },
+          logger.info(
+            {
+              sessionKey: delivery.sessionKey,
+              runId: delivery.parentRunId,
+              childRunId: delivery.runId,
+              outcome: delivery.outcome,
+            },
             "sub-agent ended",
           );
           return;
         case "run_ended": {
-          const child = runLogger(delivery.runId, delivery.sessionKey);
+          const info = runs.get(delivery.runId);
           runs.delete(delivery.runId);
-          if (delivery.outcome === "completed") child.info("run ended");
+          const fields = {
+            ...(info === undefined
+              ? { sessionKey: delivery.sessionKey, runId: delivery.runId }
+              : { ...runFields(delivery.runId, info), durationMs: delivery.at - info.startedAt }),
+          };
+          if (delivery.outcome === "completed") logger.info(fields, "run ended");
           else
-            child.warn(
-              { outcome: delivery.outcome, ...(delivery.error ? { error: delivery.error } : {}) },
+            logger.warn(
+              { ...fields, outcome: delivery.outcome, ...(delivery.error ? { error: delivery.error } : {}) },
               "run ended",
             );
           return;
         }
         case "delivery_failed":
-          logger.child({ sessionKey: delivery.sessionKey }).warn(
+          logger.warn(
             {
+              sessionKey: delivery.sessionKey,
               channel: delivery.channel,
               attempt: delivery.attempt,
               willRetry: delivery.willRetry,
@@ -82,4 +114,14 @@ export function logRunEvents(events: GatewayEventBus, logger: Logger): void {
     },
     { bufferSize: 1024 },
   );
+}
+
+function runFields(runId: string, info: RunInfo): Record<string, unknown> {
+  return {
+    sessionKey: info.sessionKey,
+    runId,
+    agentId: info.agentId,
+    depth: info.depth,
+    ...(info.parentRunId === undefined ? {} : { parentRunId: info.parentRunId }),
+  };
 }

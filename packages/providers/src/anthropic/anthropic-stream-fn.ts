@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { StreamFn } from "@chorus/core";
 import type { ThinkingHandoff } from "../handoff/prepare-messages.js";
 import { runProviderStream, type StreamLimits } from "../stream/run-provider-stream.js";
+import { SdkClientCache } from "../stream/sdk-client-cache.js";
 import { consumeAnthropicEvents } from "./anthropic-events.js";
 import { type AnthropicCacheOptions, buildAnthropicRequest } from "./anthropic-request.js";
 
@@ -29,6 +30,7 @@ const AUTH_HINT = "ANTHROPIC_API_KEY (or the apiKey option; ANTHROPIC_AUTH_TOKEN
  * AbortSignal and the timeouts; the StreamFn never throws (see StreamFn).
  */
 export function anthropicStreamFn(providerOptions: AnthropicProviderOptions = {}): StreamFn {
+  const clients = new SdkClientCache<Anthropic>();
   return (model, context, options) =>
     runProviderStream(model, options, providerOptions, AUTH_HINT, async (run) => {
       const apiKey = options?.apiKey ?? providerOptions.apiKey ?? process.env.ANTHROPIC_API_KEY;
@@ -37,17 +39,22 @@ export function anthropicStreamFn(providerOptions: AnthropicProviderOptions = {}
         throw Object.assign(new Error(`No Anthropic credentials. Set ${AUTH_HINT}.`), { status: 401 });
       }
       const baseURL = providerOptions.baseUrl ?? model.baseUrl;
-      const client = new Anthropic({
-        apiKey: apiKey ?? null,
-        authToken: authToken ?? null,
-        ...(baseURL ? { baseURL } : {}),
-        maxRetries: 0,
-        defaultHeaders: {
-          ...(authToken ? { "anthropic-beta": "oauth-2025-04-20" } : {}),
-          ...providerOptions.headers,
-          ...options?.headers,
-        },
-      });
+      const defaultHeaders = {
+        ...(authToken ? { "anthropic-beta": "oauth-2025-04-20" } : {}),
+        ...providerOptions.headers,
+        ...options?.headers,
+      };
+      const client = clients.get(
+        [apiKey, authToken, baseURL, defaultHeaders],
+        () =>
+          new Anthropic({
+            apiKey: apiKey ?? null,
+            authToken: authToken ?? null,
+            ...(baseURL ? { baseURL } : {}),
+            maxRetries: 0,
+            defaultHeaders,
+          }),
+      );
       const request = buildAnthropicRequest(
         model,
         context,

@@ -1,5 +1,7 @@
 import type { StreamFn } from "@chorus/core";
+import type OpenAI from "openai";
 import { runProviderStream, type StreamLimits } from "../stream/run-provider-stream.js";
+import { SdkClientCache } from "../stream/sdk-client-cache.js";
 import { type ChatCompat, resolveChatCompat } from "./chat-compat.js";
 import { consumeChatChunks } from "./openai-chat-events.js";
 import { buildChatRequest } from "./openai-chat-request.js";
@@ -16,6 +18,7 @@ export interface OpenAIChatOptions extends OpenAIConnection, StreamLimits {
  * Contract: SDK retries off; the caller's AbortSignal and the timeouts apply; never throws.
  */
 export function openAIChatStreamFn(providerOptions: OpenAIChatOptions = {}): StreamFn {
+  const clients = new SdkClientCache<OpenAI>();
   return (model, context, options) => {
     const compat = resolveChatCompat(model.provider, providerOptions.compat);
     const keyVar =
@@ -24,7 +27,7 @@ export function openAIChatStreamFn(providerOptions: OpenAIChatOptions = {}): Str
         : `${model.provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`;
     const authHint = `${keyVar} (or the apiKey option)`;
     return runProviderStream(model, options, providerOptions, authHint, async (run) => {
-      const client = openAIClient(model, options, providerOptions, {
+      const client = openAIClient(clients, model, options, providerOptions, {
         keyVar,
         needsApiKey: compat.needsApiKey,
         authHint,

@@ -1,5 +1,6 @@
 import type { Model, StreamOptions } from "@chorus/core";
 import OpenAI from "openai";
+import type { SdkClientCache } from "../stream/sdk-client-cache.js";
 
 /** Connection settings shared by the OpenAI providers. */
 export interface OpenAIConnection {
@@ -9,10 +10,12 @@ export interface OpenAIConnection {
 }
 
 /**
- * An SDK client for one call. Contract: SDK retries are off; a missing key throws a 401-shaped
- * error naming `authHint`, which the classifier turns into an `auth` failure.
+ * The SDK client for one call, taken from `clients` when a call with the same key, base URL and headers made one.
+ * Contract: SDK retries are off; a missing key throws a 401-shaped error naming `authHint`, which the classifier
+ * turns into an `auth` failure.
  */
 export function openAIClient(
+  clients: SdkClientCache<OpenAI>,
   model: Model,
   options: StreamOptions | undefined,
   connection: OpenAIConnection,
@@ -23,11 +26,16 @@ export function openAIClient(
     throw Object.assign(new Error(`No API key. Set ${env.authHint}.`), { status: 401 });
   }
   const baseURL = connection.baseUrl ?? model.baseUrl;
-  return new OpenAI({
-    // Local servers ignore the key, but the SDK insists on one.
-    apiKey: apiKey ?? "not-needed",
-    ...(baseURL ? { baseURL } : {}),
-    maxRetries: 0,
-    defaultHeaders: { ...connection.headers, ...options?.headers },
-  });
+  const defaultHeaders = { ...connection.headers, ...options?.headers };
+  return clients.get(
+    [apiKey, baseURL, defaultHeaders],
+    () =>
+      new OpenAI({
+        // Local servers ignore the key, but the SDK insists on one.
+        apiKey: apiKey ?? "not-needed",
+        ...(baseURL ? { baseURL } : {}),
+        maxRetries: 0,
+        defaultHeaders,
+      }),
+  );
 }

@@ -1,6 +1,8 @@
 import type { StreamFn } from "@chorus/core";
+import type OpenAI from "openai";
 import type { ThinkingHandoff } from "../handoff/prepare-messages.js";
 import { runProviderStream, type StreamLimits } from "../stream/run-provider-stream.js";
+import { SdkClientCache } from "../stream/sdk-client-cache.js";
 import { type OpenAIConnection, openAIClient } from "./openai-client.js";
 import { consumeResponsesEvents } from "./openai-responses-events.js";
 import { buildResponsesRequest } from "./openai-responses-request.js";
@@ -19,9 +21,10 @@ const AUTH_HINT = "OPENAI_API_KEY (or the apiKey option)";
  * Contract: SDK retries off; the caller's AbortSignal and the timeouts apply; never throws.
  */
 export function openAIResponsesStreamFn(providerOptions: OpenAIResponsesOptions = {}): StreamFn {
+  const clients = new SdkClientCache<OpenAI>();
   return (model, context, options) =>
     runProviderStream(model, options, providerOptions, AUTH_HINT, async (run) => {
-      const client = openAIClient(model, options, providerOptions, {
+      const client = openAIClient(clients, model, options, providerOptions, {
         keyVar: "OPENAI_API_KEY",
         needsApiKey: true,
         authHint: AUTH_HINT,
