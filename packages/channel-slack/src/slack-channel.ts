@@ -178,6 +178,7 @@ export class SlackChannel implements Channel {
         ? new bolt.App({
             token: options.botToken,
             logger,
+            convoStore: false,
             clientOptions: appClientOptions,
             receiver: new bolt.SocketModeReceiver({
               appToken: options.appToken ?? "",
@@ -196,6 +197,8 @@ export class SlackChannel implements Channel {
             token: options.botToken,
             signingSecret: options.signingSecret ?? "",
             logger,
+            // Bolt's conversation store keeps state per conversation for every event; the gateway keeps its own.
+            convoStore: false,
             clientOptions: appClientOptions,
           });
     this.#app.hold(app);
