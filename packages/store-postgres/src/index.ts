@@ -1,0 +1,3 @@
+export { isConnectionFailure } from "./postgres-errors.js";
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./postgres-session-store.js";
+export { POSTGRES_SCHEMA_VERSION } from "./schema-migrations.js";
