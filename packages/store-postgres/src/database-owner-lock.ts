@@ -21,7 +21,8 @@ export interface DatabaseOwnerLock {
  * once with `in-use`, before it migrates or recovers anything (its recovery would mark the first one's running turns
  * interrupted, and both would answer). Postgres drops the lock when the connection ends, even when the process is
  * killed, so there is never a stale lock to clear. When the connection breaks while the store runs, the lock is taken
- * again on a new connection as soon as the database is back; `onWarning` is told if another instance got it first.
+ * again on a new connection as soon as the database is back (`onWarning` is told, and told if another instance holds it
+ * meanwhile; the store keeps trying). Leases and fencing for several instances are issue #18's later steps.
  * Contract: returns the held lock, or throws `SessionStoreError` `in-use` (someone holds it) or `io` (unreachable).
  */
 export async function acquireDatabaseOwnerLock(
@@ -33,6 +34,7 @@ export async function acquireDatabaseOwnerLock(
   let released = false;
   let client = await lockedClient(config, target, schema);
   let retake: NodeJS.Timeout | undefined;
+  let toldInUse = false;
 
   const watch = (held: pg.Client) => {
     held.on("error", () => {}); // reported through "end"; an unhandled "error" would crash the process
@@ -53,11 +55,13 @@ export async function acquireDatabaseOwnerLock(
           return;
         }
         client = next;
+        toldInUse = false;
         watch(client);
       } catch (error) {
-        if (error instanceof SessionStoreError && error.code === "in-use") {
+        // Another instance got it first (told once); or the database is still unreachable. Either way, try again.
+        if (error instanceof SessionStoreError && error.code === "in-use" && !toldInUse) {
+          toldInUse = true;
           onWarning(error.message);
-          return;
         }
         scheduleRetake();
       }

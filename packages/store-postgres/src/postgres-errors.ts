@@ -24,7 +24,7 @@ export function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (NETWORK_CODES.has(code) || isConnectionSqlState(code))) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection timeout|Client has encountered a connection error/i.test(
+  return /Connection terminated|timeout exceeded when trying to connect|timeout expired|Query read timeout|connection timeout|Client has encountered a connection error/i.test(
     error.message,
   );
 }

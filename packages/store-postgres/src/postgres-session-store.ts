@@ -1,14 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
   DEFAULT_INBOUND_EVENT_TTL_MS,
-  SessionStoreError,
   type SessionStore,
+  SessionStoreError,
   type SessionStoreTransaction,
 } from "@chorus/gateway/store";
 import pg, { type ClientConfig, type Pool } from "pg";
 import { acquireDatabaseOwnerLock, type DatabaseOwnerLock } from "./database-owner-lock.js";
-import { PostgresOps } from "./postgres-ops.js";
 import { translatePostgresError } from "./postgres-errors.js";
+import { PostgresOps } from "./postgres-ops.js";
 import { type PostgresTarget, postgresTarget } from "./postgres-target.js";
 import { type Db, inTransaction, PoolDb, type RoundTripCounter, type TransactionDb } from "./query-runner.js";
 import { migrateSchema } from "./schema-migrations.js";
@@ -117,7 +117,10 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
     const target = postgresTarget(options.url);
     const schema = options.schema ?? "public";
     if (!SCHEMA_NAME.test(schema)) {
-      throw new SessionStoreError("invalid-input", `The store schema must be a plain SQL name, got ${JSON.stringify(schema)}.`);
+      throw new SessionStoreError(
+        "invalid-input",
+        `The store schema must be a plain SQL name, got ${JSON.stringify(schema)}.`,
+      );
     }
     const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
     const clientConfig: ClientConfig = {
@@ -138,7 +141,9 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
         query_timeout: options.queryTimeoutMs ?? 30_000,
       });
       // A pooled connection that breaks while idle is dropped by the pool; the next call makes a new one.
-      pool.on("error", (error) => onWarning(`A PostgreSQL connection to ${target.description} broke: ${error.message}`));
+      pool.on("error", (error) =>
+        onWarning(`A PostgreSQL connection to ${target.description} broke: ${error.message}`),
+      );
       return new PostgresSessionStore({
         ctx: { now: options.now ?? Date.now, inboundTtlMs: options.inboundEventTtlMs ?? DEFAULT_INBOUND_EVENT_TTL_MS },
         pool,

@@ -18,7 +18,10 @@ export function postgresTarget(url: string): PostgresTarget {
     parsed = new URL(url);
   } catch {
     // No cause attached: URL's TypeError carries the input, password included.
-    throw new SessionStoreError("invalid-input", "The PostgreSQL store URL is not a valid URL (postgres://user@host:5432/database).");
+    throw new SessionStoreError(
+      "invalid-input",
+      "The PostgreSQL store URL is not a valid URL (postgres://user@host:5432/database).",
+    );
   }
   if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
     throw new SessionStoreError(
@@ -28,7 +31,8 @@ export function postgresTarget(url: string): PostgresTarget {
   }
   const host = parsed.hostname === "" ? "localhost" : parsed.hostname;
   const port = parsed.port === "" ? "5432" : parsed.port;
-  const database = decodeURIComponent(parsed.pathname.replace(/^\//, "")) || decodeURIComponent(parsed.username) || "postgres";
+  const database =
+    decodeURIComponent(parsed.pathname.replace(/^\//, "")) || decodeURIComponent(parsed.username) || "postgres";
   return { url, description: `${host}:${port}/${database}` };
 }
 

@@ -93,5 +93,7 @@ export async function inTransaction<T>(
 }
 
 function isBrokenConnection(error: Error): boolean {
-  return /Connection terminated|connection error|ECONNRESET|EPIPE/i.test(`${error.message} ${String((error as { code?: unknown }).code)}`);
+  return /Connection terminated|connection error|ECONNRESET|EPIPE/i.test(
+    `${error.message} ${String((error as { code?: unknown }).code)}`,
+  );
 }

@@ -13,9 +13,9 @@ export const MIGRATIONS_TABLE = "chorus_migrations";
 
 /**
  * The key (bigint space) of the advisory lock every migration takes: Chorus instances that start together wait their
- * turn instead of failing, and the second finds the schema already there. ("chorus:migrate" as 8 bytes, less than 2^53.)
+ * turn instead of failing, and the second finds the schema already there. ("chorus" in ASCII: six bytes, exact in a JavaScript number.)
  */
-export const MIGRATION_LOCK_KEY = 0x63686f7275736d;
+export const MIGRATION_LOCK_KEY = 0x63686f727573;
 
 /** The version of a step: the number its file name starts with. */
 function versionOf(name: string): number {

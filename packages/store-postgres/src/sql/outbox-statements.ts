@@ -68,7 +68,11 @@ export function insertedOutbox(rows: OutboxRows, ids: readonly number[], claimed
   }));
 }
 
-export async function enqueueOutbox(db: Db, ctx: StoreContext, entries: readonly NewOutboxEntry[]): Promise<OutboxEntry[]> {
+export async function enqueueOutbox(
+  db: Db,
+  ctx: StoreContext,
+  entries: readonly NewOutboxEntry[],
+): Promise<OutboxEntry[]> {
   const rows = outboxRows(ctx, entries);
   if (entries.length === 0) return [];
   const result = await db.query(insertOutboxSql(1, false), [...rows.columns, rows.at]);

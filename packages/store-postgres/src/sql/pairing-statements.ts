@@ -13,10 +13,7 @@ export async function insertPending(
   limits: { maxPending: number; now: number },
 ): Promise<PairingInsertResult> {
   const { channel, accountId } = request.scope;
-  await db.query(
-    "SELECT pg_advisory_xact_lock(hashtext('chorus.pairing:' || $1 || ':' || $2))",
-    [channel, accountId],
-  );
+  await db.query("SELECT pg_advisory_xact_lock(hashtext('chorus.pairing:' || $1 || ':' || $2))", [channel, accountId]);
   await db.query("DELETE FROM pairing_requests WHERE channel = $1 AND account_id = $2 AND expires_at <= $3", [
     channel,
     accountId,

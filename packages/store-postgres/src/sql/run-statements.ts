@@ -73,7 +73,10 @@ export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunRecor
 }
 
 /** The SET list and parameters of a run patch: `$1` status, `$2` endedAt, `$3` usage JSON, `$4` error (from `offset`). */
-export function runPatchParameters(ctx: StoreContext, patch: RunPatch | undefined): {
+export function runPatchParameters(
+  ctx: StoreContext,
+  patch: RunPatch | undefined,
+): {
   values: unknown[];
   usageJson: string | undefined;
 } {
@@ -123,8 +126,5 @@ export async function interruptRunningRuns(db: Db, ctx: StoreContext, error?: st
      RETURNING *`,
     [ctx.now(), error ?? null],
   );
-  return rows
-    .map(runFromRow)
-    .sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.map(runFromRow).sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
-

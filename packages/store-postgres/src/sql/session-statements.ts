@@ -67,7 +67,12 @@ const UPDATE_SESSION = `
     updated_at = $9
   WHERE key = $1 RETURNING *`;
 
-export async function updateSession(db: Db, ctx: StoreContext, key: string, patch: SessionPatch): Promise<SessionRecord> {
+export async function updateSession(
+  db: Db,
+  ctx: StoreContext,
+  key: string,
+  patch: SessionPatch,
+): Promise<SessionRecord> {
   const settings = patch.settings === undefined ? null : toStoredJson(patch.settings, "session settings");
   const { rows } = await db.query(UPDATE_SESSION, [
     key,
