@@ -4,7 +4,7 @@ import { translatePostgresError } from "./postgres-errors.js";
 import type { PostgresTarget } from "./postgres-target.js";
 
 /** The first key of the owner lock (int4 space): "chor". The second is the hash of the store's schema. */
-const OWNER_LOCK_CLASS = 0x63686f72;
+export const OWNER_LOCK_CLASS = 0x63686f72;
 
 /** How often a lost owner lock is taken again while the database is unreachable. */
 const RETAKE_INTERVAL_MS = 1000;

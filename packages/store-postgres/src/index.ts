@@ -1,3 +1,4 @@
+export { inspectPostgresStore, type PostgresStoreInspection } from "./inspect-postgres-store.js";
 export { isConnectionFailure } from "./postgres-errors.js";
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./postgres-session-store.js";
 export { POSTGRES_SCHEMA_VERSION } from "./schema-migrations.js";
