@@ -1,7 +1,7 @@
 import { isSessionStoreError } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "./fixtures/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
 import { openTcpGate, type TcpGate } from "./fixtures/tcp-gate.js";
 
 let database: ScratchDatabase;

@@ -1,7 +1,7 @@
 import { describeStoreHousekeepingConformance } from "@chorus/gateway/testing";
 import { afterAll, beforeAll } from "vitest";
+import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
 import { clockedPostgresStores } from "./fixtures/clocked-postgres-store.js";
-import { createScratchDatabase, type ScratchDatabase } from "./fixtures/scratch-database.js";
 
 let database: ScratchDatabase | undefined;
 beforeAll(async () => {

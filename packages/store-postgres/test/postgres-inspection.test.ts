@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inspectPostgresStore, POSTGRES_SCHEMA_VERSION, PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase } from "./fixtures/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
 
 let database: ScratchDatabase;
 beforeAll(async () => {

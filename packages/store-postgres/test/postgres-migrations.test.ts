@@ -1,7 +1,7 @@
 import { isSessionStoreError } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POSTGRES_SCHEMA_VERSION, PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, queryOnce, type ScratchDatabase } from "./fixtures/scratch-database.js";
+import { createScratchDatabase, queryOnce, type ScratchDatabase } from "../src/testing/index.js";
 
 let database: ScratchDatabase;
 beforeAll(async () => {

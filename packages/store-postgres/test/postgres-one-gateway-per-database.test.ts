@@ -1,7 +1,7 @@
 import { isSessionStoreError } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase } from "./fixtures/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
 
 let database: ScratchDatabase;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 import { isSessionStoreError, type SessionStoreError } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase } from "./fixtures/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
 
 const PASSWORD = "s3cret-Passw0rd";
 
