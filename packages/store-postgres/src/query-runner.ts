@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
+import { isConnectionFailure } from "./postgres-errors.js";
 
 /** Where store statements go: the pool (each statement its own transaction) or one open transaction. */
 export interface Db {
@@ -85,15 +86,10 @@ export async function inTransaction<T>(
       throw error;
     }
   } catch (error) {
-    broken ??= error instanceof Error && isBrokenConnection(error) ? error : undefined;
+    // A connection that broke or timed out mid-statement is destroyed, never handed to the next caller.
+    broken ??= error instanceof Error && isConnectionFailure(error) ? error : undefined;
     throw error;
   } finally {
     client.release(broken);
   }
-}
-
-function isBrokenConnection(error: Error): boolean {
-  return /Connection terminated|connection error|ECONNRESET|EPIPE/i.test(
-    `${error.message} ${String((error as { code?: unknown }).code)}`,
-  );
 }

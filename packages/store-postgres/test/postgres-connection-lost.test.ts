@@ -1,14 +1,14 @@
 import { isSessionStoreError } from "@chorus/gateway";
+import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
 import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
-import { openTcpGate, type TcpGate } from "./fixtures/tcp-gate.js";
 
 let database: ScratchDatabase;
-let gate: TcpGate;
+let gate: NetworkGate;
 beforeAll(async () => {
   database = await createScratchDatabase();
-  gate = await openTcpGate(TEST_SERVER);
+  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
 });
 afterAll(async () => {
   await gate.close();
@@ -36,7 +36,7 @@ describe("PostgreSQL connection lost while running", () => {
       await store.ensureSession(session);
       await store.appendMessages(session.key, [hello("before")]);
 
-      gate.cut();
+      gate.shut();
       const during = await store.appendMessages(session.key, [hello("during")]).then(
         () => undefined,
         (error: unknown) => error,
@@ -46,7 +46,7 @@ describe("PostgreSQL connection lost while running", () => {
       const read = await store.readTranscript(session.key).catch((error: unknown) => error);
       expect(isSessionStoreError(read, "io")).toBe(true);
 
-      gate.restore();
+      gate.open();
       // The pool makes new connections: the next calls succeed without reopening the store.
       expect(await store.appendMessages(session.key, [hello("after")])).toEqual({ firstSeq: 2, lastSeq: 2 });
       expect((await store.readTranscript(session.key)).map((entry) => entry.message)).toEqual([
@@ -69,7 +69,34 @@ describe("PostgreSQL connection lost while running", () => {
         .toBe("in-use");
       expect(warnings.some((warning) => warning.includes("taking it again"))).toBe(true);
     } finally {
-      gate.restore();
+      gate.open();
+      await store.close();
+    }
+  });
+
+  it("fails a call after the query timeout when the network goes silent, and works again once it carries again", async () => {
+    const store = await PostgresSessionStore.open({
+      url: `postgres://${TEST_SERVER.user}@127.0.0.1:${gate.port}/${database.name}`,
+      schema: "silent",
+      queryTimeoutMs: 300,
+      onWarning: () => {},
+    });
+    try {
+      await store.ensureSession(session);
+      gate.stall();
+      const during = await store.getSession(session.key).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isSessionStoreError(during, "io")).toBe(true);
+      expect((during as Error).message).toContain(`Cannot reach PostgreSQL at 127.0.0.1:${gate.port}/${database.name}`);
+      gate.open();
+      // The stalled connections are dropped by their timeout; new ones carry.
+      await expect
+        .poll(async () => (await store.getSession(session.key).catch(() => undefined))?.key, { timeout: 10_000 })
+        .toBe(session.key);
+    } finally {
+      gate.open();
       await store.close();
     }
   });
