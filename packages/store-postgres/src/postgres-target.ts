@@ -31,23 +31,16 @@ export function postgresTarget(url: string): PostgresTarget {
   }
   const host = parsed.hostname === "" ? "localhost" : parsed.hostname;
   const port = parsed.port === "" ? "5432" : parsed.port;
-  const database =
-    decodeURIComponent(parsed.pathname.replace(/^\//, "")) || decodeURIComponent(parsed.username) || "postgres";
+  // node-postgres's default database is the user's name.
+  const database = decoded(parsed.pathname.replace(/^\//, "")) || decoded(parsed.username) || "postgres";
   return { url, description: `${host}:${port}/${database}` };
 }
 
-/** Removes `secret` (and its URL-encoded form) from `text`. Contract: the result never contains either. */
-export function withoutSecret(text: string, secret: string | undefined): string {
-  if (secret === undefined || secret === "") return text;
-  return text.split(secret).join("***").split(encodeURIComponent(secret)).join("***");
-}
-
-/** The password in a connection URL, if any (decoded). */
-export function passwordOf(url: string): string | undefined {
+/** A URL part decoded, or as written when its %-escapes are malformed (node-postgres reports that at connect). */
+function decoded(part: string): string {
   try {
-    const password = new URL(url).password;
-    return password === "" ? undefined : decodeURIComponent(password);
+    return decodeURIComponent(part);
   } catch {
-    return undefined;
+    return part;
   }
 }
