@@ -19,15 +19,24 @@ export function storePathOf(config: Pick<BotConfig, "store" | "dataDir">, cwd: s
 }
 
 /**
- * Opens the configured session store (SQLite by default, under the data dir; PostgreSQL with `kind: postgres`).
+ * Opens the configured session store (SQLite by default, under the data dir; PostgreSQL with `kind: postgres`, whose
+ * trouble between calls — a broken idle connection, its owner lock lost and taken again — goes to `onWarning`).
  * Contract: rejects with SessionStoreError when the store cannot be used — SQLite: `corrupt`, `locked`, `in-use`, `io`,
  * `schema-too-new`; PostgreSQL: `io` (unreachable: host:port and the cause, never the password), `in-use` (another
  * Chorus holds the database), `schema-too-new`.
  */
-export async function openStore(config: Pick<BotConfig, "store" | "dataDir">, cwd: string): Promise<OpenedStore> {
+export async function openStore(
+  config: Pick<BotConfig, "store" | "dataDir">,
+  cwd: string,
+  onWarning?: (message: string) => void,
+): Promise<OpenedStore> {
   if (config.store.kind === "postgres") {
     const { url, schema } = config.store;
-    const store = await PostgresSessionStore.open({ url, ...(schema === undefined ? {} : { schema }) });
+    const store = await PostgresSessionStore.open({
+      url,
+      ...(schema === undefined ? {} : { schema }),
+      ...(onWarning === undefined ? {} : { onWarning }),
+    });
     return { store, description: postgresDescription(store.description, store.schema) };
   }
   const path = storePathOf(config, cwd);
