@@ -1,7 +1,6 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SessionStoreError } from "@chorus/gateway/store";
-import { runner } from "node-pg-migrate";
 import type { ClientBase } from "pg";
 import type { PostgresTarget } from "./postgres-target.js";
 
@@ -70,6 +69,8 @@ const SILENT = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {
  */
 export async function migrateSchema(client: ClientBase, target: PostgresTarget, schema: string): Promise<number> {
   refuseNewerSchema(await readSchemaVersion(client, schema), target, schema);
+  // Loaded when a store opens, not with the package: it brings a TypeScript loader along (tens of ms at start).
+  const { runner } = await import("node-pg-migrate");
   await runner({
     dbClient: client,
     dir: MIGRATIONS_DIR,

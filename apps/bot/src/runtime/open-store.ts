@@ -1,6 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { MemorySessionStore, type SessionStore } from "@chorus/gateway";
-import { PostgresSessionStore } from "@chorus/store-postgres";
 import { SqliteSessionStore } from "@chorus/store-sqlite";
 import type { BotConfig } from "../config/bot-config-schema.js";
 
@@ -32,6 +31,8 @@ export async function openStore(
 ): Promise<OpenedStore> {
   if (config.store.kind === "postgres") {
     const { url, schema } = config.store;
+    // Loaded only here: a bot on SQLite never pays for the PostgreSQL client and migration runner at start.
+    const { PostgresSessionStore } = await import("@chorus/store-postgres");
     const store = await PostgresSessionStore.open({
       url,
       ...(schema === undefined ? {} : { schema }),

@@ -1,5 +1,4 @@
 import { describeError } from "@chorus/gateway";
-import { inspectPostgresStore } from "@chorus/store-postgres";
 import { postgresDescription } from "../../runtime/open-store.js";
 import type { DoctorCheck } from "./doctor-check.js";
 
@@ -10,6 +9,7 @@ import type { DoctorCheck } from "./doctor-check.js";
  */
 export async function checkPostgresStore(store: { url: string; schema?: string | undefined }): Promise<DoctorCheck> {
   try {
+    const { inspectPostgresStore } = await import("@chorus/store-postgres");
     const found = await inspectPostgresStore({
       url: store.url,
       ...(store.schema === undefined ? {} : { schema: store.schema }),
