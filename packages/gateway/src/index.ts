@@ -3,6 +3,7 @@ export * from "./channel-kit/index.js";
 export * from "./config/index.js";
 export * from "./events/index.js";
 export * from "./markup/index.js";
+export * from "./ownership/index.js";
 export * from "./policy/index.js";
 export * from "./replies/index.js";
 export * from "./routing/index.js";

@@ -7,6 +7,7 @@ import {
 } from "@chorus/gateway/store";
 import pg, { type ClientConfig, type Pool } from "pg";
 import { acquireDatabaseOwnerLock, type DatabaseOwnerLock } from "./database-owner-lock.js";
+import { type ClusterOptions, leaseOwnerFor, PostgresShardOwnership } from "./leases/postgres-shard-ownership.js";
 import { translatePostgresError } from "./postgres-errors.js";
 import { PostgresOps } from "./postgres-ops.js";
 import { type PostgresTarget, postgresTarget } from "./postgres-target.js";
@@ -37,6 +38,11 @@ export interface PostgresSessionStoreOptions {
   exclusive?: boolean;
   /** Told about trouble that no call reports (a pooled connection that broke while idle). Default: a process warning. */
   onWarning?: (message: string) => void;
+  /**
+   * Share the database with other gateway instances (a cluster): sessions are owned by shard leases (`ownership`)
+   * instead of the one-gateway owner lock, and every turn commit is fenced by its lease's epoch. Default: off.
+   */
+  cluster?: ClusterOptions;
 }
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -80,6 +86,8 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
   readonly schema: string;
   /** The schema version of the database at open. */
   readonly schemaVersion: number;
+  /** Session ownership by shard lease, when opened with `cluster`; the gateway consults it. */
+  readonly ownership: PostgresShardOwnership | undefined;
   readonly #pool: Pool;
   readonly #db: PoolDb;
   readonly #target: PostgresTarget;
@@ -100,6 +108,7 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
     schemaVersion: number;
     counter: RoundTripCounter;
     ownerLock: DatabaseOwnerLock | undefined;
+    ownership: PostgresShardOwnership | undefined;
   }) {
     super(parts.ctx);
     this.#pool = parts.pool;
@@ -110,6 +119,7 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
     this.description = parts.target.description;
     this.schema = parts.schema;
     this.schemaVersion = parts.schemaVersion;
+    this.ownership = parts.ownership;
   }
 
   /** Connects, takes the owner lock, migrates and opens the pool. Contract: see the class. */
@@ -132,7 +142,9 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
     };
     // Taken before anything is read or migrated: a second gateway stops here, with the first one's work untouched.
     const ownerLock =
-      options.exclusive === false ? undefined : await acquireDatabaseOwnerLock(clientConfig, target, schema, onWarning);
+      options.exclusive === false || options.cluster !== undefined
+        ? undefined
+        : await acquireDatabaseOwnerLock(clientConfig, target, schema, onWarning);
     try {
       const schemaVersion = await migrate(clientConfig, target, schema);
       const pool = new pg.Pool({
@@ -144,15 +156,24 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
       pool.on("error", (error) =>
         onWarning(`A PostgreSQL connection to ${target.description} broke: ${error.message}`),
       );
-      return new PostgresSessionStore({
-        ctx: { now: options.now ?? Date.now, inboundTtlMs: options.inboundEventTtlMs ?? DEFAULT_INBOUND_EVENT_TTL_MS },
-        pool,
-        target,
-        schema,
-        schemaVersion,
-        counter: { count: 0 },
-        ownerLock,
-      });
+      const ctx: StoreContext = {
+        now: options.now ?? Date.now,
+        inboundTtlMs: options.inboundEventTtlMs ?? DEFAULT_INBOUND_EVENT_TTL_MS,
+        ...(options.cluster === undefined ? {} : { leaseOwner: leaseOwnerFor(options.cluster.instanceId) }),
+      };
+      const counter = { count: 0 };
+      const ownership =
+        options.cluster === undefined
+          ? undefined
+          : new PostgresShardOwnership({
+              db: new PoolDb(pool, counter),
+              ctx,
+              clientConfig,
+              schema,
+              options: options.cluster,
+              onWarning,
+            });
+      return new PostgresSessionStore({ ctx, pool, target, schema, schemaVersion, counter, ownerLock, ownership });
     } catch (error) {
       await ownerLock?.release();
       throw error;
@@ -202,6 +223,8 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
     this.#closing ??= (async () => {
       this.#closed = true;
       while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+      // Leases go before the pool: another instance takes these sessions at once, without waiting for expiry.
+      await this.ownership?.stop();
       await this.#pool.end().catch(() => {});
       await this.#ownerLock?.release();
     })();

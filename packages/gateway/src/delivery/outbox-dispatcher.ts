@@ -83,6 +83,16 @@ export class OutboxDispatcher {
   }
 
   /**
+   * Recovery made elsewhere (a cluster instance taking sessions over): `requeued` entries were in flight at another
+   * instance, their sends' outcomes unknown — they are marked as possible resends. Global recovery (`recover`) then
+   * does nothing: other instances' in-flight entries are theirs. Contract: call before `start`, and on each takeover.
+   */
+  adoptRequeued(requeued: readonly OutboxEntry[]): void {
+    this.#recovered ??= Promise.resolve();
+    for (const entry of requeued) this.#resent.add(entry.id);
+  }
+
+  /**
    * Starts sending, once the channels can: recovers if that has not happened, then delivers the due entries (oldest
    * first) and what `deliver` was handed meanwhile, and polls every `pollMs`.
    * Contract: resolves once that first round has been delivered (or has failed and been rescheduled).

@@ -9,6 +9,7 @@ import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
+import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
@@ -54,6 +55,7 @@ export class Gateway {
   readonly #dispatcher: OutboxDispatcher;
   readonly #context: GatewayContext;
   readonly #intake: InboundIntake;
+  readonly #owned: OwnedSessionWork | undefined;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
@@ -137,6 +139,7 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
+      ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
     };
     this.#sessions = new SessionRegistry({
       config: this.config,
@@ -164,6 +167,10 @@ export class Gateway {
       fleet: () => this.fleet(),
       killRun: (runId) => this.killRun(runId),
     });
+    this.#owned =
+      this.store.ownership === undefined
+        ? undefined
+        : new OwnedSessionWork(this.#context, this.#dispatcher, this.store.ownership);
     this.#intake = new InboundIntake(
       this.#context,
       commandHost,
@@ -195,7 +202,11 @@ export class Gateway {
    * outbox: what waited from before the restart first, then the restart's notices.
    */
   async start(): Promise<void> {
-    const resume = await recoverAfterRestart(this.#context, this.#dispatcher);
+    // In a cluster, recovery is per session taken over (OwnedSessionWork), never of the whole store: other instances'
+    // runs and deliveries are live.
+    const ownership = this.store.ownership;
+    if (ownership !== undefined) this.#dispatcher.adoptRequeued([]);
+    const resume = ownership === undefined ? await recoverAfterRestart(this.#context, this.#dispatcher) : [];
     this.#redeliverTimer = setInterval(() => {
       for (const agent of this.#agents.values()) void agent.subagents?.redeliver();
     }, this.#options.outbox?.pollMs ?? 1000);
@@ -204,6 +215,8 @@ export class Gateway {
     this.#accepting = true;
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
     await this.#dispatcher.start();
+    const owned = this.#owned;
+    if (ownership !== undefined && owned !== undefined) await ownership.start((event) => owned.onEvent(event));
     for (const session of resume) await resumeAfterRestart(this.#context, session);
   }
 
@@ -231,6 +244,8 @@ export class Gateway {
     await this.#dispatcher.stop();
     for (const channel of this.#channels.values()) await channel.stop();
     this.#sessions.clear();
+    // Turns are over: the leases go at once, so another instance takes these sessions without waiting for expiry.
+    await this.store.ownership?.stop();
   }
 
   /** Resolves when no turn runs, no delivery is under way and no background work (titles) is pending. */

@@ -139,13 +139,20 @@ export class InboundIntake {
     }
     if (userMessage === undefined) return;
 
+    const replyTo = message.chatType === "group" ? { replyToMessageId: message.messageId } : {};
+    // In a cluster, a session another instance owns is answered there: the message is stored; its owner is woken.
+    const ownership = this.#ctx.store.ownership;
+    if (ownership !== undefined && seq !== undefined && ownership.fenceFor(session.key) === undefined) {
+      await ownership.handOff({ sessionKey: session.key, seq, trust: decision.trust, senderId, ...replyTo });
+      return;
+    }
     this.#ctx.sessions.runtimeFor(session, policy).accept({
       message: userMessage,
       ...(seq === undefined ? {} : { seq }),
       trust: decision.trust,
       source: "user",
       senderId,
-      ...(message.chatType === "group" ? { replyToMessageId: message.messageId } : {}),
+      ...replyTo,
     });
   }
 

@@ -4,6 +4,7 @@ import type { Channel, SendTarget } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { FairAdmission } from "../lanes/fair-admission.js";
+import type { SessionOwnership } from "../ownership/session-ownership.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
@@ -42,4 +43,6 @@ export interface SessionRuntimeDeps {
   collectDebounceMs: number;
   /** Where tool calls waiting for approval are shown in chat and answered. */
   approvals: ApprovalDesk;
+  /** Which sessions this instance may run turns for (a cluster); absent: all of them, unfenced. */
+  ownership?: SessionOwnership;
 }

@@ -44,6 +44,9 @@ export class SessionRuntime implements LaneHost {
   readonly #prepared: PreparedAgent;
   readonly #stored = new WeakSet<object>();
   readonly #pendingSeqs = new Set<number>();
+  /** The highest seq taken into the lane, and the highest taken into a run (what a give-back goes back to). */
+  #acceptedSeq = 0;
+  #takenSeq = 0;
   #agent: Agent | undefined;
   #unlink: (() => void) | undefined;
   #current: CurrentRun | undefined;
@@ -94,8 +97,28 @@ export class SessionRuntime implements LaneHost {
   /** Takes a stored message (with its seq) into the lane. */
   accept(item: LaneItem & { seq?: number }): void {
     this.#stored.add(item.message as object);
-    if (item.seq !== undefined) this.#pendingSeqs.add(item.seq);
+    if (item.seq !== undefined) {
+      this.#pendingSeqs.add(item.seq);
+      this.#acceptedSeq = Math.max(this.#acceptedSeq, item.seq);
+    }
     this.lane.enqueue(item);
+  }
+
+  /** The highest seq of a stored message this runtime has taken in (0 when none): later ones are not its yet. */
+  get acceptedSeq(): number {
+    return this.#acceptedSeq;
+  }
+
+  /**
+   * Drops the queued messages, which stay stored and unanswered, for the session's new owner (a cluster instance that
+   * lost the session). Contract: the running turn, if any, goes on; its commit is fenced if the session was taken.
+   */
+  giveBackQueued(): void {
+    for (const item of this.lane.clear()) {
+      const seq = (item as { seq?: number }).seq;
+      if (seq !== undefined) this.#pendingSeqs.delete(seq);
+    }
+    this.#acceptedSeq = this.#takenSeq;
   }
 
   /** Switches the model of this session (already stored by the caller). */
@@ -129,6 +152,7 @@ export class SessionRuntime implements LaneHost {
   steer(item: LaneItem): boolean {
     const agent = this.#agent;
     if (agent === undefined || this.#current === undefined || !agent.state.isRunning) return false;
+    this.#takenSeq = Math.max(this.#takenSeq, (item as { seq?: number }).seq ?? 0);
     // A steered message joins a live run: the run drops to the lower of the two tiers.
     this.meta.trustTier = lowerTier(this.meta.trustTier as TrustTier, item.trust);
     this.#current.answersSeq = laterSeq(this.#current.answersSeq, (item as { seq?: number }).seq);
@@ -176,12 +200,22 @@ export class SessionRuntime implements LaneHost {
     const runId = timeOrderedId("run_");
     let agent: Agent;
     let answersSeq: number | undefined;
+    // In a cluster, a turn starts only while this instance surely owns the session (before its lease could expire).
+    const ownership = deps.ownership;
+    const fence = ownership?.fenceFor(this.key);
+    if (ownership !== undefined && fence === undefined) {
+      for (const item of items) this.#pendingSeqs.delete((item as { seq?: number }).seq ?? -1);
+      this.giveBackQueued();
+      deps.logger.info({ sessionKey: this.key }, "not the session's owner any more: its messages are left to the owner");
+      return;
+    }
     try {
       agent = await this.#ensureAgent();
       for (const item of items) {
         const seq = (item as { seq?: number }).seq;
         if (seq !== undefined) this.#pendingSeqs.delete(seq);
         answersSeq = laterSeq(answersSeq, seq);
+        this.#takenSeq = Math.max(this.#takenSeq, seq ?? 0);
       }
       this.meta.trustTier = items.map((item) => item.trust).reduce(lowerTier);
       if (this.#groupToolPolicy === undefined) delete this.meta.groupToolPolicy;
@@ -226,6 +260,7 @@ export class SessionRuntime implements LaneHost {
       chat,
       replies: replies ?? NO_REPLIES,
       answersSeq: () => current.answersSeq,
+      ...(fence === undefined ? {} : { fence }),
       onCommitted: (entries) => deps.deliver(entries),
       logger: deps.logger,
     });

@@ -3,7 +3,7 @@ import type { SendTarget, SentMessage } from "../channel/channel-types.js";
 import type { ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord } from "../store/store-types.js";
+import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, StoreFence } from "../store/store-types.js";
 import { assistantText, hasToolCalls, toolCallIds } from "./assistant-text.js";
 import type { ReplyManager } from "./reply-manager.js";
 
@@ -20,6 +20,8 @@ export interface TurnCommitterOptions {
   replies: Pick<ReplyManager, "previewing" | "takePreview">;
   /** The highest seq of the stored user messages the run took in; the run's final commit marks them answered. */
   answersSeq?: () => number | undefined;
+  /** The ownership fence every commit carries (a cluster); the store refuses them once the session was taken over. */
+  fence?: StoreFence;
   /** Receives the outbox entries of every commit, in order, to deliver them. */
   onCommitted(entries: readonly OutboxEntry[]): void;
   logger: GatewayLogger;
@@ -165,6 +167,7 @@ export class TurnCommitter {
         // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
         ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
         ...(patch === undefined ? {} : { run: { id: runId, patch } }),
+        ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
       });
       for (const message of messages) this.#o.stored.add(message as object);
       if (result.outbox.length > 0) this.#o.onCommitted(result.outbox);

@@ -16,6 +16,8 @@ export type SessionStoreErrorCode =
   | "locked"
   /** Another process (or store) has the database open as its owner: one gateway per store file. */
   | "in-use"
+  /** The write came from an instance whose ownership of the session was taken over (its lease epoch moved on). */
+  | "fenced"
   /** The file or its folder cannot be opened, read or written. */
   | "io"
   /** The store (or the transaction handle) was used after it was closed. */

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@chorus/core";
+import type { SessionOwnership } from "../ownership/session-ownership.js";
 import type { PairingStore } from "../policy/index.js";
 import type {
   AppendResult,
@@ -160,6 +161,11 @@ export type SessionStoreTransaction = SessionStoreOps;
 
 /** The gateway's durable state. Implementations: `MemorySessionStore`, `SqliteSessionStore`. */
 export interface SessionStore extends SessionStoreOps {
+  /**
+   * Which sessions this instance owns, for a store shared by several gateway instances (a cluster). Absent: the
+   * gateway owns every session (one gateway per store), as with the memory and SQLite stores.
+   */
+  readonly ownership?: SessionOwnership | undefined;
   /**
    * Runs `fn` in one transaction: every write made through `tx` commits together when `fn` resolves,
    * or none does when it throws (the error is rethrown). Calls on the store itself wait until the transaction ends.

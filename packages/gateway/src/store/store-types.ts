@@ -220,6 +220,16 @@ export interface TurnCommit {
    * answered once this commit is durable, so `listUnansweredSessions` no longer reports them.
    */
   answersSeq?: number;
+  /**
+   * The ownership fence of the instance writing (clusters only): the store refuses the whole commit with `fenced`,
+   * inside the same transaction, when the session's lease epoch has moved on. Stores without ownership ignore it.
+   */
+  fence?: StoreFence;
+}
+
+/** Proof of a session's ownership a write carries: the epoch of the lease it was taken under. */
+export interface StoreFence {
+  readonly epoch: number;
 }
 
 /** What `commitTurn` wrote. */

@@ -100,12 +100,16 @@ export async function claimOutboxEntry(db: Db, ctx: StoreContext, id: number): P
 export async function claimDueOutbox(db: Db, ctx: StoreContext, limit: number): Promise<OutboxEntry[]> {
   const max = checkLimit(limit) ?? 1;
   // SKIP LOCKED: an entry another connection is claiming right now is left to it, never claimed twice.
+  // In a cluster, only entries of sessions whose lease this instance holds now (checked by the database): each
+  // session's replies leave from its owner, in order.
   const { rows } = await db.query(
     `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = $1
-     WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY id LIMIT $2
-       FOR UPDATE SKIP LOCKED)
+     WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1
+       AND ($3::text IS NULL OR chorus_shard(session_key) IN
+         (SELECT shard FROM shard_leases WHERE owner = $3 AND expires_at > chorus_now_ms()))
+       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING *`,
-    [ctx.now(), max],
+    [ctx.now(), max, ctx.leaseOwner ?? null],
   );
   return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
 }

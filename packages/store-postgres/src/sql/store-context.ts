@@ -4,4 +4,6 @@ export interface StoreContext {
   readonly now: () => number;
   /** How long an inbound event id is remembered. */
   readonly inboundTtlMs: number;
+  /** In a cluster, the id this instance holds its leases under (outbox claims are limited to its sessions). */
+  readonly leaseOwner?: string;
 }

@@ -1,5 +1,5 @@
 import type { TurnCommit, TurnCommitResult } from "@chorus/gateway/store";
-import { notFound } from "@chorus/gateway/store";
+import { notFound, SessionStoreError } from "@chorus/gateway/store";
 import { runFromRow, runFromRowWithUsage } from "../postgres-rows.js";
 import type { Db } from "../query-runner.js";
 import { insertedOutbox, insertOutboxSql, outboxRows } from "./outbox-statements.js";
@@ -10,14 +10,19 @@ import { appendParameters, transcriptJson } from "./transcript-statements.js";
 /**
  * A whole turn in one statement (one round trip, atomic): lock the session row and the running run, and only if both
  * are there append the messages, change the run and insert the outbox entries. A refused turn writes nothing; why it
- * was refused is read afterwards. Parameters: `$1`–`$6` the append, `$7`–`$11` the run change, `$12`–`$17` the outbox.
+ * was refused is read afterwards. Parameters: `$1`–`$6` the append, `$7`–`$11` the run change, `$12`–`$17` the outbox,
+ * `$18` the ownership fence's epoch (a cluster): the session's shard lease is locked `FOR SHARE` and the turn goes
+ * ahead only if its epoch is still that one — a claim by another instance (which raises the epoch) either waits for
+ * this statement or makes it write nothing.
  */
 function commitTurnSql(claimed: boolean): string {
   return `
   WITH locked_session AS (SELECT key FROM sessions WHERE key = $1 FOR UPDATE),
   locked_run AS (SELECT id FROM runs WHERE id = $7 AND status = 'running' FOR UPDATE),
+  fence AS (SELECT 1 FROM shard_leases WHERE shard = chorus_shard($1) AND epoch = $18::bigint FOR SHARE),
   go AS (
-    SELECT 1 WHERE EXISTS (SELECT 1 FROM locked_session) AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM locked_run))),
+    SELECT 1 WHERE EXISTS (SELECT 1 FROM locked_session) AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM locked_run))
+      AND ($18::bigint IS NULL OR EXISTS (SELECT 1 FROM fence))),
   reserved AS (
     UPDATE sessions SET
       last_seq = last_seq + $2,
@@ -53,12 +58,14 @@ export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): P
     ...patch.values,
     ...outbox.columns,
     outbox.at,
+    turn.fence?.epoch ?? null,
   ]);
   const row = rows[0] ?? {};
   if (row.committed !== true) {
     // Nothing was written; say why, in the order the embedded stores check: the session, then the run.
     const session = await db.query("SELECT 1 FROM sessions WHERE key = $1", [turn.sessionKey]);
     if (session.rows.length === 0) throw notFound("session", turn.sessionKey);
+    if (turn.fence !== undefined) await checkFence(db, turn.sessionKey, turn.fence.epoch);
     throw await refusedRunChange(db, turn.run?.id ?? "");
   }
   const lastSeq = Number(row.last_seq);
@@ -67,4 +74,15 @@ export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): P
   if (turn.run === undefined) return result;
   const run = patch.usageJson === undefined ? runFromRow(row) : runFromRowWithUsage(row, patch.usageJson);
   return { ...result, run };
+}
+
+/** Why a fenced commit wrote nothing, when it is the fence: the session's lease moved on to another epoch. */
+async function checkFence(db: Db, sessionKey: string, epoch: number): Promise<void> {
+  const { rows } = await db.query("SELECT owner, epoch FROM shard_leases WHERE shard = chorus_shard($1)", [sessionKey]);
+  const now = Number(rows[0]?.epoch ?? -1);
+  if (now === epoch) return;
+  throw new SessionStoreError(
+    "fenced",
+    `Session ${sessionKey} was taken over by another instance (its lease epoch is ${now}, this write carried ${epoch}); nothing was written — the new owner answers its messages.`,
+  );
 }

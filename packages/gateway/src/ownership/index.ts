@@ -1,0 +1,6 @@
+export type {
+  HandedOffMessage,
+  OwnershipEvent,
+  SessionOwnership,
+  UnansweredSession,
+} from "./session-ownership.js";

@@ -1,0 +1,65 @@
+import type { TrustTier } from "../policy/trust-tier.js";
+import type { OutboxEntry, RunRecord, SessionRecord, StoreFence } from "../store/store-types.js";
+
+/** A user message stored by an instance that does not own its session, for the owner to answer. */
+export interface HandedOffMessage {
+  readonly sessionKey: string;
+  /** Its seq in the session's transcript. */
+  readonly seq: number;
+  /** The trust tier the taking instance's policy gave it. */
+  readonly trust: TrustTier;
+  readonly senderId?: string;
+  /** The platform message it answers, for reply threading. */
+  readonly replyToMessageId?: string;
+}
+
+/** A session holding stored user messages that no commit has answered yet, with where they are. */
+export interface UnansweredSession {
+  readonly session: SessionRecord;
+  /** Messages after this seq are not answered. */
+  readonly answeredSeq: number;
+  /** The seq of the last stored inbound message. */
+  readonly lastInboundSeq: number;
+  /** What the instance that took a message said about it, by seq (missing after a lost notification). */
+  readonly hints?: ReadonlyMap<number, HandedOffMessage>;
+}
+
+/** What ownership tells the gateway. */
+export type OwnershipEvent =
+  /**
+   * This instance now owns more sessions. Runs left running there by the previous owner were marked interrupted,
+   * its in-flight outbox entries requeued (their sends' outcomes are unknown: possible resends), in the same
+   * transaction as the claim.
+   */
+  | {
+      readonly type: "gained";
+      readonly interruptedRuns: readonly RunRecord[];
+      readonly requeuedOutbox: readonly OutboxEntry[];
+      readonly unanswered: readonly UnansweredSession[];
+    }
+  /** Sessions this instance no longer owns (taken, released, or not renewed in time): start no turn for them. */
+  | { readonly type: "lost" }
+  /** Owned sessions with stored, unanswered messages: from a wake-up (another instance took a message) or the sweep. */
+  | { readonly type: "unanswered"; readonly sessions: readonly UnansweredSession[] };
+
+/**
+ * Which sessions this gateway instance may run turns for, when several instances share one store (a cluster).
+ * Optional: a store without it (memory, SQLite) leaves the gateway owning every session, with no fence.
+ * Contract: `fenceFor` is synchronous and says "not owned" before the lease can expire (self-fencing); a write carrying
+ * a fence is refused by the store with `fenced` once another instance has taken the session over.
+ */
+export interface SessionOwnership {
+  /** This instance's id (host and pid unless configured). */
+  readonly instanceId: string;
+  /**
+   * Takes this instance's share of the sessions and starts renewing it; events come to `listener` from now on (the
+   * first `gained` before this resolves). Contract: call once.
+   */
+  start(listener: (event: OwnershipEvent) => void): Promise<void>;
+  /** The fence a turn of this session starting now carries, or undefined when this instance must not start one. */
+  fenceFor(sessionKey: string): StoreFence | undefined;
+  /** Wakes the session's owner for a message this instance stored but does not own. Contract: never rejects. */
+  handOff(message: HandedOffMessage): Promise<void>;
+  /** Stops renewing and releases every lease at once, so another instance takes over without waiting. Idempotent. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,161 @@
+import type { OutboxEntry, RunRecord } from "@chorus/gateway/store";
+import { outboxFromRow, type PgRow, runFromRow, sessionFromRow } from "../postgres-rows.js";
+import type { Db } from "../query-runner.js";
+import type { StoreContext } from "../sql/store-context.js";
+
+/** A shard this instance holds, and the epoch it holds it under. */
+export interface HeldShard {
+  readonly shard: number;
+  readonly epoch: number;
+}
+
+/** What one heartbeat found. */
+export interface Heartbeat {
+  /** The shards still this instance's, now renewed. */
+  readonly renewed: readonly HeldShard[];
+  /** Instances alive (heartbeat within a lease), this one included. */
+  readonly live: number;
+  /** Shards free or expired: another instance's lease ran out, or it released them. */
+  readonly claimable: number;
+}
+
+/**
+ * One round trip per beat: the instance's own heartbeat row, every lease it holds renewed (also one that expired
+ * while nobody took it: the epoch did not move, so nobody else wrote), and what the fleet looks like. Times are the
+ * database's (`chorus_now_ms()`), so instances never compare their own clocks.
+ */
+const HEARTBEAT = `
+  WITH clock AS (SELECT chorus_now_ms() AS now),
+  me AS (
+    INSERT INTO cluster_instances (instance_id, heartbeat_at) SELECT $1, now FROM clock
+    ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at RETURNING 1),
+  renewed AS (
+    UPDATE shard_leases SET expires_at = (SELECT now FROM clock) + $2 WHERE owner = $1 RETURNING shard, epoch)
+  SELECT (SELECT coalesce(json_agg(json_build_array(shard, epoch)), '[]') FROM renewed) AS renewed,
+    (SELECT count(*) FROM cluster_instances, clock WHERE instance_id <> $1 AND heartbeat_at > clock.now - $2)
+      + (SELECT count(*) FROM me) AS live,
+    (SELECT count(*) FROM shard_leases, clock WHERE (owner IS NULL OR expires_at < clock.now) AND owner IS DISTINCT FROM $1)
+      AS claimable`;
+
+export async function heartbeat(db: Db, instanceId: string, leaseMs: number): Promise<Heartbeat> {
+  const { rows } = await db.query(HEARTBEAT, [instanceId, leaseMs]);
+  const row = rows[0] ?? {};
+  return {
+    renewed: heldShards(row.renewed),
+    live: Number(row.live),
+    claimable: Number(row.claimable),
+  };
+}
+
+/** What a claim took, and what the previous owners left in those shards. */
+export interface Claim {
+  readonly claimed: readonly HeldShard[];
+  readonly interruptedRuns: readonly RunRecord[];
+  readonly requeuedOutbox: readonly OutboxEntry[];
+}
+
+// Free or expired shards, at most $3; SKIP LOCKED: two instances claiming at once take different ones. The epoch
+// moves whenever the owner changes, which is what fences the previous owner's writes.
+const CLAIM = `
+  WITH clock AS (SELECT chorus_now_ms() AS now),
+  candidates AS (
+    SELECT shard, owner FROM shard_leases, clock
+    WHERE (owner IS NULL OR expires_at < clock.now) AND owner IS DISTINCT FROM $1
+    ORDER BY shard LIMIT $3 FOR UPDATE OF shard_leases SKIP LOCKED)
+  UPDATE shard_leases l SET owner = $1, epoch = l.epoch + 1, expires_at = (SELECT now FROM clock) + $2
+  FROM candidates c WHERE l.shard = c.shard
+  RETURNING l.shard, l.epoch`;
+
+export const TAKEN_OVER = "the instance running it stopped; another instance took its sessions over";
+
+/**
+ * Claims up to `max` free or expired shards, and in the same transaction settles what their previous owners left:
+ * running runs marked interrupted, in-flight outbox entries back to pending (the outcome of their sends is unknown;
+ * `last_error` says so). Contract: all or nothing; nothing claimed when every shard is held.
+ */
+export async function claimShards(
+  db: Db,
+  ctx: StoreContext,
+  instanceId: string,
+  leaseMs: number,
+  max: number,
+): Promise<Claim> {
+  return db.atomically(async (tx) => {
+    const { rows } = await tx.query(CLAIM, [instanceId, leaseMs, max]);
+    const claimed = rows.map((row) => ({ shard: Number(row.shard), epoch: Number(row.epoch) }));
+    if (claimed.length === 0) return { claimed, interruptedRuns: [], requeuedOutbox: [] };
+    const shards = claimed.map((held) => held.shard);
+    const now = ctx.now();
+    const runs = await tx.query(
+      `UPDATE runs SET status = 'interrupted', ended_at = $2, error = coalesce(error, $3)
+       WHERE status = 'running' AND chorus_shard(session_key) = ANY($1::int[]) RETURNING *`,
+      [shards, now, TAKEN_OVER],
+    );
+    const outbox = await tx.query(
+      `UPDATE outbox SET status = 'pending', next_attempt_at = $2, updated_at = $2, last_error = $3
+       WHERE status = 'in-flight' AND chorus_shard(session_key) = ANY($1::int[]) RETURNING *`,
+      [shards, now, `outcome unknown: ${TAKEN_OVER} while it was being sent`],
+    );
+    return {
+      claimed,
+      interruptedRuns: runs.rows.map(runFromRow).sort((a, b) => a.startedAt - b.startedAt),
+      requeuedOutbox: outbox.rows.map(outboxFromRow).sort((a, b) => a.id - b.id),
+    };
+  });
+}
+
+/**
+ * Gives shards up: every one of the instance's (at shutdown, `shards` undefined) or those listed that no run of this
+ * instance is running in (rebalancing). Contract: returns the shards released; their owner is cleared, so the next
+ * claimer takes them at once and raises the epoch.
+ */
+export async function releaseShards(db: Db, instanceId: string, shards?: readonly number[]): Promise<number[]> {
+  const { rows } =
+    shards === undefined
+      ? await db.query(
+          `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1)
+           UPDATE shard_leases SET owner = NULL, expires_at = 0 WHERE owner = $1 RETURNING shard`,
+          [instanceId],
+        )
+      : await db.query(
+          `UPDATE shard_leases SET owner = NULL, expires_at = 0
+           WHERE owner = $1 AND shard = ANY($2::int[])
+             AND NOT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND chorus_shard(session_key) = shard)
+           RETURNING shard`,
+          [instanceId, shards],
+        );
+  return rows.map((row) => Number(row.shard));
+}
+
+/** A session with stored messages no commit answered, and where they are. */
+export interface UnansweredRow {
+  readonly session: ReturnType<typeof sessionFromRow>;
+  readonly answeredSeq: number;
+  readonly lastInboundSeq: number;
+}
+
+/** The unanswered sessions of some shards (a sweep, a takeover) or of one session (a wake-up). */
+export async function unansweredSessions(
+  db: Db,
+  where: { shards: readonly number[] } | { sessionKey: string },
+): Promise<UnansweredRow[]> {
+  const [condition, value] =
+    "shards" in where ? ["chorus_shard(key) = ANY($1::int[])", where.shards] : ["key = $1", where.sessionKey];
+  if ("shards" in where && where.shards.length === 0) return [];
+  const { rows } = await db.query(
+    `SELECT * FROM sessions WHERE ${condition}
+       AND last_inbound_seq > answered_seq AND last_inbound_seq >= transcript_start_seq
+     ORDER BY updated_at, key`,
+    [value],
+  );
+  return rows.map((row: PgRow) => ({
+    session: sessionFromRow(row),
+    answeredSeq: Number(row.answered_seq),
+    lastInboundSeq: Number(row.last_inbound_seq),
+  }));
+}
+
+function heldShards(json: unknown): HeldShard[] {
+  const pairs = (typeof json === "string" ? JSON.parse(json) : json) as [number, number][];
+  return pairs.map(([shard, epoch]) => ({ shard: Number(shard), epoch: Number(epoch) }));
+}

@@ -1,0 +1,250 @@
+import { randomBytes } from "node:crypto";
+import type {
+  HandedOffMessage,
+  OwnershipEvent,
+  SessionOwnership,
+  StoreFence,
+  UnansweredSession,
+} from "@chorus/gateway";
+import type { ClientConfig } from "pg";
+import type { Db } from "../query-runner.js";
+import type { StoreContext } from "../sql/store-context.js";
+import { claimShards, type HeldShard, heartbeat, releaseShards, unansweredSessions } from "./lease-statements.js";
+import { SHARD_COUNT, sessionShard } from "./session-shard.js";
+import { WakeListener } from "./wake-listener.js";
+
+/** How an instance takes part in a cluster on one database. */
+export interface ClusterOptions {
+  /** This instance's name (shown to operators; default host and pid in the bot). */
+  instanceId: string;
+  /** How long a lease lasts without renewal. Heartbeats come every third of it. Default 5000 ms. */
+  leaseMs?: number;
+  /** How often owned sessions are swept for stored, unanswered messages (lost wake-ups). Default 5000 ms. */
+  sweepMs?: number;
+}
+
+interface Held {
+  readonly epoch: number;
+  /** Local monotonic time until which this instance may start turns (before the lease can expire). */
+  readonly validUntil: number;
+}
+
+/**
+ * Session ownership by shard lease on PostgreSQL: sessions fall into 64 shards; each instance holds a fair share
+ * (64 ÷ live instances), renewing all of them with one statement every `leaseMs / 3`, and claims free or expired
+ * shards (`FOR UPDATE SKIP LOCKED`), settling what their previous owner left in the same transaction. A turn starts
+ * only while the lease surely holds: `fenceFor` says no once `leaseMs - leaseMs / 3` passed since the last renewal
+ * was sent (self-fencing), and the commit carries the epoch the database checks. A message stored for a session
+ * owned elsewhere wakes its owner with `NOTIFY`; a sweep every `sweepMs` covers lost notifications.
+ * Contract: see `SessionOwnership`; the lease owner id is `instanceId` plus a random suffix, unique per process, so a
+ * restarted process with the same name (a container's pid 1) never inherits its predecessor's leases unfenced.
+ */
+export class PostgresShardOwnership implements SessionOwnership {
+  readonly instanceId: string;
+  /** The id leases are held under: `instanceId` and a per-process suffix. */
+  readonly leaseOwner: string;
+  readonly #db: Db;
+  readonly #ctx: StoreContext;
+  readonly #leaseMs: number;
+  readonly #sweepMs: number;
+  readonly #onWarning: (message: string) => void;
+  readonly #wakes: WakeListener;
+  readonly #channel: string;
+  readonly #clock = (): number => performance.now();
+  #held = new Map<number, Held>();
+  #listener: ((event: OwnershipEvent) => void) | undefined;
+  #beatTimer: ReturnType<typeof setInterval> | undefined;
+  #sweepTimer: ReturnType<typeof setInterval> | undefined;
+  #beating: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(parts: {
+    db: Db;
+    ctx: StoreContext;
+    clientConfig: ClientConfig;
+    schema: string;
+    options: ClusterOptions;
+    onWarning: (message: string) => void;
+  }) {
+    this.instanceId = parts.options.instanceId;
+    this.leaseOwner = parts.ctx.leaseOwner ?? leaseOwnerFor(parts.options.instanceId);
+    this.#db = parts.db;
+    this.#ctx = parts.ctx;
+    this.#leaseMs = parts.options.leaseMs ?? 5000;
+    this.#sweepMs = parts.options.sweepMs ?? 5000;
+    this.#onWarning = parts.onWarning;
+    this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
+    this.#wakes = new WakeListener({
+      config: parts.clientConfig,
+      channel: this.#channel,
+      onPayload: (payload) => this.#woken(payload),
+      onReconnect: () => this.#sweep(),
+      onWarning: parts.onWarning,
+    });
+  }
+
+  /** The shards held now (renewed in time), by shard number. */
+  get shards(): HeldShard[] {
+    const now = this.#clock();
+    return [...this.#held]
+      .filter(([, held]) => now <= held.validUntil)
+      .map(([shard, held]) => ({ shard, epoch: held.epoch }))
+      .sort((a, b) => a.shard - b.shard);
+  }
+
+  async start(listener: (event: OwnershipEvent) => void): Promise<void> {
+    if (this.#listener !== undefined) throw new Error("This ownership has already started.");
+    this.#listener = listener;
+    // Listening before the first claim: no wake-up for a session it takes is missed.
+    await this.#wakes.start();
+    await this.#beat();
+    this.#beatTimer = setInterval(() => void this.#beat(), Math.max(1, Math.floor(this.#leaseMs / 3)));
+    this.#beatTimer.unref?.();
+    this.#sweepTimer = setInterval(() => this.#sweep(), this.#sweepMs);
+    this.#sweepTimer.unref?.();
+  }
+
+  fenceFor(sessionKey: string): StoreFence | undefined {
+    const held = this.#held.get(sessionShard(sessionKey));
+    if (held === undefined || this.#clock() > held.validUntil) return undefined;
+    return { epoch: held.epoch };
+  }
+
+  async handOff(message: HandedOffMessage): Promise<void> {
+    try {
+      await this.#db.query("SELECT pg_notify($1, $2)", [this.#channel, JSON.stringify(message)]);
+    } catch (error) {
+      // The message is stored: the owner's sweep answers it, only later.
+      this.#onWarning(`Could not wake the owner of ${message.sessionKey}: ${describe(error)}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    if (this.#beatTimer !== undefined) clearInterval(this.#beatTimer);
+    if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
+    await this.#beating;
+    this.#held = new Map();
+    await this.#wakes.stop();
+    try {
+      await releaseShards(this.#db, this.leaseOwner);
+    } catch (error) {
+      this.#onWarning(`Could not release this instance's leases (they expire in ${this.#leaseMs} ms): ${describe(error)}`);
+    }
+  }
+
+  #beat(): Promise<void> {
+    if (this.#beating !== undefined || this.#stopped) return this.#beating ?? Promise.resolve();
+    this.#beating = this.#beatOnce().finally(() => {
+      this.#beating = undefined;
+    });
+    return this.#beating;
+  }
+
+  async #beatOnce(): Promise<void> {
+    const sentAt = this.#clock();
+    let beat: Awaited<ReturnType<typeof heartbeat>>;
+    try {
+      beat = await heartbeat(this.#db, this.leaseOwner, this.#leaseMs);
+    } catch (error) {
+      this.#onWarning(`Could not renew this instance's leases: ${describe(error)}`);
+      if ([...this.#held.values()].some((held) => this.#clock() > held.validUntil)) this.#emit({ type: "lost" });
+      return;
+    }
+    if (this.#stopped) return;
+    const validUntil = this.#validFrom(sentAt);
+    const next = new Map<number, Held>(beat.renewed.map(({ shard, epoch }) => [shard, { epoch, validUntil }]));
+    const lost = [...this.#held].some(([shard, held]) => next.get(shard)?.epoch !== held.epoch);
+    this.#held = next;
+    if (lost) this.#emit({ type: "lost" });
+    const target = Math.ceil(SHARD_COUNT / Math.max(1, beat.live));
+    if (next.size < target && beat.claimable > 0) await this.#claim(target - next.size);
+    else if (next.size > target) await this.#rebalance(next.size - target);
+  }
+
+  /** A lease renewed by a statement sent at `sentAt` is used until a third of it before it could expire. */
+  #validFrom(sentAt: number): number {
+    return sentAt + this.#leaseMs - Math.floor(this.#leaseMs / 3);
+  }
+
+  async #claim(max: number): Promise<void> {
+    const sentAt = this.#clock();
+    try {
+      const claim = await claimShards(this.#db, this.#ctx, this.leaseOwner, this.#leaseMs, max);
+      if (claim.claimed.length === 0) return;
+      const validUntil = this.#validFrom(sentAt);
+      for (const { shard, epoch } of claim.claimed) this.#held.set(shard, { epoch, validUntil });
+      const rows = await unansweredSessions(this.#db, { shards: claim.claimed.map((held) => held.shard) });
+      this.#emit({
+        type: "gained",
+        interruptedRuns: claim.interruptedRuns,
+        requeuedOutbox: claim.requeuedOutbox,
+        unanswered: rows,
+      });
+    } catch (error) {
+      this.#onWarning(`Could not claim session shards: ${describe(error)}`);
+    }
+  }
+
+  /**
+   * Gives `count` shards back so that a newer instance gets its share: they stop counting as held first (no turn
+   * starts there any more), then are released unless a run of theirs is still running (kept, for the next beat).
+   */
+  async #rebalance(count: number): Promise<void> {
+    const picked = [...this.#held.keys()].sort((a, b) => b - a).slice(0, count);
+    const kept = new Map(picked.map((shard) => [shard, this.#held.get(shard) as Held]));
+    for (const shard of picked) this.#held.delete(shard);
+    let released: number[] = [];
+    try {
+      released = await releaseShards(this.#db, this.leaseOwner, picked);
+    } catch (error) {
+      this.#onWarning(`Could not release session shards: ${describe(error)}`);
+    }
+    for (const [shard, held] of kept) if (!released.includes(shard)) this.#held.set(shard, held);
+    if (released.length > 0) this.#emit({ type: "lost" });
+  }
+
+  #sweep(): void {
+    if (this.#stopped) return;
+    const shards = this.shards.map((held) => held.shard);
+    if (shards.length === 0) return;
+    void unansweredSessions(this.#db, { shards }).then(
+      (rows) => {
+        if (rows.length > 0) this.#emit({ type: "unanswered", sessions: rows });
+      },
+      (error: unknown) => this.#onWarning(`The sweep for unanswered messages failed: ${describe(error)}`),
+    );
+  }
+
+  #woken(payload: string): void {
+    let message: HandedOffMessage;
+    try {
+      message = JSON.parse(payload) as HandedOffMessage;
+    } catch {
+      return;
+    }
+    if (typeof message.sessionKey !== "string" || this.fenceFor(message.sessionKey) === undefined) return;
+    void unansweredSessions(this.#db, { sessionKey: message.sessionKey }).then(
+      (rows) => {
+        const hints = new Map([[message.seq, message]]);
+        const sessions: UnansweredSession[] = rows.map((row) => ({ ...row, hints }));
+        if (sessions.length > 0) this.#emit({ type: "unanswered", sessions });
+      },
+      (error: unknown) => this.#onWarning(`Could not read a woken session: ${describe(error)}`),
+    );
+  }
+
+  #emit(event: OwnershipEvent): void {
+    if (!this.#stopped) this.#listener?.(event);
+  }
+}
+
+/** The id an instance holds leases under: its name and a random suffix, unique per process. */
+export function leaseOwnerFor(instanceId: string): string {
+  return `${instanceId}#${randomBytes(4).toString("hex")}`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
