@@ -1,5 +1,5 @@
 export { inspectPostgresStore, type PostgresStoreInspection } from "./inspect-postgres-store.js";
-export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./postgres-session-store.js";
-export { POSTGRES_SCHEMA_VERSION } from "./schema-migrations.js";
 export { type ClusterOptions, PostgresShardOwnership } from "./leases/postgres-shard-ownership.js";
 export { SHARD_COUNT, sessionShard } from "./leases/session-shard.js";
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./postgres-session-store.js";
+export { POSTGRES_SCHEMA_VERSION } from "./schema-migrations.js";

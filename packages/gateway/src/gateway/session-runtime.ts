@@ -206,7 +206,10 @@ export class SessionRuntime implements LaneHost {
     if (ownership !== undefined && fence === undefined) {
       for (const item of items) this.#pendingSeqs.delete((item as { seq?: number }).seq ?? -1);
       this.giveBackQueued();
-      deps.logger.info({ sessionKey: this.key }, "not the session's owner any more: its messages are left to the owner");
+      deps.logger.info(
+        { sessionKey: this.key },
+        "not the session's owner any more: its messages are left to the owner",
+      );
       return;
     }
     try {

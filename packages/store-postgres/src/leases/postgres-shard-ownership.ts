@@ -130,7 +130,9 @@ export class PostgresShardOwnership implements SessionOwnership {
     try {
       await releaseShards(this.#db, this.leaseOwner);
     } catch (error) {
-      this.#onWarning(`Could not release this instance's leases (they expire in ${this.#leaseMs} ms): ${describe(error)}`);
+      this.#onWarning(
+        `Could not release this instance's leases (they expire in ${this.#leaseMs} ms): ${describe(error)}`,
+      );
     }
   }
 

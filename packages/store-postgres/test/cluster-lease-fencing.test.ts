@@ -1,0 +1,188 @@
+import { isSessionStoreError, type OwnershipEvent } from "@chorus/gateway";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PostgresSessionStore, SHARD_COUNT, sessionShard } from "../src/index.js";
+import { createScratchDatabase, queryOnce, type ScratchDatabase } from "../src/testing/index.js";
+
+let database: ScratchDatabase;
+beforeAll(async () => {
+  database = await createScratchDatabase();
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const session = { key: "main:bot:test:dm:ann", agentId: "main", channel: "test", accountId: "bot", chatId: "ann" };
+const hello = { role: "user" as const, content: "hello", timestamp: 1 };
+const answer = { role: "assistant" as const, content: [{ type: "text" as const, text: "hi" }], timestamp: 2 };
+
+async function clusterStore(schema: string, instanceId: string, leaseMs: number): Promise<PostgresSessionStore> {
+  return PostgresSessionStore.open({
+    url: database.url,
+    schema,
+    cluster: { instanceId, leaseMs, sweepMs: 60_000 },
+    onWarning: () => {},
+  });
+}
+
+/** What a long pause of an instance (GC, a partition) looks like to the others: its leases and heartbeat ran out. */
+async function pause(schema: string, instanceId: string): Promise<void> {
+  await queryOnce(database.url, `UPDATE ${schema}.shard_leases SET expires_at = 0 WHERE owner LIKE $1`, [
+    `${instanceId}#%`,
+  ]);
+  await queryOnce(database.url, `UPDATE ${schema}.cluster_instances SET heartbeat_at = 0 WHERE instance_id LIKE $1`, [
+    `${instanceId}#%`,
+  ]);
+}
+
+async function started(store: PostgresSessionStore): Promise<OwnershipEvent[]> {
+  const events: OwnershipEvent[] = [];
+  await store.ownership?.start((event) => events.push(event));
+  return events;
+}
+
+describe("session ownership by shard lease, fenced by the database", () => {
+  it("gives the same shard for a key in JavaScript and in the database", async () => {
+    const store = await clusterStore("shards", "a", 60_000);
+    try {
+      const keys = Array.from({ length: 50 }, (_, i) => `main:bot:test:dm:user-${i}-é`);
+      const { rows } = await queryOnce(
+        database.url,
+        "SELECT shards.chorus_shard(k) AS shard FROM unnest($1::text[]) k",
+        [keys],
+      );
+      expect(rows.map((row) => row.shard)).toEqual(keys.map(sessionShard));
+      expect(new Set(keys.map(sessionShard)).size).toBeGreaterThan(20);
+      expect(keys.every((key) => sessionShard(key) < SHARD_COUNT)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses the commit of an instance whose lease was taken over, and the taker finds what it left", async () => {
+    const schema = "fenced";
+    // Long leases: no heartbeat runs during the test; the expiry below stands in for a long pause of instance a.
+    const a = await clusterStore(schema, "a", 60_000);
+    const b = await clusterStore(schema, "b", 60_000);
+    try {
+      await started(a);
+      expect(a.ownership?.shards).toHaveLength(SHARD_COUNT);
+      await a.storeInboundMessage({
+        event: { channel: "test", accountId: "bot", eventId: "e1" },
+        session,
+        message: hello,
+      });
+      await a.startRun({ id: "run-a", sessionKey: session.key, agentId: "main" });
+      const fence = a.ownership?.fenceFor(session.key);
+      expect(fence).toBeDefined();
+      // A first step of the turn commits under the lease.
+      await a.commitTurn({ sessionKey: session.key, messages: [answer], ...(fence ? { fence } : {}) });
+
+      await pause(schema, "a");
+      const gained = await started(b);
+      expect(b.ownership?.shards).toHaveLength(SHARD_COUNT);
+      expect(gained[0]).toMatchObject({
+        type: "gained",
+        interruptedRuns: [{ id: "run-a", status: "interrupted" }],
+        unanswered: [{ session: { key: session.key }, answeredSeq: 0, lastInboundSeq: 1 }],
+      });
+
+      // Instance a still believes it owns the session (it was paused); the database refuses its write.
+      const refused = await a
+        .commitTurn({
+          sessionKey: session.key,
+          messages: [answer],
+          outbox: [{ sessionKey: session.key, kind: "reply", payload: { text: "late" } }],
+          answersSeq: 1,
+          ...(fence ? { fence } : {}),
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(isSessionStoreError(refused, "fenced")).toBe(true);
+      expect((refused as Error).message).toContain("taken over by another instance");
+      expect((await b.readTranscript(session.key)).map((entry) => entry.seq)).toEqual([1, 2]);
+      expect(await b.listOutbox()).toEqual([]);
+
+      // The new owner's commit, under its own epoch, goes through.
+      const own = b.ownership?.fenceFor(session.key);
+      expect(own?.epoch).toBe((fence?.epoch ?? 0) + 1);
+      await b.commitTurn({
+        sessionKey: session.key,
+        messages: [answer],
+        answersSeq: 1,
+        ...(own ? { fence: own } : {}),
+      });
+      expect(await b.listUnansweredSessions()).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("claims outbox entries only for the sessions it owns, and requeues in-flight ones on a takeover", async () => {
+    const schema = "outbox_owner";
+    const a = await clusterStore(schema, "a", 60_000);
+    const b = await clusterStore(schema, "b", 60_000);
+    try {
+      await started(a);
+      await started(b); // every shard is a's: b holds none
+      expect(b.ownership?.shards).toEqual([]);
+      await a.ensureSession(session);
+      const reply = { sessionKey: session.key, kind: "reply" as const, payload: { text: "hi" } };
+      await a.enqueueOutbox([reply, reply]);
+      expect(await b.claimDueOutbox(10)).toEqual([]);
+      const [first] = await a.claimDueOutbox(1);
+      expect(first?.status).toBe("in-flight");
+
+      await b.close(); // (it held nothing; its heartbeat row goes, so c's fair share is every shard)
+      await pause(schema, "a");
+      const c = await clusterStore(schema, "c", 60_000);
+      try {
+        const [gained] = await started(c);
+        expect(gained).toMatchObject({ type: "gained", requeuedOutbox: [{ id: first?.id, status: "pending" }] });
+        const entry = await c.getOutboxEntry(first?.id ?? 0);
+        expect(entry?.lastError).toContain("outcome unknown");
+        expect((await c.claimDueOutbox(10)).map((claimed) => claimed.id)).toHaveLength(2);
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("stops starting turns while it cannot renew, before its lease can expire", async () => {
+    const schema = "self_fencing";
+    const a = await clusterStore(schema, "a", 1500);
+    try {
+      await started(a);
+      expect(a.ownership?.fenceFor(session.key)).toBeDefined();
+      // Another connection holds every lease row: a's heartbeats wait behind it and renew nothing.
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query(`SELECT * FROM ${schema}.shard_leases FOR UPDATE`);
+        await vi.waitFor(() => expect(a.ownership?.fenceFor(session.key)).toBeUndefined(), {
+          timeout: 5000,
+          interval: 20,
+        });
+        const { rows } = await client.query(
+          `SELECT min(expires_at) - ${schema}.chorus_now_ms() AS left_ms FROM ${schema}.shard_leases`,
+        );
+        // Self-fenced while the lease, on the database's clock, still had time left: nobody else could hold it yet.
+        expect(Number(rows[0]?.left_ms)).toBeGreaterThan(0);
+      } finally {
+        await client.query("ROLLBACK");
+        await client.end();
+      }
+      // Renewed again once the rows are free: the same epoch, turns start again.
+      await vi.waitFor(() => expect(a.ownership?.fenceFor(session.key)).toBeDefined(), { timeout: 5000, interval: 20 });
+    } finally {
+      await a.close();
+    }
+  });
+});
