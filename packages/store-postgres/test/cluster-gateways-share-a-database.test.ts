@@ -1,0 +1,240 @@
+import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
+import { Gateway, routeInbound, TestChannel } from "@chorus/gateway";
+import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PostgresSessionStore, SHARD_COUNT } from "../src/index.js";
+import { createScratchDatabase, queryOnce, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+
+let database: ScratchDatabase;
+let gate: NetworkGate;
+beforeAll(async () => {
+  database = await createScratchDatabase();
+  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
+});
+afterAll(async () => {
+  await gate.close();
+  await database.drop();
+});
+
+const model = fakeModel();
+const config = {
+  agents: [{ id: "main", model: model.id }],
+  channels: [{ channel: "test", dmPolicy: "open" as const }],
+};
+
+/** One gateway instance of the cluster: its own store (pool, leases), its own connection to the same bot account. */
+interface Instance {
+  readonly name: string;
+  readonly store: PostgresSessionStore;
+  readonly gateway: Gateway;
+  readonly channel: TestChannel;
+  readonly model: ReturnType<typeof scriptedStreamFn>;
+  /** Injects a message from `sender` (event ids unique across instances, as a platform's are). */
+  send(sender: string, text: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+let events = 0;
+
+async function instance(
+  name: string,
+  schema: string,
+  options: { leaseMs?: number; throughGate?: boolean; start?: boolean } = {},
+): Promise<Instance> {
+  const port = options.throughGate === true ? gate.port : TEST_SERVER.port;
+  const store = await PostgresSessionStore.open({
+    url: `postgres://${TEST_SERVER.user}@127.0.0.1:${port}/${database.name}`,
+    schema,
+    connectTimeoutMs: 1000,
+    queryTimeoutMs: 2000,
+    cluster: { instanceId: name, leaseMs: options.leaseMs ?? 1500, sweepMs: 1000 },
+    onWarning: () => {},
+  });
+  return startInstance(name, store, options.start !== false);
+}
+
+async function startInstance(name: string, store: PostgresSessionStore, start: boolean): Promise<Instance> {
+  const channel = new TestChannel({ id: "test", accountId: "main" });
+  const streamFn = scriptedStreamFn(() => "ok");
+  const gateway = new Gateway({
+    config,
+    store,
+    channels: [channel],
+    streamFn,
+    models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
+    selfIds: { "test/main": "bot" },
+    replyMode: "block",
+    outbox: { pollMs: 200 },
+  });
+  if (start) await gateway.start();
+  let stopped = false;
+  return {
+    name,
+    store,
+    gateway,
+    channel,
+    model: streamFn,
+    async send(sender, text) {
+      const eventId = `evt-${++events}`;
+      await channel.inject({ text, sender: { id: sender }, messageId: eventId, eventId });
+      await gateway.idle();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await gateway.stop(0);
+      await store.close();
+    },
+  };
+}
+
+const probe = new TestChannel({ id: "test", accountId: "main" });
+
+function sessionKeyOf(gateway: Gateway, sender: string): string {
+  return routeInbound(gateway.config, probe.buildInbound({ text: "x", sender: { id: sender } })).sessionKey;
+}
+
+/** A sender whose DM session `owner` holds now. */
+function senderOwnedBy(owner: Instance, prefix: string): string {
+  for (let i = 0; i < 500; i++) {
+    const sender = `${prefix}-${i}`;
+    if (owner.store.ownership?.fenceFor(sessionKeyOf(owner.gateway, sender)) !== undefined) return sender;
+  }
+  throw new Error(`${owner.name} owns no session`);
+}
+
+/** Every answer any instance gave in a DM, across the cluster. */
+function answers(instances: readonly Instance[], sender: string): string[] {
+  return instances.flatMap((one) => one.channel.transcript(`dm-${sender}`));
+}
+
+const held = (one: Instance): number => one.store.ownership?.shards.length ?? 0;
+
+describe("gateway instances sharing one PostgreSQL database", () => {
+  it("answers a message taken by the instance that does not own its session once, at the owner", async () => {
+    const a = await instance("a", "handoff");
+    const b = await instance("b", "handoff");
+    try {
+      // b joined after a took every shard: a gives b its share at its next beats.
+      await vi.waitFor(() => expect([held(a) > 0, held(b) > 0]).toEqual([true, true]), { timeout: 5000 });
+      expect(held(a) + held(b)).toBe(SHARD_COUNT);
+      const ofA = senderOwnedBy(a, "ann");
+      const ofB = senderOwnedBy(b, "bob");
+
+      await b.send(ofA, "hello a");
+      await a.send(ofB, "hello b");
+      await vi.waitFor(
+        () => expect([a.channel.transcript(`dm-${ofA}`), b.channel.transcript(`dm-${ofB}`)]).toEqual([["ok"], ["ok"]]),
+        {
+          timeout: 5000,
+        },
+      );
+      await Promise.all([a.gateway.idle(), b.gateway.idle()]);
+      expect(answers([a, b], ofA)).toEqual(["ok"]);
+      expect(answers([a, b], ofB)).toEqual(["ok"]);
+      expect([a.model.calls.length, b.model.calls.length]).toEqual([1, 1]);
+      expect(await a.store.listUnansweredSessions()).toEqual([]);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("takes the sessions of an instance cut off from the database after its lease expires, answering each once", async () => {
+    const a = await instance("a", "partition", { throughGate: true });
+    const b = await instance("b", "partition");
+    try {
+      await vi.waitFor(() => expect([held(a) > 0, held(b) > 0]).toEqual([true, true]), { timeout: 5000 });
+      const ofA = senderOwnedBy(a, "ann");
+      gate.shut();
+      // b stores it and wakes a, which cannot hear: a's lease runs out and b claims its shards with the message.
+      await b.send(ofA, "anyone there?");
+      await vi.waitFor(() => expect(b.channel.transcript(`dm-${ofA}`)).toEqual(["ok"]), { timeout: 8000 });
+      expect(a.store.ownership?.fenceFor(sessionKeyOf(a.gateway, ofA))).toBeUndefined();
+
+      gate.open();
+      // a comes back: it finds its leases gone, and rejoins with a share b gives up.
+      await vi.waitFor(() => expect(held(a)).toBeGreaterThan(0), { timeout: 8000 });
+      await Promise.all([a.gateway.idle(), b.gateway.idle()]);
+      expect(answers([a, b], ofA)).toEqual(["ok"]);
+      expect(a.model.calls).toHaveLength(0);
+      expect(await b.store.listUnansweredSessions()).toEqual([]);
+    } finally {
+      gate.open();
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("hands every session over at once on a graceful stop, without waiting for the lease to expire", async () => {
+    // a's lease would last a minute: b answering within seconds shows the leases were released, not expired.
+    const a = await instance("a", "graceful", { leaseMs: 60_000 });
+    const b = await instance("b", "graceful");
+    try {
+      expect([held(a), held(b)]).toEqual([SHARD_COUNT, 0]);
+      await a.send("ann", "first");
+      expect(a.channel.transcript("dm-ann")).toEqual(["ok"]);
+      await a.stop();
+      const { rows } = await queryOnce(
+        database.url,
+        "SELECT count(*)::int AS n FROM graceful.shard_leases WHERE owner LIKE 'a#%'",
+      );
+      expect(rows[0]?.n).toBe(0);
+
+      await b.send("ann", "second");
+      await vi.waitFor(() => expect(b.channel.transcript("dm-ann")).toEqual(["ok"]), { timeout: 5000 });
+      expect(held(b)).toBe(SHARD_COUNT);
+      // b answered from the stored transcript: both messages are in the session, each answered once.
+      const key = sessionKeyOf(b.gateway, "ann");
+      const said = (await b.store.readTranscript(key)).map((entry) => entry.message.role);
+      expect(said).toEqual(["user", "assistant", "user", "assistant"]);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("starts two instances at once on an empty database: one migration, the shards split, every message answered once", async () => {
+    const [storeA, storeB] = await Promise.all(
+      ["a", "b"].map((name) =>
+        PostgresSessionStore.open({
+          url: database.url,
+          schema: "together",
+          cluster: { instanceId: name, leaseMs: 1500, sweepMs: 1000 },
+          onWarning: () => {},
+        }),
+      ),
+    );
+    const [a, b] = await Promise.all([
+      startInstance("a", storeA as PostgresSessionStore, false),
+      startInstance("b", storeB as PostgresSessionStore, false),
+    ]);
+    const both = [a as Instance, b as Instance];
+    try {
+      await Promise.all(both.map((one) => one.gateway.start()));
+      await vi.waitFor(() => expect(both.map((one) => held(one) > 0)).toEqual([true, true]), { timeout: 5000 });
+      const { rows } = await queryOnce(
+        database.url,
+        "SELECT count(DISTINCT shard)::int AS shards, count(DISTINCT owner)::int AS owners FROM together.shard_leases WHERE owner IS NOT NULL",
+      );
+      expect(rows[0]).toEqual({ shards: SHARD_COUNT, owners: 2 });
+      const senders = Array.from({ length: 8 }, (_, i) => `user-${i}`);
+      await Promise.all(senders.map((sender, i) => both[i % 2]?.send(sender, "hi")));
+      await vi.waitFor(
+        () => expect(senders.map((sender) => answers(both, sender))).toEqual(senders.map(() => ["ok"])),
+        {
+          timeout: 5000,
+        },
+      );
+      await Promise.all(both.map((one) => one.gateway.idle()));
+      expect(senders.map((sender) => answers(both, sender))).toEqual(senders.map(() => ["ok"]));
+      const { rows: steps } = await queryOnce(
+        database.url,
+        "SELECT count(*)::int AS n FROM together.chorus_migrations",
+      );
+      expect(steps[0]?.n).toBe(2);
+    } finally {
+      await Promise.all(both.map((one) => one.stop()));
+    }
+  });
+});
