@@ -1,3 +1,4 @@
+import { assistantText, userMessage } from "@chorus/core/testing";
 import { isSessionStoreError, type OwnershipEvent } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore, SHARD_COUNT, sessionShard } from "../src/index.js";
@@ -12,8 +13,8 @@ afterAll(async () => {
 });
 
 const session = { key: "main:bot:test:dm:ann", agentId: "main", channel: "test", accountId: "bot", chatId: "ann" };
-const hello = { role: "user" as const, content: "hello", timestamp: 1 };
-const answer = { role: "assistant" as const, content: [{ type: "text" as const, text: "hi" }], timestamp: 2 };
+const hello = userMessage("hello");
+const answer = assistantText("hi");
 
 async function clusterStore(schema: string, instanceId: string, leaseMs: number): Promise<PostgresSessionStore> {
   return PostgresSessionStore.open({

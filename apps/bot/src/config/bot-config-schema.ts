@@ -209,6 +209,8 @@ export const modelDefinitionSchema = z.strictObject({
 
 /** The whole bot configuration (chorus.config.yaml). */
 export const botConfigSchema = z.strictObject({
+  /** This instance's name in a cluster (store `cluster: true`): in logs and lease rows. Default host:pid. */
+  instanceId: z.string().min(1).max(200).optional(),
   /** Where the store, the demo workspace and the agents' workspaces live. Default ./data */
   dataDir: z.string().min(1).default("./data"),
   providers: z
@@ -252,6 +254,13 @@ export const botConfigSchema = z.strictObject({
           .string()
           .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain SQL name (letters, digits, _)")
           .optional(),
+        /**
+         * Run as one instance of a cluster on this database: sessions are owned by shard leases (any number of
+         * `chorus start` share the database) instead of one gateway per database. Default false.
+         */
+        cluster: z.boolean().default(false),
+        /** In a cluster: how long a lease lasts unrenewed, i.e. how soon a dead instance's sessions move. Default 5000. */
+        leaseMs: z.int().min(300).max(300_000).optional(),
       }),
     ])
     .default({ kind: "sqlite" }),

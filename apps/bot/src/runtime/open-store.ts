@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { MemorySessionStore, type SessionStore } from "@chorus/gateway";
 import { SqliteSessionStore } from "@chorus/store-sqlite";
@@ -25,20 +26,28 @@ export function storePathOf(config: Pick<BotConfig, "store" | "dataDir">, cwd: s
  * Chorus holds the database), `schema-too-new`.
  */
 export async function openStore(
-  config: Pick<BotConfig, "store" | "dataDir">,
+  config: Pick<BotConfig, "store" | "dataDir" | "instanceId">,
   cwd: string,
   onWarning?: (message: string) => void,
 ): Promise<OpenedStore> {
   if (config.store.kind === "postgres") {
-    const { url, schema } = config.store;
+    const { url, schema, cluster, leaseMs } = config.store;
     // Loaded only here: a bot on SQLite never pays for the PostgreSQL client and migration runner at start.
     const { PostgresSessionStore } = await import("@chorus/store-postgres");
     const store = await PostgresSessionStore.open({
       url,
       ...(schema === undefined ? {} : { schema }),
       ...(onWarning === undefined ? {} : { onWarning }),
+      // A cluster instance holds shard leases instead of the one-gateway owner lock.
+      ...(cluster
+        ? { cluster: { instanceId: instanceIdOf(config), ...(leaseMs === undefined ? {} : { leaseMs }) } }
+        : {}),
     });
-    return { store, description: postgresDescription(store.description, store.schema) };
+    const where = postgresDescription(store.description, store.schema);
+    return {
+      store,
+      description: cluster ? `${where}, cluster instance ${instanceIdOf(config)}` : where,
+    };
   }
   const path = storePathOf(config, cwd);
   if (path === undefined) {
@@ -50,4 +59,9 @@ export async function openStore(
 /** "PostgreSQL host:5432/chorus", with the schema when it is not the default. */
 export function postgresDescription(where: string, schema: string): string {
   return `PostgreSQL ${where}${schema === "public" ? "" : ` (schema ${schema})`}`;
+}
+
+/** The instance's name in a cluster: configured, or `host:pid`. */
+export function instanceIdOf(config: Pick<BotConfig, "instanceId">): string {
+  return config.instanceId ?? `${hostname()}:${process.pid}`;
 }

@@ -48,7 +48,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly #leaseMs: number;
   readonly #sweepMs: number;
   readonly #onWarning: (message: string) => void;
-  readonly #wakes: WakeListener;
+  readonly #clientConfig: ClientConfig;
+  #wakes: WakeListener | undefined;
   readonly #channel: string;
   readonly #clock = (): number => performance.now();
   #held = new Map<number, Held>();
@@ -56,7 +57,7 @@ export class PostgresShardOwnership implements SessionOwnership {
   #beatTimer: ReturnType<typeof setInterval> | undefined;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #beating: Promise<void> | undefined;
-  #stopped = false;
+  #stopped = true;
 
   constructor(parts: {
     db: Db;
@@ -74,13 +75,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.#sweepMs = parts.options.sweepMs ?? 5000;
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
-    this.#wakes = new WakeListener({
-      config: parts.clientConfig,
-      channel: this.#channel,
-      onPayload: (payload) => this.#woken(payload),
-      onReconnect: () => this.#sweep(),
-      onWarning: parts.onWarning,
-    });
+    this.#clientConfig = parts.clientConfig;
   }
 
   /** The shards held now (renewed in time), by shard number. */
@@ -92,9 +87,18 @@ export class PostgresShardOwnership implements SessionOwnership {
       .sort((a, b) => a.shard - b.shard);
   }
 
+  /** Contract: as `SessionOwnership.start`; after `stop` it may start again (a gateway reloading its config). */
   async start(listener: (event: OwnershipEvent) => void): Promise<void> {
-    if (this.#listener !== undefined) throw new Error("This ownership has already started.");
+    if (!this.#stopped) throw new Error("This ownership has already started.");
+    this.#stopped = false;
     this.#listener = listener;
+    this.#wakes = new WakeListener({
+      config: this.#clientConfig,
+      channel: this.#channel,
+      onPayload: (payload) => this.#woken(payload),
+      onReconnect: () => this.#sweep(),
+      onWarning: this.#onWarning,
+    });
     // Listening before the first claim: no wake-up for a session it takes is missed.
     await this.#wakes.start();
     await this.#beat();
@@ -126,7 +130,8 @@ export class PostgresShardOwnership implements SessionOwnership {
     if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
     await this.#beating;
     this.#held = new Map();
-    await this.#wakes.stop();
+    await this.#wakes?.stop();
+    this.#wakes = undefined;
     try {
       await releaseShards(this.#db, this.leaseOwner);
     } catch (error) {
