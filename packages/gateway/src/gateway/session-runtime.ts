@@ -44,9 +44,8 @@ export class SessionRuntime implements LaneHost {
   readonly #prepared: PreparedAgent;
   readonly #stored = new WeakSet<object>();
   readonly #pendingSeqs = new Set<number>();
-  /** The highest seq taken into the lane, and the highest taken into a run (what a give-back goes back to). */
-  #acceptedSeq = 0;
-  #takenSeq = 0;
+  /** Seqs taken in lately: a stored message reaching the lane twice (intake and a cluster sweep) runs once. */
+  readonly #seenSeqs = new Set<number>();
   #agent: Agent | undefined;
   #unlink: (() => void) | undefined;
   #current: CurrentRun | undefined;
@@ -96,17 +95,19 @@ export class SessionRuntime implements LaneHost {
 
   /** Takes a stored message (with its seq) into the lane. */
   accept(item: LaneItem & { seq?: number }): void {
+    if (item.seq !== undefined && this.#seenSeqs.has(item.seq)) return;
     this.#stored.add(item.message as object);
     if (item.seq !== undefined) {
+      this.#seenSeqs.add(item.seq);
+      if (this.#seenSeqs.size > 1024) this.#seenSeqs.delete(this.#seenSeqs.values().next().value as number);
       this.#pendingSeqs.add(item.seq);
-      this.#acceptedSeq = Math.max(this.#acceptedSeq, item.seq);
     }
     this.lane.enqueue(item);
   }
 
-  /** The highest seq of a stored message this runtime has taken in (0 when none): later ones are not its yet. */
-  get acceptedSeq(): number {
-    return this.#acceptedSeq;
+  /** Whether the stored message with this seq was taken in (queued, running, or answered by this runtime). */
+  hasTaken(seq: number): boolean {
+    return this.#seenSeqs.has(seq);
   }
 
   /**
@@ -114,11 +115,7 @@ export class SessionRuntime implements LaneHost {
    * lost the session). Contract: the running turn, if any, goes on; its commit is fenced if the session was taken.
    */
   giveBackQueued(): void {
-    for (const item of this.lane.clear()) {
-      const seq = (item as { seq?: number }).seq;
-      if (seq !== undefined) this.#pendingSeqs.delete(seq);
-    }
-    this.#acceptedSeq = this.#takenSeq;
+    for (const item of this.lane.clear()) this.#forget(item);
   }
 
   /** Switches the model of this session (already stored by the caller). */
@@ -147,12 +144,19 @@ export class SessionRuntime implements LaneHost {
     this.#agent = undefined;
   }
 
+  /** A message given back: it may come again (this instance owning the session again) and is taken then. */
+  #forget(item: LaneItem): void {
+    const seq = (item as { seq?: number }).seq;
+    if (seq === undefined) return;
+    this.#pendingSeqs.delete(seq);
+    this.#seenSeqs.delete(seq);
+  }
+
   // ── LaneHost ──────────────────────────────────────────────────────────────
 
   steer(item: LaneItem): boolean {
     const agent = this.#agent;
     if (agent === undefined || this.#current === undefined || !agent.state.isRunning) return false;
-    this.#takenSeq = Math.max(this.#takenSeq, (item as { seq?: number }).seq ?? 0);
     // A steered message joins a live run: the run drops to the lower of the two tiers.
     this.meta.trustTier = lowerTier(this.meta.trustTier as TrustTier, item.trust);
     this.#current.answersSeq = laterSeq(this.#current.answersSeq, (item as { seq?: number }).seq);
@@ -204,7 +208,7 @@ export class SessionRuntime implements LaneHost {
     const ownership = deps.ownership;
     const fence = ownership?.fenceFor(this.key);
     if (ownership !== undefined && fence === undefined) {
-      for (const item of items) this.#pendingSeqs.delete((item as { seq?: number }).seq ?? -1);
+      for (const item of items) this.#forget(item);
       this.giveBackQueued();
       deps.logger.info(
         { sessionKey: this.key },
@@ -218,7 +222,6 @@ export class SessionRuntime implements LaneHost {
         const seq = (item as { seq?: number }).seq;
         if (seq !== undefined) this.#pendingSeqs.delete(seq);
         answersSeq = laterSeq(answersSeq, seq);
-        this.#takenSeq = Math.max(this.#takenSeq, seq ?? 0);
       }
       this.meta.trustTier = items.map((item) => item.trust).reduce(lowerTier);
       if (this.#groupToolPolicy === undefined) delete this.meta.groupToolPolicy;

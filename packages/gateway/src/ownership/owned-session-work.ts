@@ -79,13 +79,17 @@ export class OwnedSessionWork {
   /** Takes the session's stored, unanswered user messages that this process has not taken yet into its lane. */
   async #answerOne({ session, answeredSeq, lastInboundSeq, hints }: UnansweredSession): Promise<void> {
     if (this.#ownership.fenceFor(session.key) === undefined) return;
-    const runtime = this.#ctx.sessions.runtimeFor(session);
-    const from = Math.max(answeredSeq, runtime.acceptedSeq, session.transcriptStartSeq - 1);
-    if (lastInboundSeq <= from) return;
+    // A session busy with these very messages (its own intake took them; a turn runs) needs no transcript read.
+    const wanted = hints === undefined ? [lastInboundSeq] : [...hints.keys()];
+    const live = this.#ctx.sessions.get(session.key);
+    if (live !== undefined && wanted.every((seq) => live.hasTaken(seq))) return;
+    const from = Math.max(answeredSeq, session.transcriptStartSeq - 1);
     const entries = await this.#ctx.store.readTranscript(session.key, { fromSeq: from + 1 });
+    if (this.#ownership.fenceFor(session.key) === undefined) return;
+    const runtime = this.#ctx.sessions.runtimeFor(session);
     for (const { seq, message } of entries) {
-      // Checked again per message: another wake-up for this session may have taken some while the read ran.
-      if (seq > lastInboundSeq || message.role !== "user" || seq <= runtime.acceptedSeq) continue;
+      // A message this runtime has taken already (from its own intake, or an earlier wake-up) is not taken twice.
+      if (seq > lastInboundSeq || message.role !== "user" || runtime.hasTaken(seq)) continue;
       const hint = hints?.get(seq);
       runtime.accept({
         message,

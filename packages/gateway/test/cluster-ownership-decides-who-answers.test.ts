@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { HandedOffMessage, OwnershipEvent, SessionOwnership } from "../src/ownership/index.js";
+import { MemorySessionStore, type StoreFence } from "../src/store/index.js";
+import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
+
+const KEY = "main:main:test:dm:user-1";
+
+/** A hand-driven `SessionOwnership`: the test says which sessions are owned and sends the events. */
+class FakeOwnership implements SessionOwnership {
+  readonly instanceId = "test";
+  readonly owned = new Set<string>();
+  readonly handedOff: HandedOffMessage[] = [];
+  listener: ((event: OwnershipEvent) => void) | undefined;
+  stopped = false;
+  async start(listener: (event: OwnershipEvent) => void): Promise<void> {
+    this.listener = listener;
+  }
+  fenceFor(sessionKey: string): StoreFence | undefined {
+    return this.owned.has(sessionKey) ? { epoch: 7 } : undefined;
+  }
+  async handOff(message: HandedOffMessage): Promise<void> {
+    this.handedOff.push(message);
+  }
+  async stop(): Promise<void> {
+    this.stopped = true;
+  }
+}
+
+function clusterStore(): { store: MemorySessionStore & { ownership: FakeOwnership }; ownership: FakeOwnership } {
+  const ownership = new FakeOwnership();
+  return { store: Object.assign(new MemorySessionStore(), { ownership }), ownership };
+}
+
+describe("a gateway whose store shares sessions with other instances", () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("stores a message for a session it does not own and wakes the owner, without running a turn", async () => {
+    const { store, ownership } = clusterStore();
+    h = await startHarness({ store });
+    // From an admin: the owner learns the tier this instance's policy gave the message.
+    await h.send({ text: "hello", sender: { id: "admin" } });
+    expect(h.streamFn.calls).toHaveLength(0);
+    const key = "main:main:test:dm:admin";
+    expect(ownership.handedOff).toEqual([{ sessionKey: key, seq: 1, trust: "owner", senderId: "admin" }]);
+    expect((await store.readTranscript(key)).map((entry) => entry.message.role)).toEqual(["user"]);
+    expect(await store.listUnansweredSessions()).toHaveLength(1);
+  });
+
+  it("answers stored messages it is told about once, with the fence on the commit, however often it is told", async () => {
+    const { store, ownership } = clusterStore();
+    const commits: (StoreFence | undefined)[] = [];
+    const commitTurn = store.commitTurn.bind(store);
+    store.commitTurn = (turn) => {
+      commits.push(turn.fence);
+      return commitTurn(turn);
+    };
+    h = await startHarness({ store });
+    await h.send({ text: "hello", sender: { id: "user-1" } }); // taken elsewhere: not owned yet
+    ownership.owned.add(KEY);
+    const session = await store.getSession(KEY);
+    const unanswered = {
+      session: session!,
+      answeredSeq: 0,
+      lastInboundSeq: 1,
+      hints: new Map([[1, ownership.handedOff[0]!]]),
+    };
+    // The wake-up and a sweep both report it before the turn ends.
+    ownership.listener?.({ type: "unanswered", sessions: [unanswered] });
+    ownership.listener?.({ type: "unanswered", sessions: [unanswered] });
+    await h.gateway.idle();
+    expect(h.streamFn.calls).toHaveLength(1);
+    expect(h.channel.transcript("dm-user-1")).toEqual(["Hello!"]);
+    expect(commits.at(-1)).toEqual({ epoch: 7 });
+    expect(await store.listUnansweredSessions()).toEqual([]);
+  });
+
+  it("does not run a message its own intake took again when a sweep reports it late", async () => {
+    const { store, ownership } = clusterStore();
+    ownership.owned.add(KEY);
+    h = await startHarness({ store });
+    await h.send({ text: "hello", sender: { id: "user-1" } });
+    const session = await store.getSession(KEY);
+    // A sweep that read the sessions before the turn's commit, reporting after it.
+    ownership.listener?.({ type: "unanswered", sessions: [{ session: session!, answeredSeq: 0, lastInboundSeq: 1 }] });
+    await h.gateway.idle();
+    expect(h.streamFn.calls).toHaveLength(1);
+    expect(ownership.handedOff).toEqual([]);
+  });
+
+  it("releases its ownership when it stops, after its turns", async () => {
+    const { store, ownership } = clusterStore();
+    h = await startHarness({ store });
+    expect(ownership.listener).toBeDefined();
+    await h.close();
+    expect(ownership.stopped).toBe(true);
+    h = await startHarness({});
+  });
+});
