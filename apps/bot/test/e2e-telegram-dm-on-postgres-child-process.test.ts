@@ -94,7 +94,7 @@ describe("chorus start on PostgreSQL as a child process", () => {
     second = new BotProcess(["start", "--config", configFile], { cwd: dir, env });
     expect((await second.exited).code).toBe(1);
     expect(second.lines.join("\n")).toContain("Another Chorus instance is using this database");
-    expect(second.lines.join("\n")).toContain("cluster mode is issue #18");
+    expect(second.lines.join("\n")).toContain("cluster mode (store.cluster: true)");
     expect(bot.child.exitCode).toBeNull();
 
     bot.child.kill("SIGTERM");

@@ -96,7 +96,8 @@ async function lockedClient(config: ClientConfig, target: PostgresTarget, schema
       throw new SessionStoreError(
         "in-use",
         `Another Chorus instance is using this database (${target.description}, schema ${schema}); one gateway per ` +
-          "database for now (cluster mode is issue #18). Stop the other one, or give this one its own database or schema.",
+          "database unless every instance runs in cluster mode (store.cluster: true). Stop the other one, give this one " +
+          "its own database or schema, or turn cluster mode on for all of them.",
         { path: target.description },
       );
     }

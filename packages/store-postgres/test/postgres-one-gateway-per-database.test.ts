@@ -26,7 +26,7 @@ describe("one gateway per PostgreSQL database", () => {
     const refused = await rejectionOf(PostgresSessionStore.open({ url: database.url }));
     expect(isSessionStoreError(refused, "in-use")).toBe(true);
     expect((refused as Error).message).toContain("Another Chorus instance is using this database");
-    expect((refused as Error).message).toContain("cluster mode is issue #18");
+    expect((refused as Error).message).toContain("cluster mode (store.cluster: true)");
     expect((refused as Error).message).toContain(`127.0.0.1:5432/${database.name}`);
     // The first store is untouched by the refused one.
     await first.ensureSession({ key: "s", agentId: "main", channel: "test", accountId: "main", chatId: "c" });
