@@ -9,6 +9,13 @@ export const OWNER_LOCK_CLASS = 0x63686f72;
 /** How often a lost owner lock is taken again while the database is unreachable. */
 const RETAKE_INTERVAL_MS = 1000;
 
+/**
+ * How a store holds the database: `exclusive`, one gateway alone; `shared`, one instance of a cluster — cluster
+ * instances share the lock with each other, and a gateway not in cluster mode is refused while any holds it (and
+ * the reverse), since it would recover and answer everything unfenced.
+ */
+export type OwnerLockMode = "exclusive" | "shared";
+
 /** The hold an open store keeps on its database (and schema). */
 export interface DatabaseOwnerLock {
   /** Releases the lock and closes its connection. Contract: idempotent. */
@@ -30,9 +37,10 @@ export async function acquireDatabaseOwnerLock(
   target: PostgresTarget,
   schema: string,
   onWarning: (message: string) => void,
+  mode: OwnerLockMode = "exclusive",
 ): Promise<DatabaseOwnerLock> {
   let released = false;
-  let client = await lockedClient(config, target, schema);
+  let client = await lockedClient(config, target, schema, mode);
   let retake: NodeJS.Timeout | undefined;
   let toldInUse = false;
 
@@ -49,7 +57,7 @@ export async function acquireDatabaseOwnerLock(
       retake = undefined;
       if (released) return;
       try {
-        const next = await lockedClient(config, target, schema);
+        const next = await lockedClient(config, target, schema, mode);
         if (released) {
           await next.end().catch(() => {});
           return;
@@ -81,17 +89,29 @@ export async function acquireDatabaseOwnerLock(
   };
 }
 
-async function lockedClient(config: ClientConfig, target: PostgresTarget, schema: string): Promise<pg.Client> {
+async function lockedClient(
+  config: ClientConfig,
+  target: PostgresTarget,
+  schema: string,
+  mode: OwnerLockMode,
+): Promise<pg.Client> {
   const client = new pg.Client(config);
   client.on("error", () => {}); // a failed connect rejects below; an "error" event on top must not crash the process
   let connected = false;
   try {
     await client.connect();
     connected = true;
-    const { rows } = await client.query("SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked", [
-      OWNER_LOCK_CLASS,
-      schema,
-    ]);
+    const take = mode === "shared" ? "pg_try_advisory_lock_shared" : "pg_try_advisory_lock";
+    const { rows } = await client.query(`SELECT ${take}($1, hashtext($2)) AS locked`, [OWNER_LOCK_CLASS, schema]);
+    if (rows[0]?.locked !== true && mode === "shared") {
+      throw new SessionStoreError(
+        "in-use",
+        `A Chorus instance that is not in cluster mode is using this database (${target.description}, schema ` +
+          `${schema}); cluster instances share a database only with each other. Stop it, or turn cluster mode ` +
+          "(store.cluster: true) on for it too.",
+        { path: target.description },
+      );
+    }
     if (rows[0]?.locked !== true) {
       throw new SessionStoreError(
         "in-use",

@@ -142,9 +142,15 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
     };
     // Taken before anything is read or migrated: a second gateway stops here, with the first one's work untouched.
     const ownerLock =
-      options.exclusive === false || options.cluster !== undefined
+      options.exclusive === false
         ? undefined
-        : await acquireDatabaseOwnerLock(clientConfig, target, schema, onWarning);
+        : await acquireDatabaseOwnerLock(
+            clientConfig,
+            target,
+            schema,
+            onWarning,
+            options.cluster === undefined ? "exclusive" : "shared",
+          );
     try {
       const schemaVersion = await migrate(clientConfig, target, schema);
       const pool = new pg.Pool({

@@ -37,6 +37,29 @@ describe("one gateway per PostgreSQL database", () => {
     await next.close();
   });
 
+  it("lets cluster instances share a database with each other only", async () => {
+    const cluster = { instanceId: "a", leaseMs: 60_000 };
+    const a = await PostgresSessionStore.open({ url: database.url, schema: "shared", cluster, onWarning: () => {} });
+    const b = await PostgresSessionStore.open({
+      url: database.url,
+      schema: "shared",
+      cluster: { ...cluster, instanceId: "b" },
+      onWarning: () => {},
+    });
+    const single = await rejectionOf(PostgresSessionStore.open({ url: database.url, schema: "shared" }));
+    expect(isSessionStoreError(single, "in-use")).toBe(true);
+    await a.close();
+    await b.close();
+
+    const alone = await PostgresSessionStore.open({ url: database.url, schema: "shared" });
+    const joining = await rejectionOf(
+      PostgresSessionStore.open({ url: database.url, schema: "shared", cluster, onWarning: () => {} }),
+    );
+    expect(isSessionStoreError(joining, "in-use")).toBe(true);
+    expect((joining as Error).message).toContain("not in cluster mode");
+    await alone.close();
+  });
+
   it("gives each schema its own owner", async () => {
     const a = await PostgresSessionStore.open({ url: database.url, schema: "bot_a" });
     const b = await PostgresSessionStore.open({ url: database.url, schema: "bot_b" });

@@ -106,7 +106,7 @@ export async function claimShards(
 
 /**
  * Gives shards up: every one of the instance's (at shutdown, `shards` undefined) or those listed that no run of this
- * instance is running in (rebalancing). Contract: returns the shards released; their owner is cleared, so the next
+ * instance is running in and no reply of it is in flight (rebalancing: a send under way is not made a resend). Contract: returns the shards released; their owner is cleared, so the next
  * claimer takes them at once and raises the epoch.
  */
 export async function releaseShards(db: Db, instanceId: string, shards?: readonly number[]): Promise<number[]> {
@@ -121,6 +121,7 @@ export async function releaseShards(db: Db, instanceId: string, shards?: readonl
           `UPDATE shard_leases SET owner = NULL, expires_at = 0
            WHERE owner = $1 AND shard = ANY($2::int[])
              AND NOT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND chorus_shard(session_key) = shard)
+             AND NOT EXISTS (SELECT 1 FROM outbox WHERE status = 'in-flight' AND chorus_shard(session_key) = shard)
            RETURNING shard`,
           [instanceId, shards],
         );
