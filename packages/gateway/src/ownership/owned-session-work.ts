@@ -44,12 +44,15 @@ export class OwnedSessionWork {
         }
         await withdrawUndeliveredRequests(store, await openApprovalRequests(store, event.interruptedRuns));
         this.#dispatcher.adoptRequeued(event.requeuedOutbox);
-        if (event.interruptedRuns.length > 0 || event.requeuedOutbox.length > 0) {
-          this.#ctx.logger.info(
-            { runs: event.interruptedRuns.length, outbox: event.requeuedOutbox.length },
-            "took over sessions from another instance",
-          );
-        }
+        this.#ctx.logger.info(
+          {
+            shards: event.shards.length,
+            interruptedRuns: event.interruptedRuns.length,
+            requeuedOutbox: event.requeuedOutbox.length,
+            unanswered: event.unanswered.length,
+          },
+          "took sessions over",
+        );
         this.#answer(event.unanswered);
         return;
       }

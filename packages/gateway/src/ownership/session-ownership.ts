@@ -33,6 +33,8 @@ export type OwnershipEvent =
    */
   | {
       readonly type: "gained";
+      /** The shards (hash ranges of session keys) taken, for the log. */
+      readonly shards: readonly number[];
       readonly interruptedRuns: readonly RunRecord[];
       readonly requeuedOutbox: readonly OutboxEntry[];
       readonly unanswered: readonly UnansweredSession[];

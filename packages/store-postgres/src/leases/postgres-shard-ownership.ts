@@ -185,6 +185,7 @@ export class PostgresShardOwnership implements SessionOwnership {
       const rows = await unansweredSessions(this.#db, { shards: claim.claimed.map((held) => held.shard) });
       this.#emit({
         type: "gained",
+        shards: claim.claimed.map((held) => held.shard),
         interruptedRuns: claim.interruptedRuns,
         requeuedOutbox: claim.requeuedOutbox,
         unanswered: rows,

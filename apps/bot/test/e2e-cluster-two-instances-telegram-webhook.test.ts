@@ -1,0 +1,206 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${ENV_VAR} references in config text
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
+import { startFakeOpenAI, startFakeTelegram } from "@chorus/testkit";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { BotProcess } from "./support/bot-process.js";
+import { buildBot } from "./support/build-bot.js";
+
+type FakeTelegram = Awaited<ReturnType<typeof startFakeTelegram>>;
+type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
+
+/** A load balancer in front of the instances' webhook servers: round robin, skipping an instance that refuses. */
+interface Balancer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+async function startBalancer(ports: readonly number[]): Promise<Balancer> {
+  let next = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const tryFrom = (attempt: number): void => {
+        if (attempt >= ports.length) {
+          res.writeHead(502).end();
+          return;
+        }
+        const port = ports[(next + attempt) % ports.length] as number;
+        const upstream = request(
+          { host: "127.0.0.1", port, path: req.url, method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on("error", () => tryFrom(attempt + 1));
+        upstream.end(body);
+      };
+      next = (next + 1) % ports.length;
+      tryFrom(0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/telegram`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let dir: string;
+let database: ScratchDatabase;
+let telegram: FakeTelegram;
+let openai: FakeOpenAI;
+let balancer: Balancer;
+const bots: BotProcess[] = [];
+
+beforeAll(async () => {
+  await buildBot();
+  dir = await mkdtemp(join(tmpdir(), "chorus-e2e-cluster-"));
+  database = await createScratchDatabase();
+  telegram = await startFakeTelegram();
+  openai = await startFakeOpenAI();
+}, 300_000);
+
+afterAll(async () => {
+  for (const bot of bots) await bot.kill();
+  await balancer?.close();
+  await telegram?.close();
+  await openai?.close();
+  await database?.drop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The text of the last user message of a Chat Completions request. */
+function lastUserText(body: Record<string, unknown>): string {
+  const messages = (body.messages ?? []) as { role: string; content: unknown }[];
+  const last = messages.filter((message) => message.role === "user").at(-1);
+  const content = last?.content;
+  if (typeof content === "string") return content;
+  return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
+}
+
+describe("two chorus start instances in cluster mode behind one Telegram webhook", () => {
+  it("answers every message exactly once, in order per chat, when one instance is killed and the other stops", async () => {
+    const ports = [await freePort(), await freePort()];
+    balancer = await startBalancer(ports);
+    // Every model call echoes the message it answers: an answer names its message.
+    for (let i = 0; i < 200; i++) {
+      openai.enqueue((request) => [{ type: "text", text: `echo: ${lastUserText(request.body)}` }]);
+    }
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: dir,
+      E2E_OPENAI_KEY: "sk-e2e-test-key-0000000000",
+      E2E_TELEGRAM_TOKEN: telegram.token,
+      E2E_DATABASE_URL: database.url,
+    };
+    const start = async (name: string, port: number): Promise<BotProcess> => {
+      const configFile = join(dir, `${name}.yaml`);
+      await writeFile(
+        configFile,
+        [
+          `instanceId: ${name}`,
+          `dataDir: ${JSON.stringify(join(dir, name))}`,
+          "providers:",
+          "  openai:",
+          "    apiKey: ${E2E_OPENAI_KEY}",
+          `    baseUrl: ${JSON.stringify(openai.url)}`,
+          "agents:",
+          "  - id: assistant",
+          "    model: openai/gpt-4.1",
+          "channels:",
+          "  telegram:",
+          "    - accountId: main",
+          "      token: ${E2E_TELEGRAM_TOKEN}",
+          `      apiRoot: ${JSON.stringify(telegram.apiRoot)}`,
+          "      dmPolicy: open",
+          "      mode: webhook",
+          "      webhook:",
+          "        secretToken: cluster-e2e-secret",
+          `        port: ${port}`,
+          `        publicUrl: ${JSON.stringify(balancer.url)}`,
+          "store:",
+          "  kind: postgres",
+          "  url: ${E2E_DATABASE_URL}",
+          "  cluster: true",
+          "  leaseMs: 1500",
+          "logging:",
+          "  format: json",
+          "shutdownGraceMs: 10000",
+          "",
+        ].join("\n"),
+      );
+      const bot = new BotProcess(["start", "--config", configFile], { cwd: dir, env });
+      bots.push(bot);
+      const started = await bot.waitForLine(/"msg":"chorus started"/);
+      expect(started).toContain(`cluster instance ${name}`);
+      return bot;
+    };
+    const a = await start("a", ports[0] as number);
+    const b = await start("b", ports[1] as number);
+
+    const users = Array.from({ length: 6 }, (_, i) => ({ id: 7000 + i, is_bot: false, first_name: `User${i}` }));
+    const answersIn = (userId: number): string[] =>
+      telegram
+        .conversation(userId)
+        .filter((message) => message.from?.is_bot === true)
+        .map((message) => message.text ?? "");
+    const expected = (userId: number, rounds: number): string[] =>
+      Array.from({ length: rounds }, (_, round) => `echo: round ${round} from ${userId}`);
+    const sendRound = async (round: number): Promise<void> => {
+      await Promise.all(users.map((user) => telegram.injectDm({ from: user, text: `round ${round} from ${user.id}` })));
+    };
+    const allAnswered = async (rounds: number): Promise<void> => {
+      await vi.waitFor(
+        () => expect(users.map((user) => answersIn(user.id))).toEqual(users.map((user) => expected(user.id, rounds))),
+        { timeout: 20_000, interval: 100 },
+      );
+    };
+
+    // Both instances take webhook posts; each message is answered once, by its session's owner.
+    await sendRound(0);
+    await allAnswered(1);
+    await sendRound(1);
+    await allAnswered(2);
+
+    // kill -9: a's leases run out; b claims its shards and answers what a could not.
+    a.child.kill("SIGKILL");
+    await a.exited;
+    const tookOverBefore = b.lines.filter((line) => line.includes('"msg":"took sessions over"')).length;
+    await sendRound(2);
+    await allAnswered(3);
+    expect(b.lines.filter((line) => line.includes('"msg":"took sessions over"')).length).toBeGreaterThan(
+      tookOverBefore,
+    );
+
+    // A graceful stop releases every lease at once.
+    b.child.kill("SIGTERM");
+    expect(await b.exited).toEqual({ code: 0, signal: null });
+    const { rows } = await queryOnce(
+      database.url,
+      "SELECT count(*)::int AS held FROM shard_leases WHERE owner IS NOT NULL",
+    );
+    expect(rows[0]?.held).toBe(0);
+    // Nothing doubled, nothing left behind.
+    expect(users.map((user) => answersIn(user.id))).toEqual(users.map((user) => expected(user.id, 3)));
+    const unsent = await queryOnce(database.url, "SELECT count(*)::int AS n FROM outbox WHERE status <> 'sent'");
+    expect(unsent.rows[0]?.n).toBe(0);
+    for (const output of [a.lines.join("\n"), b.lines.join("\n")]) expect(output).not.toContain(telegram.token);
+  }, 90_000);
+});
