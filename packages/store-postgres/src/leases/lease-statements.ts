@@ -29,6 +29,8 @@ const HEARTBEAT = `
   me AS (
     INSERT INTO cluster_instances (instance_id, heartbeat_at) SELECT $1, now FROM clock
     ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at RETURNING 1),
+  -- Instances killed long ago (each process has its own id): their rows go, so the table stays a handful of rows.
+  forgotten AS (DELETE FROM cluster_instances WHERE heartbeat_at < (SELECT now FROM clock) - $3),
   renewed AS (
     UPDATE shard_leases SET expires_at = (SELECT now FROM clock) + $2 WHERE owner = $1 RETURNING shard, epoch)
   SELECT (SELECT coalesce(json_agg(json_build_array(shard, epoch)), '[]') FROM renewed) AS renewed,
@@ -37,8 +39,11 @@ const HEARTBEAT = `
     (SELECT count(*) FROM shard_leases, clock WHERE (owner IS NULL OR expires_at < clock.now) AND owner IS DISTINCT FROM $1)
       AS claimable`;
 
+/** How long the row of an instance that stopped beating is kept (it no longer counts after one lease). */
+const FORGET_INSTANCES_AFTER_MS = 3_600_000;
+
 export async function heartbeat(db: Db, instanceId: string, leaseMs: number): Promise<Heartbeat> {
-  const { rows } = await db.query(HEARTBEAT, [instanceId, leaseMs]);
+  const { rows } = await db.query(HEARTBEAT, [instanceId, leaseMs, FORGET_INSTANCES_AFTER_MS]);
   const row = rows[0] ?? {};
   return {
     renewed: heldShards(row.renewed),
