@@ -10,13 +10,14 @@ class FakeOwnership implements SessionOwnership {
   readonly instanceId = "test";
   readonly owned = new Set<string>();
   readonly handedOff: HandedOffMessage[] = [];
+  epoch = 7;
   listener: ((event: OwnershipEvent) => void) | undefined;
   stopped = false;
   async start(listener: (event: OwnershipEvent) => void): Promise<void> {
     this.listener = listener;
   }
   fenceFor(sessionKey: string): StoreFence | undefined {
-    return this.owned.has(sessionKey) ? { epoch: 7 } : undefined;
+    return this.owned.has(sessionKey) ? { epoch: this.epoch } : undefined;
   }
   async handOff(message: HandedOffMessage): Promise<void> {
     this.handedOff.push(message);
@@ -88,6 +89,22 @@ describe("a gateway whose store shares sessions with other instances", () => {
     await h.gateway.idle();
     expect(h.streamFn.calls).toHaveLength(1);
     expect(ownership.handedOff).toEqual([]);
+  });
+
+  it("rebuilds a session's history from the store when it owns it again under another epoch", async () => {
+    const { store, ownership } = clusterStore();
+    ownership.owned.add(KEY);
+    h = await startHarness({ store, script: ["first", "third"] });
+    await h.send({ text: "one", sender: { id: "user-1" } });
+    // The session was another instance's for a while, which answered a message there; then it came back.
+    await store.appendMessages(KEY, [
+      { role: "user", content: "asked elsewhere", timestamp: 2 },
+      { ...((await store.readTranscript(KEY)).at(-1)?.message as object), timestamp: 3 } as never,
+    ]);
+    ownership.epoch = 9;
+    await h.send({ text: "three", sender: { id: "user-1" } });
+    const seen = JSON.stringify(h.streamFn.calls[1]?.context.messages);
+    expect(seen).toContain("asked elsewhere");
   });
 
   it("releases its ownership when it stops, after its turns", async () => {

@@ -7,7 +7,7 @@ import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js
 import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
 import { timeOrderedId } from "../store/core/time-ordered-id.js";
-import type { SessionRecord } from "../store/store-types.js";
+import type { SessionRecord, StoreFence } from "../store/store-types.js";
 import { describeError } from "./gateway-logger.js";
 import type { PreparedAgent } from "./prepare-agent.js";
 import type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
@@ -46,6 +46,8 @@ export class SessionRuntime implements LaneHost {
   readonly #pendingSeqs = new Set<number>();
   /** Seqs taken in lately: a stored message reaching the lane twice (intake and a cluster sweep) runs once. */
   readonly #seenSeqs = new Set<number>();
+  /** In a cluster, the lease epoch the Agent in memory was built under. */
+  #agentEpoch: number | undefined;
   #agent: Agent | undefined;
   #unlink: (() => void) | undefined;
   #current: CurrentRun | undefined;
@@ -144,6 +146,20 @@ export class SessionRuntime implements LaneHost {
     this.#agent = undefined;
   }
 
+  /**
+   * Whether this turn must not start because the session is not (or no longer, under the same fence) this instance's:
+   * then its messages are given back, stored and unanswered, for the owner. Always false without ownership.
+   */
+  #leftToOwner(items: readonly LaneItem[], fence: StoreFence | undefined): boolean {
+    const ownership = this.#deps.ownership;
+    if (ownership === undefined) return false;
+    if (fence !== undefined && ownership.fenceFor(this.key)?.epoch === fence.epoch) return false;
+    for (const item of items) this.#forget(item);
+    this.giveBackQueued();
+    this.#deps.logger.info({ sessionKey: this.key }, "not the session's owner any more: its messages are left to it");
+    return true;
+  }
+
   /** A message given back: it may come again (this instance owning the session again) and is taken then. */
   #forget(item: LaneItem): void {
     const seq = (item as { seq?: number }).seq;
@@ -205,19 +221,17 @@ export class SessionRuntime implements LaneHost {
     let agent: Agent;
     let answersSeq: number | undefined;
     // In a cluster, a turn starts only while this instance surely owns the session (before its lease could expire).
-    const ownership = deps.ownership;
-    const fence = ownership?.fenceFor(this.key);
-    if (ownership !== undefined && fence === undefined) {
-      for (const item of items) this.#forget(item);
-      this.giveBackQueued();
-      deps.logger.info(
-        { sessionKey: this.key },
-        "not the session's owner any more: its messages are left to the owner",
-      );
-      return;
+    const fence = deps.ownership?.fenceFor(this.key);
+    if (this.#leftToOwner(items, fence)) return;
+    // Another epoch: the session was another instance's in between, which answered in it — rebuild from the store.
+    if (fence !== undefined && this.#agentEpoch !== fence.epoch) {
+      this.dropAgent();
+      this.#agentEpoch = fence.epoch;
     }
     try {
       agent = await this.#ensureAgent();
+      // Checked again after the transcript read, right before the run is written: ownership may have moved meanwhile.
+      if (this.#leftToOwner(items, fence)) return;
       for (const item of items) {
         const seq = (item as { seq?: number }).seq;
         if (seq !== undefined) this.#pendingSeqs.delete(seq);
