@@ -258,7 +258,7 @@ export const botConfigSchema = z.strictObject({
          * Run as one instance of a cluster on this database: sessions are owned by shard leases (any number of
          * `chorus start` share the database) instead of one gateway per database. Default false.
          */
-        cluster: z.boolean().default(false),
+        cluster: z.boolean().optional(),
         /** In a cluster: how long a lease lasts unrenewed, i.e. how soon a dead instance's sessions move. Default 5000. */
         leaseMs: z.int().min(300).max(300_000).optional(),
       }),
