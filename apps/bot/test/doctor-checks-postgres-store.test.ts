@@ -36,6 +36,24 @@ describe("chorus doctor on a PostgreSQL store", () => {
     }
   });
 
+  it("lists the cluster instances alive with their shards, and the clock skew against the database", async () => {
+    const store = await PostgresSessionStore.open({
+      url: database.url,
+      schema: "clustered",
+      cluster: { instanceId: "doctor-a", leaseMs: 60_000 },
+      onWarning: () => {},
+    });
+    try {
+      await store.ownership?.start(() => {});
+      const check = await checkPostgresStore({ url: database.url, schema: "clustered" });
+      expect(check.ok).toBe(true);
+      expect(check.detail).toMatch(/cluster instances: doctor-a#[0-9a-f]+: 64 shards, beat \d+ ms ago/);
+      expect(check.detail).toMatch(/clock [+-]\d+ ms against the database's/);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("fails an unreachable server with host:port and the cause, and never shows the password", async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -5,6 +5,8 @@ import type { DoctorCheck } from "./doctor-check.js";
 /**
  * Checks a PostgreSQL store without changing it: the server answers (within 5 s), and the schema version is one this
  * Chorus can use (older ones are migrated at start; a newer one is refused). A database a running Chorus holds passes.
+ * It also says which cluster instances are alive with their shards, and this machine's clock skew against the
+ * database's (leases use the database's clock; run logs and records use this machine's).
  * Contract: never rejects; the password never appears in the detail.
  */
 export async function checkPostgresStore(store: { url: string; schema?: string | undefined }): Promise<DoctorCheck> {
@@ -31,7 +33,12 @@ export async function checkPostgresStore(store: { url: string; schema?: string |
           ? `schema version ${found.schemaVersion} (migrated to ${found.codeVersion} at start)`
           : `schema version ${found.schemaVersion}`;
     const use = found.inUse ? "; in use by a running Chorus" : "";
-    return { name: "store", ok: true, detail: `${where} reachable, ${schema}${use}` };
+    const instances = found.clusterInstances
+      .map((instance) => `${instance.id}: ${instance.shards} shards, beat ${instance.heartbeatAgeMs} ms ago`)
+      .join(", ");
+    const cluster = instances === "" ? "" : `; cluster instances: ${instances}`;
+    const skew = `; clock ${found.clockSkewMs >= 0 ? "+" : ""}${found.clockSkewMs} ms against the database's`;
+    return { name: "store", ok: true, detail: `${where} reachable, ${schema}${use}${cluster}${skew}` };
   } catch (error) {
     return { name: "store", ok: false, detail: describeError(error) };
   }
