@@ -26,12 +26,14 @@ async function startBalancer(ports: readonly number[]): Promise<Balancer> {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
+      const first = next;
+      next = (next + 1) % ports.length;
       const tryFrom = (attempt: number): void => {
         if (attempt >= ports.length) {
           res.writeHead(502).end();
           return;
         }
-        const port = ports[(next + attempt) % ports.length] as number;
+        const port = ports[(first + attempt) % ports.length] as number;
         const upstream = request(
           { host: "127.0.0.1", port, path: req.url, method: req.method, headers: req.headers },
           (answer) => {
@@ -42,7 +44,6 @@ async function startBalancer(ports: readonly number[]): Promise<Balancer> {
         upstream.on("error", () => tryFrom(attempt + 1));
         upstream.end(body);
       };
-      next = (next + 1) % ports.length;
       tryFrom(0);
     });
   });
@@ -99,9 +100,18 @@ describe("two chorus start instances in cluster mode behind one Telegram webhook
   it("answers every message exactly once, in order per chat, when one instance is killed and the other stops", async () => {
     const ports = [await freePort(), await freePort()];
     balancer = await startBalancer(ports);
-    // Every model call echoes the message it answers: an answer names its message.
+    // Every model call echoes the message it answers: an answer names its message. The first call for a "slow"
+    // message hangs (the instance running it is killed meanwhile).
+    let stalled = false;
     for (let i = 0; i < 200; i++) {
-      openai.enqueue((request) => [{ type: "text", text: `echo: ${lastUserText(request.body)}` }]);
+      openai.enqueue((request) => {
+        const text = lastUserText(request.body);
+        if (text.startsWith("slow") && !stalled) {
+          stalled = true;
+          return [{ type: "stall", ms: 60_000 }];
+        }
+        return [{ type: "text", text: `echo: ${text}` }];
+      });
     }
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -161,8 +171,12 @@ describe("two chorus start instances in cluster mode behind one Telegram webhook
         .conversation(userId)
         .filter((message) => message.from?.is_bot === true)
         .map((message) => message.text ?? "");
-    const expected = (userId: number, rounds: number): string[] =>
-      Array.from({ length: rounds }, (_, round) => `echo: round ${round} from ${userId}`);
+    let slowUser: number | undefined;
+    const expected = (userId: number, rounds: number): string[] => {
+      const answers = Array.from({ length: rounds }, (_, round) => `echo: round ${round} from ${userId}`);
+      if (userId === slowUser && rounds >= 3) answers.splice(2, 0, `echo: slow from ${userId}`);
+      return answers;
+    };
     const sendRound = async (round: number): Promise<void> => {
       await Promise.all(users.map((user) => telegram.injectDm({ from: user, text: `round ${round} from ${user.id}` })));
     };
@@ -179,15 +193,40 @@ describe("two chorus start instances in cluster mode behind one Telegram webhook
     await sendRound(1);
     await allAnswered(2);
 
-    // kill -9: a's leases run out; b claims its shards and answers what a could not.
+    // kill -9 while a is in a turn: a's leases run out; b claims its shards, marks a's run interrupted and answers
+    // the message a could not, once.
+    const { rows: owned } = await queryOnce(
+      database.url,
+      `SELECT u AS id FROM unnest($1::bigint[]) u JOIN shard_leases l
+         ON l.shard = chorus_shard('assistant:main:telegram:dm:' || u) WHERE l.owner LIKE 'a#%' LIMIT 1`,
+      [users.map((user) => user.id)],
+    );
+    slowUser = Number(owned[0]?.id);
+    const slow = users.find((user) => user.id === slowUser);
+    expect(slow).toBeDefined();
+    void telegram.injectDm({ from: slow, text: `slow from ${slowUser}` });
+    await vi.waitFor(
+      async () => {
+        const running = await queryOnce(database.url, "SELECT count(*)::int AS n FROM runs WHERE status = 'running'");
+        expect(running.rows[0]?.n).toBe(1);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     a.child.kill("SIGKILL");
     await a.exited;
-    const tookOverBefore = b.lines.filter((line) => line.includes('"msg":"took sessions over"')).length;
+    await vi.waitFor(() => expect(answersIn(slowUser ?? 0)).toContain(`echo: slow from ${slowUser}`), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    const takeover = b.lines.filter((line) => line.includes('"msg":"took sessions over"')).at(-1) ?? "";
+    expect(takeover).toContain('"interruptedRuns":1');
     await sendRound(2);
     await allAnswered(3);
-    expect(b.lines.filter((line) => line.includes('"msg":"took sessions over"')).length).toBeGreaterThan(
-      tookOverBefore,
+    const interrupted = await queryOnce(
+      database.url,
+      "SELECT count(*)::int AS n FROM runs WHERE status = 'interrupted'",
     );
+    expect(interrupted.rows[0]?.n).toBe(1);
 
     // A graceful stop releases every lease at once.
     b.child.kill("SIGTERM");
