@@ -80,14 +80,14 @@ export class OwnedSessionWork {
   }
 
   /** Takes the session's stored, unanswered user messages that this process has not taken yet into its lane. */
-  async #answerOne({ session, answeredSeq, lastInboundSeq, hints }: UnansweredSession): Promise<void> {
+  async #answerOne({ session, answeredSeq, lastInboundSeq, hints, messages }: UnansweredSession): Promise<void> {
     if (this.#ownership.fenceFor(session.key) === undefined) return;
     // A session busy with these very messages (its own intake took them; a turn runs) needs no transcript read.
     const wanted = hints === undefined ? [lastInboundSeq] : [...hints.keys()];
     const live = this.#ctx.sessions.get(session.key);
     if (live !== undefined && wanted.every((seq) => live.hasTaken(seq))) return;
     const from = Math.max(answeredSeq, session.transcriptStartSeq - 1);
-    const entries = await this.#ctx.store.readTranscript(session.key, { fromSeq: from + 1 });
+    const entries = messages ?? (await this.#ctx.store.readTranscript(session.key, { fromSeq: from + 1 }));
     if (this.#ownership.fenceFor(session.key) === undefined) return;
     const runtime = this.#ctx.sessions.runtimeFor(session);
     for (const { seq, message } of entries) {

@@ -1,5 +1,5 @@
 import type { TrustTier } from "../policy/trust-tier.js";
-import type { OutboxEntry, RunRecord, SessionRecord, StoreFence } from "../store/store-types.js";
+import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
 
 /** A user message stored by an instance that does not own its session, for the owner to answer. */
 export interface HandedOffMessage {
@@ -22,6 +22,8 @@ export interface UnansweredSession {
   readonly lastInboundSeq: number;
   /** What the instance that took a message said about it, by seq (missing after a lost notification). */
   readonly hints?: ReadonlyMap<number, HandedOffMessage>;
+  /** The transcript after `answeredSeq` up to `lastInboundSeq`, when the report carries it (else it is read). */
+  readonly messages?: readonly TranscriptEntry[];
 }
 
 /** What ownership tells the gateway. */

@@ -1,4 +1,5 @@
-import type { OutboxEntry, RunRecord } from "@chorus/gateway/store";
+import type { AgentMessage } from "@chorus/core";
+import type { OutboxEntry, RunRecord, TranscriptEntry } from "@chorus/gateway/store";
 import { outboxFromRow, type PgRow, runFromRow, sessionFromRow } from "../postgres-rows.js";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
@@ -138,9 +139,20 @@ export interface UnansweredRow {
   readonly session: ReturnType<typeof sessionFromRow>;
   readonly answeredSeq: number;
   readonly lastInboundSeq: number;
+  /** The unanswered range of the transcript, when asked for. */
+  readonly messages?: readonly TranscriptEntry[];
 }
 
-/** The unanswered sessions of some shards (a sweep, a takeover) or of one session (a wake-up). */
+// The transcript after the answered seq up to the last inbound one, as [[seq, message JSON], …].
+const UNANSWERED_MESSAGES = `(SELECT coalesce(json_agg(json_build_array(t.seq, t.message) ORDER BY t.seq), '[]')
+  FROM transcript_messages t WHERE t.session_key = sessions.key
+    AND t.seq > greatest(sessions.answered_seq, sessions.transcript_start_seq - 1)
+    AND t.seq <= sessions.last_inbound_seq) AS unanswered_messages`;
+
+/**
+ * The unanswered sessions of some shards (a sweep, a takeover) or of one session (a wake-up: with its unanswered
+ * messages, so that the owner needs no second read). One statement.
+ */
 export async function unansweredSessions(
   db: Db,
   where: { shards: readonly number[] } | { sessionKey: string },
@@ -149,7 +161,7 @@ export async function unansweredSessions(
     "shards" in where ? ["chorus_shard(key) = ANY($1::int[])", where.shards] : ["key = $1", where.sessionKey];
   if ("shards" in where && where.shards.length === 0) return [];
   const { rows } = await db.query(
-    `SELECT * FROM sessions WHERE ${condition}
+    `SELECT *${"sessionKey" in where ? `, ${UNANSWERED_MESSAGES}` : ""} FROM sessions WHERE ${condition}
        AND last_inbound_seq > answered_seq AND last_inbound_seq >= transcript_start_seq
      ORDER BY updated_at, key`,
     [value],
@@ -158,7 +170,13 @@ export async function unansweredSessions(
     session: sessionFromRow(row),
     answeredSeq: Number(row.answered_seq),
     lastInboundSeq: Number(row.last_inbound_seq),
+    ...(row.unanswered_messages === undefined ? {} : { messages: transcriptEntries(row.unanswered_messages) }),
   }));
+}
+
+function transcriptEntries(json: unknown): TranscriptEntry[] {
+  const pairs = (typeof json === "string" ? JSON.parse(json) : json) as [number, string][];
+  return pairs.map(([seq, message]) => ({ seq: Number(seq), message: JSON.parse(message) as AgentMessage }));
 }
 
 function heldShards(json: unknown): HeldShard[] {
