@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { HandedOffMessage, OwnershipEvent, SessionOwnership } from "../src/ownership/index.js";
-import { MemorySessionStore, type StoreFence } from "../src/store/index.js";
+import { MemorySessionStore, SessionStoreError, type StoreFence } from "../src/store/index.js";
+import { execProbe, tryExec } from "./fixtures/exec-probe.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const KEY = "main:main:test:dm:user-1";
@@ -105,6 +106,22 @@ describe("a gateway whose store shares sessions with other instances", () => {
     await h.send({ text: "three", sender: { id: "user-1" } });
     const seen = JSON.stringify(h.streamFn.calls[1]?.context.messages);
     expect(seen).toContain("asked elsewhere");
+  });
+
+  it("stops a run whose commit was fenced before its tool runs: the session's new owner answers instead", async () => {
+    const { store, ownership } = clusterStore();
+    ownership.owned.add(KEY);
+    const commitTurn = store.commitTurn.bind(store);
+    store.commitTurn = (turn) =>
+      turn.messages.some((message) => message.role === "assistant")
+        ? Promise.reject(new SessionStoreError("fenced", "taken over"))
+        : commitTurn(turn);
+    const probe = execProbe();
+    h = await startHarness({ store, script: tryExec, gateway: { agents: { main: { tools: [probe.tool] } } } });
+    await h.send({ text: "run something", sender: { id: "user-1" } });
+    expect(probe.commands).toEqual([]);
+    expect(h.streamFn.calls).toHaveLength(1);
+    expect(await store.listOutbox()).toEqual([]);
   });
 
   it("releases its ownership when it stops, after its turns", async () => {

@@ -3,6 +3,7 @@ import type { SendTarget, SentMessage } from "../channel/channel-types.js";
 import type { ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
 import type { SessionStore } from "../store/session-store.js";
+import { isSessionStoreError } from "../store/session-store-error.js";
 import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, StoreFence } from "../store/store-types.js";
 import { assistantText, hasToolCalls, toolCallIds } from "./assistant-text.js";
 import type { ReplyManager } from "./reply-manager.js";
@@ -22,6 +23,11 @@ export interface TurnCommitterOptions {
   answersSeq?: () => number | undefined;
   /** The ownership fence every commit carries (a cluster); the store refuses them once the session was taken over. */
   fence?: StoreFence;
+  /**
+   * Told when a commit was refused because another instance took the session over (`fenced`): the run should stop —
+   * its messages will never be stored, and the new owner answers them.
+   */
+  onFenced?: () => void;
   /** Receives the outbox entries of every commit, in order, to deliver them. */
   onCommitted(entries: readonly OutboxEntry[]): void;
   logger: GatewayLogger;
@@ -176,6 +182,7 @@ export class TurnCommitter {
       // Keep the messages for the next commit of this run; the run record is fixed up at the next start.
       this.#pending.unshift(...messages);
       this.#o.logger.error({ sessionKey, runId, error: describeError(error) }, "could not persist a turn");
+      if (isSessionStoreError(error, "fenced")) this.#o.onFenced?.();
       return undefined;
     }
   }
