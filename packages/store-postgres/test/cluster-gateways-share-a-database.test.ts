@@ -140,6 +140,32 @@ describe("gateway instances sharing one PostgreSQL database", () => {
     }
   });
 
+  it("answers a message whose wake-up never came (the taker died right after storing it) at the owner's sweep", async () => {
+    const a = await instance("a", "sweep");
+    const b = await instance("b", "sweep", { start: false });
+    try {
+      const ofA = senderOwnedBy(a, "ann");
+      // b stores the message as its intake would, and notifies nobody.
+      await b.store.storeInboundMessage({
+        event: { channel: "test", accountId: "main", eventId: "lost-wake-up" },
+        session: {
+          key: sessionKeyOf(a.gateway, ofA),
+          agentId: "main",
+          channel: "test",
+          accountId: "main",
+          chatId: `dm-${ofA}`,
+        },
+        message: { role: "user", content: "is anyone there?", timestamp: Date.now() },
+      });
+      await vi.waitFor(() => expect(a.channel.transcript(`dm-${ofA}`)).toEqual(["ok"]), { timeout: 5000 });
+      await a.gateway.idle();
+      expect(a.model.calls).toHaveLength(1);
+    } finally {
+      await a.stop();
+      await b.store.close();
+    }
+  });
+
   it("takes the sessions of an instance cut off from the database after its lease expires, answering each once", async () => {
     const a = await instance("a", "partition", { throughGate: true });
     const b = await instance("b", "partition");
