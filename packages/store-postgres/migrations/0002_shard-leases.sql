@@ -29,6 +29,9 @@ CREATE TABLE cluster_instances (
   heartbeat_at bigint NOT NULL
 );
 
+-- Which instance claimed an in-flight entry: only it may mark the entry sent or failed (a cluster).
+ALTER TABLE outbox ADD COLUMN claimed_by text;
+
 -- Claims filter the unsent outbox and the running runs by shard.
 CREATE INDEX outbox_unsent_by_shard ON outbox (chorus_shard(session_key)) WHERE status IN ('pending', 'in-flight');
 CREATE INDEX runs_running_by_shard ON runs (chorus_shard(session_key)) WHERE status = 'running';

@@ -145,6 +145,14 @@ describe("session ownership by shard lease, fenced by the database", () => {
         const entry = await c.getOutboxEntry(first?.id ?? 0);
         expect(entry?.lastError).toContain("outcome unknown");
         expect((await c.claimDueOutbox(10)).map((claimed) => claimed.id)).toHaveLength(2);
+        // a's send of its claim finishes late: it may not mark c's claim of the same entry.
+        const late = await a.markOutboxSent(first?.id ?? 0, ["late"]).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(isSessionStoreError(late, "invalid-state")).toBe(true);
+        expect((late as Error).message).toContain("claimed by another instance");
+        expect((await c.markOutboxSent(first?.id ?? 0, ["sent-by-c"])).status).toBe("sent");
       } finally {
         await c.close();
       }

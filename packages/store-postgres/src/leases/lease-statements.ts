@@ -98,7 +98,7 @@ export async function claimShards(
       [shards, now, TAKEN_OVER],
     );
     const outbox = await tx.query(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = $2, updated_at = $2, last_error = $3
+      `UPDATE outbox SET status = 'pending', next_attempt_at = $2, updated_at = $2, last_error = $3, claimed_by = NULL
        WHERE status = 'in-flight' AND chorus_shard(session_key) = ANY($1::int[]) RETURNING *`,
       [shards, now, `outcome unknown: ${TAKEN_OVER} while it was being sent`],
     );

@@ -36,12 +36,18 @@ export function outboxRows(ctx: StoreContext, entries: readonly NewOutboxEntry[]
 
 /**
  * The INSERT of `outboxRows` columns starting at parameter `$first` (status and attempts as literals), for use alone or
- * as a CTE. `guard` is an extra condition (e.g. `EXISTS (SELECT 1 FROM go)`). Ids are drawn in input order.
+ * as a CTE. `guard` is an extra condition (e.g. `EXISTS (SELECT 1 FROM go)`); `claimer` the parameter naming who
+ * claims entries inserted claimed. Ids are drawn in input order.
  */
-export function insertOutboxSql(first: number, claimed: boolean, guard = "true"): string {
+export function insertOutboxSql(first: number, claimed: boolean, guard = "true", claimer = "NULL"): string {
   const [keys, runs, kinds, payloads, next, at] = [0, 1, 2, 3, 4, 5].map((offset) => `$${first + offset}`);
-  return `INSERT INTO outbox (session_key, run_id, kind, payload, status, attempts, created_at, updated_at, next_attempt_at)
-    SELECT e.session_key, e.run_id, e.kind, e.payload, ${claimed ? "'in-flight', 1" : "'pending', 0"}, ${at}, ${at}, e.next_at
+  // Pending entries have no claimer; the parameter is still named, so that both variants take the same parameters.
+  const status = claimed
+    ? `'in-flight', 1, ${claimer}::text`
+    : `'pending', 0, (CASE WHEN false THEN ${claimer}::text END)`;
+  return `INSERT INTO outbox (session_key, run_id, kind, payload, status, attempts, claimed_by, created_at, updated_at,
+      next_attempt_at)
+    SELECT e.session_key, e.run_id, e.kind, e.payload, ${status}, ${at}, ${at}, e.next_at
     FROM unnest(${keys}::text[], ${runs}::text[], ${kinds}::text[], ${payloads}::text[], ${next}::bigint[])
       WITH ORDINALITY AS e (session_key, run_id, kind, payload, next_at, ord)
     WHERE ${guard}
@@ -90,9 +96,9 @@ export async function getOutboxEntry(db: Db, id: number): Promise<OutboxEntry | 
 
 export async function claimOutboxEntry(db: Db, ctx: StoreContext, id: number): Promise<OutboxEntry | undefined> {
   const { rows } = await db.query(
-    `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = $2
+    `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = $2, claimed_by = $3
      WHERE id = $1 AND status = 'pending' RETURNING *`,
-    [id, ctx.now()],
+    [id, ctx.now(), ctx.leaseOwner ?? null],
   );
   return rows[0] === undefined ? undefined : outboxFromRow(rows[0]);
 }
@@ -103,7 +109,7 @@ export async function claimDueOutbox(db: Db, ctx: StoreContext, limit: number): 
   // In a cluster, only entries of sessions whose lease this instance holds now (checked by the database): each
   // session's replies leave from its owner, in order.
   const { rows } = await db.query(
-    `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = $1
+    `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = $1, claimed_by = $3
      WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1
        AND ($3::text IS NULL OR chorus_shard(session_key) IN
          (SELECT shard FROM shard_leases WHERE owner = $3 AND expires_at > chorus_now_ms()))
@@ -114,8 +120,12 @@ export async function claimDueOutbox(db: Db, ctx: StoreContext, limit: number): 
   return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
 }
 
+// In a cluster, only the instance that claimed the entry may settle it (one that lost its session meanwhile may not
+// mark the new owner's claim).
+const BY_CLAIMER = "($4::text IS NULL OR claimed_by IS NOT DISTINCT FROM $4)";
+
 const MARK_SENT = `UPDATE outbox SET status = 'sent', platform_message_ids = $2, last_error = NULL, updated_at = $3
-  WHERE id = $1 AND status = 'in-flight' RETURNING ${OUTBOX_COLUMNS_BUT_JSON}`;
+  WHERE id = $1 AND status = 'in-flight' AND ${BY_CLAIMER} RETURNING ${OUTBOX_COLUMNS_BUT_JSON}`;
 
 export async function markOutboxSent(
   db: Db,
@@ -123,7 +133,12 @@ export async function markOutboxSent(
   id: number,
   platformMessageIds: readonly string[],
 ): Promise<OutboxEntry> {
-  const { rows } = await db.query(MARK_SENT, [id, JSON.stringify(platformMessageIds), ctx.now()]);
+  const { rows } = await db.query(MARK_SENT, [
+    id,
+    JSON.stringify(platformMessageIds),
+    ctx.now(),
+    ctx.leaseOwner ?? null,
+  ]);
   if (rows[0] === undefined) throw await notInFlight(db, id);
   // Senders rarely look at the entry they just marked sent: its payload is parsed only if read.
   return outboxFromRowWithLazyPayload(rows[0], [...platformMessageIds]);
@@ -136,9 +151,16 @@ export async function markOutboxFailed(
   failure: OutboxFailure,
 ): Promise<OutboxEntry> {
   const { rows } = await db.query(
-    `UPDATE outbox SET status = $2, last_error = $3, next_attempt_at = coalesce($4, next_attempt_at), updated_at = $5
-     WHERE id = $1 AND status = 'in-flight' RETURNING *`,
-    [id, failure.retryAt === undefined ? "failed" : "pending", failure.error, failure.retryAt ?? null, ctx.now()],
+    `UPDATE outbox SET status = $2, last_error = $3, next_attempt_at = coalesce($5, next_attempt_at), updated_at = $6
+     WHERE id = $1 AND status = 'in-flight' AND ${BY_CLAIMER} RETURNING *`,
+    [
+      id,
+      failure.retryAt === undefined ? "failed" : "pending",
+      failure.error,
+      ctx.leaseOwner ?? null,
+      failure.retryAt ?? null,
+      ctx.now(),
+    ],
   );
   if (rows[0] === undefined) throw await notInFlight(db, id);
   return outboxFromRow(rows[0]);
@@ -146,8 +168,14 @@ export async function markOutboxFailed(
 
 /** Why an in-flight-only change found no row. */
 async function notInFlight(db: Db, id: number): Promise<SessionStoreError> {
-  const { rows } = await db.query("SELECT status FROM outbox WHERE id = $1", [id]);
+  const { rows } = await db.query("SELECT status, claimed_by FROM outbox WHERE id = $1", [id]);
   if (rows[0] === undefined) return notFound("outbox entry", id);
+  if (rows[0].status === "in-flight") {
+    return new SessionStoreError(
+      "invalid-state",
+      `Outbox entry ${id} was claimed by another instance (${String(rows[0].claimed_by)}) after this one lost its session.`,
+    );
+  }
   return new SessionStoreError("invalid-state", `Outbox entry ${id} is ${String(rows[0].status)}, not in-flight.`);
 }
 
@@ -162,8 +190,8 @@ export async function listOutbox(db: Db, filter: OutboxFilter = {}): Promise<Out
 
 export async function requeueInFlightOutbox(db: Db, ctx: StoreContext): Promise<OutboxEntry[]> {
   const { rows } = await db.query(
-    `UPDATE outbox SET status = 'pending', next_attempt_at = $1, updated_at = $1 WHERE status = 'in-flight'
-     RETURNING *`,
+    `UPDATE outbox SET status = 'pending', next_attempt_at = $1, updated_at = $1, claimed_by = NULL
+     WHERE status = 'in-flight' RETURNING *`,
     [ctx.now()],
   );
   return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);

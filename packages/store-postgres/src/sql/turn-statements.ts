@@ -11,7 +11,8 @@ import { appendParameters, transcriptJson } from "./transcript-statements.js";
  * A whole turn in one statement (one round trip, atomic): lock the session row and the running run, and only if both
  * are there append the messages, change the run and insert the outbox entries. A refused turn writes nothing; why it
  * was refused is read afterwards. Parameters: `$1`–`$6` the append, `$7`–`$11` the run change, `$12`–`$17` the outbox,
- * `$18` the ownership fence's epoch (a cluster): the session's shard lease is locked `FOR SHARE` and the turn goes
+ * `$19` the instance claiming the entries inserted claimed (a cluster), `$18` the ownership fence's epoch (a cluster):
+ * the session's shard lease is locked `FOR SHARE` and the turn goes
  * ahead only if its epoch is still that one — a claim by another instance (which raises the epoch) either waits for
  * this statement or makes it write nothing.
  */
@@ -37,7 +38,7 @@ function commitTurnSql(claimed: boolean): string {
   run AS (
     UPDATE runs SET status = coalesce($8, status), ended_at = $9, usage = coalesce($10, usage), error = coalesce($11, error)
     WHERE id = $7 AND EXISTS (SELECT 1 FROM go) RETURNING *),
-  outbox_ids AS (${insertOutboxSql(12, claimed, "EXISTS (SELECT 1 FROM go)")})
+  outbox_ids AS (${insertOutboxSql(12, claimed, "EXISTS (SELECT 1 FROM go)", "$19")})
   SELECT EXISTS (SELECT 1 FROM go) AS committed, (SELECT last_seq FROM reserved) AS last_seq,
     (SELECT array_agg(id) FROM outbox_ids) AS outbox_ids, run.*
   FROM (SELECT 1) AS one LEFT JOIN run ON true`;
@@ -59,6 +60,7 @@ export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): P
     ...outbox.columns,
     outbox.at,
     turn.fence?.epoch ?? null,
+    ctx.leaseOwner ?? null,
   ]);
   const row = rows[0] ?? {};
   if (row.committed !== true) {
