@@ -100,7 +100,12 @@ export class PostgresShardOwnership implements SessionOwnership {
       onWarning: this.#onWarning,
     });
     // Listening before the first claim: no wake-up for a session it takes is missed.
-    await this.#wakes.start();
+    try {
+      await this.#wakes.start();
+    } catch (error) {
+      this.#stopped = true; // (it may be started again once the database answers)
+      throw error;
+    }
     await this.#beat();
     this.#beatTimer = setInterval(() => void this.#beat(), Math.max(1, Math.floor(this.#leaseMs / 3)));
     this.#beatTimer.unref?.();
