@@ -1,0 +1,109 @@
+import { median } from "../measure/stats.js";
+import { formatNumber, formatRatio } from "../report/format-number.js";
+import type { ReportTable } from "../report/report-types.js";
+import type { SideBySideSeries } from "./run-side-by-side.js";
+import { BASELINE_SYSTEM_ID, ECHO_SYSTEM_ID } from "./side-by-side-systems.js";
+
+/** One system's medians over its rounds. */
+interface Medians {
+  readonly rate: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly cpu: number;
+}
+
+function medians(series: SideBySideSeries): Medians {
+  return {
+    rate: median(series.rounds.map((r) => r.messagesPerSecond)),
+    p50: median(series.rounds.map((r) => r.p50Ms)),
+    p99: median(series.rounds.map((r) => r.p99Ms)),
+    cpu: median(series.rounds.map((r) => r.cpuMsPerMessage)),
+  };
+}
+
+function totals(series: SideBySideSeries): string {
+  let replies = 0;
+  let duplicates = 0;
+  let losses = 0;
+  for (const round of series.rounds) {
+    replies += round.counts.replies;
+    duplicates += round.counts.duplicates;
+    losses += round.counts.losses;
+  }
+  return `${replies}/${duplicates}/${losses}`;
+}
+
+const met = (ok: boolean): string => (ok ? "met" : "MISSED");
+
+/** Issue #24 requirement 3 for one platform, one line per goal; empty when Chorus or a yardstick did not run. */
+function goalLines(platformLabel: string, rows: ReadonlyMap<string, Medians>): string[] {
+  const chorus = rows.get("chorus");
+  const base = rows.get(BASELINE_SYSTEM_ID);
+  const echo = rows.get(ECHO_SYSTEM_ID);
+  const lines: string[] = [];
+  if (chorus !== undefined && base !== undefined) {
+    const ratio = chorus.rate / base.rate;
+    lines.push(
+      `${platformLabel} goal msg/s ≥ 1.00× Chat SDK + AI SDK (Redis): ${met(ratio >= 1)} (${formatRatio(ratio)})`,
+      `${platformLabel} goal CPU ms/msg ≤ Chat SDK + AI SDK (Redis): ${met(chorus.cpu <= base.cpu)} (${chorus.cpu.toFixed(2)} vs ${base.cpu.toFixed(2)})`,
+      `${platformLabel} goal p50 ≤ Chat SDK + AI SDK (Redis): ${met(chorus.p50 <= base.p50)} (${chorus.p50.toFixed(0)} vs ${base.p50.toFixed(0)} ms)`,
+      `${platformLabel} goal p99 ≤ Chat SDK + AI SDK (Redis): ${met(chorus.p99 <= base.p99)} (${chorus.p99.toFixed(0)} vs ${base.p99.toFixed(0)} ms)`,
+    );
+  }
+  if (chorus !== undefined && echo !== undefined) {
+    const ratio = chorus.rate / echo.rate;
+    lines.push(
+      `${platformLabel} goal msg/s ≥ 0.80× Chat SDK echo (Redis): ${met(ratio >= 0.8)} (${formatRatio(ratio)})`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * The side-by-side table: per platform and system the medians of the rounds, the ratio to Chat SDK + AI SDK with Redis
+ * state, replies/duplicates/losses summed over the rounds, and issue #24's goals under it.
+ */
+export function sideBySideTable(series: readonly SideBySideSeries[], rounds: number, messages: number): ReportTable {
+  const rows: string[][] = [];
+  const goals: string[] = [];
+  const platforms = [...new Set(series.map((s) => s.platformLabel))];
+  for (const platformLabel of platforms) {
+    const ofPlatform = series.filter((s) => s.platformLabel === platformLabel);
+    const byId = new Map(ofPlatform.map((s) => [s.system.id, medians(s)] as const));
+    const base = byId.get(BASELINE_SYSTEM_ID);
+    for (const s of ofPlatform) {
+      const m = byId.get(s.system.id) as Medians;
+      rows.push([
+        s.system.label,
+        platformLabel,
+        formatNumber(m.rate, 0),
+        base === undefined ? "n/a" : formatRatio(m.rate / base.rate),
+        formatNumber(m.p50, 0),
+        formatNumber(m.p99, 0),
+        m.cpu.toFixed(2),
+        totals(s),
+      ]);
+    }
+    goals.push(...goalLines(platformLabel, byId));
+  }
+  return {
+    title: `Side by side: Chat SDK vs chorus start, each bot its own process (${messages} timed messages per run)`,
+    headers: [
+      "system",
+      "platform",
+      "msg/s",
+      "vs Chat SDK+AI SDK (Redis)",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/msg",
+      "replies/dups/losses",
+    ],
+    rows,
+    notes: [
+      `medians of ${rounds} interleaved round(s) (the first system rotates); replies/dups/losses summed over the rounds`,
+      "latency: injection into the fake → the complete reply (message or final edit) arriving at the fake",
+      "CPU: the bot process's own user + system time (all threads, /proc/<pid>/stat) over the timed part, per message",
+      ...goals,
+    ],
+  };
+}
