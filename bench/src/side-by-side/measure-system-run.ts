@@ -18,6 +18,8 @@ export interface SystemRunResult {
   readonly p99Ms: number;
   /** The bot process's CPU time (user + system, all threads) over the timed part, per message. */
   readonly cpuMsPerMessage: number;
+  /** The bench process's own CPU time (fakes, harness) over the timed part, per message: what it took from the bot. */
+  readonly harnessCpuMsPerMessage: number;
   readonly counts: LedgerCounts;
 }
 
@@ -56,8 +58,10 @@ export async function measureSystemRun(
     const ledger = new ReplyLedger();
     platform.onOutbound((message) => ledger.observe(message));
     const cpuBefore = processCpuMs(bot.pid);
+    const harnessBefore = process.cpuUsage();
     const timing = await playChatWorkload(plan.timed, target, ledger);
     const cpuAfter = processCpuMs(bot.pid);
+    const harness = process.cpuUsage(harnessBefore);
     await new Promise((resolve) => setTimeout(resolve, plan.settleMs));
     const counts = ledger.counts();
     const seconds = Math.max(1e-3, (timing.endedAt - timing.startedAt) / 1000);
@@ -66,6 +70,7 @@ export async function measureSystemRun(
       p50Ms: percentile(timing.latencies, 0.5),
       p99Ms: percentile(timing.latencies, 0.99),
       cpuMsPerMessage: (cpuAfter - cpuBefore) / Math.max(1, counts.injected),
+      harnessCpuMsPerMessage: (harness.user + harness.system) / 1000 / Math.max(1, counts.injected),
       counts,
     };
   } finally {

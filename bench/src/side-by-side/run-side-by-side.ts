@@ -70,7 +70,7 @@ export async function runSideBySide(run: SideBySideRun, progress: (line: string)
           series.set(key, entry);
           const c = result.counts;
           progress(
-            `${platform.label} · ${system.label} · round ${round + 1}/${run.rounds}: ${result.messagesPerSecond.toFixed(0)} msg/s, p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms, CPU ${result.cpuMsPerMessage.toFixed(2)} ms/msg, ${c.replies}/${c.duplicates}/${c.losses}`,
+            `${platform.label} · ${system.label} · round ${round + 1}/${run.rounds}: ${result.messagesPerSecond.toFixed(0)} msg/s, p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms, CPU ${result.cpuMsPerMessage.toFixed(2)} ms/msg (bench ${result.harnessCpuMsPerMessage.toFixed(2)}), ${c.replies}/${c.duplicates}/${c.losses}, strays ${c.strays}`,
           );
         }
       }

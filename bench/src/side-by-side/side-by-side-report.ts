@@ -67,6 +67,9 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
   const rows: string[][] = [];
   const goals: string[] = [];
   const platforms = [...new Set(series.map((s) => s.platformLabel))];
+  const allRounds = series.flatMap((s) => s.rounds);
+  const harness = allRounds.map((r) => r.harnessCpuMsPerMessage);
+  const strays = allRounds.reduce((sum, r) => sum + r.counts.strays, 0);
   for (const platformLabel of platforms) {
     const ofPlatform = series.filter((s) => s.platformLabel === platformLabel);
     const byId = new Map(ofPlatform.map((s) => [s.system.id, medians(s)] as const));
@@ -103,6 +106,9 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
       `medians of ${rounds} interleaved round(s) (the first system rotates); replies/dups/losses summed over the rounds`,
       "latency: injection into the fake → the complete reply (message or final edit) arriving at the fake",
       "CPU: the bot process's own user + system time (all threads, /proc/<pid>/stat) over the timed part, per message",
+      harness.length === 0
+        ? "no runs"
+        : `the bench process itself (fakes, harness) used ${Math.min(...harness).toFixed(2)}–${Math.max(...harness).toFixed(2)} CPU ms per message on the same cores; ${strays} outbound message(s) named no key of their run`,
       ...goals,
     ],
   };
