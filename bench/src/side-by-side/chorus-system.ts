@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { BenchSystem, RunningSystem, SystemContext } from "./bench-system.js";
 import { cpuProfileFlags } from "./bench-system.js";
 import { startChildBot } from "./child-bot.js";
+import { removeOnExit } from "./exit-cleanup.js";
 import { modelAnswer } from "./fake-model.js";
 
 const READY_TIMEOUT_MS = 60_000;
@@ -76,6 +77,7 @@ export const chorusSystem: BenchSystem = {
   expectedReply: (_text, key) => modelAnswer(key),
   async start(context: SystemContext): Promise<RunningSystem> {
     const dir = await mkdtemp(join(tmpdir(), "chorus-bench-"));
+    const forget = removeOnExit(dir);
     const slackPort = context.platform.name === "slack" ? await freePort() : 0;
     const configFile = join(dir, "chorus.config.yaml");
     await writeFile(configFile, chorusConfig(dir, context, slackPort));
@@ -87,6 +89,7 @@ export const chorusSystem: BenchSystem = {
     const cleanUp = async (): Promise<void> => {
       await child.stop();
       await rm(dir, { recursive: true, force: true });
+      forget();
     };
     try {
       await child.waitForLine(/"msg":"chorus started"/, READY_TIMEOUT_MS);

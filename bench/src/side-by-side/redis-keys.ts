@@ -17,3 +17,21 @@ export async function deleteRedisKeys(url: string, prefix: string): Promise<numb
     await client.close();
   }
 }
+
+/**
+ * Checks that Redis answers at `url` within 3 s. Contract: rejects with a message naming the URL and what needs it.
+ */
+export async function assertRedisReachable(url: string, neededBy: string): Promise<void> {
+  const client = createClient({ url, socket: { connectTimeout: 3_000, reconnectStrategy: false } });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    throw new Error(
+      `Redis is not reachable at ${url} (${String(error)}); ${neededBy} need it — start Redis, set BENCH_REDIS_URL, or pick other systems with --system`,
+    );
+  } finally {
+    if (client.isOpen) await client.close();
+  }
+}

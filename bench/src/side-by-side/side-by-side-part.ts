@@ -3,11 +3,12 @@ import { mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ReportTable } from "../report/report-types.js";
-import { chatSdkBotScript } from "./chat-sdk-system.js";
+import { chatSdkBotScript, REDIS_URL } from "./chat-sdk-system.js";
 import type { ChatWorkload } from "./chat-workload.js";
 import { chorusMain } from "./chorus-system.js";
 import { cpuProfileTables } from "./cpu-profile-tables.js";
 import type { RunPlan } from "./measure-system-run.js";
+import { assertRedisReachable } from "./redis-keys.js";
 import { runSideBySide } from "./run-side-by-side.js";
 import type { SideBySideOptions } from "./side-by-side-options.js";
 import { sideBySideTable } from "./side-by-side-report.js";
@@ -50,6 +51,10 @@ export async function sideBySidePart(
     ["chorus start", chorusMain(), "pnpm turbo run build --filter=@chorus/bot..."],
   ] as const) {
     if (!existsSync(path)) throw new Error(`${what} is not built (${path} is missing): run ${build}`);
+  }
+  const redisSystems = options.systems.filter((system) => system.id.endsWith("-redis"));
+  if (redisSystems.length > 0) {
+    await assertRedisReachable(REDIS_URL, redisSystems.map((system) => system.id).join(", "));
   }
   const profileDir = options.profile === undefined ? undefined : await mkdtemp(join(tmpdir(), "chorus-bench-profile-"));
   const series = await runSideBySide(
