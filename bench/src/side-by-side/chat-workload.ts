@@ -48,7 +48,11 @@ export async function playChatWorkload(
         const key = nextMessageKey();
         const text = `hello ${key}`;
         const reply = ledger.expect(key, target.expectedReply(text, key), workload.replyTimeoutMs);
-        await target.inject(workload.firstChat + index, text);
+        await withinMs(
+          target.inject(workload.firstChat + index, text),
+          workload.replyTimeoutMs,
+          `the platform's delivery of ${key} to the bot was not answered within ${workload.replyTimeoutMs} ms`,
+        );
         const latency = await reply;
         if (latency !== undefined) {
           latencies.push(latency);
@@ -62,6 +66,19 @@ export async function playChatWorkload(
   await Promise.all(Array.from({ length: workload.chats }, (_, index) => chat(index)));
   latencies.sort((a, b) => a - b);
   return { latencies, startedAt, endedAt };
+}
+
+/** `promise`, or a rejection with `message` after `ms`. */
+async function withinMs<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A counting semaphore that hands slots out in arrival order. */

@@ -5,7 +5,8 @@ import { createClient } from "redis";
  * Contract: resolves with how many keys were deleted; rejects with the Redis error.
  */
 export async function deleteRedisKeys(url: string, prefix: string): Promise<number> {
-  const client = createClient({ url });
+  const client = createClient({ url, socket: { connectTimeout: 3_000, reconnectStrategy: false } });
+  client.on("error", () => {});
   await client.connect();
   try {
     let deleted = 0;

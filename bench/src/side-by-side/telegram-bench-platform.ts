@@ -38,6 +38,7 @@ export async function startTelegramBenchPlatform(): Promise<TelegramBenchPlatfor
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ url, secret_token: secretToken }),
+        signal: AbortSignal.timeout(10_000),
       });
       if (!response.ok) throw new Error(`setWebhook on the fake Telegram answered ${response.status}`);
     },
