@@ -9,9 +9,12 @@ interface CpuProfile {
       readonly url: string;
       readonly lineNumber: number;
     };
+    readonly children?: readonly number[];
   }>;
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
+  /** Monotonic clock, µs, of the profile's start (samples are at startTime + the running sum of timeDeltas). */
+  readonly startTime: number;
 }
 
 /** One row of a summary: self time of a package or function. */
@@ -28,6 +31,8 @@ export interface ProfileEntry {
 
 /** Self time by package and by function. */
 export interface ProfileSummary {
+  /** Whether only the samples inside the requested window were counted (false: the whole profile). */
+  readonly windowed: boolean;
   readonly totalMs: number;
   readonly idleMs: number;
   readonly byPackage: readonly ProfileEntry[];
@@ -76,18 +81,45 @@ function top(totals: Map<string, ProfileEntry>, count: number): ProfileEntry[] {
 
 /**
  * Reads a `.cpuprofile` and sums self time (sample i takes `timeDeltas[i]`) per package and per function.
+ * With `windowUs` only the samples taken inside it count — unless none do (then the whole profile, `windowed: false`).
  * Contract: percentages are of busy time (all samples but `(idle)`); rejects if the file is not a CPU profile.
  */
-export async function summariseCpuProfile(path: string, packages = 15, functions = 25): Promise<ProfileSummary> {
+export async function summariseCpuProfile(
+  path: string,
+  windowUs?: { readonly start: number; readonly end: number },
+  packages = 15,
+  functions = 25,
+): Promise<ProfileSummary> {
   const profile = JSON.parse(await readFile(path, "utf8")) as CpuProfile;
   if (!Array.isArray(profile.nodes) || !Array.isArray(profile.samples)) {
     throw new Error(`${path} is not a V8 CPU profile`);
   }
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, index) => {
-    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
-  });
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  // A native function (writev, runMicrotasks…) is charged to the package of the nearest JavaScript frame calling it.
+  const nativeCaller = (id: number, functionName: string): string | undefined => {
+    if (SPECIAL.has(functionName) || nodes.get(id)?.callFrame.url !== "") return undefined;
+    for (let up = parents.get(id); up !== undefined; up = parents.get(up)) {
+      const frame = nodes.get(up)?.callFrame;
+      if (frame !== undefined && frame.url !== "") return `(native) ← ${packageOf(frame.url, frame.functionName)}`;
+    }
+    return "(native)";
+  };
+  const tally = (inside: (at: number) => boolean): Map<number, number> => {
+    const self = new Map<number, number>();
+    let at = profile.startTime;
+    profile.samples.forEach((id, index) => {
+      const delta = profile.timeDeltas[index] ?? 0;
+      at += delta;
+      if (inside(at)) self.set(id, (self.get(id) ?? 0) + delta);
+    });
+    return self;
+  };
+  let selfUs =
+    windowUs === undefined ? new Map<number, number>() : tally((at) => at >= windowUs.start && at <= windowUs.end);
+  const windowed = selfUs.size > 0;
+  if (!windowed) selfUs = tally(() => true);
   let totalUs = 0;
   let idleUs = 0;
   for (const [id, us] of selfUs) {
@@ -110,13 +142,14 @@ export async function summariseCpuProfile(path: string, packages = 15, functions
     const frame = nodes.get(id)?.callFrame;
     if (frame === undefined || frame.functionName === "(idle)") continue;
     const ms = us / 1000;
-    const pkg = packageOf(frame.url, frame.functionName);
+    const pkg = nativeCaller(id, frame.functionName) ?? packageOf(frame.url, frame.functionName);
     add(byPackage, pkg, { name: pkg, pkg, location: "" }, ms);
     const name = frame.functionName === "" ? "(anonymous)" : frame.functionName;
     const location = frame.url === "" ? "" : `${fileOf(frame.url)}:${frame.lineNumber + 1}`;
     add(byFunction, `${name}|${location}|${pkg}`, { name, pkg, location }, ms);
   }
   return {
+    windowed,
     totalMs: totalUs / 1000,
     idleMs: idleUs / 1000,
     byPackage: top(byPackage, packages),

@@ -10,6 +10,7 @@ export async function cpuProfileTables(
   systemLabel: string,
   platform: string,
   files: readonly string[],
+  timedWindowUs: { readonly start: number; readonly end: number } | undefined,
 ): Promise<ReportTable[]> {
   const [main, ...others] = files;
   if (main === undefined) {
@@ -22,10 +23,10 @@ export async function cpuProfileTables(
       },
     ];
   }
-  const summary = await summariseCpuProfile(main);
+  const summary = await summariseCpuProfile(main, timedWindowUs);
   const notes = [
     `profile: ${main}`,
-    `whole process life (start-up, warm-up, timed part, shutdown): ${formatNumber(summary.totalMs, 0)} ms sampled, ${formatNumber(summary.idleMs, 0)} ms idle; % of the busy time`,
+    `${summary.windowed ? "the timed part only" : "the whole process life (start-up, warm-up, timed part, shutdown: the timed part could not be found in it)"}: ${formatNumber(summary.totalMs, 0)} ms sampled, ${formatNumber(summary.idleMs, 0)} ms idle; % of the busy time`,
     ...others.map((file) => `also written (another thread): ${file}`),
   ];
   return [

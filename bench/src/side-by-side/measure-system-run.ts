@@ -21,7 +21,11 @@ export interface SystemRunResult {
   /** The bench process's own CPU time (fakes, harness) over the timed part, per message: what it took from the bot. */
   readonly harnessCpuMsPerMessage: number;
   readonly counts: LedgerCounts;
+  /** The timed part on the monotonic clock in µs (the clock V8's CPU profiles stamp their samples with). */
+  readonly timedWindowUs: { readonly start: number; readonly end: number };
 }
+
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -59,9 +63,11 @@ export async function measureSystemRun(
     platform.onOutbound((message) => ledger.observe(message));
     const cpuBefore = processCpuMs(bot.pid);
     const harnessBefore = process.cpuUsage();
+    const windowStart = monotonicUs();
     const timing = await playChatWorkload(plan.timed, target, ledger);
     const cpuAfter = processCpuMs(bot.pid);
     const harness = process.cpuUsage(harnessBefore);
+    const windowEnd = monotonicUs();
     await new Promise((resolve) => setTimeout(resolve, plan.settleMs));
     const counts = ledger.counts();
     const seconds = Math.max(1e-3, (timing.endedAt - timing.startedAt) / 1000);
@@ -72,6 +78,7 @@ export async function measureSystemRun(
       cpuMsPerMessage: (cpuAfter - cpuBefore) / Math.max(1, counts.injected),
       harnessCpuMsPerMessage: (harness.user + harness.system) / 1000 / Math.max(1, counts.injected),
       counts,
+      timedWindowUs: { start: windowStart, end: windowEnd },
     };
   } finally {
     platform.onOutbound(undefined);

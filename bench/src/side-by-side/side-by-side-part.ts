@@ -73,7 +73,8 @@ export async function sideBySidePart(
     const files = await profileFiles(profileDir);
     for (const platform of options.platforms) {
       const ofPlatform = files.filter((file) => file.includes(`/${platform}-`));
-      tables.push(...(await cpuProfileTables(options.profile?.label ?? "", platform, ofPlatform)));
+      const window = series.find((s) => s.platform === platform)?.rounds[0]?.timedWindowUs;
+      tables.push(...(await cpuProfileTables(options.profile?.label ?? "", platform, ofPlatform, window)));
     }
   }
   return tables;
