@@ -42,6 +42,7 @@ export function sideBySideOptions(flags: ReadonlyMap<string, readonly string[]>)
     return system;
   };
   const systemIds = listOf(flags.get("system") ?? []);
+  for (const id of systemIds) systemOf(id);
   const profileValues = flags.get("profile");
   const profile = profileValues === undefined ? undefined : systemOf(profileValues.at(-1) || "chorus");
   return {
