@@ -33,6 +33,12 @@ function totals(series: SideBySideSeries): string {
   return `${replies}/${duplicates}/${losses}`;
 }
 
+/** The lowest and highest round's msg/s: how much the machine moved the median. */
+function spread(series: SideBySideSeries): string {
+  const rates = series.rounds.map((r) => r.messagesPerSecond);
+  return `${formatNumber(Math.min(...rates), 0)}–${formatNumber(Math.max(...rates), 0)}`;
+}
+
 const met = (ok: boolean): string => (ok ? "met" : "MISSED");
 
 /** Issue #24 requirement 3 for one platform, one line per goal; empty when Chorus or a yardstick did not run. */
@@ -85,6 +91,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
         formatNumber(m.p99, 0),
         m.cpu.toFixed(2),
         totals(s),
+        spread(s),
       ]);
     }
     goals.push(...goalLines(platformLabel, byId));
@@ -100,6 +107,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
       "p99 ms",
       "CPU ms/msg",
       "replies/dups/losses",
+      "msg/s min–max",
     ],
     rows,
     notes: [
