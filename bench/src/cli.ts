@@ -16,6 +16,7 @@ function usage(): string {
     "  --rounds N            rounds of the side-by-side part (default 7)",
     "  --platform telegram,slack   --system chorus,chat-sdk-ai-redis,…   pick platforms / systems",
     "  --profile [system]    one round of one system (default chorus) with node --cpu-prof; prints the top entries",
+    "  --chat-sdk-concurrency concurrent|queue|drop   the Chat SDK bots' concurrency strategy (default concurrent)",
   ].join("\n");
 }
 

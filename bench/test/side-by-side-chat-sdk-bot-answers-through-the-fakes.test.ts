@@ -30,6 +30,7 @@ describe("the side-by-side bench's Chat SDK bot, a child process, answers throug
         platforms: ["telegram", "slack"],
         systems: [chatSdkSystem("ai", "memory")],
         rounds: 1,
+        chatSdkConcurrency: "queue",
         plan: { warmup: tiny(1, 100), timed: tiny(2, 0), settleMs: 100 },
       },
       () => {},

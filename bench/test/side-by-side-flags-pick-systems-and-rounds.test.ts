@@ -17,6 +17,7 @@ describe("the bench command line", () => {
     expect(options.only).toBe(false);
     expect(options.rounds).toBe(DEFAULT_ROUNDS);
     expect(options.platforms).toEqual(["telegram", "slack"]);
+    expect(options.chatSdkConcurrency).toBe("concurrent");
     expect(options.systems.map((s) => s.id)).toEqual([
       "chat-sdk-echo-memory",
       "chat-sdk-echo-redis",
@@ -58,5 +59,6 @@ describe("the bench command line", () => {
     );
     expect(() => optionsOf("--platform", "discord")).toThrow(/--platform discord: expected one of telegram, slack/);
     expect(() => optionsOf("--rounds", "0")).toThrow(/--rounds must be a whole number/);
+    expect(() => optionsOf("--chat-sdk-concurrency", "burst")).toThrow(/expected one of concurrent, queue, drop/);
   });
 });

@@ -1,4 +1,5 @@
 import type { FakeLlmServer } from "@chorus/testkit";
+import type { ChatSdkConcurrency } from "./chat-sdk-bot-config.js";
 import type { SlackBenchPlatform } from "./slack-bench-platform.js";
 import type { TelegramBenchPlatform } from "./telegram-bench-platform.js";
 
@@ -10,12 +11,16 @@ export interface SystemContext {
   readonly runId: string;
   /** When set, the bot process writes a `.cpuprofile` here (node `--cpu-prof`) when it exits. */
   readonly cpuProfileDir?: string;
+  /** The `concurrency` strategy the Chat SDK bots run with. */
+  readonly chatSdkConcurrency: ChatSdkConcurrency;
 }
 
 /** A bot process answering on the fake platform. */
 export interface RunningSystem {
   /** The bot's own process, whose CPU time is measured. */
   readonly pid: number;
+  /** Points the fake platform's deliveries (webhook / events URL) at this bot; several bots run at once in a round. */
+  activate(): Promise<void>;
   /** Stops it gracefully (SIGTERM) and removes what it left (temp folders, Redis keys). Never throws. */
   stop(): Promise<void>;
 }

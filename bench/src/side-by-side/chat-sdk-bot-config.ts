@@ -1,9 +1,15 @@
+/** The `concurrency` strategies the bench can give a Chat SDK bot. */
+export const chatSdkConcurrencies = ["concurrent", "queue", "drop"] as const;
+export type ChatSdkConcurrency = (typeof chatSdkConcurrencies)[number];
+
 /** What one Chat SDK bot child process runs, read from its environment (set by the harness). */
 export interface ChatSdkBotConfig {
   readonly platform: "telegram" | "slack";
   /** `echo` answers `echo: <text>`; `ai` answers with what `streamText` streamed from the model. */
   readonly handler: "echo" | "ai";
   readonly state: "memory" | "redis";
+  /** Chat SDK's `concurrency` strategy (see bench/README.md for why the bench defaults to `concurrent`). */
+  readonly concurrency: ChatSdkConcurrency;
   readonly redisUrl: string;
   readonly redisKeyPrefix: string;
   /** Telegram Bot API root or Slack Web API URL of the fake. */
@@ -22,6 +28,7 @@ export function chatSdkBotEnv(config: ChatSdkBotConfig): Record<string, string> 
     SBS_PLATFORM: config.platform,
     SBS_HANDLER: config.handler,
     SBS_STATE: config.state,
+    SBS_CONCURRENCY: config.concurrency,
     SBS_REDIS_URL: config.redisUrl,
     SBS_REDIS_PREFIX: config.redisKeyPrefix,
     SBS_API_URL: config.apiUrl,
@@ -51,6 +58,7 @@ export function readChatSdkBotConfig(env: NodeJS.ProcessEnv): ChatSdkBotConfig {
     platform: oneOf("SBS_PLATFORM", ["telegram", "slack"] as const),
     handler: oneOf("SBS_HANDLER", ["echo", "ai"] as const),
     state: oneOf("SBS_STATE", ["memory", "redis"] as const),
+    concurrency: oneOf("SBS_CONCURRENCY", chatSdkConcurrencies),
     redisUrl: env.SBS_REDIS_URL ?? "redis://127.0.0.1:6379",
     redisKeyPrefix: env.SBS_REDIS_PREFIX ?? "chat-sdk-bench",
     apiUrl: need("SBS_API_URL"),

@@ -48,10 +48,9 @@ async function main(): Promise<void> {
     userName: "chorus_test_bot",
     adapters: { [config.platform]: adapterFor(config) },
     state,
-    // The default, "drop", throws away a message that arrives while the chat's previous one still holds the lock —
-    // here the next message of a chat often does (it is sent when the reply reaches the platform, a moment before the
-    // handler returns). "queue" answers it after the previous one, as Chorus's session lane does.
-    concurrency: "queue",
+    // The bench's choice (default "concurrent"): Chat SDK's own default, "drop", throws away a message arriving while
+    // the chat's previous one still holds the lock, and "queue" can strand one — see bench/README.md.
+    concurrency: config.concurrency,
     logger: "warn",
   });
   const model = createOpenAICompatible({ name: "bench", baseURL: config.modelUrl, apiKey: "sk-bench-0000" })(

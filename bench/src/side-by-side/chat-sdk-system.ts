@@ -33,6 +33,7 @@ export function chatSdkSystem(handler: "echo" | "ai", state: "memory" | "redis")
         platform: platform.name,
         handler,
         state,
+        concurrency: context.chatSdkConcurrency,
         redisUrl: REDIS_URL,
         redisKeyPrefix: keyPrefix,
         apiUrl: platform.name === "telegram" ? platform.fake.apiRoot : platform.fake.apiUrl,
@@ -45,17 +46,21 @@ export function chatSdkSystem(handler: "echo" | "ai", state: "memory" | "redis")
         await child.stop();
         if (state === "redis") await deleteRedisKeys(REDIS_URL, keyPrefix).catch(() => 0);
       };
+      let url = "";
+      const activate = async (): Promise<void> => {
+        if (platform.name === "telegram") await platform.setWebhook(url, WEBHOOK_SECRET);
+        else platform.fake.setEventsUrl(url);
+      };
       try {
         const ready = await child.waitForLine(/^\{"port":\d+\}$/, READY_TIMEOUT_MS);
         const { port } = JSON.parse(ready) as { port: number };
-        const url = `http://127.0.0.1:${port}/`;
-        if (platform.name === "telegram") await platform.setWebhook(url, WEBHOOK_SECRET);
-        else platform.fake.setEventsUrl(url);
+        url = `http://127.0.0.1:${port}/`;
+        await activate();
       } catch (error) {
         await cleanUp();
         throw error;
       }
-      return { pid: child.pid, stop: cleanUp };
+      return { pid: child.pid, activate, stop: cleanUp };
     },
   };
 }

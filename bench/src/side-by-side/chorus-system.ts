@@ -81,6 +81,7 @@ export const chorusSystem: BenchSystem = {
     const slackPort = context.platform.name === "slack" ? await freePort() : 0;
     const configFile = join(dir, "chorus.config.yaml");
     await writeFile(configFile, chorusConfig(dir, context, slackPort));
+    const startedAt = Date.now();
     const child = startChildBot(
       [...cpuProfileFlags(context.cpuProfileDir), CHORUS_MAIN, "start", "--config", configFile],
       { HOME: dir },
@@ -91,15 +92,27 @@ export const chorusSystem: BenchSystem = {
       await rm(dir, { recursive: true, force: true });
       forget();
     };
+    const platform = context.platform;
+    let activate = async (): Promise<void> => {};
     try {
       await child.waitForLine(/"msg":"chorus started"/, READY_TIMEOUT_MS);
-      if (context.platform.name === "slack") {
-        context.platform.fake.setEventsUrl(`http://127.0.0.1:${slackPort}/slack/events`);
+      if (platform.name === "slack") {
+        const url = `http://127.0.0.1:${slackPort}/slack/events`;
+        activate = async () => platform.fake.setEventsUrl(url);
+      } else {
+        // Chorus registered its own webhook while starting; remember it to point the fake back at it later.
+        const own = platform.fake.callsTo("setWebhook").findLast((call) => call.at >= startedAt);
+        const body = (own?.body ?? {}) as { url?: unknown; secret_token?: unknown };
+        if (typeof body.url !== "string") throw new Error("chorus start did not call setWebhook on the fake Telegram");
+        const url = body.url;
+        const secret = typeof body.secret_token === "string" ? body.secret_token : "";
+        activate = () => platform.setWebhook(url, secret);
       }
+      await activate();
     } catch (error) {
       await cleanUp();
       throw error;
     }
-    return { pid: child.pid, stop: cleanUp };
+    return { pid: child.pid, activate: () => activate(), stop: cleanUp };
   },
 };

@@ -1,4 +1,5 @@
 import type { BenchSystem } from "./bench-system.js";
+import { type ChatSdkConcurrency, chatSdkConcurrencies } from "./chat-sdk-bot-config.js";
 import { type SideBySidePlatformName, sideBySidePlatforms, sideBySideSystems } from "./side-by-side-systems.js";
 
 /** The side-by-side part's command-line choices (see bench/README.md). */
@@ -10,6 +11,8 @@ export interface SideBySideOptions {
   readonly systems: readonly BenchSystem[];
   /** The system whose process writes a CPU profile (one round, that system only); undefined: no profile. */
   readonly profile: BenchSystem | undefined;
+  /** `--chat-sdk-concurrency`: the Chat SDK bots' `concurrency` strategy; default `concurrent`. */
+  readonly chatSdkConcurrency: ChatSdkConcurrency;
 }
 
 /** Default rounds, as issue #24 measured. */
@@ -45,7 +48,12 @@ export function sideBySideOptions(flags: ReadonlyMap<string, readonly string[]>)
   for (const id of systemIds) systemOf(id);
   const profileValues = flags.get("profile");
   const profile = profileValues === undefined ? undefined : systemOf(profileValues.at(-1) || "chorus");
+  const concurrency = flags.get("chat-sdk-concurrency")?.at(-1) ?? "concurrent";
+  if (!(chatSdkConcurrencies as readonly string[]).includes(concurrency)) {
+    throw new Error(`--chat-sdk-concurrency ${concurrency}: expected one of ${chatSdkConcurrencies.join(", ")}`);
+  }
   return {
+    chatSdkConcurrency: concurrency as ChatSdkConcurrency,
     only: flags.has("side-by-side") || platformNames.length > 0 || systemIds.length > 0 || profile !== undefined,
     rounds: profile === undefined ? rounds : 1,
     platforms:

@@ -25,7 +25,7 @@ const workload = (chats: number, messagesPerChat: number, firstChat: number): Ch
 export const SIDE_BY_SIDE_PLAN: RunPlan = {
   warmup: workload(50, 2, 10_000),
   timed: workload(200, 5, 0),
-  settleMs: 300,
+  settleMs: 150,
 };
 
 async function profileFiles(dir: string): Promise<string[]> {
@@ -63,12 +63,15 @@ export async function sideBySidePart(
       systems: options.systems,
       rounds: options.rounds,
       plan: SIDE_BY_SIDE_PLAN,
+      chatSdkConcurrency: options.chatSdkConcurrency,
       ...(profileDir === undefined ? {} : { cpuProfileDir: profileDir }),
     },
     progress,
   );
   const messages = SIDE_BY_SIDE_PLAN.timed.chats * SIDE_BY_SIDE_PLAN.timed.messagesPerChat;
-  const tables = [sideBySideTable(series, options.rounds, messages)];
+  const table = sideBySideTable(series, options.rounds, messages);
+  table.notes.push(`Chat SDK bots run with concurrency "${options.chatSdkConcurrency}" (--chat-sdk-concurrency)`);
+  const tables = [table];
   if (profileDir !== undefined) {
     const files = await profileFiles(profileDir);
     for (const platform of options.platforms) {

@@ -111,7 +111,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
     ],
     rows,
     notes: [
-      `medians of ${rounds} interleaved round(s) (the first system rotates); replies/dups/losses summed over the rounds`,
+      `medians of ${rounds} round(s); in a round every bot runs at once and they take turns slice by slice (slice n = every chat's n-th message), the first one rotating; replies/dups/losses summed over the rounds`,
       "latency: injection into the fake → the complete reply (message or final edit) arriving at the fake",
       "CPU: the bot process's own user + system time (all threads, /proc/<pid>/stat) over the timed part, per message",
       harness.length === 0
