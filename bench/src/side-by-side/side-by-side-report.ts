@@ -39,16 +39,35 @@ function spread(series: SideBySideSeries): string {
   return `${formatNumber(Math.min(...rates), 0)}–${formatNumber(Math.max(...rates), 0)}`;
 }
 
+/**
+ * The median over rounds of `series`'s msg/s ÷ `base`'s in the same round: the systems of a round ran interleaved
+ * slice by slice, so each round's ratio is a paired comparison, steadier than the ratio of the two medians.
+ */
+function pairedRatio(series: SideBySideSeries, base: SideBySideSeries): number {
+  const ratios = series.rounds.flatMap((round, index) => {
+    const other = base.rounds[index];
+    return other === undefined || other.messagesPerSecond === 0
+      ? []
+      : [round.messagesPerSecond / other.messagesPerSecond];
+  });
+  return ratios.length === 0 ? Number.NaN : median(ratios);
+}
+
 const met = (ok: boolean): string => (ok ? "met" : "MISSED");
 
 /** Issue #24 requirement 3 for one platform, one line per goal; empty when Chorus or a yardstick did not run. */
-function goalLines(platformLabel: string, rows: ReadonlyMap<string, Medians>): string[] {
+function goalLines(
+  platformLabel: string,
+  rows: ReadonlyMap<string, Medians>,
+  series: ReadonlyMap<string, SideBySideSeries>,
+): string[] {
   const chorus = rows.get("chorus");
   const base = rows.get(BASELINE_SYSTEM_ID);
   const echo = rows.get(ECHO_SYSTEM_ID);
+  const chorusSeries = series.get("chorus");
   const lines: string[] = [];
-  if (chorus !== undefined && base !== undefined) {
-    const ratio = chorus.rate / base.rate;
+  if (chorus !== undefined && base !== undefined && chorusSeries !== undefined) {
+    const ratio = pairedRatio(chorusSeries, series.get(BASELINE_SYSTEM_ID) as SideBySideSeries);
     lines.push(
       `${platformLabel} goal msg/s ≥ 1.00× Chat SDK + AI SDK (Redis): ${met(ratio >= 1)} (${formatRatio(ratio)})`,
       `${platformLabel} goal CPU ms/msg ≤ Chat SDK + AI SDK (Redis): ${met(chorus.cpu <= base.cpu)} (${chorus.cpu.toFixed(2)} vs ${base.cpu.toFixed(2)})`,
@@ -56,8 +75,8 @@ function goalLines(platformLabel: string, rows: ReadonlyMap<string, Medians>): s
       `${platformLabel} goal p99 ≤ Chat SDK + AI SDK (Redis): ${met(chorus.p99 <= base.p99)} (${chorus.p99.toFixed(0)} vs ${base.p99.toFixed(0)} ms)`,
     );
   }
-  if (chorus !== undefined && echo !== undefined) {
-    const ratio = chorus.rate / echo.rate;
+  if (chorus !== undefined && echo !== undefined && chorusSeries !== undefined) {
+    const ratio = pairedRatio(chorusSeries, series.get(ECHO_SYSTEM_ID) as SideBySideSeries);
     lines.push(
       `${platformLabel} goal msg/s ≥ 0.80× Chat SDK echo (Redis): ${met(ratio >= 0.8)} (${formatRatio(ratio)})`,
     );
@@ -79,14 +98,15 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
   for (const platformLabel of platforms) {
     const ofPlatform = series.filter((s) => s.platformLabel === platformLabel);
     const byId = new Map(ofPlatform.map((s) => [s.system.id, medians(s)] as const));
-    const base = byId.get(BASELINE_SYSTEM_ID);
+    const seriesById = new Map(ofPlatform.map((s) => [s.system.id, s] as const));
+    const baseSeries = seriesById.get(BASELINE_SYSTEM_ID);
     for (const s of ofPlatform) {
       const m = byId.get(s.system.id) as Medians;
       rows.push([
         s.system.label,
         platformLabel,
         formatNumber(m.rate, 0),
-        base === undefined ? "n/a" : formatRatio(m.rate / base.rate),
+        baseSeries === undefined ? "n/a" : formatRatio(pairedRatio(s, baseSeries)),
         formatNumber(m.p50, 0),
         formatNumber(m.p99, 0),
         m.cpu.toFixed(2),
@@ -94,7 +114,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
         spread(s),
       ]);
     }
-    goals.push(...goalLines(platformLabel, byId));
+    goals.push(...goalLines(platformLabel, byId, seriesById));
   }
   return {
     title: `Side by side: Chat SDK vs chorus start, each bot its own process (${messages} timed messages per run)`,
@@ -112,6 +132,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
     rows,
     notes: [
       `medians of ${rounds} round(s); in a round every bot runs at once and they take turns slice by slice (slice n = every chat's n-th message), the first one rotating; replies/dups/losses summed over the rounds`,
+      "vs column and msg/s goals: the median of each round's ratio (the systems of a round ran interleaved, so each round is a paired comparison)",
       "latency: injection into the fake → the complete reply (message or final edit) arriving at the fake",
       "CPU: the bot process's own user + system time (all threads, /proc/<pid>/stat) over the timed part, per message",
       harness.length === 0
