@@ -7,6 +7,7 @@ import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
+import { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
@@ -54,6 +55,7 @@ export class Gateway {
   readonly #dispatcher: OutboxDispatcher;
   readonly #context: GatewayContext;
   readonly #intake: InboundIntake;
+  readonly #goals: GoalKeeper;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
@@ -116,6 +118,38 @@ export class Gateway {
         }),
       );
     }
+    this.#goals = new GoalKeeper({
+      store: this.store,
+      logger: this.#logger,
+      now,
+      streamFn: options.streamFn,
+      configFor: (agentId) => this.#agents.get(agentId)?.config.goals,
+      supervisorModel: (session) => {
+        const prepared = this.#agents.get(session.agentId);
+        const override = session.modelOverride === undefined ? undefined : options.models.find(session.modelOverride);
+        return (
+          prepared?.supervisorModel ??
+          override ??
+          prepared?.defaultModel ??
+          this.#agents.values().next().value!.defaultModel
+        );
+      },
+      cannotRun: (session) => {
+        const prepared = this.#agents.get(session.agentId);
+        if (prepared === undefined) return `its agent ${session.agentId} is no longer configured`;
+        if (!prepared.config.goals.enabled || !prepared.config.goals.autonomousEnabled) {
+          return `autonomous goals are now off for ${session.agentId}`;
+        }
+        if (channelFor(session.channel, session.accountId) === undefined) {
+          return `its channel ${session.channel}/${session.accountId} is not running`;
+        }
+        return undefined;
+      },
+      accept: (session, item) => this.#sessions.runtimeFor(session).accept(item),
+      stopTurn: (sessionKey) => void this.#sessions.get(sessionKey)?.stop("user", "the goal was stopped"),
+      notice: (sessionKey, chat, text) => void notices.post(sessionKey, chat, text),
+      track,
+    });
     const deps: SessionRuntimeDeps = {
       store: this.store,
       events: this.events,
@@ -137,6 +171,7 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
+      turnHooks: this.#goals,
     };
     this.#sessions = new SessionRegistry({
       config: this.config,
@@ -157,6 +192,7 @@ export class Gateway {
       agents: this.#agents,
       sessions: this.#sessions,
       notices,
+      goals: this.#goals,
       channelFor,
       track,
     };
@@ -205,6 +241,7 @@ export class Gateway {
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
     await this.#dispatcher.start();
     for (const session of resume) await resumeAfterRestart(this.#context, session);
+    await this.#goals.resumeAll();
   }
 
   /**
@@ -213,6 +250,8 @@ export class Gateway {
    */
   async stop(deadlineMs = 10_000): Promise<void> {
     this.#accepting = false;
+    // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
+    this.#goals.halt();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);

@@ -61,6 +61,10 @@ export class SessionLane implements AdmissionCandidate {
   /** Takes a new item. */
   enqueue(item: LaneItem): void {
     if (this.#running) {
+      if (item.source === "goal") {
+        this.#push(item);
+        return;
+      }
       if (this.mode === "steer" && this.#host.steer(item)) return;
       this.#push(item);
       if (this.mode === "interrupt") this.#host.interrupt();
@@ -68,7 +72,7 @@ export class SessionLane implements AdmissionCandidate {
       return;
     }
     this.#push(item);
-    if (this.mode === "collect") this.#armCollect();
+    if (this.mode === "collect" && item.source !== "goal") this.#armCollect();
     else this.#schedule();
   }
 
