@@ -54,6 +54,9 @@ export class AutonomousDriver {
   #pending: { message: AgentMessage; resolve: (output: TurnOutput | undefined) => void } | undefined;
   #verifying = false;
   #verifyDue = false;
+  /** Set by `nudge()`: the goal was resumed while this driver was about to end. */
+  #nudged = false;
+  #ended = false;
 
   constructor(deps: AutonomousDriverDeps) {
     this.#deps = deps;
@@ -76,6 +79,16 @@ export class AutonomousDriver {
     pending?.resolve(output);
   }
 
+  /** Whether the loop has ended (a resumed goal then needs a new driver). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The goal runs again (resumed while this driver was finishing its turn): it goes on instead of ending. */
+  nudge(): void {
+    this.#nudged = true;
+  }
+
   /** Ends the loop (gateway stopping, goal stopped or cleared); the turn under way is not waited for. */
   halt(): void {
     this.#halt.abort();
@@ -88,9 +101,13 @@ export class AutonomousDriver {
   async run(): Promise<void> {
     try {
       while (!this.#halt.signal.aborted) {
+        this.#nudged = false;
         const goal = await this.#deps.read();
         const auto = this.#running(goal);
-        if (goal === undefined || auto === undefined) return;
+        if (goal === undefined || auto === undefined) {
+          if (this.#nudged) continue;
+          return;
+        }
         if (auto.turns >= auto.maxTurns) {
           await this.#end(goal, "turn-limit");
           return;
@@ -98,11 +115,13 @@ export class AutonomousDriver {
         const output = await this.#turn(goal, auto.turns + 1, auto.maxTurns, auto.trust);
         if (output === undefined) return;
         const after = await this.#count(output);
-        if (this.#running(after) === undefined) return;
+        if (this.#running(after) === undefined && !this.#nudged) return;
         if (!(await abortableSleep(this.#deps.config.autonomousTurnDelayMs, this.#halt.signal))) return;
       }
     } catch (error) {
       this.#deps.failed(error);
+    } finally {
+      this.#ended = true;
     }
   }
 

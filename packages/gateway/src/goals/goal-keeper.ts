@@ -186,7 +186,8 @@ export class GoalKeeper implements SessionTurnHooks {
     if (auto.status !== "running" && !(action === "stop" && auto.status === "paused")) {
       return `The autonomous goal is ${auto.status} already.`;
     }
-    this.#haltDriver(key, action === "stop");
+    // A paused goal's driver counts the turn under way and then ends; a stopped one ends now, with its turn.
+    if (action === "stop") this.#haltDriver(key, true);
     const status = action === "stop" ? "stopped" : "paused";
     await this.#update(key, (current) =>
       current?.id === goal.id && current.auto !== undefined
@@ -298,7 +299,10 @@ export class GoalKeeper implements SessionTurnHooks {
     const config = this.#deps.configFor(agentId);
     if (this.#halted || config === undefined) return;
     const existing = this.#drivers.get(sessionKey);
-    if (existing?.goalId === goal.id) return;
+    if (existing?.goalId === goal.id && !existing.ended) {
+      existing.nudge();
+      return;
+    }
     existing?.halt();
     const driver = new AutonomousDriver({
       sessionKey,

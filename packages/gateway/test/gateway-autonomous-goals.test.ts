@@ -1,0 +1,301 @@
+import type { ScriptedTurn } from "@chorus/core/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { GatewayConfigInput } from "../src/config/index.js";
+import { goalOf } from "../src/goals/goal-record.js";
+import { MemorySessionStore, type SessionStore } from "../src/store/index.js";
+import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
+import { autonomousTurnOf, type GoalScript, goalScript, isSupervisorCall, verdict } from "./fixtures/goal-script.js";
+
+const ADMIN = { id: "admin", name: "Admin" };
+const KEY = "main:main:test:dm:admin";
+const CHAT = "dm-admin";
+
+function config(goals: Record<string, unknown> = {}): GatewayConfigInput {
+  return {
+    agents: [
+      {
+        id: "main",
+        model: "fake-model",
+        goals: { autonomousEnabled: true, verifyInterval: 1, autonomousTurnDelayMs: 1, ...goals },
+      },
+    ],
+    channels: [{ channel: "test", dmPolicy: "open", admins: ["admin"], allowFrom: ["user-1"] }],
+  };
+}
+
+/** The supervisor says achieved once it sees "step N" for N ≥ `at`. */
+function achievedAt(at: number): GoalScript["supervisor"] {
+  return (excerpt) => {
+    const steps = [...excerpt.matchAll(/step (\d+)/g)].map((match) => Number(match[1]));
+    const last = steps.at(-1) ?? 0;
+    return last >= at ? verdict(true, `step ${last} finishes it`) : verdict(false, `only at step ${last}`);
+  };
+}
+
+async function goal(store: SessionStore) {
+  const session = await store.getSession(KEY);
+  return session === undefined ? undefined : goalOf(session.settings);
+}
+
+function agentTurns(h: Harness): number[] {
+  return h.streamFn.calls.flatMap((call) => {
+    const turn = autonomousTurnOf(call.context);
+    return turn === undefined ? [] : [turn];
+  });
+}
+
+function supervisorCalls(h: Harness): number {
+  return h.streamFn.calls.filter((call) => isSupervisorCall(call.context)).length;
+}
+
+describe("autonomous goals through the gateway", () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it("stops at turn 7 when the supervisor declares the goal achieved there", async () => {
+    h = await startHarness({ script: goalScript({ supervisor: achievedAt(7) }), config: config() });
+    await h.send({ text: "/goal create --auto --turns 20 count to seven", sender: ADMIN });
+    expect(agentTurns(h)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(supervisorCalls(h)).toBe(7);
+    expect(await goal(h.store)).toMatchObject({
+      status: "completed",
+      completedBy: "supervisor",
+      auto: { status: "achieved", turns: 7, lastVerdict: { achieved: true, reason: "step 7 finishes it", turn: 7 } },
+    });
+    const chat = h.channel.transcript(CHAT);
+    expect(chat[0]).toContain("🎯 Autonomous goal started: count to seven — up to 20 turn(s)");
+    expect(chat.at(-1)).toBe("✓ Goal completed: count to seven (the supervisor: step 7 finishes it)");
+    // Every turn is in the transcript like any other: its prompt and its reply.
+    const transcript = JSON.stringify(await h.store.readTranscript(KEY));
+    for (let turn = 1; turn <= 7; turn++) expect(transcript).toContain(`step ${turn}`);
+    expect(transcript).not.toContain("Goal completed");
+    // Each turn was a stored run.
+    expect((await h.store.listRuns({ sessionKey: KEY })).map((run) => run.status)).toEqual(Array(7).fill("completed"));
+  });
+
+  it("asks the supervisor every verifyInterval turns and stops at the turn limit", async () => {
+    h = await startHarness({ script: goalScript(), config: config({ verifyInterval: 2 }) });
+    await h.send({ text: "/goal create --auto --turns 5 never enough", sender: ADMIN });
+    expect(agentTurns(h)).toEqual([1, 2, 3, 4, 5]);
+    expect(supervisorCalls(h)).toBe(2);
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "turn-limit", turns: 5 });
+    expect((await goal(h.store))?.status).toBe("active");
+    expect(h.channel.transcript(CHAT).at(-1)).toContain("⏹ Autonomous goal stopped at its turn limit (5 turns)");
+  });
+
+  it("defaults the turn limit to autonomousMaxTurns", async () => {
+    h = await startHarness({ script: goalScript(), config: config({ autonomousMaxTurns: 3, verifyInterval: 5 }) });
+    await h.send({ text: "/goal create --auto keep going", sender: ADMIN });
+    expect(agentTurns(h)).toEqual([1, 2, 3]);
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "turn-limit", maxTurns: 3, turns: 3 });
+  });
+
+  it("ends a goal as stuck after maxStuckCount identical outputs", async () => {
+    h = await startHarness({
+      script: goalScript({ agent: (turn) => (turn < 3 ? `step ${turn}` : "I am thinking.") }),
+      config: config({ maxStuckCount: 3 }),
+    });
+    await h.send({ text: "/goal create --auto --turns 20 think", sender: ADMIN });
+    expect(agentTurns(h)).toEqual([1, 2, 3, 4, 5]);
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "stuck", turns: 5, stuckCount: 2 });
+    expect(h.channel.transcript(CHAT).at(-1)).toContain("⏹ Autonomous goal stopped: the last 3 outputs were identical");
+  });
+
+  it("pauses after maxSupervisorFails failed checks in a row (429s), and does not spin", async () => {
+    const rateLimited: ScriptedTurn = {
+      fault: "error",
+      error: { kind: "rate_limit", message: "429 slow down", status: 429 },
+    };
+    h = await startHarness({
+      script: goalScript({ supervisor: () => rateLimited }),
+      config: config({ maxSupervisorFails: 3 }),
+    });
+    await h.send({ text: "/goal create --auto --turns 30 outlast the outage", sender: ADMIN });
+    const stored = await goal(h.store);
+    expect(stored?.auto).toMatchObject({ status: "paused", supervisorFails: 3 });
+    expect(stored?.auto?.note).toContain("rate_limit");
+    expect(supervisorCalls(h)).toBe(3);
+    // The driver never waited for the supervisor: it went on while the checks failed, then paused.
+    const turns = agentTurns(h).length;
+    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(turns).toBeLessThanOrEqual(4);
+    expect(h.channel.transcript(CHAT).at(-1)).toContain("⏸ Autonomous goal paused: the supervisor failed 3 time(s)");
+    // Paused means no driver: the gateway is idle (send waited for it) and makes no more calls.
+    const calls = h.streamFn.calls.length;
+    await h.gateway.idle();
+    expect(h.streamFn.calls.length).toBe(calls);
+  });
+
+  it("retries a failed check at the next turn without blocking the driver", async () => {
+    let checks = 0;
+    h = await startHarness({
+      script: goalScript({
+        supervisor: (excerpt) => {
+          checks++;
+          if (checks === 1) return { fault: "error", error: { kind: "rate_limit", message: "429", status: 429 } };
+          return achievedAt(2)!(excerpt);
+        },
+      }),
+      config: config({ verifyInterval: 2 }),
+    });
+    await h.send({ text: "/goal create --auto --turns 10 two steps", sender: ADMIN });
+    // Turn 2's check failed; it was retried after turn 3 (not an interval turn) and said achieved.
+    expect(agentTurns(h)).toEqual([1, 2, 3]);
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "achieved", supervisorFails: 0 });
+  });
+
+  it("/goal pause and resume work for its owner and admins, not for others in the chat", async () => {
+    h = await startHarness({
+      script: goalScript({
+        supervisor: achievedAt(4),
+        agent: (turn) => (turn === 2 ? { blocks: [{ type: "text", text: "step 2", delayMs: 300 }] } : `step ${turn}`),
+      }),
+      config: {
+        ...config(),
+        channels: [
+          {
+            channel: "test",
+            admins: ["admin"],
+            groupPolicy: "allowlist",
+            groups: { "group-1": { requireMention: false } },
+          },
+        ],
+      },
+    });
+    const group = { chatType: "group" as const };
+    const member = { id: "member", name: "Member" };
+    await h.channel.inject({ text: "/goal create --auto --turns 10 four steps", sender: ADMIN, ...group });
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2));
+    // While turn 2 runs: a member of the chat may not pause it, an admin may.
+    await h.channel.inject({ text: "/goal pause", sender: member, ...group });
+    await h.channel.inject({ text: "/goal pause", sender: ADMIN, ...group });
+    await h.gateway.idle();
+    const chat = h.channel.transcript("group-1");
+    expect(chat).toContain("Only whoever started this autonomous goal, or an admin, can pause it.");
+    expect(chat).toContain("Paused the autonomous goal after 1 turn(s); /goal resume goes on.");
+    // Pausing does not abort the turn under way; it starts no next one.
+    expect(agentTurns(h)).toEqual([1, 2]);
+    const stored = async () => goalOf((await h!.store.listSessions())[0]!.settings);
+    expect((await stored())?.auto).toMatchObject({ status: "paused", turns: 2 });
+    await h.send({ text: "/goal resume", sender: member, ...group });
+    expect(h.channel.transcript("group-1").at(-1)).toBe(
+      "Only whoever started this autonomous goal, or an admin, can resume it.",
+    );
+    await h.send({ text: "/goal resume", sender: ADMIN, ...group });
+    expect(h.channel.transcript("group-1")).toContain("Resumed the autonomous goal at turn 3 of 10.");
+    expect(agentTurns(h)).toEqual([1, 2, 3, 4]);
+    expect((await stored())?.auto?.status).toBe("achieved");
+  });
+
+  it("/goal stop ends a running goal and its turn", async () => {
+    h = await startHarness({
+      script: goalScript({
+        agent: (turn) => (turn === 3 ? { blocks: [{ type: "text", text: "slow", delayMs: 60_000 }] } : `step ${turn}`),
+      }),
+      config: config(),
+    });
+    await h.channel.inject({ text: "/goal create --auto --turns 10 go", sender: ADMIN });
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(3));
+    await h.send({ text: "/goal stop", sender: ADMIN });
+    expect(h.channel.transcript(CHAT)).toContain("Stopped the autonomous goal after 2 turn(s).");
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "stopped", turns: 2 });
+    expect(agentTurns(h)).toEqual([1, 2, 3]);
+    await h.send({ text: "/goal", sender: ADMIN });
+    expect(h.channel.transcript(CHAT).at(-1)).toContain("**Autonomous**: stopped · turn 2/10");
+  });
+
+  it("a user's message during the goal follows the queue mode (followup: its own turn, then the goal goes on)", async () => {
+    const gate = { open: false };
+    h = await startHarness({
+      script: goalScript({
+        supervisor: achievedAt(3),
+        agent: (turn) =>
+          turn === 2 && !gate.open ? { blocks: [{ type: "text", text: "step 2", delayMs: 50 }] } : `step ${turn}`,
+      }),
+      config: config(),
+    });
+    await h.send({ text: "/queue followup", sender: ADMIN });
+    await h.channel.inject({ text: "/goal create --auto --turns 10 three steps", sender: ADMIN });
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2));
+    await h.send({ text: "how is it going?", sender: ADMIN });
+    expect(h.channel.transcript(CHAT)).toContain("echo: how is it going?");
+    expect(agentTurns(h)).toEqual([1, 2, 3]);
+    expect((await goal(h.store))?.auto?.status).toBe("achieved");
+  });
+
+  it("shows autonomous goals in /agents with turn counts and the last verdict", async () => {
+    h = await startHarness({ script: goalScript({ supervisor: achievedAt(2) }), config: config() });
+    await h.send({ text: "/goal create --auto --turns 5 two steps", sender: ADMIN });
+    await h.send({ text: "/agents", sender: ADMIN });
+    const reply = h.channel.transcript(CHAT).at(-1)!;
+    expect(reply).toContain("**Autonomous goals**");
+    expect(reply).toContain("completed (1):");
+    expect(reply).toContain(
+      "- main: “two steps” · achieved · turn 2/5 · supervisor at turn 2: achieved — step 2 finishes it",
+    );
+  });
+});
+
+describe("autonomous goals across a restart", () => {
+  it("a new Gateway on the same store resumes a running goal exactly once", async () => {
+    const store = new MemorySessionStore();
+    const first = await startHarness({
+      store,
+      script: goalScript({
+        supervisor: achievedAt(6),
+        agent: (turn) =>
+          turn === 4 ? { blocks: [{ type: "text", text: "step 4", delayMs: 60_000 }] } : `step ${turn}`,
+      }),
+      config: config(),
+    });
+    await first.channel.inject({ text: "/goal create --auto --turns 10 six steps", sender: ADMIN });
+    await vi.waitFor(() => expect(agentTurns(first)).toContain(4));
+    await first.close();
+    expect((await goal(store))?.auto).toMatchObject({ status: "running", turns: 3 });
+
+    const second = await startHarness({ store, script: goalScript({ supervisor: achievedAt(6) }), config: config() });
+    await second.gateway.idle();
+    // The interrupted turn 4 runs again, once, then 5 and 6.
+    expect(agentTurns(second)).toEqual([4, 5, 6]);
+    expect((await goal(store))?.auto).toMatchObject({ status: "achieved", turns: 6 });
+    expect(second.channel.transcript(CHAT)).toContain(
+      "🎯 Resuming the autonomous goal after a restart (turn 4 of 10): six steps",
+    );
+    await second.close();
+
+    // A third start finds nothing to resume.
+    const third = await startHarness({ store, script: goalScript(), config: config() });
+    await third.gateway.idle();
+    expect(third.streamFn.calls).toHaveLength(0);
+    await third.close();
+  });
+
+  it("marks a running goal orphaned when its session can no longer run", async () => {
+    const store = new MemorySessionStore();
+    const first = await startHarness({
+      store,
+      script: goalScript({
+        agent: (turn) => (turn === 2 ? { blocks: [{ type: "text", text: "x", delayMs: 60_000 }] } : `step ${turn}`),
+      }),
+      config: config(),
+    });
+    await first.channel.inject({ text: "/goal create --auto --turns 10 go on", sender: ADMIN });
+    await vi.waitFor(() => expect(agentTurns(first)).toContain(2));
+    await first.close();
+
+    // Autonomous goals were turned off for the agent meanwhile.
+    const second = await startHarness({ store, script: goalScript(), config: config({ autonomousEnabled: false }) });
+    await second.gateway.idle();
+    expect(agentTurns(second)).toEqual([]);
+    expect((await goal(store))?.auto).toMatchObject({
+      status: "orphaned",
+      note: "autonomous goals are now off for main",
+    });
+    await second.send({ text: "/agents", sender: ADMIN, messageId: "second-1" });
+    expect(second.channel.transcript(CHAT).at(-1)).toContain("orphaned (1):");
+    await second.close();
+  });
+});
