@@ -24,7 +24,7 @@ function config(goals: Record<string, unknown> = {}): GatewayConfigInput {
 }
 
 /** The supervisor says achieved once it sees "step N" for N ≥ `at`. */
-function achievedAt(at: number): GoalScript["supervisor"] {
+function achievedAt(at: number): NonNullable<GoalScript["supervisor"]> {
   return (excerpt) => {
     const steps = [...excerpt.matchAll(/step (\d+)/g)].map((match) => Number(match[1]));
     const last = steps.at(-1) ?? 0;
@@ -136,7 +136,7 @@ describe("autonomous goals through the gateway", () => {
         supervisor: (excerpt) => {
           checks++;
           if (checks === 1) return { fault: "error", error: { kind: "rate_limit", message: "429", status: 429 } };
-          return achievedAt(2)!(excerpt);
+          return achievedAt(2)(excerpt);
         },
       }),
       config: config({ verifyInterval: 2 }),

@@ -22,14 +22,14 @@ const noop = defineTool({
 /** The model: "finish" → "Task complete." without tools; "finish with a tool" → noop, then "Done."; else echo. */
 function lifecycleScript() {
   const base = goalScript();
-  return (context: Parameters<typeof base>[0], index: number) => {
+  return (context: Parameters<typeof base>[0]) => {
     const last = context.messages.at(-1) as { role: string; content: unknown };
     if (last.role === "toolResult") return "Done.";
     const said = contentText(last.content);
     if (said === "finish") return "Task complete.";
     if (said === "wrap up") return "We are all set.";
     if (said === "finish with a tool") return { toolCalls: [{ name: "noop", args: {} }] };
-    return base(context, index);
+    return base(context);
   };
 }
 
