@@ -151,7 +151,7 @@ describe("autonomous goals through the gateway", () => {
     h = await startHarness({
       script: goalScript({
         supervisor: achievedAt(4),
-        agent: (turn) => (turn === 2 ? { blocks: [{ type: "text", text: "step 2", delayMs: 300 }] } : `step ${turn}`),
+        agent: (turn) => (turn === 2 ? { blocks: [{ type: "text", text: "step 2", delayMs: 500 }] } : `step ${turn}`),
       }),
       config: {
         ...config(),
@@ -168,7 +168,7 @@ describe("autonomous goals through the gateway", () => {
     const group = { chatType: "group" as const };
     const member = { id: "member", name: "Member" };
     await h.channel.inject({ text: "/goal create --auto --turns 10 four steps", sender: ADMIN, ...group });
-    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2));
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2), { interval: 5 });
     // While turn 2 runs: a member of the chat may not pause it, an admin may.
     await h.channel.inject({ text: "/goal pause", sender: member, ...group });
     await h.channel.inject({ text: "/goal pause", sender: ADMIN, ...group });
@@ -198,7 +198,7 @@ describe("autonomous goals through the gateway", () => {
       config: config(),
     });
     await h.channel.inject({ text: "/goal create --auto --turns 10 go", sender: ADMIN });
-    await vi.waitFor(() => expect(agentTurns(h!)).toContain(3));
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(3), { interval: 5 });
     await h.send({ text: "/goal stop", sender: ADMIN });
     expect(h.channel.transcript(CHAT)).toContain("Stopped the autonomous goal after 2 turn(s).");
     expect((await goal(h.store))?.auto).toMatchObject({ status: "stopped", turns: 2 });
@@ -207,19 +207,34 @@ describe("autonomous goals through the gateway", () => {
     expect(h.channel.transcript(CHAT).at(-1)).toContain("**Autonomous**: stopped · turn 2/10");
   });
 
+  it("/stop pauses a running goal and stops its turn; /new drops the goal", async () => {
+    h = await startHarness({
+      script: goalScript({
+        agent: (turn) => (turn === 2 ? { blocks: [{ type: "text", text: "slow", delayMs: 60_000 }] } : `step ${turn}`),
+      }),
+      config: config(),
+    });
+    await h.channel.inject({ text: "/goal create --auto --turns 10 go", sender: ADMIN });
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2), { interval: 5 });
+    await h.send({ text: "/stop", sender: ADMIN });
+    expect(h.channel.transcript(CHAT)).toContain("Stopped the current task.");
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "paused", turns: 1, note: "paused by /stop" });
+    expect(agentTurns(h)).toEqual([1, 2]);
+    await h.send({ text: "/new", sender: ADMIN });
+    expect(await goal(h.store)).toBeUndefined();
+  });
+
   it("a user's message during the goal follows the queue mode (followup: its own turn, then the goal goes on)", async () => {
-    const gate = { open: false };
     h = await startHarness({
       script: goalScript({
         supervisor: achievedAt(3),
-        agent: (turn) =>
-          turn === 2 && !gate.open ? { blocks: [{ type: "text", text: "step 2", delayMs: 50 }] } : `step ${turn}`,
+        agent: (turn) => (turn === 2 ? { blocks: [{ type: "text", text: "step 2", delayMs: 500 }] } : `step ${turn}`),
       }),
       config: config(),
     });
     await h.send({ text: "/queue followup", sender: ADMIN });
     await h.channel.inject({ text: "/goal create --auto --turns 10 three steps", sender: ADMIN });
-    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2));
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2), { interval: 5 });
     await h.send({ text: "how is it going?", sender: ADMIN });
     expect(h.channel.transcript(CHAT)).toContain("echo: how is it going?");
     expect(agentTurns(h)).toEqual([1, 2, 3]);
@@ -252,7 +267,7 @@ describe("autonomous goals across a restart", () => {
       config: config(),
     });
     await first.channel.inject({ text: "/goal create --auto --turns 10 six steps", sender: ADMIN });
-    await vi.waitFor(() => expect(agentTurns(first)).toContain(4));
+    await vi.waitFor(() => expect(agentTurns(first)).toContain(4), { interval: 5 });
     await first.close();
     expect((await goal(store))?.auto).toMatchObject({ status: "running", turns: 3 });
 
@@ -283,7 +298,7 @@ describe("autonomous goals across a restart", () => {
       config: config(),
     });
     await first.channel.inject({ text: "/goal create --auto --turns 10 go on", sender: ADMIN });
-    await vi.waitFor(() => expect(agentTurns(first)).toContain(2));
+    await vi.waitFor(() => expect(agentTurns(first)).toContain(2), { interval: 5 });
     await first.close();
 
     // Autonomous goals were turned off for the agent meanwhile.

@@ -120,6 +120,15 @@ export class AutonomousDriver {
       }
     } catch (error) {
       this.#deps.failed(error);
+      // Not left "running" with no driver: paused, so /goal resume can try again.
+      const note = `the driver failed: ${error instanceof Error ? error.message : String(error)}`;
+      await this.#deps
+        .update((current) =>
+          current?.id === this.#deps.goalId && current.auto?.status === "running"
+            ? { ...current, auto: { ...current.auto, status: "paused", note, updatedAt: this.#deps.now() } }
+            : UNCHANGED,
+        )
+        .catch((failure: unknown) => this.#deps.failed(failure));
     } finally {
       this.#ended = true;
     }
