@@ -7,7 +7,8 @@ import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
-import { GoalKeeper } from "../goals/goal-keeper.js";
+import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
+import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
@@ -118,36 +119,16 @@ export class Gateway {
         }),
       );
     }
-    this.#goals = new GoalKeeper({
+    this.#goals = createGatewayGoalKeeper({
       store: this.store,
       logger: this.#logger,
       now,
       streamFn: options.streamFn,
-      configFor: (agentId) => this.#agents.get(agentId)?.config.goals,
-      supervisorModel: (session) => {
-        const prepared = this.#agents.get(session.agentId);
-        const override = session.modelOverride === undefined ? undefined : options.models.find(session.modelOverride);
-        return (
-          prepared?.supervisorModel ??
-          override ??
-          prepared?.defaultModel ??
-          this.#agents.values().next().value!.defaultModel
-        );
-      },
-      cannotRun: (session) => {
-        const prepared = this.#agents.get(session.agentId);
-        if (prepared === undefined) return `its agent ${session.agentId} is no longer configured`;
-        if (!prepared.config.goals.enabled || !prepared.config.goals.autonomousEnabled) {
-          return `autonomous goals are now off for ${session.agentId}`;
-        }
-        if (channelFor(session.channel, session.accountId) === undefined) {
-          return `its channel ${session.channel}/${session.accountId} is not running`;
-        }
-        return undefined;
-      },
-      accept: (session, item) => this.#sessions.runtimeFor(session).accept(item),
-      stopTurn: (sessionKey) => void this.#sessions.get(sessionKey)?.stop("user", "the goal was stopped"),
-      notice: (sessionKey, chat, text) => void notices.post(sessionKey, chat, text),
+      models: options.models,
+      agents: this.#agents,
+      notices,
+      sessions: () => this.#sessions,
+      channelFor,
       track,
     });
     const deps: SessionRuntimeDeps = {
@@ -228,7 +209,8 @@ export class Gateway {
   /**
    * Recovers from a previous process (runs left running are marked interrupted and their chats told, their open
    * approval requests settled; outbox entries left in flight are requeued), starts every channel, then delivers the
-   * outbox: what waited from before the restart first, then the restart's notices.
+   * outbox: what waited from before the restart first, then the restart's notices. Last, running autonomous goals
+   * resume (once each) or are marked orphaned when their session can no longer run.
    */
   async start(): Promise<void> {
     const resume = await recoverAfterRestart(this.#context, this.#dispatcher);
@@ -245,8 +227,9 @@ export class Gateway {
   }
 
   /**
-   * Stops taking messages, lets running turns finish for up to `deadlineMs` (then stops them), and stops the
-   * channels and the outbox. Contract: nothing in the outbox is lost (undelivered entries stay pending).
+   * Stops taking messages and autonomous goals' next turns, lets running turns finish for up to `deadlineMs` (then
+   * stops them), and stops the channels and the outbox. Contract: nothing in the outbox is lost (undelivered entries
+   * stay pending); running autonomous goals stay running in the store, for the next start to resume.
    */
   async stop(deadlineMs = 10_000): Promise<void> {
     this.#accepting = false;

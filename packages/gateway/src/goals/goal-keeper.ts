@@ -90,7 +90,7 @@ export class GoalKeeper implements SessionTurnHooks {
         return describeGoal(goal);
       case "set":
       case "auto": {
-        if (live) return "An autonomous goal is running here; /goal stop ends it first.";
+        if (live) return `An autonomous goal is ${goal?.auto?.status} here; /goal stop ends it first.`;
         const at = this.#deps.now();
         const next: GoalRecord = {
           id: randomUUID(),
