@@ -288,6 +288,29 @@ describe("autonomous goals across a restart", () => {
     await third.close();
   });
 
+  it("a turn that ends within the shutdown's grace is counted; the next start goes on after it", async () => {
+    const store = new MemorySessionStore();
+    const first = await startHarness({
+      store,
+      script: goalScript({
+        supervisor: achievedAt(5),
+        agent: (turn) => (turn === 3 ? { blocks: [{ type: "text", text: "step 3", delayMs: 200 }] } : `step ${turn}`),
+      }),
+      config: config(),
+    });
+    await first.channel.inject({ text: "/goal create --auto --turns 10 five steps", sender: ADMIN });
+    await vi.waitFor(() => expect(agentTurns(first)).toContain(3), { interval: 5 });
+    await first.gateway.stop(10_000);
+    expect(agentTurns(first)).toEqual([1, 2, 3]);
+    expect((await goal(store))?.auto).toMatchObject({ status: "running", turns: 3 });
+
+    const second = await startHarness({ store, script: goalScript({ supervisor: achievedAt(5) }), config: config() });
+    await second.gateway.idle();
+    expect(agentTurns(second)).toEqual([4, 5]);
+    expect((await goal(store))?.auto).toMatchObject({ status: "achieved", turns: 5 });
+    await second.close();
+  });
+
   it("marks a running goal orphaned when its session can no longer run", async () => {
     const store = new MemorySessionStore();
     const first = await startHarness({

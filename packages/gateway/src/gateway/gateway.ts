@@ -245,6 +245,7 @@ export class Gateway {
       runtime.lane.clear();
       runtime.stop("shutdown", "the gateway is shutting down");
     }
+    this.#goals.release();
     await this.idle();
     if (this.#redeliverTimer !== undefined) clearInterval(this.#redeliverTimer);
     await this.#housekeeper?.stop();

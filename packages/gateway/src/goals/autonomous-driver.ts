@@ -46,7 +46,7 @@ export function autonomousPrompt(goal: GoalRecord, turn: number, maxTurns: numbe
  * longer running (achieved, stopped, paused — by a command or the supervisor). The supervisor is asked every
  * `verifyInterval` turns without the driver waiting for it; a failed check is retried at the next turn's end.
  * Contract: state lives in the session's goal record, written after each turn; `halt()` ends the loop without
- * changing it (a restart resumes it); a halted turn is not counted, so its resumed run redoes it.
+ * changing it (a restart resumes it); a turn cut short by a halt is not counted, so its resumed run redoes it.
  */
 export class AutonomousDriver {
   readonly #deps: AutonomousDriverDeps;
@@ -89,9 +89,13 @@ export class AutonomousDriver {
     this.#nudged = true;
   }
 
-  /** Ends the loop (gateway stopping, goal stopped or cleared); the turn under way is not waited for. */
-  halt(): void {
+  /**
+   * Ends the loop (gateway stopping, goal stopped or cleared). The turn under way is not waited for, unless
+   * `keepTurn` (shutdown): then a turn that ends by itself is counted before the loop ends.
+   */
+  halt(options: { keepTurn?: boolean } = {}): void {
     this.#halt.abort();
+    if (options.keepTurn === true) return;
     const pending = this.#pending;
     this.#pending = undefined;
     pending?.resolve(undefined);
@@ -113,7 +117,8 @@ export class AutonomousDriver {
           return;
         }
         const output = await this.#turn(goal, auto.turns + 1, auto.maxTurns, auto.trust);
-        if (output === undefined) return;
+        // A turn the shutdown aborted is not counted: the next start runs it again.
+        if (output === undefined || (output.aborted && this.#halt.signal.aborted)) return;
         const after = await this.#count(output);
         if (this.#running(after) === undefined && !this.#nudged) return;
         if (!(await abortableSleep(this.#deps.config.autonomousTurnDelayMs, this.#halt.signal))) return;
@@ -176,7 +181,9 @@ export class AutonomousDriver {
     if (ending === "stuck") this.#deps.notice(goalTexts.stuck(goal, config.maxStuckCount));
     else if (ending === "turn-limit") this.#deps.notice(goalTexts.turnLimit(goal));
     // The last turn is judged too: an achieved verdict beats the turn limit.
-    if (ending !== "stuck" && (auto.turns % config.verifyInterval === 0 || this.#verifyDue)) this.#verify(goal);
+    // No new check while the gateway stops: it would hold the shutdown for up to supervisorTimeoutSecs.
+    const due = auto.turns % config.verifyInterval === 0 || this.#verifyDue;
+    if (ending !== "stuck" && due && !this.#halt.signal.aborted) this.#verify(goal);
     return goal;
   }
 

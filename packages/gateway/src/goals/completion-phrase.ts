@@ -7,14 +7,16 @@ export interface TurnOutput {
   readonly text: string;
   /** Whether any assistant message of the turn called a tool. */
   readonly calledTools: boolean;
+  /** Whether the turn was stopped before it ended by itself. */
+  readonly aborted: boolean;
 }
 
 /** The output of a turn from the messages it added. */
-export function turnOutputOf(messages: readonly AgentMessage[], error?: string): TurnOutput {
+export function turnOutputOf(messages: readonly AgentMessage[], error?: string, aborted = false): TurnOutput {
   const assistants = messages.filter((message) => (message as { role?: string }).role === "assistant");
   const last = assistants.at(-1);
   const text = error === undefined ? (last === undefined ? "" : assistantText(last).trim()) : `error: ${error}`;
-  return { text, calledTools: assistants.some((message) => hasToolCalls(message)) };
+  return { text, calledTools: assistants.some((message) => hasToolCalls(message)), aborted };
 }
 
 /**

@@ -231,6 +231,7 @@ export class GoalKeeper implements SessionTurnHooks {
     const output = turnOutputOf(
       end.result?.messages ?? [],
       end.result === undefined ? "the turn did not start" : end.result.error,
+      end.result?.reason === "aborted",
     );
     const driver = this.#drivers.get(end.sessionKey);
     if (driver?.owns(end.items.map((item) => item.message))) {
@@ -287,10 +288,19 @@ export class GoalKeeper implements SessionTurnHooks {
     }
   }
 
-  /** At shutdown: every driver stops starting turns; their goals stay running in the store for the next start. */
+  /**
+   * At shutdown: every driver stops starting turns; their goals stay running in the store for the next start. A turn
+   * under way that ends by itself is still counted; one the shutdown aborts is not (the next start runs it again).
+   * Contract: call `release()` once the lanes are cleared, so that drivers whose turn never started end too.
+   */
   halt(): void {
     this.#halted = true;
-    for (const key of [...this.#drivers.keys()]) this.#haltDriver(key, false);
+    for (const driver of this.#drivers.values()) driver.halt({ keepTurn: true });
+  }
+
+  /** After `halt()` and the lanes' clearing: drivers still waiting for a turn end now. */
+  release(): void {
+    for (const driver of this.#drivers.values()) driver.halt();
   }
 
   // ── Internals ─────────────────────────────────────────────────────────────
