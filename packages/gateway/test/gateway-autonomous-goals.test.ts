@@ -241,6 +241,47 @@ describe("autonomous goals through the gateway", () => {
     expect((await goal(h.store))?.auto?.status).toBe("achieved");
   });
 
+  it("interrupt mode: a user's message stops the autonomous turn, is answered, and the goal goes on", async () => {
+    h = await startHarness({
+      script: goalScript({
+        supervisor: achievedAt(3),
+        agent: (turn) =>
+          turn === 2 ? { blocks: [{ type: "text", text: "step 2", delayMs: 60_000 }] } : `step ${turn}`,
+      }),
+      config: config(),
+    });
+    await h.send({ text: "/queue interrupt", sender: ADMIN });
+    await h.channel.inject({ text: "/goal create --auto --turns 10 three steps", sender: ADMIN });
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2), { interval: 5 });
+    await h.send({ text: "stop that, what time is it?", sender: ADMIN });
+    expect(h.channel.transcript(CHAT)).toContain("echo: stop that, what time is it?");
+    expect(agentTurns(h)).toEqual([1, 2, 3]);
+    expect((await h.store.listRuns({ sessionKey: KEY })).map((run) => run.status)).toEqual([
+      "completed",
+      "aborted",
+      "completed",
+      "completed",
+    ]);
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "achieved", turns: 3 });
+  });
+
+  it("steer mode: a user's message joins the autonomous turn under way", async () => {
+    h = await startHarness({
+      script: goalScript({
+        supervisor: achievedAt(3),
+        agent: (turn) => (turn === 2 ? { blocks: [{ type: "text", text: "step 2", delayMs: 500 }] } : `step ${turn}`),
+      }),
+      config: config(),
+    });
+    await h.channel.inject({ text: "/goal create --auto --turns 10 three steps", sender: ADMIN });
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2), { interval: 5 });
+    await h.send({ text: "also mention the weather", sender: ADMIN });
+    expect(h.channel.transcript(CHAT)).toContain("echo: also mention the weather");
+    // No turn of its own: the three runs are the goal's.
+    expect(await h.store.listRuns({ sessionKey: KEY })).toHaveLength(3);
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "achieved", turns: 3 });
+  });
+
   it("shows autonomous goals in /agents with turn counts and the last verdict", async () => {
     h = await startHarness({ script: goalScript({ supervisor: achievedAt(2) }), config: config() });
     await h.send({ text: "/goal create --auto --turns 5 two steps", sender: ADMIN });
