@@ -293,6 +293,29 @@ describe("autonomous goals through the gateway", () => {
       "- main: “two steps” · achieved · turn 2/5 · supervisor at turn 2: achieved — step 2 finishes it",
     );
   });
+
+  it("an admin stops another chat's goal from /agents, and that chat is told", async () => {
+    h = await startHarness({
+      script: goalScript({
+        agent: (turn) => (turn === 2 ? { blocks: [{ type: "text", text: "slow", delayMs: 60_000 }] } : `step ${turn}`),
+      }),
+      config: config({ autonomousMinTier: "trusted" }),
+    });
+    const userKey = "main:main:test:dm:user-1";
+    await h.channel.inject({ text: "/goal create --auto --turns 10 go", sender: { id: "user-1", name: "User" } });
+    await vi.waitFor(() => expect(agentTurns(h!)).toContain(2), { interval: 5 });
+    await h.channel.inject({ text: `/agents goal pause ${userKey}`, sender: { id: "user-1", name: "User" } });
+    await h.send({ text: `/agents goal stop ${userKey}`, sender: ADMIN });
+    expect(h.channel.transcript("dm-user-1")).toContain("You are not authorised to use /agents.");
+    expect(h.channel.transcript(CHAT).at(-1)).toBe("Stopped the autonomous goal after 1 turn(s).");
+    expect(h.channel.transcript("dm-user-1").at(-1)).toBe("An administrator stopped this chat's autonomous goal.");
+    const session = await h.store.getSession(userKey);
+    expect(goalOf(session!.settings)?.auto).toMatchObject({ status: "stopped", note: "stopped by admin" });
+    await h.send({ text: `/agents goal stop ${userKey}`, sender: ADMIN });
+    expect(h.channel.transcript(CHAT).at(-1)).toBe("The autonomous goal is stopped already.");
+    await h.send({ text: "/agents goal stop nowhere", sender: ADMIN });
+    expect(h.channel.transcript(CHAT).at(-1)).toBe('No session "nowhere".');
+  });
 });
 
 describe("autonomous goals across a restart", () => {

@@ -54,6 +54,11 @@ export interface CommandHost {
   goalConfig(agentId: string): GoalConfig;
   /** Runs a parsed /goal, /done or /clear. Contract: resolves with the chat's answer; a refusal stores nothing. */
   goal(request: GoalRequest, caller: GoalCaller): Promise<string>;
+  /**
+   * An admin stops, pauses or resumes the autonomous goal of any session (from /agents); its chat is told.
+   * Contract: resolves with the admin's answer; an unknown session changes nothing.
+   */
+  controlGoal(sessionKey: string, action: "stop" | "pause" | "resume", adminId: string): Promise<string>;
 }
 
 /** Everything a command handler sees. */

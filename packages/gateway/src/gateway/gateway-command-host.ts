@@ -11,6 +11,9 @@ import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { sessionChatOf } from "./session-chat.js";
+
+const PAST = { stop: "stopped", pause: "paused", resume: "resumed" } as const;
 
 /** Tokens kept verbatim by /compact. */
 const COMPACT_KEEP_RECENT_TOKENS = 4_000;
@@ -75,6 +78,22 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     answerApproval: (code, approve, by) => ctx.approvals.answer(code, approve, by),
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
     goal: (request, caller) => ctx.goals.command(request, caller),
+    controlGoal: async (key, action, adminId) => {
+      const session = await store.getSession(key);
+      if (session === undefined || isSubagentKey(key)) return `No session "${key}".`;
+      const caller = {
+        sessionKey: key,
+        agentId: session.agentId,
+        senderId: adminId,
+        isAdmin: true,
+        trust: "owner" as const,
+      };
+      const outcome = await ctx.goals.control(action, caller);
+      if (outcome.changed) {
+        ctx.notices.post(key, sessionChatOf(session), `An administrator ${PAST[action]} this chat's autonomous goal.`);
+      }
+      return outcome.text;
+    },
   };
   return host;
 }

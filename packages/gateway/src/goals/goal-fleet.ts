@@ -60,7 +60,7 @@ export function renderAutonomousGoals(entries: readonly AutonomousGoalEntry[]): 
     }
     if (members.length > MAX_PER_GROUP) lines.push(`… and ${members.length - MAX_PER_GROUP} more`);
   }
-  lines.push("Stop one with /goal stop (or pause/resume) in its chat.");
+  lines.push("Control one: /agents goal stop|pause|resume <sessionKey>, or /goal stop|pause|resume in its chat.");
   return lines;
 }
 

@@ -145,27 +145,29 @@ export class GoalKeeper implements SessionTurnHooks {
       case "stop":
       case "pause":
       case "resume":
-        return this.#control(request.kind, goal, caller, mayControl);
+        return (await this.control(request.kind, caller)).text;
     }
   }
 
-  async #control(
-    action: "stop" | "pause" | "resume",
-    goal: GoalRecord | undefined,
-    caller: GoalCaller,
-    mayControl: boolean,
-  ): Promise<string> {
+  /**
+   * Stops, pauses or resumes the session's autonomous goal, for whoever started it and admins.
+   * Contract: `changed` says whether the goal's state changed (the answer explains why not).
+   */
+  async control(action: "stop" | "pause" | "resume", caller: GoalCaller): Promise<{ text: string; changed: boolean }> {
+    const goal = await this.#goal(caller.sessionKey);
+    const mayControl = caller.isAdmin || (goal?.setBy !== undefined && goal.setBy === caller.senderId);
+    const unchanged = (text: string) => ({ text, changed: false });
     const auto = goal?.status === "active" ? goal.auto : undefined;
     if (goal === undefined || auto === undefined)
-      return "No autonomous goal here. /goal create --auto <text> starts one.";
-    if (!mayControl) return `Only whoever started this autonomous goal, or an admin, can ${action} it.`;
+      return unchanged("No autonomous goal here. /goal create --auto <text> starts one.");
+    if (!mayControl) return unchanged(`Only whoever started this autonomous goal, or an admin, can ${action} it.`);
     const key = caller.sessionKey;
     if (action === "resume") {
       if (auto.status !== "paused" && auto.status !== "orphaned")
-        return `The autonomous goal is ${auto.status}; only a paused one resumes.`;
+        return unchanged(`The autonomous goal is ${auto.status}; only a paused one resumes.`);
       const session = await this.#deps.store.getSession(key);
       const reason = session === undefined ? "its session is gone" : this.#deps.cannotRun(session);
-      if (reason !== undefined) return `The autonomous goal cannot resume: ${reason}.`;
+      if (reason !== undefined) return unchanged(`The autonomous goal cannot resume: ${reason}.`);
       const resumed = await this.#update(key, (current) =>
         current?.id === goal.id && current.auto !== undefined
           ? {
@@ -181,10 +183,10 @@ export class GoalKeeper implements SessionTurnHooks {
           : UNCHANGED,
       );
       if (resumed?.auto?.status === "running") this.#startDriver(key, caller.agentId, resumed);
-      return `Resumed the autonomous goal at turn ${auto.turns + 1} of ${auto.maxTurns}.`;
+      return { text: `Resumed the autonomous goal at turn ${auto.turns + 1} of ${auto.maxTurns}.`, changed: true };
     }
     if (auto.status !== "running" && !(action === "stop" && auto.status === "paused")) {
-      return `The autonomous goal is ${auto.status} already.`;
+      return unchanged(`The autonomous goal is ${auto.status} already.`);
     }
     // A paused goal's driver counts the turn under way and then ends; a stopped one ends now, with its turn.
     if (action === "stop") this.#haltDriver(key, true);
@@ -194,9 +196,11 @@ export class GoalKeeper implements SessionTurnHooks {
         ? { ...current, auto: this.#ended(current, status, `${status} by ${caller.senderId}`) }
         : UNCHANGED,
     );
-    return action === "stop"
-      ? `Stopped the autonomous goal after ${auto.turns} turn(s).`
-      : `Paused the autonomous goal after ${auto.turns} turn(s); /goal resume goes on.`;
+    const text =
+      action === "stop"
+        ? `Stopped the autonomous goal after ${auto.turns} turn(s).`
+        : `Paused the autonomous goal after ${auto.turns} turn(s); /goal resume goes on.`;
+    return { text, changed: true };
   }
 
   /** /new, /reset: the conversation starts afresh, and the goal goes back to Idle. */
