@@ -87,12 +87,15 @@ describe("the dependency arrows point down only", () => {
         "@chorus/channel-discord",
         "@chorus/channel-slack",
         "@chorus/channel-telegram",
+        "@chorus/store-sqlite",
+        "@chorus/store-postgres",
         "@chorus/bot",
       ]),
     );
     expect(layerOf("@chorus/bot")).toBeGreaterThan(layerOf("@chorus/channel-telegram"));
     expect(layerOf("@chorus/channel-telegram")).toBeGreaterThan(layerOf("@chorus/gateway"));
     expect(layerOf("@chorus/store-sqlite")).toBe(layerOf("@chorus/channel-telegram"));
+    expect(layerOf("@chorus/store-postgres")).toBe(layerOf("@chorus/store-sqlite"));
     expect(layerOf("@chorus/gateway")).toBeGreaterThan(layerOf("@chorus/tools"));
     expect(layerOf("@chorus/tools")).toBeGreaterThan(layerOf("@chorus/core"));
   });

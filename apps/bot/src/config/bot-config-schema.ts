@@ -240,6 +240,19 @@ export const botConfigSchema = z.strictObject({
     .discriminatedUnion("kind", [
       z.strictObject({ kind: z.literal("sqlite"), path: z.string().min(1).optional() }),
       z.strictObject({ kind: z.literal("memory") }),
+      z.strictObject({
+        kind: z.literal("postgres"),
+        /** `postgres://user:password@host:5432/database`, usually `${DATABASE_URL}`; the password is never logged. */
+        url: z
+          .string()
+          .min(1)
+          .refine((url) => /^postgres(ql)?:\/\//.test(url), "expected a postgres:// or postgresql:// URL"),
+        /** The schema holding Chorus's tables (created at start). Default public. */
+        schema: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain SQL name (letters, digits, _)")
+          .optional(),
+      }),
     ])
     .default({ kind: "sqlite" }),
   logging: z

@@ -1,4 +1,5 @@
 import type { BotConfigInput } from "./bot-config-schema.js";
+import { storeFromEnv } from "./store-from-env.js";
 
 /** Which model the bot picked without a config file, and why. */
 export interface ModelChoice {
@@ -69,8 +70,10 @@ export function defaultConfigFromEnv(env: NodeJS.ProcessEnv): { input: BotConfig
     ];
   }
   if (env.TELEGRAM_BOT_TOKEN) channels.telegram = [{ accountId: "main", token: env.TELEGRAM_BOT_TOKEN }];
+  const store = storeFromEnv(env);
   const input: BotConfigInput = {
     ...(env.CHORUS_DATA_DIR ? { dataDir: env.CHORUS_DATA_DIR } : {}),
+    ...(store === undefined ? {} : { store }),
     providers: choice.providers,
     agents: [
       {

@@ -8,6 +8,7 @@ import { BotConfigError, type BotConfigIssue } from "./bot-config-error.js";
 import { type BotConfig, botConfigSchema } from "./bot-config-schema.js";
 import { interpolateEnv } from "./env-interpolation.js";
 import { accountsOf, gatewayConfigOf } from "./gateway-config-of.js";
+import { withStoreFromEnv } from "./store-from-env.js";
 
 /** A loaded configuration and where it came from. */
 export interface LoadedBotConfig {
@@ -39,7 +40,7 @@ export async function loadBotConfigFile(path: string, env: NodeJS.ProcessEnv = p
   const raw = parseConfigText(path, text);
   const interpolated = interpolateEnv(raw, env);
   if (!interpolated.ok) throw new BotConfigError(path, interpolated.issues);
-  const result = parseBotConfig(interpolated.value);
+  const result = parseBotConfig(withStoreFromEnv(interpolated.value, env));
   if (!result.ok) throw new BotConfigError(path, result.issues);
   return { config: result.config, source: path };
 }

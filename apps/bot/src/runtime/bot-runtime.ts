@@ -134,7 +134,7 @@ export class BotRuntime {
   async start(): Promise<void> {
     const config = this.#config;
     await mkdir(resolve(this.#cwd, config.dataDir), { recursive: true });
-    const opened = openStore(config, this.#cwd);
+    const opened = await openStore(config, this.#cwd, (message) => this.#logger.warn({}, message));
     this.#store = opened.store;
     this.#storeDescription = opened.description;
     const specs = this.#specsOf(config);

@@ -6,7 +6,7 @@ import type { BotConfig } from "../config/bot-config-schema.js";
 /** The store a configuration asks for, and how to describe it. */
 export interface OpenedStore {
   readonly store: SessionStore;
-  /** e.g. "SQLite /srv/bot/data/chorus.db" or "memory (nothing survives a restart)". */
+  /** e.g. "SQLite /srv/bot/data/chorus.db", "PostgreSQL db.internal:5432/chorus" or "memory (nothing survives a restart)". */
   readonly description: string;
 }
 
@@ -18,13 +18,36 @@ export function storePathOf(config: Pick<BotConfig, "store" | "dataDir">, cwd: s
 }
 
 /**
- * Opens the configured session store (SQLite by default, under the data dir).
- * Contract: throws SessionStoreError (`corrupt`, `locked`, `io`, `schema-too-new`) when the file cannot be used.
+ * Opens the configured session store (SQLite by default, under the data dir; PostgreSQL with `kind: postgres`, whose
+ * trouble between calls — a broken idle connection, its owner lock lost and taken again — goes to `onWarning`).
+ * Contract: rejects with SessionStoreError when the store cannot be used — SQLite: `corrupt`, `locked`, `in-use`, `io`,
+ * `schema-too-new`; PostgreSQL: `io` (unreachable: host:port and the cause, never the password), `in-use` (another
+ * Chorus holds the database), `schema-too-new`.
  */
-export function openStore(config: Pick<BotConfig, "store" | "dataDir">, cwd: string): OpenedStore {
+export async function openStore(
+  config: Pick<BotConfig, "store" | "dataDir">,
+  cwd: string,
+  onWarning?: (message: string) => void,
+): Promise<OpenedStore> {
+  if (config.store.kind === "postgres") {
+    const { url, schema } = config.store;
+    // Loaded only here: a bot on SQLite never pays for the PostgreSQL client and migration runner at start.
+    const { PostgresSessionStore } = await import("@chorus/store-postgres");
+    const store = await PostgresSessionStore.open({
+      url,
+      ...(schema === undefined ? {} : { schema }),
+      ...(onWarning === undefined ? {} : { onWarning }),
+    });
+    return { store, description: postgresDescription(store.description, store.schema) };
+  }
   const path = storePathOf(config, cwd);
   if (path === undefined) {
     return { store: new MemorySessionStore(), description: "memory (nothing survives a restart)" };
   }
   return { store: SqliteSessionStore.open({ path }), description: `SQLite ${path}` };
+}
+
+/** "PostgreSQL host:5432/chorus", with the schema when it is not the default. */
+export function postgresDescription(where: string, schema: string): string {
+  return `PostgreSQL ${where}${schema === "public" ? "" : ` (schema ${schema})`}`;
 }

@@ -1,6 +1,7 @@
 import { describeError, isSessionStoreError } from "@chorus/gateway";
 import type { BotConfig } from "../../config/bot-config-schema.js";
 import { openStore, storePathOf } from "../../runtime/open-store.js";
+import { checkPostgresStore } from "./check-postgres-store.js";
 import type { DoctorCheck } from "./doctor-check.js";
 
 /**
@@ -9,8 +10,10 @@ import type { DoctorCheck } from "./doctor-check.js";
  * Contract: never rejects; a locked, corrupt or too-new database fails with the store's own message.
  */
 export async function checkStore(config: BotConfig, cwd: string): Promise<DoctorCheck> {
+  // PostgreSQL is inspected, not opened: opening would migrate it and take the lock a starting gateway needs.
+  if (config.store.kind === "postgres") return checkPostgresStore(config.store);
   try {
-    const { store, description } = openStore(config, cwd);
+    const { store, description } = await openStore(config, cwd);
     try {
       const sessions = await store.listSessions();
       return { name: "store", ok: true, detail: `${description} opens (${sessions.length} session(s))` };

@@ -1,0 +1,3 @@
+export { inspectPostgresStore, type PostgresStoreInspection } from "./inspect-postgres-store.js";
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./postgres-session-store.js";
+export { POSTGRES_SCHEMA_VERSION } from "./schema-migrations.js";

@@ -1,0 +1,151 @@
+import type { AgentMessage } from "@chorus/core";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/gateway";
+import type {
+  AppendResult,
+  InboundEventRef,
+  InboundMessageStored,
+  NewInboundMessage,
+  NewOutboxEntry,
+  NewRun,
+  NewSession,
+  OutboxEntry,
+  OutboxFailure,
+  OutboxFilter,
+  RunFilter,
+  RunPatch,
+  RunRecord,
+  SessionFilter,
+  SessionPatch,
+  SessionRecord,
+  SessionStoreOps,
+  TranscriptEntry,
+  TurnCommit,
+  TurnCommitResult,
+} from "@chorus/gateway/store";
+import type { Db } from "./query-runner.js";
+import * as inbound from "./sql/inbound-statements.js";
+import * as outbox from "./sql/outbox-statements.js";
+import * as pairing from "./sql/pairing-statements.js";
+import * as runs from "./sql/run-statements.js";
+import * as sessions from "./sql/session-statements.js";
+import type { StoreContext } from "./sql/store-context.js";
+import * as transcript from "./sql/transcript-statements.js";
+import { commitTurn } from "./sql/turn-statements.js";
+
+/**
+ * Every store operation as SQL on a `Db`. Subclasses decide where a call runs (`call`): the store on its pool, a
+ * transaction handle on its connection; multi-statement operations use `db.atomically`.
+ */
+export abstract class PostgresOps implements SessionStoreOps {
+  protected readonly ctx: StoreContext;
+
+  constructor(ctx: StoreContext) {
+    this.ctx = ctx;
+  }
+
+  /** Runs one operation (errors become rejections with `SessionStoreError` where one applies). */
+  protected abstract call<T>(op: (db: Db) => Promise<T>): Promise<T>;
+
+  ensureSession(input: NewSession): Promise<{ session: SessionRecord; created: boolean }> {
+    return this.call((db) => sessions.ensureSession(db, this.ctx, input));
+  }
+  getSession(key: string): Promise<SessionRecord | undefined> {
+    return this.call((db) => sessions.getSession(db, key));
+  }
+  listSessions(filter?: SessionFilter): Promise<SessionRecord[]> {
+    return this.call((db) => sessions.listSessions(db, filter));
+  }
+  updateSession(key: string, patch: SessionPatch): Promise<SessionRecord> {
+    return this.call((db) => sessions.updateSession(db, this.ctx, key, patch));
+  }
+  deleteSession(key: string): Promise<boolean> {
+    return this.call((db) => sessions.deleteSession(db, key));
+  }
+  listUnansweredSessions(): Promise<SessionRecord[]> {
+    return this.call((db) => sessions.listUnansweredSessions(db));
+  }
+  appendMessages(sessionKey: string, messages: readonly AgentMessage[]): Promise<AppendResult> {
+    return this.call((db) => transcript.appendMessages(db, this.ctx, sessionKey, messages));
+  }
+  readTranscript(sessionKey: string, options?: { fromSeq?: number }): Promise<TranscriptEntry[]> {
+    return this.call((db) => transcript.readTranscript(db, sessionKey, options));
+  }
+  resetTranscript(sessionKey: string): Promise<SessionRecord> {
+    return this.call((db) => transcript.resetTranscript(db, this.ctx, sessionKey));
+  }
+  startRun(input: NewRun): Promise<RunRecord> {
+    return this.call((db) => runs.startRun(db, this.ctx, input));
+  }
+  getRun(id: string): Promise<RunRecord | undefined> {
+    return this.call((db) => runs.getRun(db, id));
+  }
+  listRuns(filter?: RunFilter): Promise<RunRecord[]> {
+    return this.call((db) => runs.listRuns(db, filter));
+  }
+  updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
+    return this.call((db) => runs.updateRun(db, this.ctx, id, patch));
+  }
+  interruptRunningRuns(error?: string): Promise<RunRecord[]> {
+    return this.call((db) => runs.interruptRunningRuns(db, this.ctx, error));
+  }
+  recordInboundEvent(ref: InboundEventRef): Promise<boolean> {
+    return this.call((db) => inbound.recordInboundEvent(db, this.ctx, ref));
+  }
+  storeInboundMessage(input: NewInboundMessage): Promise<InboundMessageStored | undefined> {
+    return this.call((db) => inbound.storeInboundMessage(db, this.ctx, input));
+  }
+  pruneInboundEvents(limit?: number): Promise<number> {
+    return this.call((db) => inbound.pruneInboundEvents(db, this.ctx, limit));
+  }
+  enqueueOutbox(entries: readonly NewOutboxEntry[]): Promise<OutboxEntry[]> {
+    return this.call((db) => outbox.enqueueOutbox(db, this.ctx, entries));
+  }
+  getOutboxEntry(id: number): Promise<OutboxEntry | undefined> {
+    return this.call((db) => outbox.getOutboxEntry(db, id));
+  }
+  claimOutboxEntry(id: number): Promise<OutboxEntry | undefined> {
+    return this.call((db) => outbox.claimOutboxEntry(db, this.ctx, id));
+  }
+  claimDueOutbox(limit: number): Promise<OutboxEntry[]> {
+    return this.call((db) => outbox.claimDueOutbox(db, this.ctx, limit));
+  }
+  markOutboxSent(id: number, platformMessageIds: readonly string[]): Promise<OutboxEntry> {
+    return this.call((db) => outbox.markOutboxSent(db, this.ctx, id, platformMessageIds));
+  }
+  markOutboxFailed(id: number, failure: OutboxFailure): Promise<OutboxEntry> {
+    return this.call((db) => outbox.markOutboxFailed(db, this.ctx, id, failure));
+  }
+  listOutbox(filter?: OutboxFilter): Promise<OutboxEntry[]> {
+    return this.call((db) => outbox.listOutbox(db, filter));
+  }
+  requeueInFlightOutbox(): Promise<OutboxEntry[]> {
+    return this.call((db) => outbox.requeueInFlightOutbox(db, this.ctx));
+  }
+  pruneSentOutbox(before: number, limit?: number): Promise<number> {
+    return this.call((db) => outbox.pruneSentOutbox(db, before, limit));
+  }
+  insertPending(request: PairingRequest, limits: { maxPending: number; now: number }): Promise<PairingInsertResult> {
+    return this.call((db) => db.atomically((tx) => pairing.insertPending(tx, request, limits)));
+  }
+  getPending(scope: PairingScope, code: string): Promise<PairingRequest | undefined> {
+    return this.call((db) => pairing.getPending(db, scope, code));
+  }
+  listPending(scope: PairingScope, now: number): Promise<PairingRequest[]> {
+    return this.call((db) => pairing.listPending(db, scope, now));
+  }
+  deletePending(scope: PairingScope, code: string): Promise<void> {
+    return this.call((db) => pairing.deletePending(db, scope, code));
+  }
+  addApproved(scope: PairingScope, senderId: string, approvedAt: number): Promise<void> {
+    return this.call((db) => pairing.addApproved(db, scope, senderId, approvedAt));
+  }
+  isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
+    return this.call((db) => pairing.isApproved(db, scope, senderId));
+  }
+  removeApproved(scope: PairingScope, senderId: string): Promise<boolean> {
+    return this.call((db) => pairing.removeApproved(db, scope, senderId));
+  }
+  commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
+    return this.call((db) => commitTurn(db, this.ctx, turn));
+  }
+}

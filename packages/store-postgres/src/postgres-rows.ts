@@ -1,0 +1,126 @@
+import type { Usage } from "@chorus/core";
+import type { PairingRequest, QueueMode } from "@chorus/gateway";
+import type {
+  OutboxEntry,
+  OutboxKind,
+  OutboxStatus,
+  RunRecord,
+  RunStatus,
+  SessionRecord,
+  StoredJson,
+} from "@chorus/gateway/store";
+import { buildRunRecord, buildSessionRecord, defineLazyJson } from "@chorus/gateway/store";
+
+/** A row as node-postgres returns it: `bigint` columns come back as strings. */
+export type PgRow = Record<string, unknown>;
+
+function text(row: PgRow, column: string): string {
+  return String(row[column]);
+}
+
+function optionalText(row: PgRow, column: string): string | undefined {
+  const value = row[column];
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+function int(row: PgRow, column: string): number {
+  return Number(row[column]);
+}
+
+function optionalInt(row: PgRow, column: string): number | undefined {
+  const value = row[column];
+  return value === null || value === undefined ? undefined : Number(value);
+}
+
+/** Contract: the same record the memory store builds for the same writes. */
+export function sessionFromRow(row: PgRow): SessionRecord {
+  return buildSessionRecord(
+    {
+      key: text(row, "key"),
+      agentId: text(row, "agent_id"),
+      channel: text(row, "channel"),
+      accountId: text(row, "account_id"),
+      chatId: text(row, "chat_id"),
+    },
+    {
+      title: optionalText(row, "title"),
+      modelOverride: optionalText(row, "model_override"),
+      queueModeOverride: optionalText(row, "queue_mode_override") as QueueMode | undefined,
+    },
+    {
+      settings: JSON.parse(text(row, "settings")) as Record<string, StoredJson>,
+      createdAt: int(row, "created_at"),
+      updatedAt: int(row, "updated_at"),
+      lastSeq: int(row, "last_seq"),
+      transcriptStartSeq: int(row, "transcript_start_seq"),
+    },
+  );
+}
+
+/** The `runs` columns but `usage`, for a RETURNING clause when the usage is known already. */
+export const RUN_COLUMNS_BUT_USAGE =
+  "id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, error";
+
+export function runFromRow(row: PgRow): RunRecord {
+  return runFromRowWithUsage(row, text(row, "usage"));
+}
+
+/** A run from its row (which may lack `usage`) and its usage JSON, parsed only if read. */
+export function runFromRowWithUsage(row: PgRow, usageJson: string): RunRecord {
+  const run = buildRunRecord({
+    id: text(row, "id"),
+    sessionKey: text(row, "session_key"),
+    parentRunId: optionalText(row, "parent_run_id"),
+    depth: int(row, "depth"),
+    agentId: text(row, "agent_id"),
+    status: text(row, "status") as RunStatus,
+    startedAt: int(row, "started_at"),
+    endedAt: optionalInt(row, "ended_at"),
+    usage: undefined as unknown as Usage, // replaced below, in the same key order
+    error: optionalText(row, "error"),
+  });
+  return defineLazyJson(run, "usage", usageJson);
+}
+
+/** The `outbox` columns but `platform_message_ids`, for a RETURNING clause when the ids are known already. */
+export const OUTBOX_COLUMNS_BUT_JSON =
+  "id, session_key, run_id, kind, payload, status, attempts, created_at, updated_at, next_attempt_at, last_error";
+
+export function outboxFromRow(row: PgRow): OutboxEntry {
+  return outboxEntry(row, JSON.parse(text(row, "payload")), JSON.parse(text(row, "platform_message_ids")) as string[]);
+}
+
+/** An outbox entry whose payload is parsed only if read (see `defineLazyJson`). */
+export function outboxFromRowWithLazyPayload(row: PgRow, platformMessageIds: readonly string[]): OutboxEntry {
+  return defineLazyJson(outboxEntry(row, undefined, platformMessageIds), "payload", text(row, "payload"));
+}
+
+function outboxEntry(row: PgRow, payload: unknown, platformMessageIds: readonly string[]): OutboxEntry {
+  const runId = optionalText(row, "run_id");
+  const lastError = optionalText(row, "last_error");
+  return {
+    id: int(row, "id"),
+    sessionKey: text(row, "session_key"),
+    ...(runId !== undefined ? { runId } : {}),
+    kind: text(row, "kind") as OutboxKind,
+    payload,
+    status: text(row, "status") as OutboxStatus,
+    attempts: int(row, "attempts"),
+    createdAt: int(row, "created_at"),
+    updatedAt: int(row, "updated_at"),
+    nextAttemptAt: int(row, "next_attempt_at"),
+    ...(lastError !== undefined ? { lastError } : {}),
+    platformMessageIds,
+  };
+}
+
+export function pairingRequestFromRow(row: PgRow): PairingRequest {
+  return {
+    scope: { channel: text(row, "channel"), accountId: text(row, "account_id") },
+    code: text(row, "code"),
+    senderId: text(row, "sender_id"),
+    senderName: text(row, "sender_name"),
+    createdAt: int(row, "created_at"),
+    expiresAt: int(row, "expires_at"),
+  };
+}

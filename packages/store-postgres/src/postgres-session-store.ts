@@ -1,0 +1,249 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import {
+  DEFAULT_INBOUND_EVENT_TTL_MS,
+  type SessionStore,
+  SessionStoreError,
+  type SessionStoreTransaction,
+} from "@chorus/gateway/store";
+import pg, { type ClientConfig, type Pool } from "pg";
+import { acquireDatabaseOwnerLock, type DatabaseOwnerLock } from "./database-owner-lock.js";
+import { translatePostgresError } from "./postgres-errors.js";
+import { PostgresOps } from "./postgres-ops.js";
+import { type PostgresTarget, postgresTarget } from "./postgres-target.js";
+import { type Db, inTransaction, PoolDb, type RoundTripCounter, type TransactionDb } from "./query-runner.js";
+import { migrateSchema } from "./schema-migrations.js";
+import type { StoreContext } from "./sql/store-context.js";
+
+/** Options of the PostgreSQL store. */
+export interface PostgresSessionStoreOptions {
+  /** `postgres://user:password@host:5432/database`. The password never appears in an error or a log. */
+  url: string;
+  /** The schema holding the store's tables (created when missing). Default `public`. */
+  schema?: string;
+  /** Connections in the pool. Default 10. */
+  poolSize?: number;
+  /** How long a new connection may take before it fails (at open and when the pool reconnects). Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** How long a statement may take before its call rejects with `io` (e.g. the network went silent). Default 30 s. */
+  queryTimeoutMs?: number;
+  /** The clock (epoch ms). Default `Date.now`. */
+  now?: () => number;
+  /** How long an inbound event id is remembered. Default 24 h. */
+  inboundEventTtlMs?: number;
+  /**
+   * Hold the database's owner lock while open, so that no second gateway uses the same database and schema at the same
+   * time; it is refused with `in-use`. Default true. `false` only for tools that inspect a database a gateway may be using.
+   */
+  exclusive?: boolean;
+  /** Told about trouble that no call reports (a pooled connection that broke while idle). Default: a process warning. */
+  onWarning?: (message: string) => void;
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** A transaction handle: its calls run on the transaction's connection until it ends. */
+class PostgresTransaction extends PostgresOps {
+  open = true;
+  readonly #db: TransactionDb;
+  readonly #target: PostgresTarget;
+
+  constructor(ctx: StoreContext, db: TransactionDb, target: PostgresTarget) {
+    super(ctx);
+    this.#db = db;
+    this.#target = target;
+  }
+
+  protected call<T>(op: (db: Db) => Promise<T>): Promise<T> {
+    if (!this.open) {
+      return Promise.reject(new SessionStoreError("closed", "This transaction has ended; use the store instead."));
+    }
+    return op(this.#db).catch((error: unknown) => {
+      throw translatePostgresError(error, this.#target);
+    });
+  }
+}
+
+/**
+ * The durable `SessionStore` on PostgreSQL, through a node-postgres `Pool`. Every call resolves only after its
+ * statement committed (Postgres's own durability: `synchronous_commit`); the hot operations — an inbound message, a
+ * turn commit, an outbox claim or mark — are one statement each, so one round trip. Schema migrations run at open
+ * under an advisory lock; an open store holds the database's owner lock (one gateway per database).
+ * Contract: open with `PostgresSessionStore.open`; it rejects with `SessionStoreError` — `io` (unreachable, naming
+ * host:port/database and the cause, within `connectTimeoutMs`), `in-use`, `schema-too-new`, `invalid-input` (a bad
+ * URL or schema) — and leaves the database unchanged in those cases. Later calls that cannot reach Postgres reject with
+ * `io`, and succeed again once it is back: the pool makes new connections.
+ */
+export class PostgresSessionStore extends PostgresOps implements SessionStore {
+  /** `host:port/database`: where the store is, without the password. */
+  readonly description: string;
+  /** The schema holding the store's tables. */
+  readonly schema: string;
+  /** The schema version of the database at open. */
+  readonly schemaVersion: number;
+  readonly #pool: Pool;
+  readonly #db: PoolDb;
+  readonly #target: PostgresTarget;
+  readonly #counter: RoundTripCounter;
+  readonly #ownerLock: DatabaseOwnerLock | undefined;
+  /** Marks code running inside a transaction's `fn`, where a store call would wait for that transaction's locks. */
+  readonly #insideTransaction = new AsyncLocalStorage<object>();
+  readonly #openTransactions = new Set<object>();
+  readonly #pending = new Set<Promise<unknown>>();
+  #closed = false;
+  #closing: Promise<void> | undefined;
+
+  private constructor(parts: {
+    ctx: StoreContext;
+    pool: Pool;
+    target: PostgresTarget;
+    schema: string;
+    schemaVersion: number;
+    counter: RoundTripCounter;
+    ownerLock: DatabaseOwnerLock | undefined;
+  }) {
+    super(parts.ctx);
+    this.#pool = parts.pool;
+    this.#target = parts.target;
+    this.#counter = parts.counter;
+    this.#db = new PoolDb(parts.pool, parts.counter);
+    this.#ownerLock = parts.ownerLock;
+    this.description = parts.target.description;
+    this.schema = parts.schema;
+    this.schemaVersion = parts.schemaVersion;
+  }
+
+  /** Connects, takes the owner lock, migrates and opens the pool. Contract: see the class. */
+  static async open(options: PostgresSessionStoreOptions): Promise<PostgresSessionStore> {
+    const target = postgresTarget(options.url);
+    const schema = options.schema ?? "public";
+    if (!SCHEMA_NAME.test(schema)) {
+      throw new SessionStoreError(
+        "invalid-input",
+        `The store schema must be a plain SQL name, got ${JSON.stringify(schema)}.`,
+      );
+    }
+    const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
+    const clientConfig: ClientConfig = {
+      connectionString: target.url,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      keepAlive: true,
+      application_name: "chorus",
+      options: `-c search_path=${schema}`,
+    };
+    // Taken before anything is read or migrated: a second gateway stops here, with the first one's work untouched.
+    const ownerLock =
+      options.exclusive === false ? undefined : await acquireDatabaseOwnerLock(clientConfig, target, schema, onWarning);
+    try {
+      const schemaVersion = await migrate(clientConfig, target, schema);
+      const pool = new pg.Pool({
+        ...clientConfig,
+        max: options.poolSize ?? 10,
+        query_timeout: options.queryTimeoutMs ?? 30_000,
+      });
+      // A pooled connection that breaks while idle is dropped by the pool; the next call makes a new one.
+      pool.on("error", (error) =>
+        onWarning(`A PostgreSQL connection to ${target.description} broke: ${error.message}`),
+      );
+      return new PostgresSessionStore({
+        ctx: { now: options.now ?? Date.now, inboundTtlMs: options.inboundEventTtlMs ?? DEFAULT_INBOUND_EVENT_TTL_MS },
+        pool,
+        target,
+        schema,
+        schemaVersion,
+        counter: { count: 0 },
+        ownerLock,
+      });
+    } catch (error) {
+      await ownerLock?.release();
+      throw error;
+    }
+  }
+
+  /** Statements sent to Postgres so far (each one round trip), BEGIN and COMMIT included: for benchmarks. */
+  get roundTrips(): number {
+    return this.#counter.count;
+  }
+
+  protected call<T>(op: (db: Db) => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(closedError());
+    if (this.#isInsideOpenTransaction()) return Promise.reject(selfWaitError());
+    return this.#track(
+      op(this.#db).catch((error: unknown) => {
+        throw translatePostgresError(error, this.#target);
+      }),
+    );
+  }
+
+  async transaction<T>(fn: (tx: SessionStoreTransaction) => Promise<T> | T): Promise<T> {
+    if (this.#isInsideOpenTransaction()) throw selfWaitError();
+    if (this.#closed) throw closedError();
+    const token = {};
+    this.#openTransactions.add(token);
+    const run = inTransaction(this.#pool, this.#counter, async (db) => {
+      const tx = new PostgresTransaction(this.ctx, db, this.#target);
+      try {
+        return await this.#insideTransaction.run(token, () => fn(tx));
+      } finally {
+        tx.open = false;
+      }
+    });
+    try {
+      return await this.#track(run);
+    } catch (error) {
+      throw translatePostgresError(error, this.#target);
+    } finally {
+      this.#openTransactions.delete(token);
+    }
+  }
+
+  /** Waits for the calls and transactions under way, then closes the pool and releases the owner lock. */
+  close(): Promise<void> {
+    if (this.#isInsideOpenTransaction()) return Promise.reject(selfWaitError());
+    this.#closing ??= (async () => {
+      this.#closed = true;
+      while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+      await this.#pool.end().catch(() => {});
+      await this.#ownerLock?.release();
+    })();
+    return this.#closing;
+  }
+
+  #track<T>(promise: Promise<T>): Promise<T> {
+    this.#pending.add(promise);
+    const forget = () => this.#pending.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  #isInsideOpenTransaction(): boolean {
+    const token = this.#insideTransaction.getStore();
+    return token !== undefined && this.#openTransactions.has(token);
+  }
+}
+
+/** Runs the migrations on a connection of their own (no statement timeout: a migration may take long). */
+async function migrate(config: ClientConfig, target: PostgresTarget, schema: string): Promise<number> {
+  const client = new pg.Client(config);
+  client.on("error", () => {}); // a broken connection rejects the migration's query; the event must not crash
+  let connected = false;
+  try {
+    await client.connect();
+    connected = true;
+    return await migrateSchema(client, target, schema);
+  } catch (error) {
+    throw translatePostgresError(error, target);
+  } finally {
+    if (connected) await client.end().catch(() => {});
+  }
+}
+
+function selfWaitError(): SessionStoreError {
+  return new SessionStoreError(
+    "invalid-state",
+    "The store was called inside its own transaction, which would wait for itself; use the transaction handle.",
+  );
+}
+
+function closedError(): SessionStoreError {
+  return new SessionStoreError("closed", "The session store is closed.");
+}

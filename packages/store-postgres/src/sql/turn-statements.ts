@@ -1,0 +1,70 @@
+import type { TurnCommit, TurnCommitResult } from "@chorus/gateway/store";
+import { notFound } from "@chorus/gateway/store";
+import { runFromRow, runFromRowWithUsage } from "../postgres-rows.js";
+import type { Db } from "../query-runner.js";
+import { insertedOutbox, insertOutboxSql, outboxRows } from "./outbox-statements.js";
+import { refusedRunChange, runPatchParameters } from "./run-statements.js";
+import type { StoreContext } from "./store-context.js";
+import { appendParameters, transcriptJson } from "./transcript-statements.js";
+
+/**
+ * A whole turn in one statement (one round trip, atomic): lock the session row and the running run, and only if both
+ * are there append the messages, change the run and insert the outbox entries. A refused turn writes nothing; why it
+ * was refused is read afterwards. Parameters: `$1`–`$6` the append, `$7`–`$11` the run change, `$12`–`$17` the outbox.
+ */
+function commitTurnSql(claimed: boolean): string {
+  return `
+  WITH locked_session AS (SELECT key FROM sessions WHERE key = $1 FOR UPDATE),
+  locked_run AS (SELECT id FROM runs WHERE id = $7 AND status = 'running' FOR UPDATE),
+  go AS (
+    SELECT 1 WHERE EXISTS (SELECT 1 FROM locked_session) AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM locked_run))),
+  reserved AS (
+    UPDATE sessions SET
+      last_seq = last_seq + $2,
+      last_inbound_seq = CASE WHEN $4::boolean THEN last_seq + $2 ELSE last_inbound_seq END,
+      answered_seq = CASE WHEN $5::bigint IS NULL THEN answered_seq ELSE greatest(answered_seq, $5::bigint) END,
+      updated_at = CASE WHEN $2 > 0 THEN $3 ELSE updated_at END
+    WHERE key = $1 AND EXISTS (SELECT 1 FROM go) RETURNING last_seq),
+  appended AS (
+    INSERT INTO transcript_messages (session_key, seq, message)
+    SELECT $1, reserved.last_seq - $2 + m.ord, m.message
+    FROM reserved, unnest($6::text[]) WITH ORDINALITY AS m (message, ord)),
+  run AS (
+    UPDATE runs SET status = coalesce($8, status), ended_at = $9, usage = coalesce($10, usage), error = coalesce($11, error)
+    WHERE id = $7 AND EXISTS (SELECT 1 FROM go) RETURNING *),
+  outbox_ids AS (${insertOutboxSql(12, claimed, "EXISTS (SELECT 1 FROM go)")})
+  SELECT EXISTS (SELECT 1 FROM go) AS committed, (SELECT last_seq FROM reserved) AS last_seq,
+    (SELECT array_agg(id) FROM outbox_ids) AS outbox_ids, run.*
+  FROM (SELECT 1) AS one LEFT JOIN run ON true`;
+}
+
+const COMMIT_CLAIMED = commitTurnSql(true);
+const COMMIT_PENDING = commitTurnSql(false);
+
+export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): Promise<TurnCommitResult> {
+  const json = transcriptJson(turn.messages);
+  const outbox = outboxRows(ctx, turn.outbox ?? []);
+  const patch = runPatchParameters(ctx, turn.run?.patch);
+  const claimed = turn.claimOutbox === true;
+  const marks = turn.answersSeq === undefined ? {} : { answersSeq: turn.answersSeq };
+  const { rows } = await db.query(claimed ? COMMIT_CLAIMED : COMMIT_PENDING, [
+    ...appendParameters(turn.sessionKey, json, ctx.now(), marks),
+    turn.run?.id ?? null,
+    ...patch.values,
+    ...outbox.columns,
+    outbox.at,
+  ]);
+  const row = rows[0] ?? {};
+  if (row.committed !== true) {
+    // Nothing was written; say why, in the order the embedded stores check: the session, then the run.
+    const session = await db.query("SELECT 1 FROM sessions WHERE key = $1", [turn.sessionKey]);
+    if (session.rows.length === 0) throw notFound("session", turn.sessionKey);
+    throw await refusedRunChange(db, turn.run?.id ?? "");
+  }
+  const lastSeq = Number(row.last_seq);
+  const ids = ((row.outbox_ids as unknown[] | null) ?? []).map(Number);
+  const result = { firstSeq: lastSeq - json.length + 1, lastSeq, outbox: insertedOutbox(outbox, ids, claimed) };
+  if (turn.run === undefined) return result;
+  const run = patch.usageJson === undefined ? runFromRow(row) : runFromRowWithUsage(row, patch.usageJson);
+  return { ...result, run };
+}
