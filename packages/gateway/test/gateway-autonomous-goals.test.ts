@@ -76,6 +76,26 @@ describe("autonomous goals through the gateway", () => {
     expect((await h.store.listRuns({ sessionKey: KEY })).map((run) => run.status)).toEqual(Array(7).fill("completed"));
   });
 
+  it("a verdict that lands while the next turn runs stops that turn, which is not counted", async () => {
+    h = await startHarness({
+      script: goalScript({
+        // The supervisor takes 100 ms; the agent's turn 3 would take a minute.
+        supervisor: (excerpt) => ({ blocks: [{ type: "text", text: achievedAt(2)(excerpt) as string, delayMs: 100 }] }),
+        agent: (turn) =>
+          turn === 3 ? { blocks: [{ type: "text", text: "step 3", delayMs: 60_000 }] } : `step ${turn}`,
+      }),
+      config: config(),
+    });
+    await h.send({ text: "/goal create --auto --turns 10 two steps", sender: ADMIN });
+    expect(agentTurns(h)).toEqual([1, 2, 3]);
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "achieved", turns: 2, lastVerdict: { turn: 2 } });
+    expect((await h.store.listRuns({ sessionKey: KEY })).map((run) => run.status)).toEqual([
+      "completed",
+      "completed",
+      "aborted",
+    ]);
+  });
+
   it("asks the supervisor every verifyInterval turns and stops at the turn limit", async () => {
     h = await startHarness({ script: goalScript(), config: config({ verifyInterval: 2 }) });
     await h.send({ text: "/goal create --auto --turns 5 never enough", sender: ADMIN });

@@ -198,6 +198,7 @@ export class SessionRuntime implements LaneHost {
     }
     const current: CurrentRun = { runId, cause: undefined, answersSeq };
     this.#current = current;
+    deps.turnHooks?.turnStarted({ sessionKey: this.key, items });
     const startedAt = deps.now();
     deps.events.publish({
       type: "run_started",

@@ -25,6 +25,8 @@ export interface AutonomousDriverDeps {
   supervise(goal: GoalRecord): Promise<SupervisorOutcome>;
   /** A status line in the session's chat. */
   notice(text: string): void;
+  /** Stops the session's running turn (only called while this driver's turn runs). */
+  abortTurn(): void;
   /** Registers background work (supervisor calls) the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;
   /** Logs a failure of the driver itself. */
@@ -53,10 +55,15 @@ export class AutonomousDriver {
   readonly #halt = new AbortController();
   #pending: { message: AgentMessage; resolve: (output: TurnOutput | undefined) => void } | undefined;
   #verifying = false;
+  /** A check failed: the next turn's end checks again, due or not. */
   #verifyDue = false;
+  /** A turn ended while a check was under way: check again, on the newer turn, as soon as that one is done. */
+  #recheck = false;
   /** Set by `nudge()`: the goal was resumed while this driver was about to end. */
   #nudged = false;
   #ended = false;
+  /** This driver's turn is running (not only queued). */
+  #turnRunning = false;
 
   constructor(deps: AutonomousDriverDeps) {
     this.#deps = deps;
@@ -72,8 +79,14 @@ export class AutonomousDriver {
     return pending !== undefined && messages.includes(pending.message);
   }
 
+  /** The turn carrying this driver's prompt started. */
+  turnStarted(): void {
+    this.#turnRunning = true;
+  }
+
   /** The turn carrying this driver's prompt ended. */
   turnEnded(output: TurnOutput): void {
+    this.#turnRunning = false;
     const pending = this.#pending;
     this.#pending = undefined;
     pending?.resolve(output);
@@ -117,8 +130,12 @@ export class AutonomousDriver {
           return;
         }
         const output = await this.#turn(goal, auto.turns + 1, auto.maxTurns, auto.trust);
-        // A turn the shutdown aborted is not counted: the next start runs it again.
-        if (output === undefined || (output.aborted && this.#halt.signal.aborted)) return;
+        if (output === undefined) return;
+        // A turn the shutdown aborted is not counted (the next start runs it again), nor one stopped because the
+        // goal was achieved meanwhile.
+        if (output.aborted && (this.#halt.signal.aborted || this.#running(await this.#deps.read()) === undefined)) {
+          return;
+        }
         const after = await this.#count(output);
         if (this.#running(after) === undefined && !this.#nudged) return;
         if (!(await abortableSleep(this.#deps.config.autonomousTurnDelayMs, this.#halt.signal))) return;
@@ -190,11 +207,12 @@ export class AutonomousDriver {
   /** Starts a supervisor check unless one is under way (then the next turn's end checks again). */
   #verify(goal: GoalRecord): void {
     if (this.#verifying) {
-      this.#verifyDue = true;
+      this.#recheck = true;
       return;
     }
     this.#verifying = true;
     this.#verifyDue = false;
+    this.#recheck = false;
     const turn = goal.auto?.turns ?? 0;
     const work = this.#deps
       .supervise(goal)
@@ -202,8 +220,19 @@ export class AutonomousDriver {
       .catch((error: unknown) => this.#deps.failed(error))
       .finally(() => {
         this.#verifying = false;
-      });
+      })
+      .then(() => this.#recheckIfAsked())
+      .catch((error: unknown) => this.#deps.failed(error));
     this.#deps.track(work);
+  }
+
+  /** The turns that ended during a check are judged now (not at the next turn's end, which may be far off). */
+  async #recheckIfAsked(): Promise<void> {
+    if (!this.#recheck || this.#halt.signal.aborted || this.#verifyDue) return;
+    this.#recheck = false;
+    const goal = await this.#deps.read();
+    const auto = goal?.id === this.#deps.goalId && goal.status === "active" ? goal.auto : undefined;
+    if (goal !== undefined && (auto?.status === "running" || auto?.status === "turn-limit")) this.#verify(goal);
   }
 
   async #judged(outcome: SupervisorOutcome, turn: number): Promise<void> {
@@ -246,6 +275,8 @@ export class AutonomousDriver {
     });
     if (goal === undefined) return;
     if (event === "achieved") {
+      // The next turn may be under way already (the driver never waits for the supervisor): it is not needed.
+      if (this.#turnRunning) this.#deps.abortTurn();
       this.#deps.notice(goalTexts.completed(goal, `the supervisor: ${goal.auto?.lastVerdict?.reason ?? "achieved"}`));
     } else if (event === "paused" && outcome.kind === "failed") {
       this.#deps.notice(goalTexts.supervisorPaused(goal.auto?.supervisorFails ?? 0, outcome.error));

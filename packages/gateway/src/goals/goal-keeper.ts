@@ -231,6 +231,11 @@ export class GoalKeeper implements SessionTurnHooks {
     return base.replaceAll(CURRENT_GOAL_PLACEHOLDER, goal?.status === "active" ? goal.text : "");
   }
 
+  turnStarted(start: { readonly sessionKey: string; readonly items: readonly LaneItem[] }): void {
+    const driver = this.#drivers.get(start.sessionKey);
+    if (driver?.owns(start.items.map((item) => item.message))) driver.turnStarted();
+  }
+
   turnEnded(end: SessionTurnEnd): void {
     const output = turnOutputOf(
       end.result?.messages ?? [],
@@ -328,6 +333,7 @@ export class GoalKeeper implements SessionTurnHooks {
       enqueue: (message, trust) => this.#enqueue(sessionKey, message, trust),
       supervise: (current) => this.#supervise(sessionKey, current),
       notice: (text) => this.#notice(sessionKey, text),
+      abortTurn: () => this.#deps.stopTurn(sessionKey),
       track: this.#deps.track,
       failed: (error) => this.#failed(sessionKey, error),
     });

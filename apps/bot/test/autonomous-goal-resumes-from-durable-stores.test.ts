@@ -3,9 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
-import { Gateway, goalOf, SUPERVISOR_SYSTEM_PROMPT, TestChannel } from "@chorus/gateway";
+import { Gateway, goalOf, type SessionStore, SUPERVISOR_SYSTEM_PROMPT, TestChannel } from "@chorus/gateway";
+import { PostgresSessionStore } from "@chorus/store-postgres";
+import { createScratchDatabase, type ScratchDatabase } from "@chorus/store-postgres/testing";
 import { SqliteSessionStore } from "@chorus/store-sqlite";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 const KEY = "main:main:test:dm:admin";
 const model = fakeModel();
@@ -46,17 +48,39 @@ function turnsAsked(calls: readonly { context: StreamContext }[]): number[] {
   });
 }
 
-describe("an autonomous goal on the SQLite store", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "chorus-goal-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+let dir: string;
+let database: ScratchDatabase;
+beforeAll(async () => {
+  database = await createScratchDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "chorus-goal-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Each durable store, opened afresh on the same data as a new process would. */
+const STORES: Record<string, () => Promise<SessionStore>> = {
+  SQLite: async () => SqliteSessionStore.open({ path: join(dir, "chorus.db") }),
+  PostgreSQL: () => PostgresSessionStore.open({ url: database.url, schema: `goal_${randomSchemaSuffix()}` }),
+};
+
+let schemaSuffix = "";
+function randomSchemaSuffix(): string {
+  return schemaSuffix;
+}
+
+describe.each(Object.keys(STORES))("an autonomous goal on the %s store", (kind) => {
+  beforeEach(() => {
+    schemaSuffix = Math.random().toString(36).slice(2, 10);
   });
 
   async function start(hangAt?: number) {
-    const store = SqliteSessionStore.open({ path: join(dir, "chorus.db") });
+    const store = await STORES[kind]!();
     const channel = new TestChannel({ id: "test", accountId: "main" });
     const streamFn = scriptedStreamFn(script(hangAt));
     const gateway = new Gateway({
@@ -80,16 +104,20 @@ describe("an autonomous goal on the SQLite store", () => {
 
     const second = await start();
     await second.gateway.idle();
-    expect(turnsAsked(second.streamFn.calls)).toEqual([3, 4, 5]);
+    // Turn 3 (cut short by the first process's shutdown) runs again, once. The supervisor's verdict on turn 5 may come
+    // after turn 6 started (the driver never waits for it): that turn is stopped, or counted if it had already ended.
+    const asked = turnsAsked(second.streamFn.calls);
+    expect(asked.slice(0, 3)).toEqual([3, 4, 5]);
+    expect(asked.length === 3 || (asked.length === 4 && asked[3] === 6)).toBe(true);
     const session = await second.store.getSession(KEY);
-    expect(goalOf(session!.settings)).toMatchObject({
+    const goal = goalOf(session!.settings);
+    expect(goal).toMatchObject({
       status: "completed",
       completedBy: "supervisor",
-      auto: { status: "achieved", turns: 5, lastVerdict: { achieved: true, reason: "at step 5", turn: 5 } },
+      auto: { status: "achieved", lastVerdict: { achieved: true, reason: "at step 5", turn: 5 } },
     });
-    expect(second.channel.transcript("dm-admin").at(-1)).toBe(
-      "✓ Goal completed: five steps (the supervisor: at step 5)",
-    );
+    expect([5, 6]).toContain(goal?.auto?.turns);
+    expect(second.channel.transcript("dm-admin")).toContain("✓ Goal completed: five steps (the supervisor: at step 5)");
     await second.gateway.stop(0);
     await second.store.close();
   });
