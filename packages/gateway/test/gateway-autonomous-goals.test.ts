@@ -395,6 +395,22 @@ describe("autonomous goals across a restart", () => {
     await second.close();
   });
 
+  it("a shutdown cancels a supervisor check under way without counting it as a failure", async () => {
+    const store = new MemorySessionStore();
+    const first = await startHarness({
+      store,
+      // The supervisor never answers (its timeout is 30 s); the goal reaches its 2-turn limit meanwhile.
+      script: goalScript({ supervisor: () => ({ fault: "hang" }) }),
+      config: config(),
+    });
+    await first.channel.inject({ text: "/goal create --auto --turns 2 wait for it", sender: ADMIN });
+    await vi.waitFor(async () => expect((await goal(store))?.auto?.status).toBe("turn-limit"), { interval: 5 });
+    expect(supervisorCalls(first)).toBeGreaterThanOrEqual(1);
+    // stop(0) resolves although the check would hang for 30 s: it is cancelled.
+    await first.gateway.stop(0);
+    expect((await goal(store))?.auto).toMatchObject({ status: "turn-limit", turns: 2, supervisorFails: 0 });
+  });
+
   it("marks a running goal orphaned when its session can no longer run", async () => {
     const store = new MemorySessionStore();
     const first = await startHarness({

@@ -21,8 +21,8 @@ export interface AutonomousDriverDeps {
   update(change: (goal: GoalRecord | undefined) => GoalChange): Promise<GoalRecord | undefined>;
   /** Stores a prompt in the transcript and queues it in the session's lane; resolves once queued. */
   enqueue(message: AgentMessage, trust: TrustTier): Promise<void>;
-  /** Asks the supervisor about the goal, from the stored transcript. */
-  supervise(goal: GoalRecord): Promise<SupervisorOutcome>;
+  /** Asks the supervisor about the goal, from the stored transcript; `signal` cancels the call. */
+  supervise(goal: GoalRecord, signal: AbortSignal): Promise<SupervisorOutcome>;
   /** A status line in the session's chat. */
   notice(text: string): void;
   /** Stops the session's running turn (only called while this driver's turn runs). */
@@ -213,10 +213,7 @@ export class AutonomousDriver {
     this.#verifying = true;
     this.#verifyDue = false;
     this.#recheck = false;
-    const turn = goal.auto?.turns ?? 0;
-    const work = this.#deps
-      .supervise(goal)
-      .then((outcome) => this.#judged(outcome, turn))
+    const work = this.#check(goal)
       .catch((error: unknown) => this.#deps.failed(error))
       .finally(() => {
         this.#verifying = false;
@@ -224,6 +221,16 @@ export class AutonomousDriver {
       .then(() => this.#recheckIfAsked())
       .catch((error: unknown) => this.#deps.failed(error));
     this.#deps.track(work);
+  }
+
+  async #check(goal: GoalRecord): Promise<void> {
+    const outcome = await this.#deps.supervise(goal, this.#halt.signal);
+    // A halted driver's goal is left as it is; a check cut short by a shutdown is no failure, and not asked again.
+    if (this.#halt.signal.aborted || outcome.kind === "cancelled") {
+      this.#recheck = false;
+      return;
+    }
+    await this.#judged(outcome, goal.auto?.turns ?? 0);
   }
 
   /** The turns that ended during a check are judged now (not at the next turn's end, which may be far off). */
@@ -235,7 +242,7 @@ export class AutonomousDriver {
     if (goal !== undefined && (auto?.status === "running" || auto?.status === "turn-limit")) this.#verify(goal);
   }
 
-  async #judged(outcome: SupervisorOutcome, turn: number): Promise<void> {
+  async #judged(outcome: Exclude<SupervisorOutcome, { kind: "cancelled" }>, turn: number): Promise<void> {
     const { config, now } = this.#deps;
     let event: "achieved" | "paused" | undefined;
     const goal = await this.#deps.update((current) => {

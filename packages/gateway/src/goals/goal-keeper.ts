@@ -63,6 +63,8 @@ export class GoalKeeper implements SessionTurnHooks {
   /** The goal of each session seen, so that a turn's end needs no store read (only this keeper writes goals). */
   readonly #cache = new Map<string, GoalRecord | undefined>();
   readonly #drivers = new Map<string, AutonomousDriver>();
+  /** Aborted at shutdown: supervisor checks still under way (also of drivers that ended) are cancelled. */
+  readonly #stopping = new AbortController();
   #halted = false;
 
   constructor(deps: GoalKeeperDeps) {
@@ -304,6 +306,7 @@ export class GoalKeeper implements SessionTurnHooks {
    */
   halt(): void {
     this.#halted = true;
+    this.#stopping.abort();
     for (const driver of this.#drivers.values()) driver.halt({ keepTurn: true });
   }
 
@@ -331,7 +334,7 @@ export class GoalKeeper implements SessionTurnHooks {
       read: () => this.#goal(sessionKey),
       update: (change) => this.#update(sessionKey, change),
       enqueue: (message, trust) => this.#enqueue(sessionKey, message, trust),
-      supervise: (current) => this.#supervise(sessionKey, current),
+      supervise: (current, signal) => this.#supervise(sessionKey, current, signal),
       notice: (text) => this.#notice(sessionKey, text),
       abortTurn: () => this.#deps.stopTurn(sessionKey),
       track: this.#deps.track,
@@ -381,7 +384,7 @@ export class GoalKeeper implements SessionTurnHooks {
     this.#deps.accept(session, { message, seq: firstSeq, trust, source: "goal" });
   }
 
-  async #supervise(sessionKey: string, goal: GoalRecord) {
+  async #supervise(sessionKey: string, goal: GoalRecord, signal: AbortSignal) {
     const session = await this.#deps.store.getSession(sessionKey);
     if (session === undefined) return { kind: "failed" as const, error: "the session is gone" };
     const config = this.#deps.configFor(session.agentId);
@@ -393,6 +396,7 @@ export class GoalKeeper implements SessionTurnHooks {
       timeoutMs: config.supervisorTimeoutSecs * 1000,
       goal: goal.text,
       transcript,
+      signal: AbortSignal.any([signal, this.#stopping.signal]),
     });
   }
 

@@ -4,10 +4,14 @@ import { z } from "zod";
 /** What the supervisor must answer. */
 export const supervisorVerdictSchema = z.strictObject({ achieved: z.boolean(), reason: z.string().trim().min(1) });
 
-/** The supervisor's answer, or why there is none (a failure counts toward `maxSupervisorFails`). */
+/**
+ * The supervisor's answer, or why there is none: `failed` counts toward `maxSupervisorFails`; `cancelled` (the
+ * caller's signal) counts for nothing.
+ */
 export type SupervisorOutcome =
   | { readonly kind: "verdict"; readonly achieved: boolean; readonly reason: string }
-  | { readonly kind: "failed"; readonly error: string };
+  | { readonly kind: "failed"; readonly error: string }
+  | { readonly kind: "cancelled" };
 
 /** One supervisor check. */
 export interface SupervisorCheck {
@@ -17,6 +21,8 @@ export interface SupervisorCheck {
   readonly goal: string;
   /** The session's transcript; the most recent part is shown. */
   readonly transcript: readonly AgentMessage[];
+  /** Cancels the call (the gateway is stopping). */
+  readonly signal?: AbortSignal;
 }
 
 /** Marks the supervisor's call, for logs and for scripted models in tests. */
@@ -32,11 +38,16 @@ const MAX_EXCERPT_CHARS = 8_000;
  * Asks an independent model whether the goal is achieved: its own call through the StreamFn, bounded by
  * `timeoutMs`, the answer validated as `{ achieved, reason }`.
  * Contract: never rejects; a provider error (429 included), a timeout or an answer that is not the JSON asked for
- * resolves `failed` with a sentence for logs and the chat.
+ * resolves `failed` with a sentence for logs and the chat; a call cancelled through `signal` resolves `cancelled`.
  */
 export async function askSupervisor(check: SupervisorCheck): Promise<SupervisorOutcome> {
+  // A function, not a narrowed property read: the signal may abort while the call runs.
+  const cancelled = (): boolean => check.signal?.aborted === true;
+  if (cancelled()) return { kind: "cancelled" };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), check.timeoutMs);
+  const cancel = (): void => controller.abort();
+  check.signal?.addEventListener("abort", cancel, { once: true });
   try {
     const content = `Goal: ${check.goal}\n\nRecent transcript:\n${excerpt(check.transcript)}`;
     const message = await check
@@ -47,6 +58,7 @@ export async function askSupervisor(check: SupervisorCheck): Promise<SupervisorO
       )
       .result();
     if (message.stopReason === "error" || message.stopReason === "aborted") {
+      if (cancelled()) return { kind: "cancelled" };
       if (controller.signal.aborted) return { kind: "failed", error: `no answer within ${check.timeoutMs} ms` };
       const kind = message.error?.kind ?? "unknown";
       return { kind: "failed", error: `${kind}: ${message.errorMessage ?? "the call failed"}` };
@@ -54,9 +66,11 @@ export async function askSupervisor(check: SupervisorCheck): Promise<SupervisorO
     const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
     return parseVerdict(text);
   } catch (error) {
+    if (cancelled()) return { kind: "cancelled" };
     return { kind: "failed", error: error instanceof Error ? error.message : String(error) };
   } finally {
     clearTimeout(timer);
+    check.signal?.removeEventListener("abort", cancel);
   }
 }
 
