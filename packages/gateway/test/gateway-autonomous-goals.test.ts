@@ -227,6 +227,28 @@ describe("autonomous goals through the gateway", () => {
     expect(h.channel.transcript(CHAT).at(-1)).toContain("**Autonomous**: stopped · turn 2/10");
   });
 
+  it("/goal stop takes a waiting goal prompt out of the lane and leaves a user's running turn alone", async () => {
+    h = await startHarness({
+      script: goalScript({
+        user: (text) => (text === "slow" ? { blocks: [{ type: "text", text: "slow reply", delayMs: 500 }] } : text),
+      }),
+      config: config({ autonomousTurnDelayMs: 200 }),
+    });
+    await h.send({ text: "/queue followup", sender: ADMIN });
+    await h.channel.inject({ text: "/goal create --auto --turns 10 go", sender: ADMIN });
+    await vi.waitFor(() => expect(h!.channel.transcript(CHAT)).toContain("step 1"), { interval: 5 });
+    // During the delay after turn 1, a user's slow turn starts; the goal's turn 2 then waits behind it.
+    await h.channel.inject({ text: "slow", sender: ADMIN });
+    await vi.waitFor(async () => expect(JSON.stringify(await h!.store.readTranscript(KEY))).toContain("turn 2 of 10"), {
+      interval: 5,
+    });
+    await h.send({ text: "/goal stop", sender: ADMIN });
+    expect(h.channel.transcript(CHAT)).toContain("slow reply");
+    expect(agentTurns(h)).toEqual([1]);
+    expect((await h.store.listRuns({ sessionKey: KEY })).map((run) => run.status)).toEqual(["completed", "completed"]);
+    expect((await goal(h.store))?.auto).toMatchObject({ status: "stopped", turns: 1 });
+  });
+
   it("/stop pauses a running goal and stops its turn; /new drops the goal", async () => {
     h = await startHarness({
       script: goalScript({

@@ -27,6 +27,8 @@ export interface AutonomousDriverDeps {
   notice(text: string): void;
   /** Stops the session's running turn (only called while this driver's turn runs). */
   abortTurn(): void;
+  /** Takes this driver's prompt out of the session's lane (only called while it waits there). */
+  withdraw(message: AgentMessage): void;
   /** Registers background work (supervisor calls) the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;
   /** Logs a failure of the driver itself. */
@@ -71,6 +73,16 @@ export class AutonomousDriver {
 
   get goalId(): string {
     return this.#deps.goalId;
+  }
+
+  /** This driver's prompt waiting in the lane (queued, its turn not started), if any. */
+  get queuedPrompt(): AgentMessage | undefined {
+    return this.#turnRunning ? undefined : this.#pending?.message;
+  }
+
+  /** Whether this driver's turn is running. */
+  get turnRunning(): boolean {
+    return this.#turnRunning && this.#pending !== undefined;
   }
 
   /** Whether a turn's items include this driver's prompt. */
@@ -282,8 +294,13 @@ export class AutonomousDriver {
     });
     if (goal === undefined) return;
     if (event === "achieved") {
-      // The next turn may be under way already (the driver never waits for the supervisor): it is not needed.
-      if (this.#turnRunning) this.#deps.abortTurn();
+      // The next turn may be under way or waiting already (the driver never waits for the supervisor): not needed.
+      const queued = this.queuedPrompt;
+      if (this.turnRunning) this.#deps.abortTurn();
+      else if (queued !== undefined) {
+        this.#deps.withdraw(queued);
+        this.halt();
+      }
       this.#deps.notice(goalTexts.completed(goal, `the supervisor: ${goal.auto?.lastVerdict?.reason ?? "achieved"}`));
     } else if (event === "paused" && outcome.kind === "failed") {
       this.#deps.notice(goalTexts.supervisorPaused(goal.auto?.supervisorFails ?? 0, outcome.error));

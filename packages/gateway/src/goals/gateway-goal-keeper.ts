@@ -53,6 +53,12 @@ export function createGatewayGoalKeeper(parts: GatewayGoalParts): GoalKeeper {
     },
     accept: (session, item) => parts.sessions().runtimeFor(session).accept(item),
     stopTurn: (sessionKey) => void parts.sessions().get(sessionKey)?.stop("user", "the goal was stopped"),
+    withdraw: (sessionKey, message) => {
+      parts
+        .sessions()
+        .get(sessionKey)
+        ?.lane.withdraw((item) => item.message === message);
+    },
     notice: (sessionKey, chat, text) => void parts.notices.post(sessionKey, chat, text),
     track: parts.track,
   });

@@ -46,6 +46,8 @@ export interface GoalKeeperDeps {
   accept(session: SessionRecord, item: LaneItem & { seq: number }): void;
   /** Stops the session's running turn, if any. */
   stopTurn(sessionKey: string): void;
+  /** Takes a prompt still waiting in the session's lane out of it. */
+  withdraw(sessionKey: string, message: AgentMessage): void;
   notice(sessionKey: string, chat: SessionChat, text: string): void;
   track(work: Promise<unknown>): void;
 }
@@ -337,6 +339,7 @@ export class GoalKeeper implements SessionTurnHooks {
       supervise: (current, signal) => this.#supervise(sessionKey, current, signal),
       notice: (text) => this.#notice(sessionKey, text),
       abortTurn: () => this.#deps.stopTurn(sessionKey),
+      withdraw: (message) => this.#deps.withdraw(sessionKey, message),
       track: this.#deps.track,
       failed: (error) => this.#failed(sessionKey, error),
     });
@@ -347,12 +350,17 @@ export class GoalKeeper implements SessionTurnHooks {
     this.#deps.track(run);
   }
 
+  /** Ends a driver; `stopTurn`: its turn too (stopped if running, taken out of the lane if waiting). */
   #haltDriver(sessionKey: string, stopTurn: boolean): void {
     const driver = this.#drivers.get(sessionKey);
     if (driver === undefined) return;
     this.#drivers.delete(sessionKey);
+    const running = driver.turnRunning;
+    const queued = driver.queuedPrompt;
     driver.halt();
-    if (stopTurn) this.#deps.stopTurn(sessionKey);
+    if (!stopTurn) return;
+    if (running) this.#deps.stopTurn(sessionKey);
+    else if (queued !== undefined) this.#deps.withdraw(sessionKey, queued);
   }
 
   /** The autonomous state of a goal that ended (or paused) now. */

@@ -88,6 +88,13 @@ export class SessionLane implements AdmissionCandidate {
     });
   }
 
+  /** Takes waiting items out of the queue (an autonomous goal's prompt once the goal stops). Contract: how many. */
+  withdraw(matches: (item: LaneItem) => boolean): number {
+    const before = this.#queue.length;
+    this.#queue = this.#queue.filter((item) => !matches(item));
+    return before - this.#queue.length;
+  }
+
   /** Empties the queue (for /stop, /new). Contract: returns what was removed. */
   clear(): LaneItem[] {
     if (this.#collectTimer !== undefined) clearTimeout(this.#collectTimer);
