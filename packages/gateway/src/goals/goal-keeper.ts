@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { AgentMessage, Model, StreamFn } from "@chorus/core";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
 import { sessionChatOf } from "../gateway/session-chat.js";
@@ -10,8 +9,8 @@ import type { SessionStore } from "../store/session-store.js";
 import type { SessionRecord } from "../store/store-types.js";
 import { AutonomousDriver } from "./autonomous-driver.js";
 import { signalsCompletion, turnOutputOf } from "./completion-phrase.js";
-import { describeGoal } from "./describe-goal.js";
 import type { GoalRequest } from "./goal-command-args.js";
+import { controlGoal, type GoalCommandPort, runGoalCommand } from "./goal-commands-runner.js";
 import type { GoalConfig } from "./goal-config.js";
 import { type GoalRecord, goalOf, isLiveAutonomous } from "./goal-record.js";
 import { type GoalChange, GoalStorage, UNCHANGED } from "./goal-storage.js";
@@ -69,9 +68,22 @@ export class GoalKeeper implements SessionTurnHooks {
   readonly #stopping = new AbortController();
   #halted = false;
 
+  readonly #port: GoalCommandPort;
+
   constructor(deps: GoalKeeperDeps) {
     this.#deps = deps;
     this.#storage = new GoalStorage(deps.store);
+    this.#port = {
+      now: deps.now,
+      goal: (key) => this.#goal(key),
+      update: (key, change) => this.#update(key, change),
+      session: (key) => deps.store.getSession(key),
+      configFor: (agentId) => deps.configFor(agentId),
+      cannotRun: (session) => deps.cannotRun(session),
+      startDriver: (key, agentId, goal) => this.#startDriver(key, agentId, goal),
+      haltDriver: (key, stopTurn) => this.#haltDriver(key, stopTurn),
+      ended: (goal, status, note) => this.#ended(goal, status, note),
+    };
   }
 
   /** Sessions with a driver running in this process. */
@@ -82,129 +94,13 @@ export class GoalKeeper implements SessionTurnHooks {
   // ── Commands ──────────────────────────────────────────────────────────────
 
   /** Runs a parsed /goal, /done or /clear. Contract: resolves with the chat's answer; refusals store nothing. */
-  async command(request: GoalRequest, caller: GoalCaller): Promise<string> {
-    const key = caller.sessionKey;
-    const goal = await this.#goal(key);
-    const mayControl = caller.isAdmin || (goal?.setBy !== undefined && goal.setBy === caller.senderId);
-    const live = isLiveAutonomous(goal);
-    switch (request.kind) {
-      case "refused":
-        return request.message;
-      case "show":
-        return describeGoal(goal);
-      case "set":
-      case "auto": {
-        if (live) return `An autonomous goal is ${goal?.auto?.status} here; /goal stop ends it first.`;
-        const at = this.#deps.now();
-        const next: GoalRecord = {
-          id: randomUUID(),
-          text: request.text,
-          status: "active",
-          setAt: at,
-          setBy: caller.senderId,
-          ...(request.kind === "auto"
-            ? {
-                auto: {
-                  status: "running",
-                  maxTurns: request.turns,
-                  turns: 0,
-                  stuckCount: 0,
-                  supervisorFails: 0,
-                  trust: caller.trust,
-                  updatedAt: at,
-                },
-              }
-            : {}),
-        };
-        await this.#update(key, () => next);
-        if (request.kind === "set") return goalTexts.set(request.text);
-        const config = this.#deps.configFor(caller.agentId);
-        this.#startDriver(key, caller.agentId, next);
-        return goalTexts.autoStarted(request.text, request.turns, config?.verifyInterval ?? 1);
-      }
-      case "done": {
-        if (goal?.status !== "active") return "No active goal to complete. /goal <text> sets one.";
-        if (live && !mayControl) return "Only whoever started this autonomous goal, or an admin, can complete it.";
-        this.#haltDriver(key, true);
-        const done = await this.#update(key, (current) =>
-          current?.id === goal.id && current.status === "active"
-            ? {
-                ...current,
-                status: "completed",
-                completedAt: this.#deps.now(),
-                completedBy: "command",
-                ...(current.auto === undefined ? {} : { auto: this.#ended(current, "stopped", "completed by /done") }),
-              }
-            : UNCHANGED,
-        );
-        return done === undefined ? goalTexts.none : goalTexts.completed(done, "/done");
-      }
-      case "clear": {
-        if (goal === undefined) return "There is no goal to clear.";
-        if (live && !mayControl) return "Only whoever started this autonomous goal, or an admin, can clear it.";
-        this.#haltDriver(key, true);
-        await this.#update(key, () => undefined);
-        return goalTexts.cleared(goal);
-      }
-      case "stop":
-      case "pause":
-      case "resume":
-        return (await this.control(request.kind, caller)).text;
-    }
+  command(request: GoalRequest, caller: GoalCaller): Promise<string> {
+    return runGoalCommand(this.#port, request, caller);
   }
 
-  /**
-   * Stops, pauses or resumes the session's autonomous goal, for whoever started it and admins.
-   * Contract: `changed` says whether the goal's state changed (the answer explains why not).
-   */
-  async control(action: "stop" | "pause" | "resume", caller: GoalCaller): Promise<{ text: string; changed: boolean }> {
-    const goal = await this.#goal(caller.sessionKey);
-    const mayControl = caller.isAdmin || (goal?.setBy !== undefined && goal.setBy === caller.senderId);
-    const unchanged = (text: string) => ({ text, changed: false });
-    const auto = goal?.status === "active" ? goal.auto : undefined;
-    if (goal === undefined || auto === undefined)
-      return unchanged("No autonomous goal here. /goal create --auto <text> starts one.");
-    if (!mayControl) return unchanged(`Only whoever started this autonomous goal, or an admin, can ${action} it.`);
-    const key = caller.sessionKey;
-    if (action === "resume") {
-      if (auto.status !== "paused" && auto.status !== "orphaned")
-        return unchanged(`The autonomous goal is ${auto.status}; only a paused one resumes.`);
-      const session = await this.#deps.store.getSession(key);
-      const reason = session === undefined ? "its session is gone" : this.#deps.cannotRun(session);
-      if (reason !== undefined) return unchanged(`The autonomous goal cannot resume: ${reason}.`);
-      const resumed = await this.#update(key, (current) =>
-        current?.id === goal.id && current.auto !== undefined
-          ? {
-              ...current,
-              auto: {
-                ...current.auto,
-                status: "running",
-                supervisorFails: 0,
-                note: `resumed by ${caller.senderId}`,
-                updatedAt: this.#deps.now(),
-              },
-            }
-          : UNCHANGED,
-      );
-      if (resumed?.auto?.status === "running") this.#startDriver(key, caller.agentId, resumed);
-      return { text: `Resumed the autonomous goal at turn ${auto.turns + 1} of ${auto.maxTurns}.`, changed: true };
-    }
-    if (auto.status !== "running" && !(action === "stop" && auto.status === "paused")) {
-      return unchanged(`The autonomous goal is ${auto.status} already.`);
-    }
-    // A paused goal's driver counts the turn under way and then ends; a stopped one ends now, with its turn.
-    if (action === "stop") this.#haltDriver(key, true);
-    const status = action === "stop" ? "stopped" : "paused";
-    await this.#update(key, (current) =>
-      current?.id === goal.id && current.auto !== undefined
-        ? { ...current, auto: this.#ended(current, status, `${status} by ${caller.senderId}`) }
-        : UNCHANGED,
-    );
-    const text =
-      action === "stop"
-        ? `Stopped the autonomous goal after ${auto.turns} turn(s).`
-        : `Paused the autonomous goal after ${auto.turns} turn(s); /goal resume goes on.`;
-    return { text, changed: true };
+  /** Stops, pauses or resumes a session's autonomous goal. Contract: `changed` says whether anything changed. */
+  control(action: "stop" | "pause" | "resume", caller: GoalCaller): Promise<{ text: string; changed: boolean }> {
+    return controlGoal(this.#port, action, caller);
   }
 
   /** /new, /reset: the conversation starts afresh, and the goal goes back to Idle. */
