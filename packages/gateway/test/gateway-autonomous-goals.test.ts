@@ -394,6 +394,43 @@ describe("autonomous goals across a restart", () => {
     await third.close();
   });
 
+  it("after a crash mid-turn, the goal resumes by itself and the chat is not asked to reply 'continue'", async () => {
+    const store = new MemorySessionStore();
+    // What a crash leaves: a running goal at turn 2 of 5, turn 3's prompt stored, its run still marked running.
+    await store.ensureSession({ key: KEY, agentId: "main", channel: "test", accountId: "main", chatId: CHAT });
+    const goalRecord = {
+      id: "goal-1",
+      text: "four steps",
+      status: "active",
+      setAt: 1,
+      setBy: "admin",
+      auto: {
+        status: "running",
+        maxTurns: 5,
+        turns: 2,
+        stuckCount: 0,
+        supervisorFails: 0,
+        trust: "owner",
+        updatedAt: 1,
+      },
+    };
+    await store.updateSession(KEY, { settings: { goal: goalRecord } });
+    await store.appendMessages(KEY, [
+      { role: "user", content: "[Autonomous goal, turn 3 of 5] Continue working toward the goal.", timestamp: 2 },
+    ]);
+    await store.startRun({ id: "run_crashed", sessionKey: KEY, agentId: "main" });
+
+    const h2 = await startHarness({ store, script: goalScript({ supervisor: achievedAt(4) }), config: config() });
+    await h2.gateway.idle();
+    expect(agentTurns(h2)).toEqual([3, 4]);
+    const chat = h2.channel.transcript(CHAT);
+    expect(chat[0]).toBe("🎯 Resuming the autonomous goal after a restart (turn 3 of 5): four steps");
+    expect(chat.join("\n")).not.toContain("reply 'continue'");
+    expect((await store.getRun("run_crashed"))?.status).toBe("interrupted");
+    expect((await goal(store))?.auto).toMatchObject({ status: "achieved", turns: 4 });
+    await h2.close();
+  });
+
   it("a turn that ends within the shutdown's grace is counted; the next start goes on after it", async () => {
     const store = new MemorySessionStore();
     const first = await startHarness({

@@ -73,6 +73,15 @@ export function goalOf(settings: Readonly<Record<string, unknown>>): GoalRecord 
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * Whether the session's autonomous goal is running: after a restart it resumes by itself, so the restart's
+ * "reply 'continue'" notice and `onRestart: "resume"` leave the session to it.
+ */
+export function goalRunsItself(session: { readonly settings: Readonly<Record<string, unknown>> }): boolean {
+  const goal = goalOf(session.settings);
+  return goal?.status === "active" && goal.auto?.status === "running";
+}
+
 /** Whether an autonomous run can still go on (running, or paused and resumable). */
 export function isLiveAutonomous(goal: GoalRecord | undefined): boolean {
   return goal?.status === "active" && (goal.auto?.status === "running" || goal.auto?.status === "paused");
