@@ -7,6 +7,8 @@ import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
+import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
+import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
@@ -54,6 +56,7 @@ export class Gateway {
   readonly #dispatcher: OutboxDispatcher;
   readonly #context: GatewayContext;
   readonly #intake: InboundIntake;
+  readonly #goals: GoalKeeper;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
@@ -116,6 +119,18 @@ export class Gateway {
         }),
       );
     }
+    this.#goals = createGatewayGoalKeeper({
+      store: this.store,
+      logger: this.#logger,
+      now,
+      streamFn: options.streamFn,
+      models: options.models,
+      agents: this.#agents,
+      notices,
+      sessions: () => this.#sessions,
+      channelFor,
+      track,
+    });
     const deps: SessionRuntimeDeps = {
       store: this.store,
       events: this.events,
@@ -137,6 +152,7 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
+      turnHooks: this.#goals,
     };
     this.#sessions = new SessionRegistry({
       config: this.config,
@@ -157,6 +173,7 @@ export class Gateway {
       agents: this.#agents,
       sessions: this.#sessions,
       notices,
+      goals: this.#goals,
       channelFor,
       track,
     };
@@ -192,7 +209,8 @@ export class Gateway {
   /**
    * Recovers from a previous process (runs left running are marked interrupted and their chats told, their open
    * approval requests settled; outbox entries left in flight are requeued), starts every channel, then delivers the
-   * outbox: what waited from before the restart first, then the restart's notices.
+   * outbox: what waited from before the restart first, then the restart's notices. Last, running autonomous goals
+   * resume (once each) or are marked orphaned when their session can no longer run.
    */
   async start(): Promise<void> {
     const resume = await recoverAfterRestart(this.#context, this.#dispatcher);
@@ -205,14 +223,18 @@ export class Gateway {
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
     await this.#dispatcher.start();
     for (const session of resume) await resumeAfterRestart(this.#context, session);
+    await this.#goals.resumeAll();
   }
 
   /**
-   * Stops taking messages, lets running turns finish for up to `deadlineMs` (then stops them), and stops the
-   * channels and the outbox. Contract: nothing in the outbox is lost (undelivered entries stay pending).
+   * Stops taking messages and autonomous goals' next turns, lets running turns finish for up to `deadlineMs` (then
+   * stops them), and stops the channels and the outbox. Contract: nothing in the outbox is lost (undelivered entries
+   * stay pending); running autonomous goals stay running in the store, for the next start to resume.
    */
   async stop(deadlineMs = 10_000): Promise<void> {
     this.#accepting = false;
+    // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
+    this.#goals.halt();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);
@@ -223,6 +245,7 @@ export class Gateway {
       runtime.lane.clear();
       runtime.stop("shutdown", "the gateway is shutting down");
     }
+    this.#goals.release();
     await this.idle();
     if (this.#redeliverTimer !== undefined) clearInterval(this.#redeliverTimer);
     await this.#housekeeper?.stop();

@@ -129,6 +129,7 @@ export class InboundIntake {
         sessionKey: session.key,
         agentId: route.agentId,
         isAdmin,
+        trust: decision.trust,
         scope,
         args: command.args,
         host: this.#commandHost,
