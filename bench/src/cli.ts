@@ -1,30 +1,45 @@
 #!/usr/bin/env node
 // `pnpm bench [suite...]`: runs the named suites (all of them when none is named) and prints their tables.
+import { parseCliArguments } from "./cli-flags.js";
 import { describeMachine, machineInfo } from "./report/machine.js";
 import { renderTable } from "./report/render-table.js";
 import { suites } from "./suites/registry.js";
 
 function usage(): string {
   const lines = suites.map((suite) => `  ${suite.name.padEnd(10)} ${suite.description}`);
-  return ["usage: pnpm bench [suite...]", "suites:", ...lines].join("\n");
+  return [
+    "usage: pnpm bench [suite...] [flags]",
+    "suites:",
+    ...lines,
+    "flags of the platforms suite (side-by-side part, see bench/README.md):",
+    "  --side-by-side        run only the side-by-side part (Chat SDK vs chorus start, child processes)",
+    "  --rounds N            rounds of the side-by-side part (default 7)",
+    "  --platform telegram,slack   --system chorus,chat-sdk-ai-redis,…   pick platforms / systems",
+    "  --profile [system]    one round of one system (default chorus) with node --cpu-prof; prints the top entries",
+    "  --chat-sdk-concurrency concurrent|queue|drop   the Chat SDK bots' concurrency strategy (default concurrent)",
+  ].join("\n");
 }
 
 async function main(args: string[]): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
+  const { suites: names, flags } = parseCliArguments(
+    args,
+    suites.map((suite) => suite.name),
+  );
+  if (flags.has("help") || flags.has("h")) {
     console.log(usage());
     return 0;
   }
-  const unknown = args.filter((name) => !suites.some((suite) => suite.name === name));
+  const unknown = names.filter((name) => !suites.some((suite) => suite.name === name));
   if (unknown.length > 0) {
     console.error(`unknown suite: ${unknown.join(", ")}\n${usage()}`);
     return 2;
   }
-  const selected = args.length === 0 ? suites : suites.filter((suite) => args.includes(suite.name));
+  const selected = names.length === 0 ? suites : suites.filter((suite) => names.includes(suite.name));
   console.log(`Chorus bench · ${new Date().toISOString()}`);
   console.log(`Machine: ${describeMachine(machineInfo())}`);
   for (const suite of selected) {
     const started = performance.now();
-    const report = await suite.run((line) => process.stderr.write(`[${suite.name}] ${line}\n`));
+    const report = await suite.run((line) => process.stderr.write(`[${suite.name}] ${line}\n`), flags);
     console.log(`\n== ${report.suite} (${((performance.now() - started) / 1000).toFixed(0)} s) ==`);
     for (const table of report.tables) console.log(`\n${renderTable(table)}`);
   }

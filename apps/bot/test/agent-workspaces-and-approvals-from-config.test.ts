@@ -99,6 +99,7 @@ describe("agent workspaces", () => {
       id: "a",
       model: "demo",
       subagents: expect.anything(),
+      goals: expect.anything(),
       toolPolicy: { deny: ["group:web"] },
     });
   });

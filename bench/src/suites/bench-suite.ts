@@ -8,5 +8,6 @@ export interface BenchSuite {
   /** The argument that selects it: `pnpm bench <name>`. */
   name: string;
   description: string;
-  run(progress: (line: string) => void): Promise<SuiteReport>;
+  /** `flags`: the command line's `--name value` pairs (a suite reads the ones it knows). */
+  run(progress: (line: string) => void, flags: ReadonlyMap<string, readonly string[]>): Promise<SuiteReport>;
 }

@@ -5,7 +5,10 @@ import { type EchoResult, type EchoWorkload, measureEcho } from "../platforms/me
 import { slackEcho } from "../platforms/slack-echo.js";
 import { telegramEcho } from "../platforms/telegram-echo.js";
 import { formatNumber, formatRatio } from "../report/format-number.js";
+import { machineInfo } from "../report/machine.js";
 import type { ReportTable } from "../report/report-types.js";
+import { sideBySideOptions } from "../side-by-side/side-by-side-options.js";
+import { sideBySidePart } from "../side-by-side/side-by-side-part.js";
 import type { BenchSuite } from "./bench-suite.js";
 
 const WORKLOAD: EchoWorkload = { messages: 3000, warmupMessages: 500, rounds: 5, window: 100 };
@@ -48,8 +51,15 @@ function table(
 /** Per platform: the raw library's echo bot vs the same traffic through the Chorus Channel and the full Gateway. */
 export const platformsSuite: BenchSuite = {
   name: "platforms",
-  description: "Discord/Slack/Telegram echo: raw library vs Chorus channel vs Gateway (msg/s, ratio, p99)",
-  async run(progress) {
+  description:
+    "Discord/Slack/Telegram echo: raw library vs Chorus channel vs Gateway; then Chat SDK vs chorus start side by side",
+  async run(progress, flags) {
+    const options = sideBySideOptions(flags);
+    const cores = `${machineInfo().cores} cores`;
+    if (options.only) {
+      progress(`side by side on ${cores}`);
+      return { suite: "platforms", tables: await sideBySidePart(options, progress) };
+    }
     const loaded = await loadChannelFactories();
     const factories = "unavailable" in loaded ? undefined : loaded;
     const gatewayLoaded = await loadGatewayPieces();
@@ -76,6 +86,8 @@ export const platformsSuite: BenchSuite = {
         gatewayUnavailable,
       ),
     ];
+    progress(`side by side on ${cores}`);
+    tables.push(...(await sideBySidePart(options, progress)));
     return { suite: "platforms", tables };
   },
 };

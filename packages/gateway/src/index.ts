@@ -2,6 +2,7 @@ export * from "./channel/index.js";
 export * from "./channel-kit/index.js";
 export * from "./config/index.js";
 export * from "./events/index.js";
+export * from "./goals/index.js";
 export * from "./markup/index.js";
 export * from "./ownership/index.js";
 export * from "./policy/index.js";

@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from "vitest";
 import { MESSAGE_NOT_STORED_NOTICE } from "../src/gateway/message-not-stored.js";
+import type { PairingScope } from "../src/policy/index.js";
 import {
   type InboundMessageStored,
   MemorySessionStore,
@@ -11,6 +12,15 @@ import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harnes
 /** A store whose next inbound message write fails, as a full disk or a lock held too long would make it. */
 class FailingOnceStore extends MemorySessionStore {
   failNext = false;
+  /** The next pairing lookup fails, as a database that went away would make it (the first call a DM makes). */
+  failNextLookup = false;
+  override async isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
+    if (this.failNextLookup) {
+      this.failNextLookup = false;
+      throw new SessionStoreError("io", "connection refused");
+    }
+    return super.isApproved(scope, senderId);
+  }
   override async storeInboundMessage(input: NewInboundMessage): Promise<InboundMessageStored | undefined> {
     if (this.failNext) {
       this.failNext = false;
@@ -44,6 +54,18 @@ it("answers a redelivered event whose first delivery could not be stored, instea
 
   // …and a third delivery is a replay.
   await harness.send({ text: "hi", eventId: "evt-1", messageId: "evt-1" });
+  expect(chatTexts(harness.channel, "dm-user-1")).toEqual([MESSAGE_NOT_STORED_NOTICE, "Hello!"]);
+});
+
+it("tells a DM sender the config does not know when the store fails before their message could be stored", async () => {
+  const store = new FailingOnceStore();
+  harness = await startHarness({ store, script: ["Hello!"] });
+  store.failNextLookup = true;
+  await harness.send({ text: "hi", eventId: "evt-9", messageId: "evt-9" });
+  expect(harness.streamFn.calls).toHaveLength(0);
+  expect(chatTexts(harness.channel, "dm-user-1")).toEqual([MESSAGE_NOT_STORED_NOTICE]);
+  // Nothing was kept, so the platform's redelivery is answered.
+  await harness.send({ text: "hi", eventId: "evt-9", messageId: "evt-9" });
   expect(chatTexts(harness.channel, "dm-user-1")).toEqual([MESSAGE_NOT_STORED_NOTICE, "Hello!"]);
 });
 

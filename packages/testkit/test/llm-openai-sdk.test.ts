@@ -130,3 +130,23 @@ describe("fake OpenAI Responses with the real SDK", () => {
     expect(last?.type === "response.incomplete" && last.response.incomplete_details?.reason).toBe("max_output_tokens");
   });
 });
+
+describe("fake OpenAI answering every request (answerEvery)", () => {
+  it("plays the script written from each request when nothing is queued, and a queued script first", async () => {
+    fake = await startFakeOpenAI({
+      answerEvery: (request) => {
+        const messages = request.body.messages as Array<{ content: string }>;
+        return [{ type: "text", text: `ok ${messages.at(-1)?.content}`, chunks: 1 }];
+      },
+    });
+    fake.enqueue([{ type: "text", text: "queued first" }]);
+    const ask = async (content: string) => {
+      const stream = client().chat.completions.stream({ model: "gpt-4o", messages: [{ role: "user", content }] });
+      return (await stream.finalChatCompletion()).choices[0]?.message.content;
+    };
+    expect(await ask("one")).toBe("queued first");
+    expect(await ask("two")).toBe("ok two");
+    expect(await ask("three")).toBe("ok three");
+    expect(fake.pending()).toBe(0);
+  });
+});

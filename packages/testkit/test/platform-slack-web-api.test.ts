@@ -57,6 +57,15 @@ describe("fake Slack Web API", () => {
     expect(fake.callsTo("assistant.threads.setStatus")[0]?.body).toMatchObject({ status: "is thinking…" });
   });
 
+  it("users.info knows every user who wrote, also one the test made up, and no one else", async () => {
+    fake = await startFakeSlack({ mode: "http" });
+    const web = client(fake);
+    await fake.injectDm({ text: "hi", user: { id: "U0MADEUP1", name: "madeup", isBot: false } });
+    const info = await web.users.info({ user: "U0MADEUP1" });
+    expect(info.user).toMatchObject({ id: "U0MADEUP1", name: "madeup", is_bot: false });
+    await expect(web.users.info({ user: "U0NOBODY" })).rejects.toMatchObject({ data: { error: "user_not_found" } });
+  });
+
   it("checks tokens: unknown tokens fail, the app token only opens connections", async () => {
     fake = await startFakeSlack({ mode: "socket" });
     await expect(client(fake, "xoxb-nobody").auth.test()).rejects.toMatchObject({ data: { error: "invalid_auth" } });

@@ -67,6 +67,13 @@ export function parseBotConfig(input: unknown): ParseBotConfigResult {
     } catch (error) {
       issues.push({ path: `agents[${index}].model`, message: (error as Error).message });
     }
+    const supervisor = agent.goals.supervisorModel;
+    if (supervisor === undefined) return;
+    try {
+      resolveModelRef(supervisor, registry, config);
+    } catch (error) {
+      issues.push({ path: `agents[${index}].goals.supervisorModel`, message: (error as Error).message });
+    }
   });
   for (const kind of ["discord", "slack", "telegram", "webchat"] as const) {
     const seen = new Map<string, number>();

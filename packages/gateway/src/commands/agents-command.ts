@@ -4,12 +4,19 @@ import type { CommandDefinition } from "./command-types.js";
 /** /agents [info <agentId> | sessions <agentId> | kill <runId>]: the fleet, for admins. */
 export const agentsCommand: CommandDefinition = {
   name: "agents",
-  usage: "/agents [info <agentId> | sessions <agentId> | kill <runId>]",
+  usage: "/agents [info <agentId> | sessions <agentId> | kill <runId> | goal stop|pause|resume <sessionKey>]",
   description: "the fleet: agents, sessions and running runs (admins)",
   adminOnly: true,
   ephemeral: true,
-  async run({ host, args }) {
+  async run({ host, args, message }) {
     const [action, id] = args;
+    if (action === "goal") {
+      const [, verb, sessionKey] = args;
+      if ((verb === "stop" || verb === "pause" || verb === "resume") && sessionKey !== undefined) {
+        return host.controlGoal(sessionKey, verb, message.sender.id);
+      }
+      return "Usage: /agents goal stop|pause|resume <sessionKey> (the keys are listed under Autonomous goals).";
+    }
     if (action === undefined) return renderFleet(await host.fleet());
     if (action === "info" && id !== undefined) return (await host.agentInfo(id)) ?? `No agent "${id}".`;
     if (action === "sessions" && id !== undefined) {

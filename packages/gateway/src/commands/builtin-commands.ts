@@ -1,6 +1,7 @@
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
+import { clearCommand, doneCommand, goalCommand } from "./goal-commands.js";
 import { modelCommand } from "./model-command.js";
 import { pairCommand } from "./pair-command.js";
 import { compactCommand, newCommand, queueCommand, resetCommand, stopCommand } from "./session-commands.js";
@@ -29,6 +30,9 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   compactCommand,
   queueCommand,
   modelCommand,
+  goalCommand,
+  doneCommand,
+  clearCommand,
   approveCommand,
   denyCommand,
   pairCommand,

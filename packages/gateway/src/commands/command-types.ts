@@ -2,8 +2,12 @@ import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/appro
 import type { InboundMessage } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
+import type { GoalRequest } from "../goals/goal-command-args.js";
+import type { GoalConfig } from "../goals/goal-config.js";
+import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
+import type { TrustTier } from "../policy/trust-tier.js";
 import type { SessionRecord } from "../store/store-types.js";
 
 /** A session's state for /status. */
@@ -46,6 +50,15 @@ export interface CommandHost {
   killRun(runId: string): Promise<{ readonly killed: readonly string[] }>;
   /** Answers a tool call waiting for approval. Contract: never throws; the outcome says why nothing happened. */
   answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): ApprovalAnswerOutcome;
+  /** An agent's goal settings. Contract: the defaults for an unknown agent. */
+  goalConfig(agentId: string): GoalConfig;
+  /** Runs a parsed /goal, /done or /clear. Contract: resolves with the chat's answer; a refusal stores nothing. */
+  goal(request: GoalRequest, caller: GoalCaller): Promise<string>;
+  /**
+   * An admin stops, pauses or resumes the autonomous goal of any session (from /agents); its chat is told.
+   * Contract: resolves with the admin's answer; an unknown session changes nothing.
+   */
+  controlGoal(sessionKey: string, action: "stop" | "pause" | "resume", adminId: string): Promise<string>;
 }
 
 /** Everything a command handler sees. */
@@ -55,6 +68,8 @@ export interface CommandContext {
   readonly agentId: string;
   /** The sender is an admin of this channel account (owner tier). */
   readonly isAdmin: boolean;
+  /** The sender's trust tier in this chat. */
+  readonly trust: TrustTier;
   readonly scope: PairingScope;
   readonly args: readonly string[];
   readonly host: CommandHost;

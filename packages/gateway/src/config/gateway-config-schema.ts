@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { goalConfigSchema } from "../goals/goal-config.js";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
 
 const idSchema = z
@@ -32,6 +33,8 @@ export const agentConfigSchema = z.strictObject({
   systemPrompt: z.string().optional(),
   toolPolicy: toolPolicySchema.optional(),
   subagents: subagentLimitsSchema.prefault({}),
+  /** Goals: /goal, completion phrases, `{current_goal}`, autonomous goals and their supervisor (see docs/goals.md). */
+  goals: goalConfigSchema.prefault({}),
 });
 
 /** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */

@@ -1,5 +1,6 @@
 import { describeMatch } from "../config/binding-specificity.js";
 import type { AgentConfig, Binding } from "../config/gateway-config-schema.js";
+import { type AutonomousGoalEntry, autonomousGoalsOf } from "../goals/goal-fleet.js";
 import type { RunRecord, RunStatus, SessionRecord } from "../store/store-types.js";
 import type { RunTracker } from "./run-tracker.js";
 
@@ -33,6 +34,8 @@ export interface FleetView {
   readonly agents: readonly FleetAgent[];
   /** Root runs (and orphans whose parent is no longer running), each with its sub-agent tree. */
   readonly runs: readonly FleetRunNode[];
+  /** Autonomous goals stored with the sessions (active, paused, completed, orphaned). */
+  readonly goals?: readonly AutonomousGoalEntry[];
   readonly totals: {
     readonly sessions: number;
     readonly activeSessions: number;
@@ -109,6 +112,7 @@ export function buildFleetView(input: FleetInput): FleetView {
   return {
     agents,
     runs: roots,
+    goals: autonomousGoalsOf(input.sessions),
     totals: {
       sessions: input.sessions.length,
       activeSessions: agents.reduce((sum, agent) => sum + agent.activeSessions, 0),

@@ -8,8 +8,12 @@ import {
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
+import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { sessionChatOf } from "./session-chat.js";
+
+const PAST = { stop: "stopped", pause: "paused", resume: "resumed" } as const;
 
 /** Tokens kept verbatim by /compact. */
 const COMPACT_KEEP_RECENT_TOKENS = 4_000;
@@ -38,12 +42,15 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         runtime.dropAgent();
       }
       await store.resetTranscript(key);
+      await ctx.goals.sessionReset(key);
     },
     stopSession: async (key) => {
+      // A running autonomous goal pauses first, so that it queues no next turn.
+      const paused = await ctx.goals.sessionStopped(key);
       const runtime = sessions.get(key);
-      if (runtime === undefined) return { stopped: false, dropped: 0 };
+      if (runtime === undefined) return { stopped: paused, dropped: 0 };
       const dropped = runtime.lane.clear().length;
-      return { stopped: runtime.stop("user", "stopped by the user"), dropped };
+      return { stopped: runtime.stop("user", "stopped by the user") || paused, dropped };
     },
     compactSession: (key) => compact(ctx, key),
     setQueueMode: async (key, mode) => {
@@ -69,6 +76,24 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     },
     killRun: async (runId) => control.killRun(runId),
     answerApproval: (code, approve, by) => ctx.approvals.answer(code, approve, by),
+    goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
+    goal: (request, caller) => ctx.goals.command(request, caller),
+    controlGoal: async (key, action, adminId) => {
+      const session = await store.getSession(key);
+      if (session === undefined || isSubagentKey(key)) return `No session "${key}".`;
+      const caller = {
+        sessionKey: key,
+        agentId: session.agentId,
+        senderId: adminId,
+        isAdmin: true,
+        trust: "owner" as const,
+      };
+      const outcome = await ctx.goals.control(action, caller);
+      if (outcome.changed) {
+        ctx.notices.post(key, sessionChatOf(session), `An administrator ${PAST[action]} this chat's autonomous goal.`);
+      }
+      return outcome.text;
+    },
   };
   return host;
 }
@@ -129,7 +154,9 @@ async function compact(ctx: GatewayContext, key: string): Promise<string> {
     await ctx.store.transaction(async (tx) => {
       await tx.resetTranscript(key);
       await tx.appendMessages(key, [...outcome.messages, ...waiting]);
-      await tx.updateSession(key, { settings: { ...session.settings, lastCompaction: { before, after } } });
+      // Settings are read again here: others (the goal) may have changed since the summary started.
+      const settings = (await tx.getSession(key))?.settings ?? session.settings;
+      await tx.updateSession(key, { settings: { ...settings, lastCompaction: { before, after } } });
     });
     return `Compacted the conversation: ~${before} → ~${after} tokens.`;
   });

@@ -3,6 +3,7 @@ import type { Channel } from "../channel/channel-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
+import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ChatNotices } from "./chat-notices.js";
@@ -31,6 +32,8 @@ export interface GatewayContext {
   readonly sessions: SessionRegistry;
   /** Notices to chats, through the outbox. */
   readonly notices: ChatNotices;
+  /** Sessions' goals and the autonomous goals' drivers. */
+  readonly goals: GoalKeeper;
   channelFor(channel: string, accountId: string): Channel | undefined;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

@@ -7,6 +7,8 @@ import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
+import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
+import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
@@ -55,6 +57,7 @@ export class Gateway {
   readonly #dispatcher: OutboxDispatcher;
   readonly #context: GatewayContext;
   readonly #intake: InboundIntake;
+  readonly #goals: GoalKeeper;
   readonly #owned: OwnedSessionWork | undefined;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
@@ -118,6 +121,18 @@ export class Gateway {
         }),
       );
     }
+    this.#goals = createGatewayGoalKeeper({
+      store: this.store,
+      logger: this.#logger,
+      now,
+      streamFn: options.streamFn,
+      models: options.models,
+      agents: this.#agents,
+      notices,
+      sessions: () => this.#sessions,
+      channelFor,
+      track,
+    });
     const deps: SessionRuntimeDeps = {
       store: this.store,
       events: this.events,
@@ -139,6 +154,7 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
+      turnHooks: this.#goals,
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
     };
     this.#sessions = new SessionRegistry({
@@ -160,6 +176,7 @@ export class Gateway {
       agents: this.#agents,
       sessions: this.#sessions,
       notices,
+      goals: this.#goals,
       channelFor,
       track,
     };
@@ -199,7 +216,8 @@ export class Gateway {
   /**
    * Recovers from a previous process (runs left running are marked interrupted and their chats told, their open
    * approval requests settled; outbox entries left in flight are requeued), starts every channel, then delivers the
-   * outbox: what waited from before the restart first, then the restart's notices.
+   * outbox: what waited from before the restart first, then the restart's notices. Last, running autonomous goals
+   * resume (once each) or are marked orphaned when their session can no longer run.
    */
   async start(): Promise<void> {
     // In a cluster, recovery is per session taken over (OwnedSessionWork), never of the whole store: other instances'
@@ -218,14 +236,19 @@ export class Gateway {
     const owned = this.#owned;
     if (ownership !== undefined && owned !== undefined) await ownership.start((event) => owned.onEvent(event));
     for (const session of resume) await resumeAfterRestart(this.#context, session);
+    // In a cluster, each instance resumes the goals of the sessions it owns at start (goals do not move with a takeover).
+    await this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined);
   }
 
   /**
-   * Stops taking messages, lets running turns finish for up to `deadlineMs` (then stops them), and stops the
-   * channels and the outbox. Contract: nothing in the outbox is lost (undelivered entries stay pending).
+   * Stops taking messages and autonomous goals' next turns, lets running turns finish for up to `deadlineMs` (then
+   * stops them), and stops the channels and the outbox. Contract: nothing in the outbox is lost (undelivered entries
+   * stay pending); running autonomous goals stay running in the store, for the next start to resume.
    */
   async stop(deadlineMs = 10_000): Promise<void> {
     this.#accepting = false;
+    // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
+    this.#goals.halt();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);
@@ -236,6 +259,7 @@ export class Gateway {
       runtime.lane.clear();
       runtime.stop("shutdown", "the gateway is shutting down");
     }
+    this.#goals.release();
     await this.idle();
     if (this.#redeliverTimer !== undefined) clearInterval(this.#redeliverTimer);
     await this.#housekeeper?.stop();

@@ -55,7 +55,14 @@ export class InboundIntake {
       policy.dmPolicy !== "disabled" &&
       !policy.admins.includes(senderId) &&
       !policy.allowFrom.includes(senderId);
-    const paired = lookUpPairing ? await this.#ctx.pairing.isApproved(scope, senderId) : false;
+    let paired = false;
+    try {
+      paired = lookUpPairing ? await this.#ctx.pairing.isApproved(scope, senderId) : false;
+    } catch (error) {
+      // The store is away before the message could be stored: the sender is told, as for a failed write below.
+      await this.#tellIfNotStored(error, message);
+      throw error;
+    }
     const decision = decideInbound(message, { policy, selfId, botHops, paired });
     if (decision.action === "ignore") {
       if (decision.hint !== undefined && this.#hints.first(`${channel}/${accountId}/${message.chatId}`)) {
@@ -97,9 +104,7 @@ export class InboundIntake {
           : await this.#ctx.store.storeInboundMessage({ event, session: newSession, message: userMessage });
     } catch (error) {
       // Nothing of it was kept (nor its event id: a redelivery is handled); the sender must not wait for an answer.
-      if (isSessionStoreError(error)) {
-        await tellMessageNotStored(this.#ctx.channelFor(channel, accountId), message, this.#ctx.logger);
-      }
+      await this.#tellIfNotStored(error, message);
       throw error;
     }
     if (stored === undefined) return; // a replay
@@ -124,6 +129,7 @@ export class InboundIntake {
         sessionKey: session.key,
         agentId: route.agentId,
         isAdmin,
+        trust: decision.trust,
         scope,
         args: command.args,
         host: this.#commandHost,
@@ -191,6 +197,12 @@ export class InboundIntake {
       );
       if (fallBack) this.#ctx.notices.post(session.key, chat, text);
     }
+  }
+
+  /** A store failure means the message was not taken: its sender hears so at once. */
+  async #tellIfNotStored(error: unknown, message: InboundMessage): Promise<void> {
+    if (!isSessionStoreError(error)) return;
+    await tellMessageNotStored(this.#ctx.channelFor(message.channel, message.accountId), message, this.#ctx.logger);
   }
 
   async #pairingReply(message: InboundMessage, scope: PairingScope, sessionKey: string): Promise<void> {

@@ -27,6 +27,8 @@ export interface PreparedAgent {
   /** Depth deny-lists, the trust-tier gate (with the agent's tool policy) and the group's tool policy. */
   readonly policies: readonly PreDispatchPolicy[];
   readonly subagents: Subagents | undefined;
+  /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
+  readonly supervisorModel: Model | undefined;
 }
 
 /** What prepareAgent needs from the gateway. */
@@ -61,6 +63,17 @@ export function prepareAgent(
       {
         path: `agents.${config.id}.model`,
         message: `unknown model ${JSON.stringify(config.model)}; known models: ${known.join(", ") || "(none)"}`,
+      },
+    ]);
+  }
+  const supervisorId = config.goals.supervisorModel;
+  const supervisorModel = supervisorId === undefined ? undefined : deps.models.find(supervisorId);
+  if (supervisorId !== undefined && supervisorModel === undefined) {
+    const known = deps.models.list().map((m) => m.id);
+    throw new GatewayConfigError([
+      {
+        path: `agents.${config.id}.goals.supervisorModel`,
+        message: `unknown model ${JSON.stringify(supervisorId)}; known models: ${known.join(", ") || "(none)"}`,
       },
     ]);
   }
@@ -124,6 +137,7 @@ export function prepareAgent(
       ...(setup?.policies ?? []),
     ],
     subagents,
+    supervisorModel,
   };
 }
 

@@ -1,5 +1,6 @@
 import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
 import type { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
+import { goalRunsItself } from "../goals/goal-record.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { SessionRecord } from "../store/store-types.js";
 import { noticePayload } from "./chat-notices.js";
@@ -47,13 +48,14 @@ export async function recoverAfterRestart(ctx: GatewayContext, dispatcher: Outbo
   for (const run of interrupted) {
     if (run.depth !== 0) continue;
     const session = await store.getSession(run.sessionKey);
-    if (session === undefined || isSubagentKey(session.key)) continue;
+    // A running autonomous goal resumes its session itself, with its own notice (Gateway.start, after this).
+    if (session === undefined || isSubagentKey(session.key) || goalRunsItself(session)) continue;
     told.push(tellAfterRestart(ctx, dispatcher, session, auto ? RESUME_NOTICE : RESTART_NOTICE));
     if (auto) resume.push(session);
   }
   // Messages that were still waiting for their turn (no run had taken them in) are told about too.
   for (const session of await store.listUnansweredSessions()) {
-    if (repaired.has(session.key) || isSubagentKey(session.key)) continue;
+    if (repaired.has(session.key) || isSubagentKey(session.key) || goalRunsItself(session)) continue;
     told.push(tellAfterRestart(ctx, dispatcher, session, auto ? UNANSWERED_RESUME_NOTICE : UNANSWERED_NOTICE));
     if (auto) resume.push(session);
   }

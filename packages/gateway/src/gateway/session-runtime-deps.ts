@@ -1,9 +1,10 @@
-import type { AgentLoopConfig, Model, StreamFn } from "@chorus/core";
+import type { AgentLoopConfig, AgentRunResult, Model, StreamFn } from "@chorus/core";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { Channel, SendTarget } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { FairAdmission } from "../lanes/fair-admission.js";
+import type { LaneItem } from "../lanes/lane-item.js";
 import type { SessionOwnership } from "../ownership/session-ownership.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -16,6 +17,25 @@ export interface SessionChat {
   readonly channel: string;
   readonly accountId: string;
   readonly target: SendTarget;
+}
+
+/** How a turn ended, for the turn hooks. `result` is undefined for a turn that could not start or a dropped item. */
+export interface SessionTurnEnd {
+  readonly sessionKey: string;
+  readonly agentId: string;
+  readonly chat: SessionChat;
+  readonly items: readonly LaneItem[];
+  readonly result: AgentRunResult | undefined;
+}
+
+/** What else happens around each turn (the goals: `{current_goal}` in the system prompt, completion, drivers). */
+export interface SessionTurnHooks {
+  /** The system prompt of the session's next turn from the agent's own; undefined keeps it as it is. */
+  systemPromptFor(session: { key: string; agentId: string }, base: string | undefined): Promise<string | undefined>;
+  /** A turn started on these items (its run is registered). Contract: must not throw. */
+  turnStarted(start: { readonly sessionKey: string; readonly items: readonly LaneItem[] }): void;
+  /** Called once per turn, after its commit. Contract: must not throw. */
+  turnEnded(end: SessionTurnEnd): void;
 }
 
 /** What a session runtime needs from its gateway. */
@@ -43,6 +63,7 @@ export interface SessionRuntimeDeps {
   collectDebounceMs: number;
   /** Where tool calls waiting for approval are shown in chat and answered. */
   approvals: ApprovalDesk;
+  turnHooks?: SessionTurnHooks;
   /** Which sessions this instance may run turns for (a cluster); absent: all of them, unfenced. */
   ownership?: SessionOwnership;
 }

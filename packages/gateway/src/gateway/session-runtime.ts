@@ -185,6 +185,7 @@ export class SessionRuntime implements LaneHost {
   }
 
   dropped(item: LaneItem): void {
+    if (item.source === "goal") this.#turnEnded([item], undefined);
     this.#deps.logger.warn({ sessionKey: this.key, senderId: item.senderId }, "queue full: dropped the oldest message");
     this.#deps.notice(
       this.key,
@@ -240,14 +241,18 @@ export class SessionRuntime implements LaneHost {
       this.meta.trustTier = items.map((item) => item.trust).reduce(lowerTier);
       if (this.#groupToolPolicy === undefined) delete this.meta.groupToolPolicy;
       else this.meta.groupToolPolicy = this.#groupToolPolicy;
+      const systemPrompt = await deps.turnHooks?.systemPromptFor(this, this.#prepared.config.systemPrompt);
+      if (systemPrompt !== undefined) agent.setSystemPrompt(systemPrompt);
       await deps.store.startRun({ id: runId, sessionKey: this.key, agentId: this.agentId });
     } catch (error) {
       deps.logger.error({ sessionKey: this.key, error: describeError(error) }, "could not start a turn");
       deps.notice(this.key, this.chat, "Sorry, I could not start working on that. Please try again.");
+      this.#turnEnded(items, undefined);
       return;
     }
     const current: CurrentRun = { runId, cause: undefined, answersSeq };
     this.#current = current;
+    deps.turnHooks?.turnStarted({ sessionKey: this.key, items });
     const startedAt = deps.now();
     deps.events.publish({
       type: "run_started",
@@ -346,6 +351,13 @@ export class SessionRuntime implements LaneHost {
     await committer.finish(result, notice);
     this.#current = undefined;
     this.#committer = undefined;
+    this.#turnEnded(items, result);
+  }
+
+  #turnEnded(items: readonly LaneItem[], result: AgentRunResult | undefined): void {
+    const hooks = this.#deps.turnHooks;
+    if (hooks === undefined) return;
+    hooks.turnEnded({ sessionKey: this.key, agentId: this.agentId, chat: this.chat, items, result });
   }
 
   async #ensureAgent(): Promise<Agent> {

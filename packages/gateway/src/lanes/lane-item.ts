@@ -6,7 +6,8 @@ export interface LaneItem {
   readonly message: AgentMessage;
   /** The trust tier of whoever caused it; a turn runs at the lowest tier among its items. */
   readonly trust: TrustTier;
-  readonly source: "user" | "subagent-result";
+  /** `goal`: an autonomous goal's prompt — it waits for its own turn (never steered into or interrupting a run). */
+  readonly source: "user" | "subagent-result" | "goal";
   /** The person to tell if the item is dropped. */
   readonly senderId?: string;
   /** The platform message it answers, for reply threading. */

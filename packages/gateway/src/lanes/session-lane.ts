@@ -61,6 +61,10 @@ export class SessionLane implements AdmissionCandidate {
   /** Takes a new item. */
   enqueue(item: LaneItem): void {
     if (this.#running) {
+      if (item.source === "goal") {
+        this.#push(item);
+        return;
+      }
       if (this.mode === "steer" && this.#host.steer(item)) return;
       this.#push(item);
       if (this.mode === "interrupt") this.#host.interrupt();
@@ -68,7 +72,7 @@ export class SessionLane implements AdmissionCandidate {
       return;
     }
     this.#push(item);
-    if (this.mode === "collect") this.#armCollect();
+    if (this.mode === "collect" && item.source !== "goal") this.#armCollect();
     else this.#schedule();
   }
 
@@ -82,6 +86,13 @@ export class SessionLane implements AdmissionCandidate {
       this.#tasks.push(() => work().then(resolve, reject));
       this.#schedule();
     });
+  }
+
+  /** Takes waiting items out of the queue (an autonomous goal's prompt once the goal stops). Contract: how many. */
+  withdraw(matches: (item: LaneItem) => boolean): number {
+    const before = this.#queue.length;
+    this.#queue = this.#queue.filter((item) => !matches(item));
+    return before - this.#queue.length;
   }
 
   /** Empties the queue (for /stop, /new). Contract: returns what was removed. */

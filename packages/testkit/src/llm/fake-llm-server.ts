@@ -34,11 +34,15 @@ export interface FakeRoute {
   error(fault: FakeHttpFault): WireErrorResponse;
 }
 
-/** Starts an HTTP server on 127.0.0.1, port 0, that plays queued scripts on the given routes. */
+/**
+ * Starts an HTTP server on 127.0.0.1, port 0, that plays queued scripts on the given routes.
+ * `answerEvery`, when given, answers every request that finds the queue empty (load tests).
+ */
 export async function startFakeLlmServer(
   routes: Record<string, FakeRoute>,
   urlSuffix: string,
   sseHeaders: Record<string, string> = {},
+  answerEvery?: FakeLlmScriptSource,
 ): Promise<FakeLlmServer> {
   const requests: RecordedLlmRequest[] = [];
   const queue: FakeLlmScriptSource[] = [];
@@ -80,7 +84,7 @@ export async function startFakeLlmServer(
       sendJson(res, 404, { error: { message: `fake LLM server: no route ${req.method} ${path}` } });
       return;
     }
-    const source = queue.shift();
+    const source = queue.shift() ?? answerEvery;
     if (!source) {
       sendJson(res, 500, { error: { message: "fake LLM server: no script enqueued for this request" } });
       return;

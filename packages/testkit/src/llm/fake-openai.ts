@@ -1,4 +1,4 @@
-import { type FakeLlmServer, startFakeLlmServer } from "./fake-llm-server.js";
+import { type FakeLlmScriptSource, type FakeLlmServer, startFakeLlmServer } from "./fake-llm-server.js";
 import { type ChatReasoningField, encodeOpenAIChatStream } from "./openai-chat-wire.js";
 import { openAIErrorResponse } from "./openai-errors.js";
 import { encodeOpenAIResponsesStream } from "./openai-responses-wire.js";
@@ -10,12 +10,18 @@ export interface FakeOpenAIOptions {
    * `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama).
    */
   chatReasoningField?: ChatReasoningField;
+  /**
+   * Answers every request that finds the queue empty with this script (or the script this function writes from the
+   * request), so a load test needs no `enqueue` per request. Default: none (such a request gets a 500).
+   */
+  answerEvery?: FakeLlmScriptSource;
 }
 
 /**
  * Starts a fake OpenAI API on 127.0.0.1 (port 0) serving `POST /v1/chat/completions` and
  * `POST /v1/responses` from one queue of scripts.
- * Contract: each request consumes one enqueued script; `url` already ends in `/v1`, as
+ * Contract: each request consumes one enqueued script, or plays `answerEvery` when none is queued; `url` already
+ * ends in `/v1`, as
  * `new OpenAI({ baseURL: url })` expects.
  */
 export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeLlmServer> {
@@ -33,5 +39,6 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeLl
     },
     "/v1",
     { "x-request-id": "req_fake" },
+    options.answerEvery,
   );
 }

@@ -106,8 +106,9 @@ export class SlackWorld {
     return message;
   }
 
-  /** Builds, stores and returns a message written by a human or another bot. */
+  /** Builds, stores and returns a message written by a human or another bot; its author becomes known to users.info. */
   inbound(channel: string, from: SlackUser, text: string, threadTs?: string): SlackMessage {
+    if (!this.users.has(from.id)) this.users.set(from.id, from);
     const ts = this.ts.next();
     const message: SlackMessage = {
       type: "message",

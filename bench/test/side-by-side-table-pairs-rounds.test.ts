@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { SystemRunResult } from "../src/side-by-side/measure-system-run.js";
+import type { SideBySideSeries } from "../src/side-by-side/run-side-by-side.js";
+import { sideBySideTable } from "../src/side-by-side/side-by-side-report.js";
+import { sideBySideSystems } from "../src/side-by-side/side-by-side-systems.js";
+
+function round(messagesPerSecond: number, cpuMsPerMessage: number, p50Ms: number): SystemRunResult {
+  return {
+    messagesPerSecond,
+    p50Ms,
+    p99Ms: p50Ms * 2,
+    cpuMsPerMessage,
+    harnessCpuMsPerMessage: 0.5,
+    counts: { injected: 1000, replies: 1000, duplicates: 0, losses: 0, strays: 0 },
+    timedWindowUs: { start: 0, end: 1 },
+  };
+}
+
+function series(id: string, rounds: SystemRunResult[]): SideBySideSeries {
+  const system = sideBySideSystems.find((s) => s.id === id);
+  if (system === undefined) throw new Error(id);
+  return { platform: "telegram", platformLabel: "Telegram", system, rounds };
+}
+
+describe("the side-by-side table", () => {
+  it("compares msg/s round by round with Chat SDK + AI SDK (Redis) and prints issue #24's goals", () => {
+    // A slow round hits both systems: the paired ratio stays 1.2× while the ratio of medians would say 0.75×.
+    const table = sideBySideTable(
+      [
+        series("chat-sdk-echo-redis", [round(1000, 1, 40), round(1000, 1, 40), round(1000, 1, 40)]),
+        series("chat-sdk-ai-redis", [round(500, 2.4, 100), round(400, 2.4, 100), round(100, 2.4, 100)]),
+        series("chorus", [round(600, 1.8, 90), round(300, 1.8, 90), round(120, 1.8, 90)]),
+      ],
+      3,
+      1000,
+    );
+    expect(table.rows.map((row) => [row[0], row[2], row[3], row[6], row[7], row[8]])).toEqual([
+      ["Chat SDK echo (Redis)", "1 000", "2.50×", "1.00", "3000/0/0", "1 000–1 000"],
+      ["Chat SDK + AI SDK (Redis)", "400", "1.00×", "2.40", "3000/0/0", "100–500"],
+      ["Chorus (SQLite)", "300", "1.20×", "1.80", "3000/0/0", "120–600"],
+    ]);
+    const goals = table.notes.filter((note) => note.startsWith("Telegram goal"));
+    expect(goals).toEqual([
+      "Telegram goal msg/s ≥ 1.00× Chat SDK + AI SDK (Redis): met (1.20×)",
+      "Telegram goal CPU ms/msg ≤ Chat SDK + AI SDK (Redis): met (1.80 vs 2.40)",
+      "Telegram goal p50 ≤ Chat SDK + AI SDK (Redis): met (90 vs 100 ms)",
+      "Telegram goal p99 ≤ Chat SDK + AI SDK (Redis): met (180 vs 200 ms)",
+      "Telegram goal msg/s ≥ 0.80× Chat SDK echo (Redis): MISSED (0.30×)",
+    ]);
+  });
+});

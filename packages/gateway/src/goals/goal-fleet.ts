@@ -1,0 +1,69 @@
+import type { SessionRecord } from "../store/store-types.js";
+import { describeVerdict } from "./describe-goal.js";
+import { type AutonomousState, goalOf } from "./goal-record.js";
+
+/** How /agents groups autonomous goals. */
+export type AutonomousGoalGroup = "active" | "paused" | "completed" | "orphaned";
+
+/** One autonomous goal in the fleet. */
+export interface AutonomousGoalEntry {
+  readonly sessionKey: string;
+  readonly agentId: string;
+  readonly text: string;
+  readonly group: AutonomousGoalGroup;
+  readonly state: AutonomousState;
+}
+
+/** Goals listed per group at most; older ones are counted. */
+const MAX_PER_GROUP = 10;
+const GROUP_ORDER: readonly AutonomousGoalGroup[] = ["active", "paused", "completed", "orphaned"];
+
+/** The autonomous goals stored in these sessions' settings, most recently changed first. Contract: pure. */
+export function autonomousGoalsOf(sessions: readonly SessionRecord[]): AutonomousGoalEntry[] {
+  const entries: AutonomousGoalEntry[] = [];
+  for (const session of sessions) {
+    const goal = goalOf(session.settings);
+    if (goal?.auto === undefined) continue;
+    entries.push({
+      sessionKey: session.key,
+      agentId: session.agentId,
+      text: goal.text,
+      group: groupOf(goal.auto),
+      state: goal.auto,
+    });
+  }
+  return entries.sort((a, b) => b.state.updatedAt - a.state.updatedAt);
+}
+
+function groupOf(auto: AutonomousState): AutonomousGoalGroup {
+  if (auto.status === "running") return "active";
+  if (auto.status === "paused") return "paused";
+  if (auto.status === "orphaned") return "orphaned";
+  return "completed";
+}
+
+/** The "Autonomous goals" section of /agents: per group, each goal's turns and the supervisor's last verdict. */
+export function renderAutonomousGoals(entries: readonly AutonomousGoalEntry[]): string[] {
+  const lines = ["**Autonomous goals**"];
+  if (entries.length === 0) return [...lines, "- none"];
+  for (const group of GROUP_ORDER) {
+    const members = entries.filter((entry) => entry.group === group);
+    if (members.length === 0) continue;
+    lines.push(`${group} (${members.length}):`);
+    for (const entry of members.slice(0, MAX_PER_GROUP)) {
+      const { state } = entry;
+      const note = state.note === undefined || group === "active" ? "" : ` · ${state.note}`;
+      lines.push(
+        `- ${entry.agentId}: ${quote(entry.text)} · ${state.status} · turn ${state.turns}/${state.maxTurns} · ` +
+          `${describeVerdict(state)}${note} · \`${entry.sessionKey}\``,
+      );
+    }
+    if (members.length > MAX_PER_GROUP) lines.push(`… and ${members.length - MAX_PER_GROUP} more`);
+  }
+  lines.push("Control one: /agents goal stop|pause|resume <sessionKey>, or /goal stop|pause|resume in its chat.");
+  return lines;
+}
+
+function quote(text: string): string {
+  return `“${text.length > 80 ? `${text.slice(0, 79)}…` : text}”`;
+}
