@@ -157,6 +157,7 @@ export class SessionRuntime implements LaneHost {
     for (const item of items) this.#forget(item);
     this.giveBackQueued();
     this.#deps.logger.info({ sessionKey: this.key }, "not the session's owner any more: its messages are left to it");
+    this.#turnEnded(items, undefined);
     return true;
   }
 
