@@ -75,7 +75,12 @@ export class Gateway {
     const deliver = (entries: readonly OutboxEntry[]): void => this.#track(this.#dispatcher.deliver(entries));
     const channelFor = (channel: string, accountId: string) => this.#channels.get(channelKey(channel, accountId));
     const notices = new ChatNotices({ store: this.store, logger: this.#logger, deliver, track });
-    this.pairing = new PairingService(options.store, { now, ...options.pairing });
+    // One gateway per store (no shared ownership): it writes every approval, so it may keep them in memory.
+    this.pairing = new PairingService(options.store, {
+      now,
+      cacheApprovals: options.store.ownership === undefined,
+      ...options.pairing,
+    });
     this.approvals = new ApprovalDesk({
       post: (sessionKey, chat, text, options) => notices.post(sessionKey, chat, text, options),
       replace: (posted, text) => notices.replace(posted, text),

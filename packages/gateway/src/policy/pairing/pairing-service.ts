@@ -1,3 +1,4 @@
+import { ApprovalCache } from "./approval-cache.js";
 import { generatePairingCode, normalizePairingCode } from "./pairing-code.js";
 import type { PairingRequest, PairingScope, PairingStore } from "./pairing-types.js";
 
@@ -9,6 +10,11 @@ export interface PairingOptions {
   maxPending?: number;
   now?: () => number;
   generateCode?: () => string;
+  /**
+   * Remember approvals in memory instead of reading the store for every DM. Only when this service is the one writer
+   * of the store's approvals (one gateway per store); a store several gateways share must leave it off. Default false.
+   */
+  cacheApprovals?: boolean;
 }
 
 /** The outcome of an unknown sender asking to pair. */
@@ -37,6 +43,7 @@ export class PairingService {
   readonly #maxPending: number;
   readonly #now: () => number;
   readonly #generateCode: () => string;
+  readonly #cache: ApprovalCache | undefined;
 
   constructor(store: PairingStore, options: PairingOptions = {}) {
     this.#store = store;
@@ -44,11 +51,12 @@ export class PairingService {
     this.#maxPending = options.maxPending ?? 3;
     this.#now = options.now ?? Date.now;
     this.#generateCode = options.generateCode ?? generatePairingCode;
+    this.#cache = options.cacheApprovals === true ? new ApprovalCache() : undefined;
   }
 
   /** Issues (or repeats) a code for an unknown DM sender. */
   async request(scope: PairingScope, sender: { id: string; name: string }): Promise<PairingRequestOutcome> {
-    if (await this.#store.isApproved(scope, sender.id)) return { status: "already-approved" };
+    if (await this.isApproved(scope, sender.id)) return { status: "already-approved" };
     const now = this.#now();
     for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
       const request: PairingRequest = {
@@ -77,7 +85,10 @@ export class PairingService {
   /** Approves a code: its sender may DM the bot from now on. */
   async approve(scope: PairingScope, typedCode: string): Promise<PairingDecisionOutcome> {
     const outcome = await this.#take(scope, typedCode);
-    if (outcome.ok) await this.#store.addApproved(scope, outcome.request.senderId, this.#now());
+    if (outcome.ok) {
+      await this.#store.addApproved(scope, outcome.request.senderId, this.#now());
+      this.#cache?.set(scope, outcome.request.senderId, true);
+    }
     return outcome;
   }
 
@@ -92,13 +103,21 @@ export class PairingService {
   }
 
   /** Whether a sender was approved on this channel account. */
-  isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
-    return this.#store.isApproved(scope, senderId);
+  async isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
+    const cached = this.#cache?.get(scope, senderId);
+    if (cached !== undefined) return cached;
+    const approved = await this.#store.isApproved(scope, senderId);
+    this.#cache?.set(scope, senderId, approved);
+    return approved;
   }
 
   /** Withdraws an approval. Contract: true when the sender had been approved. */
-  revoke(scope: PairingScope, senderId: string): Promise<boolean> {
-    return this.#store.removeApproved(scope, senderId);
+  async revoke(scope: PairingScope, senderId: string): Promise<boolean> {
+    // Forgotten first: while the removal is under way (or if it fails) the store decides.
+    this.#cache?.forget(scope, senderId);
+    const removed = await this.#store.removeApproved(scope, senderId);
+    this.#cache?.set(scope, senderId, false);
+    return removed;
   }
 
   async #take(scope: PairingScope, typedCode: string): Promise<PairingDecisionOutcome> {
