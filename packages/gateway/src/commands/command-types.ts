@@ -1,4 +1,5 @@
 import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
+import type { UsageView } from "../budgets/usage-view.js";
 import type { InboundMessage } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
@@ -59,6 +60,8 @@ export interface CommandHost {
    * Contract: resolves with the admin's answer; an unknown session changes nothing.
    */
   controlGoal(sessionKey: string, action: "stop" | "pause" | "resume", adminId: string): Promise<string>;
+  /** Spend per agent, user and goal, today and this month (UTC). */
+  usage(): Promise<UsageView>;
 }
 
 /** Everything a command handler sees. */

@@ -1,4 +1,5 @@
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
+import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel } from "../channel/channel-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -34,6 +35,8 @@ export interface GatewayContext {
   readonly notices: ChatNotices;
   /** Sessions' goals and the autonomous goals' drivers. */
   readonly goals: GoalKeeper;
+  /** Budget reservations and per-user spend. */
+  readonly budgets: GatewayBudgets;
   channelFor(channel: string, accountId: string): Channel | undefined;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

@@ -1,5 +1,7 @@
 import { SubagentSlots } from "@chorus/tools";
 import { ApprovalDesk } from "../approvals/approval-desk.js";
+import { budgetedStreamFn } from "../budgets/budgeted-stream-fn.js";
+import { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
@@ -57,6 +59,7 @@ export class Gateway {
   readonly #context: GatewayContext;
   readonly #intake: InboundIntake;
   readonly #goals: GoalKeeper;
+  readonly #budgets: GatewayBudgets;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
@@ -101,13 +104,21 @@ export class Gateway {
             logger: this.#logger,
             ...(options.housekeeping === undefined ? {} : { options: options.housekeeping }),
           });
+    this.#budgets = new GatewayBudgets({
+      store: this.store,
+      now,
+      budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
+      goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
+    });
+    // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
+    const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));
     const slots = options.subagentSlots ?? new SubagentSlots();
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
         prepareAgent(agent, options.agents?.[agent.id], {
           models: options.models,
-          streamFn: options.streamFn,
+          streamFn,
           store: this.store,
           events: this.events,
           runs: this.runs,
@@ -123,7 +134,7 @@ export class Gateway {
       store: this.store,
       logger: this.#logger,
       now,
-      streamFn: options.streamFn,
+      streamFn,
       models: options.models,
       agents: this.#agents,
       notices,
@@ -138,7 +149,7 @@ export class Gateway {
       logger: this.#logger,
       now,
       admission,
-      streamFn: options.streamFn,
+      streamFn,
       loop: options.loop,
       resolveModel: (id) => options.models.find(id),
       channelFor,
@@ -152,7 +163,14 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
-      turnHooks: this.#goals,
+      turnHooks: {
+        systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
+        turnStarted: (start) => {
+          this.#budgets.turnStarted(start.sessionKey, start.items);
+          this.#goals.turnStarted(start);
+        },
+        turnEnded: (end) => this.#goals.turnEnded(end),
+      },
     };
     this.#sessions = new SessionRegistry({
       config: this.config,
@@ -174,6 +192,7 @@ export class Gateway {
       sessions: this.#sessions,
       notices,
       goals: this.#goals,
+      budgets: this.#budgets,
       channelFor,
       track,
     };
