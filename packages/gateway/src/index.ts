@@ -1,3 +1,4 @@
+export * from "./budgets/index.js";
 export * from "./channel/index.js";
 export * from "./channel-kit/index.js";
 export * from "./config/index.js";
