@@ -35,7 +35,10 @@ describe("PostgreSQL schema migrations", () => {
       PostgresSessionStore.open({ url: database.url, schema, exclusive: false }),
     ]);
     try {
-      expect(await appliedSteps(schema)).toEqual([{ name: "0001_initial-schema", times: 1 }]);
+      expect(await appliedSteps(schema)).toEqual([
+        { name: "0001_initial-schema", times: 1 },
+        { name: "0003_schedules", times: 1 },
+      ]);
       expect([first.schemaVersion, second.schemaVersion]).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
       await first.ensureSession(session);
       expect((await second.getSession(session.key))?.key).toBe(session.key);
@@ -54,7 +57,10 @@ describe("PostgreSQL schema migrations", () => {
     const second = await PostgresSessionStore.open({ url: database.url, schema });
     try {
       expect((await second.readTranscript(session.key)).map((entry) => entry.seq)).toEqual([1]);
-      expect(await appliedSteps(schema)).toEqual([{ name: "0001_initial-schema", times: 1 }]);
+      expect(await appliedSteps(schema)).toEqual([
+        { name: "0001_initial-schema", times: 1 },
+        { name: "0003_schedules", times: 1 },
+      ]);
     } finally {
       await second.close();
     }
@@ -77,6 +83,7 @@ describe("PostgreSQL schema migrations", () => {
     expect((refused as Error).message).toContain(`up to version ${POSTGRES_SCHEMA_VERSION}`);
     expect((await appliedSteps(schema)).map((step) => step.name)).toEqual([
       "0001_initial-schema",
+      "0003_schedules",
       "0042_from-a-newer-chorus",
     ]);
     // The refused open let go of the database: once the newer step is gone, this version opens it again.
