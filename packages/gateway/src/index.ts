@@ -9,5 +9,6 @@ export * from "./policy/index.js";
 export * from "./replies/index.js";
 export * from "./routing/index.js";
 export * from "./runtime-index.js";
+export * from "./schedules/index.js";
 export * from "./session-key/index.js";
 export * from "./store/index.js";

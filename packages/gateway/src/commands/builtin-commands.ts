@@ -4,6 +4,7 @@ import type { CommandContext, CommandDefinition } from "./command-types.js";
 import { clearCommand, doneCommand, goalCommand } from "./goal-commands.js";
 import { modelCommand } from "./model-command.js";
 import { pairCommand } from "./pair-command.js";
+import { scheduleCommand } from "./schedule-command.js";
 import { compactCommand, newCommand, queueCommand, resetCommand, stopCommand } from "./session-commands.js";
 import { statusCommand } from "./status-command.js";
 import { usageCommand } from "./usage-command.js";
@@ -39,6 +40,7 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   pairCommand,
   agentsCommand,
   usageCommand,
+  scheduleCommand,
 ];
 
 /** Whether a name is a builtin command (others go to the agent as ordinary text). */

@@ -9,6 +9,8 @@ import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import type { TrustTier } from "../policy/trust-tier.js";
+import type { NewScheduleRequest } from "../schedules/schedule-command-args.js";
+import type { ScheduleCaller, ScheduleEntry } from "../schedules/scheduler.js";
 import type { SessionRecord } from "../store/store-types.js";
 
 /** A session's state for /status. */
@@ -62,6 +64,14 @@ export interface CommandHost {
   controlGoal(sessionKey: string, action: "stop" | "pause" | "resume", adminId: string): Promise<string>;
   /** Spend per agent, user and goal, today and this month (UTC). */
   usage(): Promise<UsageView>;
+  /** The gateway's clock (epoch ms). */
+  now(): number;
+  /** Stores a parsed /schedule. Contract: resolves with the chat's answer; a refusal stores nothing. */
+  createSchedule(request: NewScheduleRequest, caller: ScheduleCaller): Promise<string>;
+  /** Every schedule, oldest first. */
+  schedules(): Promise<readonly ScheduleEntry[]>;
+  /** Stops a schedule. Contract: resolves with the chat's answer. */
+  stopSchedule(id: string): Promise<string>;
 }
 
 /** Everything a command handler sees. */

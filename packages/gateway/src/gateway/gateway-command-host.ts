@@ -95,6 +95,10 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
       }
       return outcome.text;
     },
+    now: () => ctx.now(),
+    createSchedule: (request, caller) => ctx.schedules.create(request, caller),
+    schedules: () => ctx.schedules.entries(),
+    stopSchedule: (id) => ctx.schedules.stop(id),
     usage: () =>
       usageViewOf({
         store,

@@ -3,6 +3,7 @@ import { ApprovalDesk } from "../approvals/approval-desk.js";
 import { budgetedStreamFn } from "../budgets/budgeted-stream-fn.js";
 import { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
+import type { CommandHost } from "../commands/command-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
 import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
@@ -14,6 +15,7 @@ import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
+import { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { ChatNotices } from "./chat-notices.js";
@@ -25,6 +27,7 @@ import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
 import { InboundIntake } from "./inbound-intake.js";
 import { type PreparedAgent, prepareAgent } from "./prepare-agent.js";
 import { recoverAfterRestart, resumeAfterRestart } from "./restart-recovery.js";
+import { sessionChatOf } from "./session-chat.js";
 import { SessionRateCap } from "./session-rate-cap.js";
 import { SessionRegistry } from "./session-registry.js";
 import type { SessionRuntimeDeps } from "./session-runtime-deps.js";
@@ -60,6 +63,9 @@ export class Gateway {
   readonly #intake: InboundIntake;
   readonly #goals: GoalKeeper;
   readonly #budgets: GatewayBudgets;
+  readonly #schedules: Scheduler;
+  readonly #commandHost: CommandHost;
+  #scheduleTimer: ReturnType<typeof setInterval> | undefined;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
@@ -169,7 +175,10 @@ export class Gateway {
           this.#budgets.turnStarted(start.sessionKey, start.items);
           this.#goals.turnStarted(start);
         },
-        turnEnded: (end) => this.#goals.turnEnded(end),
+        turnEnded: (end) => {
+          this.#schedules.turnEnded(end);
+          this.#goals.turnEnded(end);
+        },
       },
     };
     this.#sessions = new SessionRegistry({
@@ -177,6 +186,15 @@ export class Gateway {
       agents: this.#agents,
       idleEvictMs: options.idleEvictMs ?? GATEWAY_DEFAULTS.idleEvictMs,
       runtimeDeps: () => deps,
+    });
+    this.#schedules = new Scheduler({
+      store: this.store,
+      logger: this.#logger,
+      now,
+      accept: (session, message, seq, senderId) =>
+        this.#sessions.runtimeFor(session).accept({ message, seq, trust: "owner", source: "user", senderId }),
+      freshSession: (sessionKey) => this.#commandHost.newSession(sessionKey),
+      notice: (session, text) => void notices.post(session.key, sessionChatOf(session), text),
     });
     this.#context = {
       config: this.config,
@@ -193,6 +211,7 @@ export class Gateway {
       notices,
       goals: this.#goals,
       budgets: this.#budgets,
+      schedules: this.#schedules,
       channelFor,
       track,
     };
@@ -200,6 +219,7 @@ export class Gateway {
       fleet: () => this.fleet(),
       killRun: (runId) => this.killRun(runId),
     });
+    this.#commandHost = commandHost;
     this.#intake = new InboundIntake(
       this.#context,
       commandHost,
@@ -243,6 +263,24 @@ export class Gateway {
     await this.#dispatcher.start();
     for (const session of resume) await resumeAfterRestart(this.#context, session);
     await this.#goals.resumeAll();
+    // Runs missed while the gateway was down are told to their owners once (not run), then due ones run on a timer.
+    await this.#schedules.reportMissed();
+    this.#scheduleTimer = setInterval(() => void this.runDueSchedules(), this.#options.scheduleTickMs ?? 1000);
+    this.#scheduleTimer.unref?.();
+  }
+
+  /**
+   * Runs every schedule due by the gateway's clock now (the gateway's timer calls it every `scheduleTickMs`; tests
+   * call it after moving their clock). Contract: resolves with how many ran; a failure is logged, never thrown.
+   */
+  async runDueSchedules(): Promise<number> {
+    if (!this.#accepting) return 0;
+    try {
+      return await this.#schedules.runDue();
+    } catch (error) {
+      this.#logger.error({ error: describeError(error) }, "running due schedules failed");
+      return 0;
+    }
   }
 
   /**
@@ -252,6 +290,7 @@ export class Gateway {
    */
   async stop(deadlineMs = 10_000): Promise<void> {
     this.#accepting = false;
+    if (this.#scheduleTimer !== undefined) clearInterval(this.#scheduleTimer);
     // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
     this.#goals.halt();
     let timer: ReturnType<typeof setTimeout> | undefined;
