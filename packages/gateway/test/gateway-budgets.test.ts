@@ -128,6 +128,36 @@ describe("budgets through the gateway", () => {
     );
   });
 
+  it("an exhausted schedule budget stops the schedule without making the call, and tells its owner", async () => {
+    const clock = { at: Date.parse("2026-11-25T10:00:00Z") };
+    h = await startHarness({
+      script: () => priced("report"),
+      config: config({ scheduleTokens: 150 }),
+      gateway: { models: modelCatalog([SMALL]), now: () => clock.at, scheduleTickMs: 86_400_000 },
+    });
+    await h.send({ text: "/schedule every 1h hourly report", sender: ADMIN });
+    clock.at += 3_600_000;
+    await h.gateway.runDueSchedules();
+    await h.gateway.idle();
+    expect(h.streamFn.calls).toHaveLength(1);
+    clock.at += 3_600_000;
+    await h.gateway.runDueSchedules();
+    await h.gateway.idle();
+    // The second run's call would pass 150 tokens (101 spent): it is not made, and the schedule stops.
+    expect(h.streamFn.calls).toHaveLength(1);
+    const [schedule] = await h.store.listSchedules();
+    expect(schedule?.status).toBe("stopped");
+    expect(schedule?.data).toMatchObject({ spentTokens: 101, runs: 2 });
+    expect(schedule?.data.lastResult).toMatch(
+      /^stopped: budget exhausted — schedule s-[0-9a-f]{8}'s budget of 150 tokens/,
+    );
+    expect(h.channel.transcript("dm-admin").at(-1)).toMatch(
+      /^⚠️ Schedule s-[0-9a-f]{8} \(every 1h\) failed: Budget exhausted: schedule s-[0-9a-f]{8}'s budget of 150 tokens is exhausted \(101 spent/,
+    );
+    clock.at += 3_600_000;
+    expect(await h.gateway.runDueSchedules()).toBe(0);
+  });
+
   it("/usage is for admins", async () => {
     h = await startHarness({ config: config({}) });
     await h.send({ text: "/usage", sender: { id: "u1" } });

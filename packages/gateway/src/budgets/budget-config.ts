@@ -28,6 +28,10 @@ export const budgetConfigSchema = z.strictObject({
   goalTokens: tokens("budgets.goalTokens"),
   /** US dollars one goal may spend (counted from when it was set). */
   goalCostUsd: dollars("budgets.goalCostUsd"),
+  /** Tokens one schedule may use over all its runs. */
+  scheduleTokens: tokens("budgets.scheduleTokens"),
+  /** US dollars one schedule may spend over all its runs. */
+  scheduleCostUsd: dollars("budgets.scheduleCostUsd"),
 });
 
 /** An agent's spending limits. */

@@ -16,6 +16,12 @@ export interface GatewayBudgetParts {
   budgetsFor(agentId: string): BudgetConfig | undefined;
   /** A running autonomous goal met an exhausted budget: it must start no further turn. */
   goalExhausted(sessionKey: string, reason: string): void;
+  /** The schedule whose prompt is among a turn's items, if any. */
+  scheduleOf(items: readonly LaneItem[]): string | undefined;
+  /** What a schedule spent before this process counted (kept with the schedule). */
+  scheduleSpent(scheduleId: string): Promise<Spend>;
+  /** A schedule met its exhausted budget: it must run no more. */
+  scheduleExhausted(scheduleId: string, reason: string): void;
 }
 
 /** The spend of runs, summed. */
@@ -36,6 +42,8 @@ export class GatewayBudgets {
   readonly #ledger = new BudgetLedger();
   /** Who started each session's current turn. */
   readonly #turnUser = new Map<string, string>();
+  /** The schedule behind each session's current turn. */
+  readonly #turnSchedule = new Map<string, string>();
   /** Spend per `user|day`, booked as calls settle. */
   readonly #userDays = new Map<string, Spend>();
 
@@ -48,6 +56,9 @@ export class GatewayBudgets {
     const sender = items.findLast((item) => item.senderId !== undefined)?.senderId;
     if (sender === undefined) this.#turnUser.delete(sessionKey);
     else this.#turnUser.set(sessionKey, sender);
+    const schedule = this.#parts.scheduleOf(items);
+    if (schedule === undefined) this.#turnSchedule.delete(sessionKey);
+    else this.#turnSchedule.set(sessionKey, schedule);
   }
 
   /** Reserves one call of a session. Contract: undefined only when the session is unknown. */
@@ -56,10 +67,14 @@ export class GatewayBudgets {
     if (session === undefined) return undefined;
     const goal = goalOf(session.settings);
     const activeGoal = goal?.status === "active" ? goal : undefined;
-    const limits = this.#limitsOf(session.agentId, call.sessionKey, activeGoal);
+    const schedule = this.#turnSchedule.get(call.sessionKey);
+    const limits = this.#limitsOf(session.agentId, call.sessionKey, activeGoal, schedule);
     const reservation = await this.#ledger.reserve(limits, call.estimate);
     if (!reservation.ok) {
       if (isLiveAutonomous(activeGoal)) this.#parts.goalExhausted(call.sessionKey, reservation.exhausted);
+      if (schedule !== undefined && reservation.exhausted.startsWith("schedule")) {
+        this.#parts.scheduleExhausted(schedule, reservation.exhausted);
+      }
       return reservation;
     }
     const user = this.#turnUser.get(call.sessionKey) ?? activeGoal?.setBy;
@@ -82,7 +97,7 @@ export class GatewayBudgets {
     this.#userDays.set(key, addSpend(this.#userDays.get(key) ?? NO_SPEND, actual));
   }
 
-  #limitsOf(agentId: string, sessionKey: string, goal: GoalRecord | undefined): BudgetLimit[] {
+  #limitsOf(agentId: string, sessionKey: string, goal: GoalRecord | undefined, schedule: string | undefined) {
     const budgets = this.#parts.budgetsFor(agentId);
     if (budgets === undefined) return [];
     const { store } = this.#parts;
@@ -106,6 +121,15 @@ export class GatewayBudgets {
         ...(budgets.goalCostUsd === undefined ? {} : { cost: budgets.goalCostUsd }),
         seed: async () =>
           spendOfRuns((await store.listRuns({ sessionKey })).filter((run) => run.startedAt >= goal.setAt)),
+      });
+    }
+    if (schedule !== undefined && (budgets.scheduleTokens !== undefined || budgets.scheduleCostUsd !== undefined)) {
+      limits.push({
+        scope: `schedule:${schedule}`,
+        label: `schedule ${schedule}'s budget`,
+        ...(budgets.scheduleTokens === undefined ? {} : { tokens: budgets.scheduleTokens }),
+        ...(budgets.scheduleCostUsd === undefined ? {} : { cost: budgets.scheduleCostUsd }),
+        seed: () => this.#parts.scheduleSpent(schedule),
       });
     }
     return limits;

@@ -115,6 +115,9 @@ export class Gateway {
       now,
       budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
       goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
+      scheduleOf: (items) => this.#schedules.scheduleOf(items),
+      scheduleSpent: (id) => this.#schedules.spent(id),
+      scheduleExhausted: (id, reason) => track(this.#schedules.exhausted(id, reason)),
     });
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
     const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));

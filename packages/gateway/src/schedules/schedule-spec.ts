@@ -25,6 +25,9 @@ export const scheduleDataSchema = z.object({
   lastRunAt: z.number().optional(),
   /** "ok", or why the last run failed, or what was missed. */
   lastResult: z.string().optional(),
+  /** What its runs spent (counted against `budgets.scheduleTokens` / `scheduleCostUsd`). */
+  spentTokens: z.number().min(0).default(0),
+  spentCost: z.number().min(0).default(0),
 });
 export type ScheduleData = z.output<typeof scheduleDataSchema>;
 

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { AgentMessage } from "@chorus/core";
+import type { AgentMessage, Usage } from "@chorus/core";
+import type { Spend } from "../budgets/spend-window.js";
 import type { GatewayLogger } from "../gateway/gateway-logger.js";
 import type { SessionTurnEnd } from "../gateway/session-runtime-deps.js";
+import type { LaneItem } from "../lanes/lane-item.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ScheduleRecord, SessionRecord } from "../store/store-types.js";
 import type { NewScheduleRequest } from "./schedule-command-args.js";
@@ -68,6 +70,8 @@ export class Scheduler {
       ownerId: caller.senderId,
       ownerSessionKey: caller.sessionKey,
       runs: 0,
+      spentTokens: 0,
+      spentCost: 0,
     };
     const id = `s-${randomUUID().slice(0, 8)}`;
     await this.#deps.store.putSchedule({
@@ -140,6 +144,36 @@ export class Scheduler {
     return this.#running;
   }
 
+  /** The schedule whose queued prompt is among these items, if any. */
+  scheduleOf(items: readonly LaneItem[]): string | undefined {
+    for (const item of items) {
+      const id = this.#pending.get(item.message);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  }
+
+  /** What a schedule's runs spent, as stored. */
+  async spent(id: string): Promise<Spend> {
+    const record = await this.#deps.store.getSchedule(id);
+    const data = record === undefined ? undefined : scheduleDataSchema.safeParse(record.data).data;
+    return { tokens: data?.spentTokens ?? 0, cost: data?.spentCost ?? 0 };
+  }
+
+  /** A schedule's budget is exhausted: it stops (the run under way fails and its owner is told why). */
+  async exhausted(id: string, reason: string): Promise<void> {
+    const record = await this.#deps.store.getSchedule(id);
+    const data = record === undefined ? undefined : scheduleDataSchema.safeParse(record.data).data;
+    if (record?.status !== "active" || data === undefined) return;
+    const { nextRunAt: _next, ...rest } = record;
+    await this.#deps.store.putSchedule({
+      ...rest,
+      status: "stopped",
+      data: stored({ ...data, lastResult: `stopped: budget exhausted — ${reason}` }),
+      updatedAt: this.#deps.now(),
+    });
+  }
+
   /** A turn ended: a scheduled prompt's result is recorded, and its owner told when it failed. */
   turnEnded(end: SessionTurnEnd): void {
     for (const item of end.items) {
@@ -152,7 +186,7 @@ export class Scheduler {
           : end.result.reason === "error" || end.result.reason === "aborted"
             ? (end.result.error ?? end.result.reason)
             : undefined;
-      void this.#recordResult(id, failure).catch((error: unknown) =>
+      void this.#recordResult(id, failure, end.result?.usage).catch((error: unknown) =>
         this.#deps.logger.error({ scheduleId: id, error: String(error) }, "schedule result not recorded"),
       );
     }
@@ -190,14 +224,20 @@ export class Scheduler {
     this.#deps.accept(session, message, firstSeq, data.ownerId);
   }
 
-  async #recordResult(id: string, failure: string | undefined): Promise<void> {
+  async #recordResult(id: string, failure: string | undefined, usage?: Usage): Promise<void> {
     const record = await this.#deps.store.getSchedule(id);
     const data = record === undefined ? undefined : scheduleDataSchema.safeParse(record.data).data;
     if (record === undefined || data === undefined) return;
+    // A schedule its budget stopped keeps that as its last result.
+    const stopped = record.status === "stopped" && data.lastResult?.startsWith("stopped:") === true;
     await this.#save(
       record,
       data,
-      { lastResult: failure === undefined ? "ok" : `failed: ${failure}` },
+      {
+        ...(stopped ? {} : { lastResult: failure === undefined ? "ok" : `failed: ${failure}` }),
+        spentTokens: data.spentTokens + (usage?.totalTokens ?? 0),
+        spentCost: data.spentCost + (usage?.cost.total ?? 0),
+      },
       record.nextRunAt,
     );
     if (failure !== undefined) {
