@@ -61,6 +61,11 @@ describe("budgets through the gateway", () => {
     expect(chat).toContainEqual(expect.stringContaining("Sorry, that failed: Budget exhausted: the goal's budget"));
     expect(chat.at(-1)).toContain("⏸ Autonomous goal paused: budget exhausted — the goal's budget of 450 tokens");
     expect(spendOfRuns(await h.store.listRuns({ sessionKey: KEY })).tokens).toBe(303);
+    // /agents shows the goal's spend against its budget.
+    await h.send({ text: "/agents", sender: ADMIN });
+    expect(h.channel.transcript("dm-admin").at(-1)).toMatch(
+      /- main: “count” · paused · turn 3\/10 · .* · spent 303 tokens · \$0\.0006 of 450 tokens · `main:main:test:dm:admin`/,
+    );
   });
 
   it("concurrent turns against one daily budget never overspend", async () => {

@@ -32,6 +32,12 @@ export function spendOfRuns(runs: readonly RunRecord[]): Spend {
   );
 }
 
+/** A goal's runs among a session's: started from when it was set until it was completed. */
+export function runsOfGoal(runs: readonly RunRecord[], goal: GoalRecord): RunRecord[] {
+  const ended = goal.completedAt ?? Number.POSITIVE_INFINITY;
+  return runs.filter((run) => run.startedAt >= goal.setAt && run.startedAt <= ended);
+}
+
 /**
  * The gateway's budgets: each model call of a session is reserved against its agent's daily budget and its active
  * goal's budget (see BudgetLedger), and its use is booked per user (whoever started the turn; an autonomous goal's

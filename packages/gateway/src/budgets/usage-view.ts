@@ -3,7 +3,7 @@ import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { RunRecord } from "../store/store-types.js";
 import type { BudgetConfig } from "./budget-config.js";
-import { spendOfRuns } from "./gateway-budgets.js";
+import { runsOfGoal, spendOfRuns } from "./gateway-budgets.js";
 import { addSpend, NO_SPEND, type Spend, utcDay, utcDayStart, utcMonthStart } from "./spend-window.js";
 
 /** Spend today and this month (UTC). */
@@ -58,9 +58,9 @@ export async function usageViewOf(sources: UsageSources): Promise<UsageView> {
     if (isSubagentKey(session.key)) continue;
     const goal = goalOf(session.settings);
     if (goal === undefined || goal.setAt < monthStart) continue;
-    const ended = goal.completedAt ?? Number.POSITIVE_INFINITY;
-    const own = runs.filter(
-      (run) => run.sessionKey === session.key && run.startedAt >= goal.setAt && run.startedAt <= ended,
+    const own = runsOfGoal(
+      runs.filter((run) => run.sessionKey === session.key),
+      goal,
     );
     goals.push({
       sessionKey: session.key,
