@@ -107,6 +107,25 @@ describe("schedules through the gateway", () => {
     expect(await g.gateway.runDueSchedules()).toBe(1);
   });
 
+  it("reports a one-off missed while down and ends it", async () => {
+    const store = new MemorySessionStore();
+    const clock = fakeClock("2026-11-25T10:00:00Z");
+    let g = await start(clock, store);
+    await g.send({ text: "/schedule at 2026-11-25T12:00 --tz Europe/Berlin lunch reminder", sender: ADMIN });
+    expect(g.channel.transcript(CHAT).at(-1)).toContain("Next run 2026-11-25T11:00:00.000Z");
+    await g.close();
+    h = undefined;
+    clock.at = Date.parse("2026-11-25T13:00:00Z");
+    g = await start(clock, store);
+    await g.gateway.idle();
+    expect(g.channel.transcript(CHAT).at(-1)).toMatch(
+      /^⏰ Schedule s-[0-9a-f]{8} \(once at 2026-11-25T11:00:00\.000Z\) missed 1 run\(s\) while the gateway was down, .* It has ended\.$/,
+    );
+    const [stored] = await g.store.listSchedules();
+    expect(stored?.status).toBe("done");
+    expect(g.streamFn.calls).toHaveLength(0);
+  });
+
   it("tells the owner in chat when a scheduled run fails", async () => {
     const clock = fakeClock("2026-11-25T10:00:00Z");
     const failing = (): ScriptedTurn => ({
