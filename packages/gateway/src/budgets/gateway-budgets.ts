@@ -3,7 +3,7 @@ import type { GoalRecord } from "../goals/goal-record.js";
 import { goalOf, isLiveAutonomous } from "../goals/goal-record.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { RunRecord } from "../store/store-types.js";
+import type { RunRecord, SessionRecord } from "../store/store-types.js";
 import type { BudgetConfig } from "./budget-config.js";
 import { BudgetLedger, type BudgetLimit, type Reservation } from "./budget-ledger.js";
 import { addSpend, NO_SPEND, type Spend, utcDay, utcDayStart } from "./spend-window.js";
@@ -12,6 +12,8 @@ import { addSpend, NO_SPEND, type Spend, utcDay, utcDayStart } from "./spend-win
 export interface GatewayBudgetParts {
   readonly store: SessionStore;
   readonly now: () => number;
+  /** A session's agent when the session is live in memory (no store read); undefined otherwise. */
+  agentOf(sessionKey: string): string | undefined;
   /** An agent's budgets; undefined for an agent no longer configured. */
   budgetsFor(agentId: string): BudgetConfig | undefined;
   /** A running autonomous goal met an exhausted budget: it must start no further turn. */
@@ -22,6 +24,10 @@ export interface GatewayBudgetParts {
   scheduleSpent(scheduleId: string): Promise<Spend>;
   /** A schedule met its exhausted budget: it must run no more. */
   scheduleExhausted(scheduleId: string, reason: string): void;
+}
+
+function hasGoalBudget(budgets: BudgetConfig | undefined): boolean {
+  return budgets?.goalTokens !== undefined || budgets?.goalCostUsd !== undefined;
 }
 
 /** The spend of runs, summed. */
@@ -69,15 +75,25 @@ export class GatewayBudgets {
 
   /** Reserves one call of a session. Contract: undefined only when the session is unknown. */
   async reserve(call: { readonly sessionKey: string; readonly model: Model; readonly estimate: Spend }) {
-    const session = await this.#parts.store.getSession(call.sessionKey);
-    if (session === undefined) return undefined;
-    const goal = goalOf(session.settings);
+    const { store } = this.#parts;
+    // The hot path reads no store: the session's agent is known in memory; its goal is read only when it has a budget.
+    let agentId = this.#parts.agentOf(call.sessionKey);
+    let session: SessionRecord | undefined;
+    if (agentId === undefined || hasGoalBudget(this.#parts.budgetsFor(agentId))) {
+      session = await store.getSession(call.sessionKey);
+      if (session === undefined) return undefined;
+      agentId = session.agentId;
+    }
+    const goal = session === undefined ? undefined : goalOf(session.settings);
     const activeGoal = goal?.status === "active" ? goal : undefined;
     const schedule = this.#turnSchedule.get(call.sessionKey);
-    const limits = this.#limitsOf(session.agentId, call.sessionKey, activeGoal, schedule);
+    const limits = this.#limitsOf(agentId, call.sessionKey, activeGoal, schedule);
     const reservation = await this.#ledger.reserve(limits, call.estimate);
     if (!reservation.ok) {
-      if (isLiveAutonomous(activeGoal)) this.#parts.goalExhausted(call.sessionKey, reservation.exhausted);
+      // A running autonomous goal stops starting turns whichever budget refused.
+      const current = session ?? (await store.getSession(call.sessionKey));
+      const live = current === undefined ? undefined : goalOf(current.settings);
+      if (isLiveAutonomous(live)) this.#parts.goalExhausted(call.sessionKey, reservation.exhausted);
       if (schedule !== undefined && reservation.exhausted.startsWith("schedule")) {
         this.#parts.scheduleExhausted(schedule, reservation.exhausted);
       }

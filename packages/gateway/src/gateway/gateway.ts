@@ -113,6 +113,7 @@ export class Gateway {
     this.#budgets = new GatewayBudgets({
       store: this.store,
       now,
+      agentOf: (sessionKey) => this.#sessions.get(sessionKey)?.agentId,
       budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
       goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
       scheduleOf: (items) => this.#schedules.scheduleOf(items),
