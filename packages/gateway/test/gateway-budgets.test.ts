@@ -68,6 +68,22 @@ describe("budgets through the gateway", () => {
     );
   });
 
+  it("an exhausted daily budget pauses a running autonomous goal too", async () => {
+    h = await startHarness({
+      script: goalScript({ agent: (turn) => priced(`step ${turn}`) }),
+      config: config({ dailyTokens: 250 }),
+      gateway: { models: modelCatalog([SMALL]) },
+    });
+    await h.send({ text: "/goal create --auto --turns 10 count", sender: ADMIN });
+    // Turn 1 spends 101; turn 2's worst case (~100 output + its estimated input) would pass 250: it is not made.
+    expect(h.streamFn.calls.flatMap((call) => autonomousTurnOf(call.context) ?? [])).toEqual([1]);
+    const session = await h.store.getSession(KEY);
+    expect(session === undefined ? undefined : goalOf(session.settings)?.auto?.status).toBe("paused");
+    expect(h.channel.transcript("dm-admin").at(-1)).toContain(
+      "⏸ Autonomous goal paused: budget exhausted — agent main's daily budget of 250 tokens",
+    );
+  });
+
   it("concurrent turns against one daily budget never overspend", async () => {
     h = await startHarness({
       script: () => priced("working on it", 50),
