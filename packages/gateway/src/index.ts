@@ -1,3 +1,4 @@
+export * from "./budgets/index.js";
 export * from "./channel/index.js";
 export * from "./channel-kit/index.js";
 export * from "./config/index.js";
@@ -9,5 +10,6 @@ export * from "./policy/index.js";
 export * from "./replies/index.js";
 export * from "./routing/index.js";
 export * from "./runtime-index.js";
+export * from "./schedules/index.js";
 export * from "./session-key/index.js";
 export * from "./store/index.js";

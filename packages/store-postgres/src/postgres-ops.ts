@@ -14,6 +14,8 @@ import type {
   RunFilter,
   RunPatch,
   RunRecord,
+  ScheduleFilter,
+  ScheduleRecord,
   SessionFilter,
   SessionPatch,
   SessionRecord,
@@ -27,6 +29,7 @@ import * as inbound from "./sql/inbound-statements.js";
 import * as outbox from "./sql/outbox-statements.js";
 import * as pairing from "./sql/pairing-statements.js";
 import * as runs from "./sql/run-statements.js";
+import * as schedules from "./sql/schedule-statements.js";
 import * as sessions from "./sql/session-statements.js";
 import type { StoreContext } from "./sql/store-context.js";
 import * as transcript from "./sql/transcript-statements.js";
@@ -144,6 +147,18 @@ export abstract class PostgresOps implements SessionStoreOps {
   }
   removeApproved(scope: PairingScope, senderId: string): Promise<boolean> {
     return this.call((db) => pairing.removeApproved(db, scope, senderId));
+  }
+  putSchedule(schedule: ScheduleRecord): Promise<void> {
+    return this.call((db) => schedules.putSchedule(db, schedule));
+  }
+  getSchedule(id: string): Promise<ScheduleRecord | undefined> {
+    return this.call((db) => schedules.getSchedule(db, id));
+  }
+  listSchedules(filter?: ScheduleFilter): Promise<ScheduleRecord[]> {
+    return this.call((db) => schedules.listSchedules(db, filter));
+  }
+  deleteSchedule(id: string): Promise<boolean> {
+    return this.call((db) => schedules.deleteSchedule(db, id));
   }
   commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
     return this.call((db) => commitTurn(db, this.ctx, turn));

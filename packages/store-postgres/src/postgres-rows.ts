@@ -6,6 +6,8 @@ import type {
   OutboxStatus,
   RunRecord,
   RunStatus,
+  ScheduleRecord,
+  ScheduleStatus,
   SessionRecord,
   StoredJson,
 } from "@chorus/gateway/store";
@@ -122,5 +124,18 @@ export function pairingRequestFromRow(row: PgRow): PairingRequest {
     senderName: text(row, "sender_name"),
     createdAt: int(row, "created_at"),
     expiresAt: int(row, "expires_at"),
+  };
+}
+
+/** A schedule row as a record. */
+export function scheduleFromRow(row: PgRow): ScheduleRecord {
+  const nextRunAt = optionalInt(row, "next_run_at");
+  return {
+    id: text(row, "id"),
+    status: text(row, "status") as ScheduleStatus,
+    ...(nextRunAt === undefined ? {} : { nextRunAt }),
+    data: JSON.parse(text(row, "data")) as ScheduleRecord["data"],
+    createdAt: int(row, "created_at"),
+    updatedAt: int(row, "updated_at"),
   };
 }

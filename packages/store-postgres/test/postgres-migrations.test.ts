@@ -38,6 +38,7 @@ describe("PostgreSQL schema migrations", () => {
       expect(await appliedSteps(schema)).toEqual([
         { name: "0001_initial-schema", times: 1 },
         { name: "0002_shard-leases", times: 1 },
+        { name: "0003_schedules", times: 1 },
       ]);
       expect([first.schemaVersion, second.schemaVersion]).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
       await first.ensureSession(session);
@@ -60,6 +61,7 @@ describe("PostgreSQL schema migrations", () => {
       expect(await appliedSteps(schema)).toEqual([
         { name: "0001_initial-schema", times: 1 },
         { name: "0002_shard-leases", times: 1 },
+        { name: "0003_schedules", times: 1 },
       ]);
     } finally {
       await second.close();
@@ -84,6 +86,7 @@ describe("PostgreSQL schema migrations", () => {
     expect((await appliedSteps(schema)).map((step) => step.name)).toEqual([
       "0001_initial-schema",
       "0002_shard-leases",
+      "0003_schedules",
       "0042_from-a-newer-chorus",
     ]);
     // The refused open let go of the database: once the newer step is gone, this version opens it again.

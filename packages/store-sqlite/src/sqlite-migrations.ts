@@ -150,6 +150,21 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX outbox_sent_by_age ON outbox (updated_at) WHERE status = 'sent';
     `,
   },
+  {
+    version: 5,
+    description: "schedules (/schedule): what runs when, kept across restarts",
+    sql: `
+      CREATE TABLE schedules (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL CHECK (status IN ('active', 'stopped', 'done')),
+        next_run_at INTEGER,
+        data TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX schedules_by_age ON schedules (created_at, id);
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

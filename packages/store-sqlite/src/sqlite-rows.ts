@@ -7,6 +7,8 @@ import type {
   OutboxStatus,
   RunRecord,
   RunStatus,
+  ScheduleRecord,
+  ScheduleStatus,
   SessionRecord,
   StoredJson,
 } from "@chorus/gateway/store";
@@ -123,5 +125,18 @@ export function pairingRequestFromRow(row: SqliteRow): PairingRequest {
     senderName: text(row, "sender_name"),
     createdAt: int(row, "created_at"),
     expiresAt: int(row, "expires_at"),
+  };
+}
+
+/** A schedule row as a record. */
+export function scheduleFromRow(row: SqliteRow): ScheduleRecord {
+  const next = row.next_run_at;
+  return {
+    id: text(row, "id"),
+    status: text(row, "status") as ScheduleStatus,
+    ...(next === null || next === undefined ? {} : { nextRunAt: int(row, "next_run_at") }),
+    data: JSON.parse(text(row, "data")) as ScheduleRecord["data"],
+    createdAt: int(row, "created_at"),
+    updatedAt: int(row, "updated_at"),
   };
 }

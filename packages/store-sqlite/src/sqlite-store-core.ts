@@ -17,6 +17,9 @@ import type {
   RunPatch,
   RunRecord,
   RunStatus,
+  ScheduleFilter,
+  ScheduleRecord,
+  ScheduleStatus,
   SessionFilter,
   SessionPatch,
   SessionRecord,
@@ -45,6 +48,7 @@ import {
   runFromRow,
   runFromRowWithUsage,
   type SqliteRow,
+  scheduleFromRow,
   sessionFromRow,
 } from "./sqlite-rows.js";
 import type { StoreOwnerLock } from "./store-owner-lock.js";
@@ -52,6 +56,7 @@ import type { WalCheckpointer } from "./wal-checkpointer.js";
 
 const RUN_STATUSES: readonly RunStatus[] = ["running", "completed", "failed", "aborted", "interrupted"];
 const OUTBOX_STATUSES: readonly OutboxStatus[] = ["pending", "in-flight", "sent", "failed"];
+const SCHEDULE_STATUSES: readonly ScheduleStatus[] = ["active", "stopped", "done"];
 
 /** A new run's usage, serialised once. */
 const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
@@ -626,6 +631,38 @@ export class SqliteStoreCore implements NestingStoreCore {
       "SELECT 1 AS found FROM paired_senders WHERE channel = ? AND account_id = ? AND sender_id = ?",
     ).get(scope.channel, scope.accountId, senderId);
     return row !== undefined;
+  }
+
+  putSchedule(schedule: ScheduleRecord): void {
+    this.sql(
+      `INSERT INTO schedules (id, status, next_run_at, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, next_run_at = excluded.next_run_at,
+         data = excluded.data, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+    ).run(
+      schedule.id,
+      schedule.status,
+      schedule.nextRunAt ?? null,
+      toStoredJson(schedule.data, "schedule's data"),
+      schedule.createdAt,
+      schedule.updatedAt,
+    );
+  }
+
+  getSchedule(id: string): ScheduleRecord | undefined {
+    const row = this.sql("SELECT * FROM schedules WHERE id = ?").get(id);
+    return row === undefined ? undefined : scheduleFromRow(row as SqliteRow);
+  }
+
+  listSchedules(filter: ScheduleFilter = {}): ScheduleRecord[] {
+    const where = new Where();
+    where.oneOf("status", statusList(filter.status), SCHEDULE_STATUSES);
+    return this.sql(`SELECT * FROM schedules${where.clause()} ORDER BY created_at, id`)
+      .all(...where.values)
+      .map((row) => scheduleFromRow(row as SqliteRow));
+  }
+
+  deleteSchedule(id: string): boolean {
+    return Number(this.sql("DELETE FROM schedules WHERE id = ?").run(id).changes) > 0;
   }
 
   removeApproved(scope: PairingScope, senderId: string): boolean {

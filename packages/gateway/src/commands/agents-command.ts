@@ -1,4 +1,5 @@
 import { formatAge, renderFleet } from "../fleet/render-fleet.js";
+import { renderSchedules } from "../schedules/schedule-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
 
 /** /agents [info <agentId> | sessions <agentId> | kill <runId>]: the fleet, for admins. */
@@ -17,7 +18,9 @@ export const agentsCommand: CommandDefinition = {
       }
       return "Usage: /agents goal stop|pause|resume <sessionKey> (the keys are listed under Autonomous goals).";
     }
-    if (action === undefined) return renderFleet(await host.fleet());
+    if (action === undefined) {
+      return [renderFleet(await host.fleet()), "", ...renderSchedules(await host.schedules())].join("\n");
+    }
     if (action === "info" && id !== undefined) return (await host.agentInfo(id)) ?? `No agent "${id}".`;
     if (action === "sessions" && id !== undefined) {
       const sessions = await host.agentSessions(id);

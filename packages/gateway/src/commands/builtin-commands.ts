@@ -4,8 +4,10 @@ import type { CommandContext, CommandDefinition } from "./command-types.js";
 import { clearCommand, doneCommand, goalCommand } from "./goal-commands.js";
 import { modelCommand } from "./model-command.js";
 import { pairCommand } from "./pair-command.js";
+import { scheduleCommand } from "./schedule-command.js";
 import { compactCommand, newCommand, queueCommand, resetCommand, stopCommand } from "./session-commands.js";
 import { statusCommand } from "./status-command.js";
+import { usageCommand } from "./usage-command.js";
 
 /** /help: what the sender can use (admin commands only for admins). */
 export const helpCommand: CommandDefinition = {
@@ -37,6 +39,8 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   denyCommand,
   pairCommand,
   agentsCommand,
+  usageCommand,
+  scheduleCommand,
 ];
 
 /** Whether a name is a builtin command (others go to the agent as ordinary text). */

@@ -1,4 +1,5 @@
 import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
+import type { UsageView } from "../budgets/usage-view.js";
 import type { InboundMessage } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
@@ -8,6 +9,8 @@ import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import type { TrustTier } from "../policy/trust-tier.js";
+import type { NewScheduleRequest } from "../schedules/schedule-command-args.js";
+import type { ScheduleCaller, ScheduleEntry } from "../schedules/scheduler.js";
 import type { SessionRecord } from "../store/store-types.js";
 
 /** A session's state for /status. */
@@ -59,6 +62,16 @@ export interface CommandHost {
    * Contract: resolves with the admin's answer; an unknown session changes nothing.
    */
   controlGoal(sessionKey: string, action: "stop" | "pause" | "resume", adminId: string): Promise<string>;
+  /** Spend per agent, user and goal, today and this month (UTC). */
+  usage(): Promise<UsageView>;
+  /** The gateway's clock (epoch ms). */
+  now(): number;
+  /** Stores a parsed /schedule. Contract: resolves with the chat's answer; a refusal stores nothing. */
+  createSchedule(request: NewScheduleRequest, caller: ScheduleCaller): Promise<string>;
+  /** Every schedule, oldest first. */
+  schedules(): Promise<readonly ScheduleEntry[]>;
+  /** Stops a schedule. Contract: resolves with the chat's answer. */
+  stopSchedule(id: string): Promise<string>;
 }
 
 /** Everything a command handler sees. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { budgetConfigSchema } from "../budgets/budget-config.js";
 import { goalConfigSchema } from "../goals/goal-config.js";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
 
@@ -35,6 +36,8 @@ export const agentConfigSchema = z.strictObject({
   subagents: subagentLimitsSchema.prefault({}),
   /** Goals: /goal, completion phrases, `{current_goal}`, autonomous goals and their supervisor (see docs/goals.md). */
   goals: goalConfigSchema.prefault({}),
+  /** Spending limits: tokens and US dollars per UTC day and per goal (see docs/goals.md "Budgets"). */
+  budgets: budgetConfigSchema.prefault({}),
 });
 
 /** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */

@@ -1,4 +1,7 @@
+import { runsOfGoal, spendOfRuns } from "../budgets/gateway-budgets.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
+import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
+import { goalOf } from "../goals/goal-record.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionRecord } from "../store/store-types.js";
 import type { GatewayContext } from "./gateway-context.js";
@@ -13,7 +16,7 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
     if (session !== undefined) runSessions.set(run.sessionKey, session);
   }
   const sessions = (await ctx.store.listSessions()).filter((s) => !isSubagentKey(s.key));
-  return buildFleetView({
+  const view = buildFleetView({
     agents: ctx.config.agents,
     bindings: ctx.config.bindings,
     sessions,
@@ -22,6 +25,29 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
     live: ctx.runs,
     now: ctx.now(),
   });
+  if (view.goals === undefined) return view;
+  return { ...view, goals: await Promise.all(view.goals.map((entry) => withGoalSpend(ctx, sessions, entry))) };
+}
+
+/** An autonomous goal's spend (its session's runs since the goal was set) against its budget. */
+async function withGoalSpend(
+  ctx: GatewayContext,
+  sessions: readonly SessionRecord[],
+  entry: AutonomousGoalEntry,
+): Promise<AutonomousGoalEntry> {
+  const session = sessions.find((s) => s.key === entry.sessionKey);
+  const goal = session === undefined ? undefined : goalOf(session.settings);
+  if (goal === undefined) return entry;
+  const spent = spendOfRuns(runsOfGoal(await ctx.store.listRuns({ sessionKey: entry.sessionKey }), goal));
+  const budgets = ctx.agents.get(entry.agentId)?.config.budgets;
+  return {
+    ...entry,
+    spend: {
+      ...spent,
+      ...(budgets?.goalTokens === undefined ? {} : { budgetTokens: budgets.goalTokens }),
+      ...(budgets?.goalCostUsd === undefined ? {} : { budgetCost: budgets.goalCostUsd }),
+    },
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type Model,
   summarizeOlderMessages,
 } from "@chorus/core";
+import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
@@ -94,6 +95,17 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
       }
       return outcome.text;
     },
+    now: () => ctx.now(),
+    createSchedule: (request, caller) => ctx.schedules.create(request, caller),
+    schedules: () => ctx.schedules.entries(),
+    stopSchedule: (id) => ctx.schedules.stop(id),
+    usage: () =>
+      usageViewOf({
+        store,
+        now: ctx.now(),
+        agents: new Map([...ctx.agents].map(([id, prepared]) => [id, prepared.config.budgets])),
+        userDays: ctx.budgets.userDays(),
+      }),
   };
   return host;
 }

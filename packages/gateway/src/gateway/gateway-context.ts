@@ -1,10 +1,12 @@
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
+import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel } from "../channel/channel-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
+import type { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ChatNotices } from "./chat-notices.js";
 import type { GatewayLogger } from "./gateway-logger.js";
@@ -34,6 +36,10 @@ export interface GatewayContext {
   readonly notices: ChatNotices;
   /** Sessions' goals and the autonomous goals' drivers. */
   readonly goals: GoalKeeper;
+  /** Schedules (`/schedule`). */
+  readonly schedules: Scheduler;
+  /** Budget reservations and per-user spend. */
+  readonly budgets: GatewayBudgets;
   channelFor(channel: string, accountId: string): Channel | undefined;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

@@ -1,6 +1,9 @@
 import { SubagentSlots } from "@chorus/tools";
 import { ApprovalDesk } from "../approvals/approval-desk.js";
+import { budgetedStreamFn } from "../budgets/budgeted-stream-fn.js";
+import { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
+import type { CommandHost } from "../commands/command-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
 import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
@@ -13,6 +16,7 @@ import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
+import { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { ChatNotices } from "./chat-notices.js";
@@ -24,6 +28,7 @@ import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
 import { InboundIntake } from "./inbound-intake.js";
 import { type PreparedAgent, prepareAgent } from "./prepare-agent.js";
 import { recoverAfterRestart, resumeAfterRestart } from "./restart-recovery.js";
+import { sessionChatOf } from "./session-chat.js";
 import { SessionRateCap } from "./session-rate-cap.js";
 import { SessionRegistry } from "./session-registry.js";
 import type { SessionRuntimeDeps } from "./session-runtime-deps.js";
@@ -59,6 +64,10 @@ export class Gateway {
   readonly #intake: InboundIntake;
   readonly #goals: GoalKeeper;
   readonly #owned: OwnedSessionWork | undefined;
+  readonly #budgets: GatewayBudgets;
+  readonly #schedules: Scheduler;
+  readonly #commandHost: CommandHost;
+  #scheduleTimer: ReturnType<typeof setInterval> | undefined;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
@@ -108,13 +117,25 @@ export class Gateway {
             logger: this.#logger,
             ...(options.housekeeping === undefined ? {} : { options: options.housekeeping }),
           });
+    this.#budgets = new GatewayBudgets({
+      store: this.store,
+      now,
+      agentOf: (sessionKey) => this.#sessions.get(sessionKey)?.agentId,
+      budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
+      goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
+      scheduleOf: (items) => this.#schedules.scheduleOf(items),
+      scheduleSpent: (id) => this.#schedules.spent(id),
+      scheduleExhausted: (id, reason) => track(this.#schedules.exhausted(id, reason)),
+    });
+    // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
+    const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));
     const slots = options.subagentSlots ?? new SubagentSlots();
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
         prepareAgent(agent, options.agents?.[agent.id], {
           models: options.models,
-          streamFn: options.streamFn,
+          streamFn,
           store: this.store,
           events: this.events,
           runs: this.runs,
@@ -130,7 +151,7 @@ export class Gateway {
       store: this.store,
       logger: this.#logger,
       now,
-      streamFn: options.streamFn,
+      streamFn,
       models: options.models,
       agents: this.#agents,
       notices,
@@ -145,7 +166,7 @@ export class Gateway {
       logger: this.#logger,
       now,
       admission,
-      streamFn: options.streamFn,
+      streamFn,
       loop: options.loop,
       resolveModel: (id) => options.models.find(id),
       channelFor,
@@ -159,7 +180,17 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
-      turnHooks: this.#goals,
+      turnHooks: {
+        systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
+        turnStarted: (start) => {
+          this.#budgets.turnStarted(start.sessionKey, start.items);
+          this.#goals.turnStarted(start);
+        },
+        turnEnded: (end) => {
+          this.#schedules.turnEnded(end);
+          this.#goals.turnEnded(end);
+        },
+      },
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
     };
     this.#sessions = new SessionRegistry({
@@ -167,6 +198,19 @@ export class Gateway {
       agents: this.#agents,
       idleEvictMs: options.idleEvictMs ?? GATEWAY_DEFAULTS.idleEvictMs,
       runtimeDeps: () => deps,
+    });
+    this.#schedules = new Scheduler({
+      store: this.store,
+      logger: this.#logger,
+      now,
+      accept: (session, message, seq, senderId) =>
+        this.#sessions.runtimeFor(session).accept({ message, seq, trust: "owner", source: "user", senderId }),
+      freshSession: (sessionKey) => this.#commandHost.newSession(sessionKey),
+      notice: (session, text) => void notices.post(session.key, sessionChatOf(session), text),
+      // In a cluster a schedule runs at the owner of its session (where that session's turns run), once.
+      ...(this.store.ownership === undefined
+        ? {}
+        : { owns: (sessionKey: string) => this.store.ownership?.fenceFor(sessionKey) !== undefined }),
     });
     this.#context = {
       config: this.config,
@@ -182,6 +226,8 @@ export class Gateway {
       sessions: this.#sessions,
       notices,
       goals: this.#goals,
+      budgets: this.#budgets,
+      schedules: this.#schedules,
       channelFor,
       track,
     };
@@ -193,6 +239,7 @@ export class Gateway {
       this.store.ownership === undefined
         ? undefined
         : new OwnedSessionWork(this.#context, this.#dispatcher, this.store.ownership);
+    this.#commandHost = commandHost;
     this.#intake = new InboundIntake(
       this.#context,
       commandHost,
@@ -243,6 +290,24 @@ export class Gateway {
     for (const session of resume) await resumeAfterRestart(this.#context, session);
     // In a cluster, each instance resumes the goals of the sessions it owns at start (goals do not move with a takeover).
     await this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined);
+    // Runs missed while the gateway was down are told to their owners once (not run), then due ones run on a timer.
+    await this.#schedules.reportMissed();
+    this.#scheduleTimer = setInterval(() => void this.runDueSchedules(), this.#options.scheduleTickMs ?? 1000);
+    this.#scheduleTimer.unref?.();
+  }
+
+  /**
+   * Runs every schedule due by the gateway's clock now (the gateway's timer calls it every `scheduleTickMs`; tests
+   * call it after moving their clock). Contract: resolves with how many ran; a failure is logged, never thrown.
+   */
+  async runDueSchedules(): Promise<number> {
+    if (!this.#accepting) return 0;
+    try {
+      return await this.#schedules.runDue();
+    } catch (error) {
+      this.#logger.error({ error: describeError(error) }, "running due schedules failed");
+      return 0;
+    }
   }
 
   /**
@@ -252,6 +317,7 @@ export class Gateway {
    */
   async stop(deadlineMs = 10_000): Promise<void> {
     this.#accepting = false;
+    if (this.#scheduleTimer !== undefined) clearInterval(this.#scheduleTimer);
     // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
     this.#goals.halt();
     let timer: ReturnType<typeof setTimeout> | undefined;

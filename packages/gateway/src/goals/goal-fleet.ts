@@ -1,3 +1,4 @@
+import { formatCost } from "../fleet/render-fleet.js";
 import type { SessionRecord } from "../store/store-types.js";
 import { describeVerdict } from "./describe-goal.js";
 import { type AutonomousState, goalOf } from "./goal-record.js";
@@ -12,6 +13,13 @@ export interface AutonomousGoalEntry {
   readonly text: string;
   readonly group: AutonomousGoalGroup;
   readonly state: AutonomousState;
+  /** What the goal's session spent since the goal was set, and the goal's budget (from `budgets.goal*`). */
+  readonly spend?: {
+    readonly tokens: number;
+    readonly cost: number;
+    readonly budgetTokens?: number;
+    readonly budgetCost?: number;
+  };
 }
 
 /** Goals listed per group at most; older ones are counted. */
@@ -55,7 +63,7 @@ export function renderAutonomousGoals(entries: readonly AutonomousGoalEntry[]): 
       const note = state.note === undefined || group === "active" ? "" : ` · ${state.note}`;
       lines.push(
         `- ${entry.agentId}: ${quote(entry.text)} · ${state.status} · turn ${state.turns}/${state.maxTurns} · ` +
-          `${describeVerdict(state)}${note} · \`${entry.sessionKey}\``,
+          `${describeVerdict(state)}${note}${describeSpend(entry.spend)} · \`${entry.sessionKey}\``,
       );
     }
     if (members.length > MAX_PER_GROUP) lines.push(`… and ${members.length - MAX_PER_GROUP} more`);
@@ -66,4 +74,14 @@ export function renderAutonomousGoals(entries: readonly AutonomousGoalEntry[]): 
 
 function quote(text: string): string {
   return `“${text.length > 80 ? `${text.slice(0, 79)}…` : text}”`;
+}
+
+function describeSpend(spend: AutonomousGoalEntry["spend"]): string {
+  if (spend === undefined) return "";
+  const budget = [
+    ...(spend.budgetTokens === undefined ? [] : [`${spend.budgetTokens} tokens`]),
+    ...(spend.budgetCost === undefined ? [] : [formatCost(spend.budgetCost)]),
+  ];
+  const against = budget.length === 0 ? "" : ` of ${budget.join(" / ")}`;
+  return ` · spent ${spend.tokens} tokens · ${formatCost(spend.cost)}${against}`;
 }

@@ -122,6 +122,24 @@ export class GoalKeeper implements SessionTurnHooks {
     return true;
   }
 
+  /**
+   * A budget refused the running autonomous goal's next model call: the goal pauses (no further turn starts) and the
+   * chat is told why. Contract: does nothing unless the session's goal is running.
+   */
+  async budgetExhausted(sessionKey: string, reason: string): Promise<void> {
+    const goal = await this.#goal(sessionKey);
+    if (goal?.auto?.status !== "running") return;
+    this.#haltDriver(sessionKey, false);
+    const paused = await this.#update(sessionKey, (current) =>
+      current?.id === goal.id && current.auto?.status === "running"
+        ? { ...current, auto: this.#ended(current, "paused", `budget exhausted: ${reason}`) }
+        : UNCHANGED,
+    );
+    if (paused?.id === goal.id && paused.auto?.status === "paused") {
+      this.#notice(sessionKey, goalTexts.budgetPaused(reason));
+    }
+  }
+
   // ── Turn hooks ────────────────────────────────────────────────────────────
 
   async systemPromptFor(session: { key: string; agentId: string }, base: string | undefined) {
@@ -301,6 +319,7 @@ export class GoalKeeper implements SessionTurnHooks {
       timeoutMs: config.supervisorTimeoutSecs * 1000,
       goal: goal.text,
       transcript,
+      sessionKey,
       signal: AbortSignal.any([signal, this.#stopping.signal]),
     });
   }

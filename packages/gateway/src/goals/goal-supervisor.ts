@@ -23,6 +23,8 @@ export interface SupervisorCheck {
   readonly transcript: readonly AgentMessage[];
   /** Cancels the call (the gateway is stopping). */
   readonly signal?: AbortSignal;
+  /** The goal's session: passed as the call's `sessionId`, so the call counts against the session's budgets. */
+  readonly sessionKey?: string;
 }
 
 /** Marks the supervisor's call, for logs and for scripted models in tests. */
@@ -54,7 +56,7 @@ export async function askSupervisor(check: SupervisorCheck): Promise<SupervisorO
       .streamFn(
         check.model,
         { systemPrompt: SUPERVISOR_SYSTEM_PROMPT, messages: [{ role: "user", content, timestamp: Date.now() }] },
-        { signal: controller.signal },
+        { signal: controller.signal, ...(check.sessionKey === undefined ? {} : { sessionId: check.sessionKey }) },
       )
       .result();
     if (message.stopReason === "error" || message.stopReason === "aborted") {

@@ -17,5 +17,7 @@ export const goalTexts = {
     `⏹ Autonomous goal stopped: the last ${repeats} outputs were identical (turn ${goal.auto?.turns}): ${goal.text}`,
   supervisorPaused: (fails: number, error: string) =>
     `⏸ Autonomous goal paused: the supervisor failed ${fails} time(s) in a row (last: ${error}). /goal resume goes on.`,
+  budgetPaused: (reason: string) =>
+    `⏸ Autonomous goal paused: budget exhausted — ${reason}. No further model call was made; /goal resume goes on once there is budget again.`,
   orphaned: (goal: GoalRecord, reason: string) => `Autonomous goal orphaned (${reason}): ${goal.text}`,
 } as const;

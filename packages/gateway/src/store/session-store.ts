@@ -15,6 +15,8 @@ import type {
   RunFilter,
   RunPatch,
   RunRecord,
+  ScheduleFilter,
+  ScheduleRecord,
   SessionFilter,
   SessionPatch,
   SessionRecord,
@@ -147,6 +149,16 @@ export interface SessionStoreOps extends PairingStore {
    * session's transcript start (`/new`) do not count; most recently updated first, then by key.
    */
   listUnansweredSessions(): Promise<SessionRecord[]>;
+
+  // ── Schedules ─────────────────────────────────────────────────────────────
+
+  /** Writes a schedule, replacing the one with its id. Contract: `data` must be JSON (else `invalid-input`). */
+  putSchedule(schedule: ScheduleRecord): Promise<void>;
+  getSchedule(id: string): Promise<ScheduleRecord | undefined>;
+  /** Schedules, oldest first (then by id); `status` narrows them. */
+  listSchedules(filter?: ScheduleFilter): Promise<ScheduleRecord[]>;
+  /** Contract: false when there was none. */
+  deleteSchedule(id: string): Promise<boolean>;
   // ── Turns ─────────────────────────────────────────────────────────────────
 
   /**

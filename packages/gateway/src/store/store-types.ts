@@ -237,3 +237,25 @@ export interface TurnCommitResult extends AppendResult {
   readonly run?: RunRecord;
   readonly outbox: readonly OutboxEntry[];
 }
+
+/** How a schedule stands: `active` runs when due; `stopped` (by an admin) and `done` (a one-off that ran) never run. */
+export type ScheduleStatus = "active" | "stopped" | "done";
+
+/**
+ * A stored schedule (`/schedule`): the gateway's scheduler owns `data` (what to run, where, when, the last result);
+ * the store keeps it durable. Times are epoch milliseconds, written by the caller.
+ */
+export interface ScheduleRecord {
+  readonly id: string;
+  readonly status: ScheduleStatus;
+  /** When it is due next; absent when it will not run again. */
+  readonly nextRunAt?: number;
+  readonly data: { readonly [key: string]: StoredJson };
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** Which schedules `listSchedules` returns (oldest first, then by id). */
+export interface ScheduleFilter {
+  status?: ScheduleStatus | readonly ScheduleStatus[];
+}

@@ -15,6 +15,8 @@ import type {
   RunFilter,
   RunPatch,
   RunRecord,
+  ScheduleFilter,
+  ScheduleRecord,
   SessionFilter,
   SessionPatch,
   SessionRecord,
@@ -140,6 +142,18 @@ export abstract class CoreOps implements SessionStoreOps {
   }
   removeApproved(scope: PairingScope, senderId: string): Promise<boolean> {
     return this.call(() => this.core.removeApproved(scope, senderId));
+  }
+  putSchedule(schedule: ScheduleRecord): Promise<void> {
+    return this.call(() => this.core.putSchedule(schedule));
+  }
+  getSchedule(id: string): Promise<ScheduleRecord | undefined> {
+    return this.read(() => this.core.getSchedule(id));
+  }
+  listSchedules(filter?: ScheduleFilter): Promise<ScheduleRecord[]> {
+    return this.read(() => this.core.listSchedules(filter));
+  }
+  deleteSchedule(id: string): Promise<boolean> {
+    return this.call(() => this.core.deleteSchedule(id));
   }
   listUnansweredSessions(): Promise<SessionRecord[]> {
     return this.read(() => this.core.listUnansweredSessions());

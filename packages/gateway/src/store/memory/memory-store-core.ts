@@ -25,6 +25,8 @@ import type {
   RunFilter,
   RunPatch,
   RunRecord,
+  ScheduleFilter,
+  ScheduleRecord,
   SessionFilter,
   SessionPatch,
   SessionRecord,
@@ -66,6 +68,8 @@ export class MemoryStoreCore implements SessionStoreCore {
   /** Approved senders by [channel, account, sender] → when approved. */
   private readonly pairedSenders = new Map<string, number>();
   private nextOutboxId = 1;
+  /** Schedules by id; `data` kept as its JSON text. */
+  private readonly schedules = new Map<string, Omit<ScheduleRecord, "data"> & { readonly dataJson: string }>();
   private undoLog: (() => void)[] | undefined;
 
   constructor(options: EmbeddedStoreOptions = {}) {
@@ -511,6 +515,28 @@ export class MemoryStoreCore implements SessionStoreCore {
     return this.remove(this.pairedSenders, senderKey(scope, senderId));
   }
 
+  putSchedule(schedule: ScheduleRecord): void {
+    const { data, ...rest } = schedule;
+    this.put(this.schedules, schedule.id, Object.freeze({ ...rest, dataJson: toStoredJson(data, "schedule's data") }));
+  }
+
+  getSchedule(id: string): ScheduleRecord | undefined {
+    const held = this.schedules.get(id);
+    return held === undefined ? undefined : scheduleOf(held);
+  }
+
+  listSchedules(filter: ScheduleFilter = {}): ScheduleRecord[] {
+    const statuses = statusList(filter.status);
+    return [...this.schedules.values()]
+      .filter((held) => statuses === undefined || statuses.includes(held.status))
+      .sort((a, b) => a.createdAt - b.createdAt || compareText(a.id, b.id))
+      .map(scheduleOf);
+  }
+
+  deleteSchedule(id: string): boolean {
+    return this.remove(this.schedules, id);
+  }
+
   private requestsIn(scope: PairingScope): PairingRequest[] {
     return [...this.pairingRequests.values()].filter(
       (r) => r.scope.channel === scope.channel && r.scope.accountId === scope.accountId,
@@ -549,4 +575,9 @@ function deepFreeze<T>(value: T): T {
 /** Code-unit order, matching SQLite's BINARY collation for the ids used here. */
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function scheduleOf(held: Omit<ScheduleRecord, "data"> & { readonly dataJson: string }): ScheduleRecord {
+  const { dataJson, ...rest } = held;
+  return { ...rest, data: JSON.parse(dataJson) as ScheduleRecord["data"] };
 }

@@ -1,0 +1,91 @@
+import {
+  type AssistantMessage,
+  AssistantMessageEventStream,
+  emptyUsage,
+  estimateTokens,
+  type Model,
+  type StreamContext,
+  type StreamFn,
+  type StreamOptions,
+} from "@chorus/core";
+import type { Reservation } from "./budget-ledger.js";
+import type { Spend } from "./spend-window.js";
+
+/** Reserves budget for one model call; undefined when nothing limits or counts it. */
+export type ReserveCall = (call: {
+  readonly sessionKey: string;
+  readonly model: Model;
+  readonly estimate: Spend;
+}) => Promise<Reservation | undefined>;
+
+/** The worst case of one call: its input as estimated plus all the output it may produce, priced by the model. */
+export function worstCaseOf(model: Model, context: StreamContext, options: StreamOptions | undefined): Spend {
+  const input =
+    estimateTokens(context.messages, context.systemPrompt) + Math.ceil(JSON.stringify(context.tools ?? []).length / 4);
+  const output = Math.min(options?.maxTokens ?? model.maxOutput, model.maxOutput);
+  return { tokens: input + output, cost: (input * model.cost.input + output * model.cost.output) / 1e6 };
+}
+
+/**
+ * A StreamFn that reserves budget before each call of a session's run (the core loop passes the session key as
+ * `sessionId`) and settles it with the call's reported usage after. A refused reservation makes no call: the stream
+ * ends at once with an `invalid_request` error (never retried) whose message starts "Budget exhausted".
+ * Contract: like every StreamFn, never throws; calls without a session key pass straight through.
+ */
+export function budgetedStreamFn(inner: StreamFn, reserve: ReserveCall): StreamFn {
+  return (model, context, options) => {
+    const sessionKey = options?.sessionId;
+    if (sessionKey === undefined) return inner(model, context, options);
+    const outer = new AssistantMessageEventStream();
+    void relay(outer, inner, reserve, sessionKey, model, context, options);
+    return outer;
+  };
+}
+
+async function relay(
+  outer: AssistantMessageEventStream,
+  inner: StreamFn,
+  reserve: ReserveCall,
+  sessionKey: string,
+  model: Model,
+  context: StreamContext,
+  options: StreamOptions | undefined,
+): Promise<void> {
+  let reservation: Reservation | undefined;
+  try {
+    reservation = await reserve({ sessionKey, model, estimate: worstCaseOf(model, context, options) });
+  } catch (error) {
+    outer.push({ type: "error", reason: "error", error: failed(model, `Budget check failed: ${String(error)}`) });
+    return;
+  }
+  if (reservation?.ok === false) {
+    outer.push({ type: "error", reason: "error", error: failed(model, `Budget exhausted: ${reservation.exhausted}`) });
+    return;
+  }
+  let stream: AssistantMessageEventStream;
+  try {
+    stream = inner(model, context, options);
+  } catch (error) {
+    reservation?.settle({ tokens: 0, cost: 0 });
+    outer.push({ type: "error", reason: "error", error: failed(model, `StreamFn failed: ${String(error)}`) });
+    return;
+  }
+  for await (const event of stream) outer.push(event);
+  const final = await stream.result();
+  reservation?.settle({ tokens: final.usage.totalTokens, cost: final.usage.cost.total });
+}
+
+function failed(model: Model, message: string): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "error",
+    errorMessage: message,
+    error: { kind: "invalid_request", message },
+    timestamp: Date.now(),
+  };
+}

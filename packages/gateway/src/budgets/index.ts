@@ -1,0 +1,5 @@
+export { type BudgetConfig, budgetConfigSchema } from "./budget-config.js";
+export { BudgetLedger, type BudgetLimit, type Reservation } from "./budget-ledger.js";
+export { budgetedStreamFn, type ReserveCall, worstCaseOf } from "./budgeted-stream-fn.js";
+export { type Spend, utcDay } from "./spend-window.js";
+export { type UsageView, usageViewOf } from "./usage-view.js";

@@ -1,0 +1,55 @@
+import type { BudgetConfig } from "../budgets/budget-config.js";
+import type { Spend } from "../budgets/spend-window.js";
+import type { SpendPeriods, UsageView } from "../budgets/usage-view.js";
+import { formatCost } from "../fleet/render-fleet.js";
+import type { CommandDefinition } from "./command-types.js";
+
+function spend(value: Spend): string {
+  return `${value.tokens} tokens · ${formatCost(value.cost)}`;
+}
+
+function periods(row: SpendPeriods): string {
+  return `today ${spend(row.today)}; this month ${spend(row.month)}`;
+}
+
+function limit(tokens: number | undefined, cost: number | undefined, per: string): string {
+  const parts = [
+    ...(tokens === undefined ? [] : [`${tokens} tokens`]),
+    ...(cost === undefined ? [] : [formatCost(cost)]),
+  ];
+  return parts.length === 0 ? "" : ` (budget ${parts.join(" and ")} ${per})`;
+}
+
+function dailyBudget(budgets: BudgetConfig): string {
+  return limit(budgets.dailyTokens, budgets.dailyCostUsd, "per day");
+}
+
+function goalBudget(budgets: BudgetConfig): string {
+  return limit(budgets.goalTokens, budgets.goalCostUsd, "per goal");
+}
+
+/** The /usage answer. Contract: plain Markdown, one line per agent, user and goal. */
+export function renderUsage(view: UsageView): string {
+  const lines = [`**Usage** (UTC; today is ${view.day})`, "", "**Per agent**"];
+  for (const row of view.agents) lines.push(`- ${row.agentId}: ${periods(row)}${dailyBudget(row.budgets)}`);
+  lines.push("", "**Per user** (since the gateway started)");
+  if (view.users.length === 0) lines.push("- none yet");
+  for (const row of view.users) lines.push(`- ${row.userId}: ${periods(row)}`);
+  lines.push("", "**Per goal**");
+  if (view.goals.length === 0) lines.push("- no goal this month");
+  for (const row of view.goals) {
+    lines.push(`- ${row.text} [${row.status}] \`${row.sessionKey}\`: ${periods(row)}${goalBudget(row.budgets)}`);
+  }
+  return lines.join("\n");
+}
+
+/** /usage (admins): spend per agent, per user and per goal, today and this month. */
+export const usageCommand: CommandDefinition = {
+  name: "usage",
+  usage: "/usage",
+  description: "spend per agent, user and goal, today and this month (admins)",
+  adminOnly: true,
+  async run({ host }) {
+    return renderUsage(await host.usage());
+  },
+};
