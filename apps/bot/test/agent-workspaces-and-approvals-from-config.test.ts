@@ -100,6 +100,7 @@ describe("agent workspaces", () => {
       model: "demo",
       subagents: expect.anything(),
       goals: expect.anything(),
+      budgets: {},
       toolPolicy: { deny: ["group:web"] },
     });
   });
