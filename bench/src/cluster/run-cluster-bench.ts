@@ -52,6 +52,13 @@ export interface ClusterBenchResult {
   readonly failoverLost: number;
 }
 
+/** How long the background statement rate is measured before each PostgreSQL row. */
+const IDLE_WINDOW_MS = 10_000;
+/**
+ * How long after some work its statements surely show in `pg_stat_database`: a backend flushes its counters at most
+ * once a second, and waits up to 10 s (PGSTAT_IDLE_INTERVAL) when another backend holds the shared stats lock.
+ */
+const STATS_FLUSH_MS = 11_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -151,18 +158,18 @@ export async function runClusterBench(
       instances.push(await addInstance(`i${n}`, await freePort()));
       await sharesSettled(database.url, n);
       await measure(platform, workload(options.chats, 2));
-      // Background statements (lease beats, sweeps) over an idle second, to subtract from the measured window.
-      await sleep(1200);
+      // The rate of background statements (lease beats, every instance's 5 s sweep), to subtract from the measured
+      // window: over 10 s, so that it holds two sweeps of each instance rather than a lucky zero or one. Every reading
+      // comes a flush delay after the work it must include (see postgres-round-trips.ts).
+      await sleep(STATS_FLUSH_MS);
       const idleStart = await serverTransactions(adminUrl, database.name);
       const idleAt = performance.now();
-      await sleep(2000);
-      await sleep(1200);
-      const idleEnd = await serverTransactions(adminUrl, database.name);
-      const idlePerMs = (idleEnd - idleStart) / (performance.now() - idleAt);
+      await sleep(IDLE_WINDOW_MS);
       const before = await serverTransactions(adminUrl, database.name);
       const at = performance.now();
+      const idlePerMs = (before - idleStart) / (at - idleAt);
       const result = await measure(platform, workload(options.chats, options.messagesPerChat));
-      await sleep(1200);
+      await sleep(STATS_FLUSH_MS);
       const after = await serverTransactions(adminUrl, database.name);
       const background = idlePerMs * (performance.now() - at);
       const perMessage = (after - before - background) / Math.max(1, result.counts.replies);
