@@ -107,6 +107,10 @@ describe("chorus store copy (SQLite → PostgreSQL)", () => {
       const outbox = await postgres.listOutbox();
       expect(new Set(outbox.map((entry) => entry.id)).size).toBe(outbox.length);
       expect((await after.gateway.pairing.list(scope)).map((request) => request.senderId)).toEqual(["zed"]);
+      // A gateway holds the PostgreSQL database: refused before anything is read or written there.
+      const held = captureIo(dir, {});
+      expect(await runCli(["store", "copy", "--from", file, "--to", database.url], held)).toBe(1);
+      expect(held.err()).toContain("Another Chorus instance is using this database");
     } finally {
       await after.gateway.stop(0);
       await postgres.close();
