@@ -10,6 +10,14 @@ describe("chorus command line", () => {
     expect(parseArgs(["doctor", "--config=x.json"])).toEqual({ kind: "doctor", configPath: "x.json" });
     expect(parseArgs(["chat"])).toEqual({ kind: "chat" });
     expect(parseArgs(["config", "schema"])).toEqual({ kind: "config-schema" });
+    expect(parseArgs(["store", "copy", "--from", "old.db", "--to=postgres://db/x", "--schema", "bot"])).toEqual({
+      kind: "store-copy",
+      from: "old.db",
+      to: "postgres://db/x",
+      schema: "bot",
+    });
+    expect(parseArgs(["store", "copy", "--to"])).toEqual({ kind: "invalid", message: "--to needs a value" });
+    expect(parseArgs(["store", "move"]).kind).toBe("invalid");
   });
 
   it("explains mistakes and exits 2", async () => {

@@ -1,8 +1,9 @@
 import type { BenchSuite } from "./bench-suite.js";
+import { clusterSuite } from "./cluster.js";
 import { coreSuite } from "./core.js";
 import { gatewaySuite } from "./gateway.js";
 import { platformsSuite } from "./platforms.js";
 import { storeSuite } from "./store.js";
 
 /** Every suite `pnpm bench` knows, in the order `pnpm bench` with no argument runs them. Add new suites here. */
-export const suites: readonly BenchSuite[] = [coreSuite, platformsSuite, gatewaySuite, storeSuite];
+export const suites: readonly BenchSuite[] = [coreSuite, platformsSuite, gatewaySuite, storeSuite, clusterSuite];

@@ -1,3 +1,9 @@
+export {
+  IMPORT_TABLES,
+  type ImportCounts,
+  type ImportTable,
+  type StoreRowsToImport,
+} from "./copy/import-store-rows.js";
 export { inspectPostgresStore, type PostgresStoreInspection } from "./inspect-postgres-store.js";
 export { type ClusterOptions, PostgresShardOwnership } from "./leases/postgres-shard-ownership.js";
 export { SHARD_COUNT, sessionShard } from "./leases/session-shard.js";

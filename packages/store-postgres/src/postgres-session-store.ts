@@ -6,6 +6,7 @@ import {
   type SessionStoreTransaction,
 } from "@chorus/gateway/store";
 import pg, { type ClientConfig, type Pool } from "pg";
+import { type ImportCounts, importStoreRows, type StoreRowsToImport } from "./copy/import-store-rows.js";
 import { acquireDatabaseOwnerLock, type DatabaseOwnerLock } from "./database-owner-lock.js";
 import { type ClusterOptions, leaseOwnerFor, PostgresShardOwnership } from "./leases/postgres-shard-ownership.js";
 import { translatePostgresError } from "./postgres-errors.js";
@@ -189,6 +190,22 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
   /** Statements sent to Postgres so far (each one round trip), BEGIN and COMMIT included: for benchmarks. */
   get roundTrips(): number {
     return this.#counter.count;
+  }
+
+  /**
+   * Fills this store's empty tables with another store's rows (`chorus store copy`), in one transaction.
+   * Contract: all or nothing; rejects with `invalid-state` when the store already has data, leaving it unchanged.
+   * Open the store exclusive (the default), so that no gateway uses the database during the copy.
+   * @example
+   * const counts = await store.importRows(readSqliteStoreRows(file).rows);
+   */
+  importRows(rows: StoreRowsToImport): Promise<ImportCounts> {
+    if (this.#closed) return Promise.reject(closedError());
+    return this.#track(
+      inTransaction(this.#pool, this.#counter, (db) => importStoreRows(db, rows)).catch((error: unknown) => {
+        throw translatePostgresError(error, this.#target);
+      }),
+    );
   }
 
   protected call<T>(op: (db: Db) => Promise<T>): Promise<T> {

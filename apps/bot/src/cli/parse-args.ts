@@ -1,9 +1,12 @@
+import { parseStoreCopyArgs, type StoreCopyOptions } from "./store-copy/parse-store-copy-args.js";
+
 /** A parsed command line. */
 export type CliCommand =
   | { readonly kind: "start"; readonly configPath?: string }
   | { readonly kind: "doctor"; readonly configPath?: string }
   | { readonly kind: "chat"; readonly configPath?: string }
   | { readonly kind: "config-schema" }
+  | ({ readonly kind: "store-copy" } & StoreCopyOptions)
   | { readonly kind: "help" }
   | { readonly kind: "version" }
   | { readonly kind: "invalid"; readonly message: string };
@@ -16,6 +19,9 @@ Commands:
   doctor [--config <file>]  check the config, every channel token, every provider key and the store
   chat [--config <file>]    talk to the default agent in this terminal
   config schema             print the JSON Schema of chorus.config.yaml
+  store copy [--from <sqlite file>] [--to <postgres url>] [--schema <name>] [--config <file>]
+                            copy a SQLite store into an empty PostgreSQL database (both stopped);
+                            by default from the config's data dir into its PostgreSQL store
 
 Without --config, chorus.config.yaml / .yml / .json in the current folder is used (or CHORUS_CONFIG);
 without any file, WebChat runs on http://127.0.0.1:8787 with the best model the environment offers.`;
@@ -33,6 +39,13 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   if (command === "config") {
     if (args[0] === "schema" && args.length === 1) return { kind: "config-schema" };
     return { kind: "invalid", message: `unknown config subcommand "${args.join(" ")}"; try: chorus config schema` };
+  }
+  if (command === "store") {
+    if (args[0] !== "copy") {
+      return { kind: "invalid", message: `unknown store subcommand "${args.join(" ")}"; try: chorus store copy` };
+    }
+    const parsed = parseStoreCopyArgs(args.slice(1));
+    return "invalid" in parsed ? { kind: "invalid", message: parsed.invalid } : { kind: "store-copy", ...parsed };
   }
   if (command !== "start" && command !== "doctor" && command !== "chat") {
     return { kind: "invalid", message: `unknown command "${command}"` };

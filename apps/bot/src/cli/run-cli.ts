@@ -5,6 +5,7 @@ import type { CliIo } from "./cli-io.js";
 import { doctorCommand } from "./doctor/doctor-command.js";
 import { parseArgs, USAGE } from "./parse-args.js";
 import { startCommand } from "./start-command.js";
+import { storeCopyCommand } from "./store-copy/store-copy-command.js";
 
 /**
  * Runs one `chorus` command line.
@@ -31,6 +32,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return doctorCommand(io, command.configPath);
     case "chat":
       return chatCommand(io, command.configPath);
+    case "store-copy": {
+      const { kind: _kind, ...options } = command;
+      return storeCopyCommand(io, options);
+    }
   }
 }
 

@@ -1,0 +1,266 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createScratchDatabase, queryOnce, TEST_SERVER } from "@chorus/store-postgres/testing";
+import { type ChatWorkload, playChatWorkload } from "../side-by-side/chat-workload.js";
+import { chorusSystem } from "../side-by-side/chorus-system.js";
+import { modelAnswer, startBenchModel } from "../side-by-side/fake-model.js";
+import { nextMessageKey, ReplyLedger } from "../side-by-side/reply-ledger.js";
+import { startTelegramBenchPlatform, type TelegramBenchPlatform } from "../side-by-side/telegram-bench-platform.js";
+import { type ClusterInstance, type ClusterRun, startClusterInstance } from "./cluster-instance.js";
+import { serverTransactions } from "./postgres-round-trips.js";
+import { startRoundRobinBalancer } from "./round-robin-balancer.js";
+
+/** Sizes of one `cluster` run (flags `--chats`, `--messages`, `--kills`, `--lease-ms`). */
+export interface ClusterBenchOptions {
+  readonly chats: number;
+  readonly messagesPerChat: number;
+  readonly kills: number;
+  readonly leaseMs: number;
+  /** Most instances on PostgreSQL (1 … this many are measured). */
+  readonly maxInstances: number;
+}
+
+export const DEFAULT_CLUSTER_OPTIONS: ClusterBenchOptions = {
+  chats: 20,
+  messagesPerChat: 10,
+  kills: 10,
+  leaseMs: 1500,
+  maxInstances: 3,
+};
+
+/** One throughput row: a store and a number of instances. */
+export interface ThroughputRow {
+  readonly label: string;
+  readonly instances: number;
+  readonly messagesPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly replies: number;
+  readonly injected: number;
+  readonly duplicates: number;
+  /** Server transactions (≈ statements, see postgres-round-trips.ts) per message, idle background subtracted. */
+  readonly roundTripsPerMessage: number | undefined;
+}
+
+/** What a `cluster` run measured. */
+export interface ClusterBenchResult {
+  readonly throughput: readonly ThroughputRow[];
+  /** kill -9 → the first answer, from another instance, to a message sent to the dead instance's session; ms, sorted. */
+  readonly failoverMs: readonly number[];
+  readonly failoverLost: number;
+}
+
+/** How long the background statement rate is measured before each PostgreSQL row. */
+const IDLE_WINDOW_MS = 10_000;
+/**
+ * How long after some work its statements surely show in `pg_stat_database`: a backend flushes its counters at most
+ * once a second, and waits up to 10 s (PGSTAT_IDLE_INTERVAL) when another backend holds the shared stats lock.
+ */
+const STATS_FLUSH_MS = 11_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Plays `workload` against whatever the fake's webhook points at; the counts and latencies. */
+async function measure(platform: TelegramBenchPlatform, workload: ChatWorkload) {
+  const ledger = new ReplyLedger();
+  platform.onOutbound((message) => ledger.observe(message));
+  try {
+    const timing = await playChatWorkload(
+      workload,
+      { inject: (chat, text) => platform.inject(chat, text), expectedReply: (_text, key) => modelAnswer(key) },
+      ledger,
+    );
+    await sleep(300);
+    const counts = ledger.counts();
+    const seconds = Math.max(1e-3, (timing.endedAt - timing.startedAt) / 1000);
+    return { timing, counts, messagesPerSecond: counts.replies / seconds };
+  } finally {
+    platform.onOutbound(undefined);
+  }
+}
+
+/**
+ * Issue #18's cluster benchmark, in one run against one fake Telegram and one fake model: 1 `chorus start` on SQLite,
+ * then 1, 2 and 3 instances on one PostgreSQL database (cluster mode) behind a round-robin balancer, each on fresh
+ * chats; then `kills` times: kill -9 an instance, send a message to a chat whose session it owned, time the answer
+ * from another instance, start the instance again. The database is created for the run and dropped after it.
+ * Contract: throws when something could not start; losses and duplicates are reported, not thrown.
+ */
+export async function runClusterBench(
+  options: ClusterBenchOptions,
+  progress: (line: string) => void,
+): Promise<ClusterBenchResult> {
+  const dir = await mkdtemp(join(tmpdir(), "chorus-bench-cluster-"));
+  const database = await createScratchDatabase();
+  const adminUrl = `postgres://${TEST_SERVER.user}@${TEST_SERVER.host}:${TEST_SERVER.port}/test`;
+  const platform = await startTelegramBenchPlatform();
+  const model = await startBenchModel();
+  const ports: number[] = [];
+  const balancer = await startRoundRobinBalancer(ports);
+  const instances: ClusterInstance[] = [];
+  const throughput: ThroughputRow[] = [];
+  let firstChat = 0;
+  const workload = (chats: number, messagesPerChat: number): ChatWorkload => {
+    const next = { chats, messagesPerChat, maxOutstanding: chats, firstChat, replyTimeoutMs: 20_000 };
+    firstChat += chats;
+    return next;
+  };
+  try {
+    // SQLite: the side-by-side part's Chorus system as it is.
+    progress("cluster: 1 instance on SQLite");
+    const sqlite = await chorusSystem.start({
+      platform,
+      model,
+      runId: "cluster-sqlite",
+      chatSdkConcurrency: "concurrent",
+    });
+    try {
+      await measure(platform, workload(options.chats, 2));
+      const result = await measure(platform, workload(options.chats, options.messagesPerChat));
+      throughput.push(row("SQLite", 1, result, undefined));
+    } finally {
+      await sqlite.stop();
+    }
+
+    const run: ClusterRun = {
+      dir,
+      telegram: platform.fake,
+      model,
+      databaseUrl: database.url,
+      publicUrl: balancer.url,
+      leaseMs: options.leaseMs,
+    };
+    const addInstance = async (name: string, port: number): Promise<ClusterInstance> => {
+      const instance = await startClusterInstance(run, name, port);
+      if (!ports.includes(port)) ports.push(port);
+      return instance;
+    };
+    for (let n = 1; n <= options.maxInstances; n++) {
+      progress(`cluster: ${n} instance(s) on PostgreSQL`);
+      instances.push(await addInstance(`i${n}`, await freePort()));
+      await sharesSettled(database.url, n);
+      await measure(platform, workload(options.chats, 2));
+      // The rate of background statements (lease beats, every instance's 5 s sweep), to subtract from the measured
+      // window: over 10 s, so that it holds two sweeps of each instance rather than a lucky zero or one. Every reading
+      // comes a flush delay after the work it must include (see postgres-round-trips.ts).
+      await sleep(STATS_FLUSH_MS);
+      const idleStart = await serverTransactions(adminUrl, database.name);
+      const idleAt = performance.now();
+      await sleep(IDLE_WINDOW_MS);
+      const before = await serverTransactions(adminUrl, database.name);
+      const at = performance.now();
+      const idlePerMs = (before - idleStart) / (at - idleAt);
+      const result = await measure(platform, workload(options.chats, options.messagesPerChat));
+      await sleep(STATS_FLUSH_MS);
+      const after = await serverTransactions(adminUrl, database.name);
+      const background = idlePerMs * (performance.now() - at);
+      const perMessage = (after - before - background) / Math.max(1, result.counts.replies);
+      throughput.push(row("PostgreSQL (cluster)", n, result, perMessage));
+    }
+
+    progress(`cluster: ${options.kills} × kill -9 with leaseMs ${options.leaseMs}`);
+    const failoverMs: number[] = [];
+    let failoverLost = 0;
+    for (let k = 0; k < options.kills; k++) {
+      const index = k % instances.length;
+      const victim = instances[index] as ClusterInstance;
+      await sharesSettled(database.url, instances.length);
+      const chat = await chatOwnedBy(database.url, victim.name, firstChat);
+      firstChat = chat + 1;
+      const ledger = new ReplyLedger();
+      platform.onOutbound((message) => ledger.observe(message));
+      try {
+        process.kill(victim.bot.pid, "SIGKILL");
+        const killedAt = performance.now();
+        await victim.bot.stop();
+        const key = nextMessageKey();
+        const sentAfterMs = performance.now() - killedAt;
+        const answered = ledger.expect(key, modelAnswer(key), 30_000);
+        await platform.inject(chat, `hello ${key}`);
+        const latency = await answered;
+        if (latency === undefined) failoverLost += 1;
+        else failoverMs.push(sentAfterMs + latency);
+        progress(`  kill ${k + 1}: ${victim.name} → ${latency === undefined ? "LOST" : "answered"}`);
+      } finally {
+        platform.onOutbound(undefined);
+      }
+      instances[index] = await addInstance(victim.name, victim.port);
+    }
+    failoverMs.sort((a, b) => a - b);
+    return { throughput, failoverMs, failoverLost };
+  } finally {
+    for (const instance of instances) await instance.bot.stop();
+    await balancer.close();
+    await platform.close();
+    await model.close();
+    await database.drop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function row(
+  label: string,
+  instances: number,
+  result: Awaited<ReturnType<typeof measure>>,
+  roundTripsPerMessage: number | undefined,
+): ThroughputRow {
+  const latencies = result.timing.latencies;
+  return {
+    label,
+    instances,
+    messagesPerSecond: result.messagesPerSecond,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    replies: result.counts.replies,
+    injected: result.counts.injected,
+    duplicates: result.counts.duplicates,
+    roundTripsPerMessage,
+  };
+}
+
+/** Waits until `n` live instances hold every shard between them (a joiner gets its share at the others' beats). */
+async function sharesSettled(url: string, n: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const { rows } = await queryOnce(
+      url,
+      `SELECT count(DISTINCT owner)::int AS owners, count(*) FILTER (WHERE owner IS NULL OR expires_at < chorus_now_ms())::int AS free
+         FROM shard_leases`,
+    );
+    if (rows[0]?.owners === n && rows[0]?.free === 0) return;
+    await sleep(200);
+  }
+  throw new Error(`the shards did not settle over ${n} instance(s) within 30 s`);
+}
+
+/** The first chat number ≥ `from` whose session's shard instance `name` holds (chat n is Telegram user 60 000 + n). */
+async function chatOwnedBy(url: string, name: string, from: number): Promise<number> {
+  const candidates = Array.from({ length: 500 }, (_, i) => from + i);
+  const { rows } = await queryOnce(
+    url,
+    `SELECT c AS chat FROM unnest($1::int[]) c JOIN shard_leases l
+       ON l.shard = chorus_shard('assistant:main:telegram:dm:' || (60000 + c)) WHERE l.owner LIKE $2 ORDER BY c LIMIT 1`,
+    [candidates, `${name}#%`],
+  );
+  const chat = rows[0]?.chat;
+  if (chat === undefined) throw new Error(`instance ${name} owns none of 500 chats' sessions`);
+  return Number(chat);
+}

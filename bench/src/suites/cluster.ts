@@ -1,0 +1,99 @@
+import { type ClusterBenchOptions, DEFAULT_CLUSTER_OPTIONS, runClusterBench } from "../cluster/run-cluster-bench.js";
+import { formatNumber, formatRatio } from "../report/format-number.js";
+import type { BenchSuite } from "./bench-suite.js";
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+}
+
+/** Reads `--chats N`, `--messages N`, `--kills N`, `--lease-ms N`. Contract: throws naming a bad value. */
+export function clusterOptions(flags: ReadonlyMap<string, readonly string[]>): ClusterBenchOptions {
+  const whole = (flag: string, fallback: number, min: number): number => {
+    const text = flags.get(flag)?.at(-1);
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min)
+      throw new Error(`--${flag} must be a whole number ≥ ${min}, got ${text}`);
+    return value;
+  };
+  return {
+    chats: whole("chats", DEFAULT_CLUSTER_OPTIONS.chats, 1),
+    messagesPerChat: whole("messages", DEFAULT_CLUSTER_OPTIONS.messagesPerChat, 1),
+    kills: whole("kills", DEFAULT_CLUSTER_OPTIONS.kills, 0),
+    leaseMs: whole("lease-ms", DEFAULT_CLUSTER_OPTIONS.leaseMs, 300),
+    maxInstances: DEFAULT_CLUSTER_OPTIONS.maxInstances,
+  };
+}
+
+/**
+ * Issue #18's cluster benchmark: `chorus start` processes against the testkit fakes (Telegram webhook through a
+ * round-robin balancer), 1 on SQLite vs 1, 2, 3 on one PostgreSQL; failover after kill -9; round trips per message.
+ */
+export const clusterSuite: BenchSuite = {
+  name: "cluster",
+  description:
+    "chorus start ×1 on SQLite vs ×1/2/3 on PostgreSQL (cluster): msg/s, p99, round trips/msg; kill -9 failover p50/p99",
+  async run(progress, flags) {
+    const options = clusterOptions(flags);
+    const result = await runClusterBench(options, progress);
+    const sqlite = result.throughput.find((row) => row.label === "SQLite")?.messagesPerSecond;
+    const onePostgres = result.throughput.find((row) => row.instances === 1 && row.label !== "SQLite");
+    const failover = result.failoverMs;
+    const p99 = percentile(failover, 0.99);
+    return {
+      suite: "cluster",
+      tables: [
+        {
+          title: `Cluster: ${options.chats} chats × ${options.messagesPerChat} messages per row (Telegram webhook, fake model)`,
+          headers: [
+            "store",
+            "instances",
+            "msg/s",
+            "vs SQLite",
+            "p50 ms",
+            "p99 ms",
+            "answered",
+            "doubled",
+            "PG round trips/msg",
+          ],
+          rows: result.throughput.map((row) => [
+            row.label,
+            String(row.instances),
+            formatNumber(row.messagesPerSecond),
+            sqlite === undefined ? "" : formatRatio(row.messagesPerSecond / sqlite),
+            formatNumber(row.p50Ms),
+            formatNumber(row.p99Ms),
+            `${row.replies}/${row.injected}`,
+            String(row.duplicates),
+            row.roundTripsPerMessage === undefined ? "" : formatNumber(row.roundTripsPerMessage),
+          ]),
+          notes: [
+            "All processes (instances, balancer, fakes, PostgreSQL) share this machine's cores.",
+            "Round trips: pg_stat_database xact_commit + xact_rollback of the run's database over the timed window, minus the idle rate (lease beats, sweeps); pg_stat_statements is not preloaded here.",
+            onePostgres === undefined || sqlite === undefined
+              ? ""
+              : `1 PostgreSQL instance / 1 SQLite instance: ${formatRatio(onePostgres.messagesPerSecond / sqlite)} — goal ≥ 0.50×: ${onePostgres.messagesPerSecond / sqlite >= 0.5 ? "met" : "MISSED"}`,
+          ].filter((note) => note !== ""),
+        },
+        {
+          title: `Failover: kill -9 of one of ${options.maxInstances} instances (leaseMs ${options.leaseMs}) → first answer from another instance`,
+          headers: ["kills", "answered", "p50 ms", "p99 ms", "max ms", "goal p99 ≤ 5000 ms"],
+          rows: [
+            [
+              String(options.kills),
+              String(failover.length),
+              formatNumber(percentile(failover, 0.5)),
+              formatNumber(p99),
+              formatNumber(failover.at(-1) ?? Number.NaN),
+              Number.isNaN(p99) ? "" : p99 <= 5000 ? "met" : "MISSED",
+            ],
+          ],
+          notes: [
+            "Each kill: SIGKILL an instance, then send a message (through the balancer, which skips the dead port) to a chat whose session's shard it held; measured from the kill to the answer arriving at the fake Telegram. The instance is started again before the next kill.",
+          ],
+        },
+      ],
+    };
+  },
+};
