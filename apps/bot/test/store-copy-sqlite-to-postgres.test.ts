@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
-import { Gateway, type SessionStore, TestChannel } from "@chorus/gateway";
+import { Gateway, type ScheduleRecord, type SessionStore, TestChannel } from "@chorus/gateway";
 import { PostgresSessionStore } from "@chorus/store-postgres";
 import { createScratchDatabase, type ScratchDatabase } from "@chorus/store-postgres/testing";
 import { SqliteSessionStore } from "@chorus/store-sqlite";
@@ -51,6 +51,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A stored `/schedule` (the gateway writes its `data`; the copy carries it as it is). */
+const schedule: ScheduleRecord = {
+  id: "s-0000abcd",
+  status: "active",
+  nextRunAt: 1_800_000_000_000,
+  data: { spec: { kind: "every", everyMs: 3_600_000 }, prompt: "stand-up", sessionKey: "main:main:test:dm:ann" },
+  createdAt: 1_790_000_000_000,
+  updatedAt: 1_790_000_000_000,
+};
+
 describe("chorus store copy (SQLite → PostgreSQL)", () => {
   it("copies a store a gateway filled, and a gateway on PostgreSQL continues its conversations", async () => {
     const sqlite = SqliteSessionStore.open({ path: file });
@@ -65,6 +75,7 @@ describe("chorus store copy (SQLite → PostgreSQL)", () => {
       await before.send("ann", "two", "ann-2");
       await before.send("bob", "one", "bob-1");
       expect(before.channel.transcript("dm-ann").slice(-2)).toEqual(["answer 1", "answer 3"]);
+      await sqlite.putSchedule(schedule);
       // A gateway holds the SQLite store: the copy is refused and writes nothing.
       const refused = captureIo(dir, {});
       expect(await runCli(["store", "copy", "--from", file, "--to", database.url], refused)).toBe(1);
@@ -82,6 +93,7 @@ describe("chorus store copy (SQLite → PostgreSQL)", () => {
     expect(io.out()).toMatch(/runs\s+3\n/);
     expect(io.out()).toMatch(/pairing_requests\s+1\n/);
     expect(io.out()).toMatch(/paired_senders\s+2\n/);
+    expect(io.out()).toMatch(/schedules\s+1\n/);
 
     const postgres = await PostgresSessionStore.open({ url: database.url });
     const after = await gatewayOn(postgres);
@@ -107,6 +119,8 @@ describe("chorus store copy (SQLite → PostgreSQL)", () => {
       const outbox = await postgres.listOutbox();
       expect(new Set(outbox.map((entry) => entry.id)).size).toBe(outbox.length);
       expect((await after.gateway.pairing.list(scope)).map((request) => request.senderId)).toEqual(["zed"]);
+      // The schedule came along, as written.
+      expect(await postgres.listSchedules()).toEqual([schedule]);
       // A gateway holds the PostgreSQL database: refused before anything is read or written there.
       const held = captureIo(dir, {});
       expect(await runCli(["store", "copy", "--from", file, "--to", database.url], held)).toBe(1);

@@ -13,6 +13,7 @@ export const IMPORT_TABLES = [
   "inbound_events",
   "pairing_requests",
   "paired_senders",
+  "schedules",
 ] as const;
 
 /** One of the tables an import fills. */
