@@ -11,19 +11,34 @@ import {
 import type { Reservation } from "./budget-ledger.js";
 import type { Spend } from "./spend-window.js";
 
-/** Reserves budget for one model call; undefined when nothing limits or counts it. */
+/**
+ * Reserves budget for one model call; undefined when nothing limits or counts it. `estimate` is called only when a
+ * limit applies: it walks the whole context, which a call no budget limits should not pay for.
+ */
 export type ReserveCall = (call: {
   readonly sessionKey: string;
   readonly model: Model;
-  readonly estimate: Spend;
+  readonly estimate: () => Spend;
 }) => Promise<Reservation | undefined>;
 
 /** The worst case of one call: its input as estimated plus all the output it may produce, priced by the model. */
 export function worstCaseOf(model: Model, context: StreamContext, options: StreamOptions | undefined): Spend {
-  const input =
-    estimateTokens(context.messages, context.systemPrompt) + Math.ceil(JSON.stringify(context.tools ?? []).length / 4);
+  const input = estimateTokens(context.messages, context.systemPrompt) + toolTokens(context.tools);
   const output = Math.min(options?.maxTokens ?? model.maxOutput, model.maxOutput);
   return { tokens: input + output, cost: (input * model.cost.input + output * model.cost.output) / 1e6 };
+}
+
+/** An agent's tool list is the same array call after call: its size is measured once. */
+const toolTokenCache = new WeakMap<object, number>();
+
+function toolTokens(tools: StreamContext["tools"]): number {
+  if (tools === undefined) return 0;
+  let tokens = toolTokenCache.get(tools);
+  if (tokens === undefined) {
+    tokens = Math.ceil(JSON.stringify(tools).length / 4);
+    toolTokenCache.set(tools, tokens);
+  }
+  return tokens;
 }
 
 /**
@@ -53,7 +68,7 @@ async function relay(
 ): Promise<void> {
   let reservation: Reservation | undefined;
   try {
-    reservation = await reserve({ sessionKey, model, estimate: worstCaseOf(model, context, options) });
+    reservation = await reserve({ sessionKey, model, estimate: () => worstCaseOf(model, context, options) });
   } catch (error) {
     outer.push({ type: "error", reason: "error", error: failed(model, `Budget check failed: ${String(error)}`) });
     return;

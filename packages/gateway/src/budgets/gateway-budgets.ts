@@ -74,7 +74,7 @@ export class GatewayBudgets {
   }
 
   /** Reserves one call of a session. Contract: undefined only when the session is unknown. */
-  async reserve(call: { readonly sessionKey: string; readonly model: Model; readonly estimate: Spend }) {
+  async reserve(call: { readonly sessionKey: string; readonly model: Model; readonly estimate: () => Spend }) {
     const { store } = this.#parts;
     // The hot path reads no store: the session's agent is known in memory; its goal is read only when it has a budget.
     let agentId = this.#parts.agentOf(call.sessionKey);
@@ -88,7 +88,7 @@ export class GatewayBudgets {
     const activeGoal = goal?.status === "active" ? goal : undefined;
     const schedule = this.#turnSchedule.get(call.sessionKey);
     const limits = this.#limitsOf(agentId, call.sessionKey, activeGoal, schedule);
-    const reservation = await this.#ledger.reserve(limits, call.estimate);
+    const reservation = await this.#ledger.reserve(limits, limits.length === 0 ? NO_SPEND : call.estimate());
     if (!reservation.ok) {
       // A running autonomous goal stops starting turns whichever budget refused.
       const current = session ?? (await store.getSession(call.sessionKey));
