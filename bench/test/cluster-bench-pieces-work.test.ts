@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createScratchDatabase, queryOnce, TEST_SERVER } from "@chorus/store-postgres/testing";
+import { startRoundRobinBalancer } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCliArguments } from "../src/cli-flags.js";
 import { serverTransactions } from "../src/cluster/postgres-round-trips.js";
-import { startRoundRobinBalancer } from "../src/cluster/round-robin-balancer.js";
 import { clusterOptions } from "../src/suites/cluster.js";
 
 const servers: Server[] = [];

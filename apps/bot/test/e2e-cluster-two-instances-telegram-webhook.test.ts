@@ -1,59 +1,17 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${ENV_VAR} references in config text
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, request, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
-import { startFakeOpenAI, startFakeTelegram } from "@chorus/testkit";
+import { type RoundRobinBalancer, startFakeOpenAI, startFakeTelegram, startRoundRobinBalancer } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
 
 type FakeTelegram = Awaited<ReturnType<typeof startFakeTelegram>>;
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
-
-/** A load balancer in front of the instances' webhook servers: round robin, skipping an instance that refuses. */
-interface Balancer {
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-async function startBalancer(ports: readonly number[]): Promise<Balancer> {
-  let next = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const first = next;
-      next = (next + 1) % ports.length;
-      const tryFrom = (attempt: number): void => {
-        if (attempt >= ports.length) {
-          res.writeHead(502).end();
-          return;
-        }
-        const port = ports[(first + attempt) % ports.length] as number;
-        const upstream = request(
-          { host: "127.0.0.1", port, path: req.url, method: req.method, headers: req.headers },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          },
-        );
-        upstream.on("error", () => tryFrom(attempt + 1));
-        upstream.end(body);
-      };
-      tryFrom(0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/telegram`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -67,7 +25,7 @@ let dir: string;
 let database: ScratchDatabase;
 let telegram: FakeTelegram;
 let openai: FakeOpenAI;
-let balancer: Balancer;
+let balancer: RoundRobinBalancer;
 const bots: BotProcess[] = [];
 
 beforeAll(async () => {
@@ -99,7 +57,7 @@ function lastUserText(body: Record<string, unknown>): string {
 describe("two chorus start instances in cluster mode behind one Telegram webhook", () => {
   it("answers every message exactly once, in order per chat, when one instance is killed and the other stops", async () => {
     const ports = [await freePort(), await freePort()];
-    balancer = await startBalancer(ports);
+    balancer = await startRoundRobinBalancer(ports);
     // Every model call echoes the message it answers: an answer names its message. The first call for a "slow"
     // message hangs (the instance running it is killed meanwhile).
     let stalled = false;
@@ -144,7 +102,7 @@ describe("two chorus start instances in cluster mode behind one Telegram webhook
           "      webhook:",
           "        secretToken: cluster-e2e-secret",
           `        port: ${port}`,
-          `        publicUrl: ${JSON.stringify(balancer.url)}`,
+          `        publicUrl: ${JSON.stringify(`${balancer.url}/telegram`)}`,
           "store:",
           "  kind: postgres",
           "  url: ${E2E_DATABASE_URL}",

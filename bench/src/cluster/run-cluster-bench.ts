@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase, queryOnce, TEST_SERVER } from "@chorus/store-postgres/testing";
+import { startRoundRobinBalancer } from "@chorus/testkit";
 import { type ChatWorkload, playChatWorkload } from "../side-by-side/chat-workload.js";
 import { chorusSystem } from "../side-by-side/chorus-system.js";
 import { modelAnswer, startBenchModel } from "../side-by-side/fake-model.js";
@@ -10,7 +11,6 @@ import { nextMessageKey, ReplyLedger } from "../side-by-side/reply-ledger.js";
 import { startTelegramBenchPlatform, type TelegramBenchPlatform } from "../side-by-side/telegram-bench-platform.js";
 import { type ClusterInstance, type ClusterRun, startClusterInstance } from "./cluster-instance.js";
 import { serverTransactions } from "./postgres-round-trips.js";
-import { startRoundRobinBalancer } from "./round-robin-balancer.js";
 
 /** Sizes of one `cluster` run (flags `--chats`, `--messages`, `--kills`, `--lease-ms`). */
 export interface ClusterBenchOptions {

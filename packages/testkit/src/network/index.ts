@@ -1,1 +1,2 @@
 export { type NetworkGate, startNetworkGate } from "./network-gate.js";
+export { type RoundRobinBalancer, startRoundRobinBalancer } from "./round-robin-balancer.js";
