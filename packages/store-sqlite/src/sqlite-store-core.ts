@@ -32,25 +32,23 @@ import {
   checkLimit,
   DEFAULT_INBOUND_EVENT_TTL_MS,
   notFound,
+  OUTBOX_COLUMNS_BUT_JSON,
+  outboxFromRow,
+  outboxFromRowWithLazyPayload,
+  pairingRequestFromRow,
   patched,
+  RUN_COLUMNS_BUT_USAGE,
+  runFromRow,
+  runFromRowWithUsage,
   SessionStoreError,
+  type StoredRow,
+  scheduleFromRow,
+  sessionFromRow,
   statusList,
   toStoredJson,
   zeroUsage,
 } from "@chorus/gateway/store";
 import { translateSqliteError } from "./sqlite-errors.js";
-import {
-  OUTBOX_COLUMNS_BUT_JSON,
-  outboxFromRow,
-  outboxFromRowWithLazyPayload,
-  pairingRequestFromRow,
-  RUN_COLUMNS_BUT_USAGE,
-  runFromRow,
-  runFromRowWithUsage,
-  type SqliteRow,
-  scheduleFromRow,
-  sessionFromRow,
-} from "./sqlite-rows.js";
 import type { StoreOwnerLock } from "./store-owner-lock.js";
 import type { WalCheckpointer } from "./wal-checkpointer.js";
 
@@ -289,7 +287,7 @@ export class SqliteStoreCore implements NestingStoreCore {
           : this.sql(
               "UPDATE sessions SET last_seq = last_seq + ?, updated_at = ? WHERE key = ? RETURNING last_seq",
             ).get(json.length, this.now(), sessionKey)
-    ) as SqliteRow | undefined;
+    ) as StoredRow | undefined;
     if (row === undefined) throw notFound("session", sessionKey);
     const lastSeq = Number(row.last_seq);
     const insert = this.sql("INSERT INTO transcript_messages (session_key, seq, message) VALUES (?, ?, ?)");
@@ -384,7 +382,7 @@ export class SqliteStoreCore implements NestingStoreCore {
     const endedAt = patch.status === undefined ? null : this.now();
     const error = patch.error ?? null;
     // Only a running run changes; no row back means it is unknown or already ended (told apart below).
-    let row: SqliteRow | undefined;
+    let row: StoredRow | undefined;
     if (patch.usage === undefined) {
       row = this.sql(
         `UPDATE runs SET status = coalesce(?, status), ended_at = ?, error = coalesce(?, error)
@@ -525,7 +523,7 @@ export class SqliteStoreCore implements NestingStoreCore {
       `UPDATE outbox SET status = ?, last_error = ?, next_attempt_at = coalesce(?, next_attempt_at), updated_at = ?
        WHERE id = ? RETURNING *`,
     ).get(failure.retryAt === undefined ? "failed" : "pending", failure.error, failure.retryAt ?? null, this.now(), id);
-    return outboxFromRow(row as SqliteRow);
+    return outboxFromRow(row as StoredRow);
   }
 
   listOutbox(filter: OutboxFilter = {}): OutboxEntry[] {
@@ -650,7 +648,7 @@ export class SqliteStoreCore implements NestingStoreCore {
 
   getSchedule(id: string): ScheduleRecord | undefined {
     const row = this.sql("SELECT * FROM schedules WHERE id = ?").get(id);
-    return row === undefined ? undefined : scheduleFromRow(row as SqliteRow);
+    return row === undefined ? undefined : scheduleFromRow(row as StoredRow);
   }
 
   listSchedules(filter: ScheduleFilter = {}): ScheduleRecord[] {
@@ -658,7 +656,7 @@ export class SqliteStoreCore implements NestingStoreCore {
     where.oneOf("status", statusList(filter.status), SCHEDULE_STATUSES);
     return this.sql(`SELECT * FROM schedules${where.clause()} ORDER BY created_at, id`)
       .all(...where.values)
-      .map((row) => scheduleFromRow(row as SqliteRow));
+      .map((row) => scheduleFromRow(row as StoredRow));
   }
 
   deleteSchedule(id: string): boolean {

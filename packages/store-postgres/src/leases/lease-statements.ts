@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
 import type { OutboxEntry, RunRecord, TranscriptEntry } from "@chorus/gateway/store";
-import { outboxFromRow, type PgRow, runFromRow, sessionFromRow } from "../postgres-rows.js";
+import { outboxFromRow, runFromRow, type StoredRow, sessionFromRow } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
 
@@ -166,7 +166,7 @@ export async function unansweredSessions(
      ORDER BY updated_at, key`,
     [value],
   );
-  return rows.map((row: PgRow) => ({
+  return rows.map((row: StoredRow) => ({
     session: sessionFromRow(row),
     answeredSeq: Number(row.answered_seq),
     lastInboundSeq: Number(row.last_inbound_seq),

@@ -1,6 +1,5 @@
 import type { InboundEventRef, InboundMessageStored, NewInboundMessage } from "@chorus/gateway/store";
-import { checkLimit, toStoredJson } from "@chorus/gateway/store";
-import { sessionFromRow } from "../postgres-rows.js";
+import { checkLimit, sessionFromRow, toStoredJson } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 

@@ -1,6 +1,14 @@
 import type { NewOutboxEntry, OutboxEntry, OutboxFailure, OutboxFilter, OutboxStatus } from "@chorus/gateway/store";
-import { checkLimit, notFound, SessionStoreError, statusList, toStoredJson } from "@chorus/gateway/store";
-import { OUTBOX_COLUMNS_BUT_JSON, outboxFromRow, outboxFromRowWithLazyPayload } from "../postgres-rows.js";
+import {
+  checkLimit,
+  notFound,
+  OUTBOX_COLUMNS_BUT_JSON,
+  outboxFromRow,
+  outboxFromRowWithLazyPayload,
+  SessionStoreError,
+  statusList,
+  toStoredJson,
+} from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 import { WhereClause } from "./where-clause.js";

@@ -1,5 +1,5 @@
 import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/gateway";
-import { pairingRequestFromRow } from "../postgres-rows.js";
+import { pairingRequestFromRow } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 
 /**

@@ -3,12 +3,13 @@ import {
   assertRunning,
   buildRunRecord,
   notFound,
+  runFromRow,
+  runFromRowWithUsage,
   SessionStoreError,
   statusList,
   toStoredJson,
   zeroUsage,
 } from "@chorus/gateway/store";
-import { runFromRow, runFromRowWithUsage } from "../postgres-rows.js";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 import { WhereClause } from "./where-clause.js";

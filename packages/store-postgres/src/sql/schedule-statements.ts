@@ -1,6 +1,5 @@
 import type { ScheduleFilter, ScheduleRecord, ScheduleStatus } from "@chorus/gateway/store";
-import { statusList, toStoredJson } from "@chorus/gateway/store";
-import { type PgRow, scheduleFromRow } from "../postgres-rows.js";
+import { type StoredRow, scheduleFromRow, statusList, toStoredJson } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 import { WhereClause } from "./where-clause.js";
 
@@ -19,14 +18,14 @@ export async function putSchedule(db: Db, schedule: ScheduleRecord): Promise<voi
 
 export async function getSchedule(db: Db, id: string): Promise<ScheduleRecord | undefined> {
   const { rows } = await db.query("SELECT * FROM schedules WHERE id = $1", [id]);
-  return rows[0] === undefined ? undefined : scheduleFromRow(rows[0] as PgRow);
+  return rows[0] === undefined ? undefined : scheduleFromRow(rows[0] as StoredRow);
 }
 
 export async function listSchedules(db: Db, filter: ScheduleFilter = {}): Promise<ScheduleRecord[]> {
   const where = new WhereClause();
   where.oneOf("status", statusList(filter.status), SCHEDULE_STATUSES);
   const { rows } = await db.query(`SELECT * FROM schedules${where.clause()} ORDER BY created_at, id`, where.values);
-  return rows.map((row) => scheduleFromRow(row as PgRow));
+  return rows.map((row) => scheduleFromRow(row as StoredRow));
 }
 
 export async function deleteSchedule(db: Db, id: string): Promise<boolean> {

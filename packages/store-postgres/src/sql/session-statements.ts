@@ -1,6 +1,5 @@
 import type { NewSession, SessionFilter, SessionPatch, SessionRecord } from "@chorus/gateway/store";
-import { notFound, toStoredJson } from "@chorus/gateway/store";
-import { type PgRow, sessionFromRow } from "../postgres-rows.js";
+import { notFound, type StoredRow, sessionFromRow, toStoredJson } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 import { WhereClause } from "./where-clause.js";
@@ -86,7 +85,7 @@ export async function updateSession(
     ctx.now(),
   ]);
   if (rows[0] === undefined) throw notFound("session", key);
-  return sessionFromRow(rows[0] as PgRow);
+  return sessionFromRow(rows[0] as StoredRow);
 }
 
 export async function deleteSession(db: Db, key: string): Promise<boolean> {

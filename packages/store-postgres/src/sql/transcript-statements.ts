@@ -1,7 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
 import type { AppendMarks, AppendResult, SessionRecord, TranscriptEntry } from "@chorus/gateway/store";
-import { notFound, toStoredJson } from "@chorus/gateway/store";
-import { sessionFromRow } from "../postgres-rows.js";
+import { notFound, sessionFromRow, toStoredJson } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 

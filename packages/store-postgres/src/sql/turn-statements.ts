@@ -1,6 +1,5 @@
 import type { TurnCommit, TurnCommitResult } from "@chorus/gateway/store";
-import { notFound, SessionStoreError } from "@chorus/gateway/store";
-import { runFromRow, runFromRowWithUsage } from "../postgres-rows.js";
+import { notFound, runFromRow, runFromRowWithUsage, SessionStoreError } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 import { insertedOutbox, insertOutboxSql, outboxRows } from "./outbox-statements.js";
 import { refusedRunChange, runPatchParameters } from "./run-statements.js";

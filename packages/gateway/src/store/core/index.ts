@@ -14,4 +14,16 @@ export {
   statusList,
   toStoredJson,
 } from "./store-validation.js";
+export {
+  OUTBOX_COLUMNS_BUT_JSON,
+  outboxFromRow,
+  outboxFromRowWithLazyPayload,
+  pairingRequestFromRow,
+  RUN_COLUMNS_BUT_USAGE,
+  runFromRow,
+  runFromRowWithUsage,
+  type StoredRow,
+  scheduleFromRow,
+  sessionFromRow,
+} from "./stored-rows.js";
 export { zeroUsage } from "./zero-usage.js";

@@ -1,6 +1,6 @@
-import type { SQLOutputValue } from "node:sqlite";
 import type { Usage } from "@chorus/core";
-import type { PairingRequest, QueueMode } from "@chorus/gateway";
+import type { QueueMode } from "../../config/index.js";
+import type { PairingRequest } from "../../policy/index.js";
 import type {
   OutboxEntry,
   OutboxKind,
@@ -11,32 +11,38 @@ import type {
   ScheduleStatus,
   SessionRecord,
   StoredJson,
-} from "@chorus/gateway/store";
-import { buildRunRecord, buildSessionRecord, defineLazyJson } from "@chorus/gateway/store";
+} from "../store-types.js";
+import { defineLazyJson } from "./lazy-json.js";
+import { buildRunRecord, buildSessionRecord } from "./record-builders.js";
 
-/** A row as `node:sqlite` returns it. */
-export type SqliteRow = Record<string, SQLOutputValue>;
+// The rows of the SQL stores (SQLite, PostgreSQL) have the same tables and columns; they become records here, once.
 
-function text(row: SqliteRow, column: string): string {
+/**
+ * A row as a SQL driver returns it, column name → value: integers may come as numbers, bigints or (node-postgres's
+ * `bigint`) strings, and are read with `Number`.
+ */
+export type StoredRow = Record<string, unknown>;
+
+function text(row: StoredRow, column: string): string {
   return String(row[column]);
 }
 
-function optionalText(row: SqliteRow, column: string): string | undefined {
+function optionalText(row: StoredRow, column: string): string | undefined {
   const value = row[column];
   return value === null || value === undefined ? undefined : String(value);
 }
 
-function int(row: SqliteRow, column: string): number {
+function int(row: StoredRow, column: string): number {
   return Number(row[column]);
 }
 
-function optionalInt(row: SqliteRow, column: string): number | undefined {
+function optionalInt(row: StoredRow, column: string): number | undefined {
   const value = row[column];
   return value === null || value === undefined ? undefined : Number(value);
 }
 
 /** Contract: the same record the memory store builds for the same writes. */
-export function sessionFromRow(row: SqliteRow): SessionRecord {
+export function sessionFromRow(row: StoredRow): SessionRecord {
   return buildSessionRecord(
     {
       key: text(row, "key"),
@@ -64,12 +70,12 @@ export function sessionFromRow(row: SqliteRow): SessionRecord {
 export const RUN_COLUMNS_BUT_USAGE =
   "id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, error";
 
-export function runFromRow(row: SqliteRow): RunRecord {
+export function runFromRow(row: StoredRow): RunRecord {
   return runFromRowWithUsage(row, text(row, "usage"));
 }
 
 /** A run from its row (which may lack `usage`) and its usage JSON, parsed only if read. */
-export function runFromRowWithUsage(row: SqliteRow, usageJson: string): RunRecord {
+export function runFromRowWithUsage(row: StoredRow, usageJson: string): RunRecord {
   const run = buildRunRecord({
     id: text(row, "id"),
     sessionKey: text(row, "session_key"),
@@ -89,16 +95,16 @@ export function runFromRowWithUsage(row: SqliteRow, usageJson: string): RunRecor
 export const OUTBOX_COLUMNS_BUT_JSON =
   "id, session_key, run_id, kind, payload, status, attempts, created_at, updated_at, next_attempt_at, last_error";
 
-export function outboxFromRow(row: SqliteRow): OutboxEntry {
+export function outboxFromRow(row: StoredRow): OutboxEntry {
   return outboxEntry(row, JSON.parse(text(row, "payload")), JSON.parse(text(row, "platform_message_ids")) as string[]);
 }
 
 /** An outbox entry whose payload is parsed only if read (see `defineLazyJson`). */
-export function outboxFromRowWithLazyPayload(row: SqliteRow, platformMessageIds: readonly string[]): OutboxEntry {
+export function outboxFromRowWithLazyPayload(row: StoredRow, platformMessageIds: readonly string[]): OutboxEntry {
   return defineLazyJson(outboxEntry(row, undefined, platformMessageIds), "payload", text(row, "payload"));
 }
 
-function outboxEntry(row: SqliteRow, payload: unknown, platformMessageIds: readonly string[]): OutboxEntry {
+function outboxEntry(row: StoredRow, payload: unknown, platformMessageIds: readonly string[]): OutboxEntry {
   const runId = optionalText(row, "run_id");
   const lastError = optionalText(row, "last_error");
   return {
@@ -117,7 +123,7 @@ function outboxEntry(row: SqliteRow, payload: unknown, platformMessageIds: reado
   };
 }
 
-export function pairingRequestFromRow(row: SqliteRow): PairingRequest {
+export function pairingRequestFromRow(row: StoredRow): PairingRequest {
   return {
     scope: { channel: text(row, "channel"), accountId: text(row, "account_id") },
     code: text(row, "code"),
@@ -129,12 +135,12 @@ export function pairingRequestFromRow(row: SqliteRow): PairingRequest {
 }
 
 /** A schedule row as a record. */
-export function scheduleFromRow(row: SqliteRow): ScheduleRecord {
-  const next = row.next_run_at;
+export function scheduleFromRow(row: StoredRow): ScheduleRecord {
+  const nextRunAt = optionalInt(row, "next_run_at");
   return {
     id: text(row, "id"),
     status: text(row, "status") as ScheduleStatus,
-    ...(next === null || next === undefined ? {} : { nextRunAt: int(row, "next_run_at") }),
+    ...(nextRunAt === undefined ? {} : { nextRunAt }),
     data: JSON.parse(text(row, "data")) as ScheduleRecord["data"],
     createdAt: int(row, "created_at"),
     updatedAt: int(row, "updated_at"),
