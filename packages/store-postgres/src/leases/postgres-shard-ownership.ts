@@ -10,6 +10,7 @@ import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
 import { claimShards, type HeldShard, heartbeat, releaseShards, unansweredSessions } from "./lease-statements.js";
+import { PostgresInstanceBroadcast } from "./postgres-instance-broadcast.js";
 import { SHARD_COUNT, sessionShard } from "./session-shard.js";
 import { WakeListener } from "./wake-listener.js";
 
@@ -43,6 +44,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly instanceId: string;
   /** The id leases are held under: `instanceId` and a per-process suffix. */
   readonly leaseOwner: string;
+  /** Messages to the other instances; from the store's open to its close (`broadcast.close()`). */
+  readonly broadcast: PostgresInstanceBroadcast;
   readonly #db: Db;
   readonly #ctx: StoreContext;
   readonly #leaseMs: number;
@@ -76,6 +79,13 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
     this.#clientConfig = parts.clientConfig;
+    this.broadcast = new PostgresInstanceBroadcast({
+      db: parts.db,
+      clientConfig: parts.clientConfig,
+      schema: parts.schema,
+      sender: this.leaseOwner,
+      onWarning: parts.onWarning,
+    });
   }
 
   /** The shards held now (renewed in time), by shard number. */
