@@ -97,6 +97,7 @@ export class BotRuntime {
           if (store === undefined || gateway === undefined) return [];
           return readWebchatHistory(store, gateway.config, accountId, publicId);
         },
+        instanceBroadcast: () => this.#store?.ownership?.broadcast,
         readiness: () => this.readiness(),
       },
       this.#logger,
