@@ -83,7 +83,9 @@ describe("two chorus start instances in cluster mode behind one Slack Request UR
 
     // A forged request reaches each instance once (round robin) and each refuses it; nothing is answered.
     const forged = await Promise.all(
-      [0, 1].map(() => slack.injectDm({ user: users[0], text: "forged", signing: { signature: "invalid" } })),
+      [0, 1].map(() =>
+        slack.injectDm({ user: users[0] as SlackUser, text: "forged", signing: { signature: "invalid" } }),
+      ),
     );
     expect(forged.map((delivery) => delivery.status)).toEqual([401, 401]);
     expect([...balancer.forwarded.values()]).toEqual([1, 1]);

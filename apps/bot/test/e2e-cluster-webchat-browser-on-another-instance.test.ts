@@ -61,8 +61,10 @@ describe("WebChat on two chorus start instances in cluster mode", () => {
     const b = await start("b", ports[1] as number);
     await vi.waitFor(async () => expect(await shardsOf("b")).toHaveLength(32), { timeout: 20_000, interval: 100 });
 
-    // A browser whose DM session falls in one of b's shards, connected to a.
+    // A browser whose DM session falls in one of b's shards, connected to a. The instances use one key, the first
+    // one's (a's, stored in the database), so the browser is the same person on both.
     const key = await loadOrCreateWebchatKey(join(dir, "a", WEBCHAT_KEY_FILE));
+    expect(await loadOrCreateWebchatKey(join(dir, "b", WEBCHAT_KEY_FILE))).not.toEqual(key);
     const owned = new Set(await shardsOf("b"));
     let credential = newCredential();
     while (!owned.has(sessionShard(`assistant:main:webchat:dm:${publicIdOf(key, credential)}`))) {
@@ -84,12 +86,17 @@ describe("WebChat on two chorus start instances in cluster mode", () => {
     );
     expect(rows[0]?.n).toBe(2);
     expect(browser.botTexts("dm")).toEqual(["echo: hello from a browser on a", "echo: and once more"]);
-    // A page opened again on a shows the conversation (the store's history).
-    const again = await WebchatClient.connect(`http://127.0.0.1:${ports[0]}/`, {
+    // The same browser opening the page on b is the same person there: its conversation (the store's history), and
+    // b answers it directly.
+    const onB = await WebchatClient.connect(`http://127.0.0.1:${ports[1]}/`, {
       cookie: `${CREDENTIAL_COOKIE}=${credential}`,
     });
-    clients.push(again);
-    expect(again.botTexts("dm")).toEqual(["echo: hello from a browser on a", "echo: and once more"]);
+    clients.push(onB);
+    expect(onB.hello.publicId).toBe(browser.hello.publicId);
+    expect(onB.botTexts("dm")).toEqual(["echo: hello from a browser on a", "echo: and once more"]);
+    expect(await onB.ask("dm", "now from b")).toBe("echo: now from b");
+    // Its tab still open on a shows that too (relayed).
+    await browser.until(() => browser.botTexts("dm").includes("echo: now from b"));
     for (const bot of [a, b]) {
       bot.child.kill("SIGTERM");
       expect(await bot.exited).toEqual({ code: 0, signal: null });

@@ -30,6 +30,8 @@ export interface ChannelHooks {
   webchatHistory(accountId: string, publicId: string): Promise<readonly WebchatMessage[]>;
   /** WebChat in a cluster: the other instances (the store's `ownership.broadcast`); undefined for one process. */
   instanceBroadcast(): InstanceBroadcast | undefined;
+  /** WebChat in a cluster: the server key every instance uses, given this one's; undefined for one process. */
+  webchatSharedKey(): ((own: Buffer) => Promise<Buffer>) | undefined;
   /** WebChat: GET /readyz. */
   readiness(): { ready: boolean; detail?: Record<string, unknown> };
 }
@@ -121,6 +123,7 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
       ]),
       create: (hooks) => {
         const relay = hooks.instanceBroadcast();
+        const sharedKey = hooks.webchatSharedKey();
         return new WebchatChannel({
           accountId: account.accountId,
           host: account.host,
@@ -134,6 +137,7 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
           onError: (error) => hooks.onError(key, error),
           readiness: () => hooks.readiness(),
           ...(relay === undefined ? {} : { relay }),
+          ...(sharedKey === undefined ? {} : { sharedKey }),
         });
       },
     });

@@ -63,6 +63,11 @@ export interface WebchatChannelOptions {
    * session another instance owns. Default none (one process).
    */
   readonly relay?: InstanceBroadcast;
+  /**
+   * In a cluster: the key every instance uses, given this one's own (`keyFile`), so a browser is the same person on
+   * any instance. Default: the own key.
+   */
+  readonly sharedKey?: (own: Buffer) => Promise<Buffer>;
   /** Answers GET /readyz; default ready once listening. */
   readonly readiness?: () => ReadinessReport;
   readonly now?: () => number;
@@ -142,7 +147,8 @@ export class WebchatChannel implements Channel {
       throw new ChannelError("forbidden", missingAccessTokenMessage(bindHost));
     }
     const assets = await loadWebchatAssets();
-    const key = await loadOrCreateWebchatKey(this.#options.keyFile);
+    const own = await loadOrCreateWebchatKey(this.#options.keyFile);
+    const key = this.#options.sharedKey === undefined ? own : await this.#options.sharedKey(own);
     this.#key = key;
     const access = new WebchatAccess(key, this.#options.accessToken);
     const hosts = allowedHostNames(bindHost, this.#options.allowedHosts);

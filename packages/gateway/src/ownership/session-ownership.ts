@@ -70,6 +70,12 @@ export interface SessionOwnership {
    * ownership has started, so channels built before the gateway may subscribe.
    */
   readonly broadcast?: InstanceBroadcast;
+  /**
+   * The value every instance of the cluster uses for `name` (optional): the first proposal stored wins, and every
+   * later call, on any instance, returns it (e.g. the WebChat server key). Works from the store's open to its close.
+   * Contract: rejects when the store cannot be reached; never replaces a stored value.
+   */
+  agreeOn?(name: string, proposal: string): Promise<string>;
   /** Stops renewing and releases every lease at once, so another instance takes over without waiting. Idempotent. */
   stop(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import type {
 import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
+import { agreeOnValue } from "./cluster-value-statements.js";
 import { claimShards, type HeldShard, heartbeat, releaseShards, unansweredSessions } from "./lease-statements.js";
 import { PostgresInstanceBroadcast } from "./postgres-instance-broadcast.js";
 import { SHARD_COUNT, sessionShard } from "./session-shard.js";
@@ -127,6 +128,11 @@ export class PostgresShardOwnership implements SessionOwnership {
     const held = this.#held.get(sessionShard(sessionKey));
     if (held === undefined || this.#clock() > held.validUntil) return undefined;
     return { epoch: held.epoch };
+  }
+
+  /** Contract: as `SessionOwnership.agreeOn`; the value lives in `cluster_values`. */
+  agreeOn(name: string, proposal: string): Promise<string> {
+    return agreeOnValue(this.#db, name, proposal);
   }
 
   async handOff(message: HandedOffMessage): Promise<void> {

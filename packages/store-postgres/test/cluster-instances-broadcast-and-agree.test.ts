@@ -73,3 +73,16 @@ describe("messages broadcast to the other instances of a cluster", () => {
     await expect(broadcastOf(a).publish("topic", "after close")).resolves.toBeUndefined();
   });
 });
+
+describe("values the instances of a cluster agree on", () => {
+  it("keeps the first proposal for a name, also when instances propose at once", async () => {
+    const [a, b, c] = [await instance("f"), await instance("g"), await instance("h")];
+    const agreed = await Promise.all(
+      [a, b, c].map((store, i) => store.ownership?.agreeOn("webchat.key", `proposal ${i}`)),
+    );
+    expect(new Set(agreed).size).toBe(1);
+    expect(["proposal 0", "proposal 1", "proposal 2"]).toContain(agreed[0]);
+    expect(await c.ownership?.agreeOn("webchat.key", "a later proposal")).toBe(agreed[0]);
+    expect(await a.ownership?.agreeOn("another name", "its own")).toBe("its own");
+  });
+});
