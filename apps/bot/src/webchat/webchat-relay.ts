@@ -1,10 +1,10 @@
-import type { GROUP_CHAT_ID, ServerFrame, WebchatRoom } from "./webchat-protocol.js";
+import type { ServerFrame, WebchatRoom } from "./webchat-protocol.js";
 
 /** A frame one instance of a cluster showed in a chat, for the browsers of that chat connected to the others. */
 export interface RelayedFrame {
   readonly room: WebchatRoom;
   /** The browser's public id (DM) or `group`. */
-  readonly chatId: string | typeof GROUP_CHAT_ID;
+  readonly chatId: string;
   readonly frame: Extract<ServerFrame, { type: "message" | "edit" | "delete" | "typing" | "activity" }>;
 }
 
