@@ -126,5 +126,5 @@ describe("two chorus start instances in cluster mode behind one Slack Request UR
       expect(output).not.toContain(slack.botToken);
       expect(output).not.toContain(slack.signingSecret);
     }
-  }, 120_000);
+  }, 180_000);
 });

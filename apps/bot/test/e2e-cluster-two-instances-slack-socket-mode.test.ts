@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "chorus-e2e-cluster-slack-"));
   database = await createScratchDatabase();
   // As Slack: an event left unacked is sent again on another of the app's links.
-  slack = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000, eventAckTimeoutMs: 1_000 });
+  slack = await startFakeSlack({ mode: "socket", eventAckTimeoutMs: 1_000 });
   openai = await startFakeOpenAI();
 }, 300_000);
 
@@ -80,6 +80,8 @@ describe("two chorus start instances in cluster mode, each holding a Slack Socke
       });
     };
 
+    // Envelopes went over both links (a link per instance).
+    const linksUsed = () => new Set(slack.callsTo("ack").map((call) => call.params.link));
     for (const round of ["round 0", "round 1", "round 2"]) {
       said.push(round);
       const deliveries = await Promise.all(
@@ -89,13 +91,18 @@ describe("two chorus start instances in cluster mode, each holding a Slack Socke
       await allAnswered();
     }
 
+    expect(linksUsed().size).toBe(2);
+
     // An ack lost on the way: Slack sends the envelope again (retry_attempt 1) on the other instance's link. The
     // event id is stored once in PostgreSQL, so the second delivery is dropped, whichever instance owns the session.
     const lost = users[0] as SlackUser;
     slack.loseAcks(1);
     const delivery = await slack.injectDm({ user: lost, text: `ack lost from ${lost.name}` });
-    // Settled ok: the retry was acked (the first ack never arrived).
+    // Settled ok: the retry was acked (the first ack never arrived), over the other instance's link.
     expect(delivery.ok).toBe(true);
+    const [lostAck] = slack.callsTo("lost-ack");
+    const retryAck = slack.callsTo("ack").find((call) => call.params.envelope_id === lostAck?.params.envelope_id);
+    expect(retryAck?.params.link).not.toBe(lostAck?.params.link);
     // Another round after it: by the time it is answered, a second answer to the retried event would be there.
     said.push("round 3");
     await Promise.all(users.map((user) => slack.injectDm({ user, text: `round 3 from ${user.name}` })));
@@ -131,5 +138,5 @@ describe("two chorus start instances in cluster mode, each holding a Slack Socke
       expect(output).not.toContain(slack.botToken);
       expect(output).not.toContain(slack.appToken);
     }
-  }, 120_000);
+  }, 180_000);
 });

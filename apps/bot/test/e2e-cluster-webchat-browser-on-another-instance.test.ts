@@ -101,5 +101,5 @@ describe("WebChat on two chorus start instances in cluster mode", () => {
       bot.child.kill("SIGTERM");
       expect(await bot.exited).toEqual({ code: 0, signal: null });
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -76,6 +76,10 @@ describe("the fake Slack with several Socket Mode links for one app (one per ins
     ]);
     // One on each link: the retry went to the link that had not received it.
     expect([first.length, second.length]).toEqual([1, 1]);
+    const [lost] = fake.callsTo("lost-ack");
+    const [acked] = fake.callsTo("ack");
+    expect(lost?.params.envelope_id).toBe(acked?.params.envelope_id);
+    expect(new Set([lost?.params.link, acked?.params.link])).toEqual(new Set(["1", "2"]));
   });
 
   it("gives an event up after 3 retries nobody acked", async () => {

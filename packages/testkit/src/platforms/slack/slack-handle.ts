@@ -86,8 +86,9 @@ export interface FakeSlack {
   /** Socket mode: how many open links the app (default the first) holds now. */
   socketLinks(bot?: string): number;
   /**
-   * Socket mode: the next `count` (default 1) acks the fake receives are lost on the way; with `eventAckTimeoutMs`
-   * their events are then sent again on another link, as Slack retries an unacked envelope.
+   * Socket mode: the next `count` (default 1) acks the fake receives are lost on the way (recorded as `lost-ack`
+   * calls); with `eventAckTimeoutMs` their events are then sent again on another link, as Slack retries an unacked
+   * envelope. Every `ack` and `lost-ack` call has `params.link`: the link's number ("1", "2" … in the order they opened).
    */
   loseAcks(count?: number): void;
   /** DM (`message`, `channel_type: "im"`) to one app. */

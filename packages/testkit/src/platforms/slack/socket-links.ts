@@ -58,6 +58,9 @@ export class SocketLinks {
   /** Per app: how many envelopes were sent, to pick the next link round-robin. */
   readonly #turns = new Map<string, number>();
   #acksToLose = 0;
+  /** Each link's number (1, 2, … in the order they opened), recorded with its acks. */
+  readonly #linkNumbers = new WeakMap<WebSocket, number>();
+  #linksOpened = 0;
 
   constructor(
     readonly log: CallLog,
@@ -183,7 +186,8 @@ export class SocketLinks {
       }, this.pingIntervalMs);
       this.#timers.add(timer);
     }
-    ws.on("message", (data: RawData) => this.#onFrame(data));
+    this.#linkNumbers.set(ws, ++this.#linksOpened);
+    ws.on("message", (data: RawData) => this.#onFrame(data, ws));
     ws.on("error", () => ws.terminate());
     ws.on("close", () => {
       if (timer) {
@@ -284,7 +288,7 @@ export class SocketLinks {
     envelope.settle({ ok: false, item: envelope.payload, reason: `not acked within ${INTERACTION_ACK_MS} ms` });
   }
 
-  #onFrame(data: RawData): void {
+  #onFrame(data: RawData, ws: WebSocket): void {
     let frame: { envelope_id?: string; payload?: unknown };
     try {
       frame = JSON.parse(data.toString()) as { envelope_id?: string; payload?: unknown };
@@ -293,23 +297,23 @@ export class SocketLinks {
     }
     const envelope = frame.envelope_id === undefined ? undefined : this.#pending.get(frame.envelope_id);
     if (!envelope) return;
-    if (this.#acksToLose > 0) {
-      this.#acksToLose -= 1;
-      return;
+    const lost = this.#acksToLose > 0;
+    if (lost) this.#acksToLose -= 1;
+    else {
+      this.#pending.delete(envelope.id);
+      clearTimeout(envelope.deadline);
     }
-    this.#pending.delete(envelope.id);
-    clearTimeout(envelope.deadline);
     this.log.record({
-      method: "ack",
+      method: lost ? "lost-ack" : "ack",
       httpMethod: "WS",
       path: "/link/",
-      params: { envelope_id: envelope.id, type: envelope.type },
+      params: { envelope_id: envelope.id, type: envelope.type, link: String(this.#linkNumbers.get(ws)) },
       body: frame.payload,
       botId: envelope.account.userId,
       status: 101,
       at: Date.now(),
     });
-    envelope.settle({ ok: true, item: envelope.payload });
+    if (!lost) envelope.settle({ ok: true, item: envelope.payload });
   }
 }
 
