@@ -128,6 +128,13 @@ describe("two chorus start instances in cluster mode, each holding a Slack Socke
       "SELECT count(DISTINCT owner)::int AS n FROM shard_leases WHERE owner IS NOT NULL",
     );
     expect(owners.rows[0]?.n).toBe(2);
+    // Every reply left from its session's owner.
+    const elsewhere = await queryOnce(
+      database.url,
+      `SELECT count(*)::int AS n FROM outbox o JOIN shard_leases l ON l.shard = chorus_shard(o.session_key)
+        WHERE o.claimed_by IS DISTINCT FROM l.owner`,
+    );
+    expect(elsewhere.rows[0]?.n).toBe(0);
     const unsent = await queryOnce(database.url, "SELECT count(*)::int AS n FROM outbox WHERE status <> 'sent'");
     expect(unsent.rows[0]?.n).toBe(0);
     for (const bot of [a, b]) {
