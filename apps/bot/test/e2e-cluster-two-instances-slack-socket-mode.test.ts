@@ -55,7 +55,7 @@ async function start(name: string): Promise<BotProcess> {
 }
 
 describe("two chorus start instances in cluster mode, each holding a Slack Socket Mode link", () => {
-  it("answers every message exactly once, in order per chat, though envelopes alternate between the links", async () => {
+  it("answers every message exactly once, in order per chat, envelopes alternating between the links, one killed", async () => {
     echoEveryMessage(openai, 200);
     const [a, b] = [await start("a"), await start("b")];
     await slack.waitForSocket(undefined, 20_000, 2);
@@ -70,57 +70,38 @@ describe("two chorus start instances in cluster mode, each holding a Slack Socke
         .conversation(slack.dmChannel(undefined, user))
         .filter((message) => message.bot_id !== undefined)
         .map((message) => message.text ?? "");
-    const expected = (user: SlackUser, texts: readonly string[]): string[] =>
-      texts.map((text) => `echo: ${text} from ${user.name}`);
-    const said: string[] = [];
-    const allAnswered = async (): Promise<void> => {
-      await vi.waitFor(() => expect(users.map(answersTo)).toEqual(users.map((user) => expected(user, said))), {
-        timeout: 30_000,
-        interval: 100,
-      });
+    // What each person said, in order; every message is answered with its echo, once, in that order.
+    const said = new Map<SlackUser, string[]>(users.map((user) => [user, []]));
+    const say = (user: SlackUser, text: string) => {
+      said.get(user)?.push(text);
+      return slack.injectDm({ user, text });
     };
-
-    // Envelopes went over both links (a link per instance).
-    const linksUsed = () => new Set(slack.callsTo("ack").map((call) => call.params.link));
-    for (const round of ["round 0", "round 1", "round 2"]) {
-      said.push(round);
-      const deliveries = await Promise.all(
-        users.map((user) => slack.injectDm({ user, text: `${round} from ${user.name}` })),
-      );
+    const allAnswered = async (): Promise<void> => {
+      const expected = users.map((user) => (said.get(user) ?? []).map((text) => `echo: ${text}`));
+      await vi.waitFor(() => expect(users.map(answersTo)).toEqual(expected), { timeout: 30_000, interval: 100 });
+    };
+    const sendRound = async (round: string): Promise<void> => {
+      const deliveries = await Promise.all(users.map((user) => say(user, `${round} from ${user.name}`)));
       expect(deliveries.every((delivery) => delivery.ok)).toBe(true);
       await allAnswered();
-    }
+    };
 
-    expect(linksUsed().size).toBe(2);
+    for (const round of ["round 0", "round 1", "round 2"]) await sendRound(round);
+    // Envelopes went over both links (a link per instance).
+    expect(new Set(slack.callsTo("ack").map((call) => call.params.link)).size).toBe(2);
 
     // An ack lost on the way: Slack sends the envelope again (retry_attempt 1) on the other instance's link. The
     // event id is stored once in PostgreSQL, so the second delivery is dropped, whichever instance owns the session.
     const lost = users[0] as SlackUser;
     slack.loseAcks(1);
-    const delivery = await slack.injectDm({ user: lost, text: `ack lost from ${lost.name}` });
+    const delivery = await say(lost, `ack lost from ${lost.name}`);
     // Settled ok: the retry was acked (the first ack never arrived), over the other instance's link.
     expect(delivery.ok).toBe(true);
     const [lostAck] = slack.callsTo("lost-ack");
     const retryAck = slack.callsTo("ack").find((call) => call.params.envelope_id === lostAck?.params.envelope_id);
     expect(retryAck?.params.link).not.toBe(lostAck?.params.link);
     // Another round after it: by the time it is answered, a second answer to the retried event would be there.
-    said.push("round 3");
-    await Promise.all(users.map((user) => slack.injectDm({ user, text: `round 3 from ${user.name}` })));
-    await vi.waitFor(
-      () =>
-        expect(users.map(answersTo)).toEqual(
-          users.map((user) =>
-            user === lost
-              ? [
-                  ...expected(user, said.slice(0, 3)),
-                  `echo: ack lost from ${lost.name}`,
-                  ...expected(user, ["round 3"]),
-                ]
-              : expected(user, said),
-          ),
-        ),
-      { timeout: 30_000, interval: 100 },
-    );
+    await sendRound("round 3");
 
     // Both instances held sessions, so both sent replies; nothing is left unsent.
     const owners = await queryOnce(
@@ -137,10 +118,16 @@ describe("two chorus start instances in cluster mode, each holding a Slack Socke
     expect(elsewhere.rows[0]?.n).toBe(0);
     const unsent = await queryOnce(database.url, "SELECT count(*)::int AS n FROM outbox WHERE status <> 'sent'");
     expect(unsent.rows[0]?.n).toBe(0);
-    for (const bot of [a, b]) {
-      bot.child.kill("SIGTERM");
-      expect(await bot.exited).toEqual({ code: 0, signal: null });
-    }
+
+    // kill -9 of one instance: its link closes and Slack sends every envelope over the other one, which takes the
+    // dead instance's sessions over once their leases run out and answers every message once.
+    a.child.kill("SIGKILL");
+    await a.exited;
+    await vi.waitFor(() => expect(slack.socketLinks()).toBe(1), { timeout: 10_000, interval: 50 });
+    await sendRound("round 4");
+    await sendRound("round 5");
+    b.child.kill("SIGTERM");
+    expect(await b.exited).toEqual({ code: 0, signal: null });
     for (const output of [a.lines.join("\n"), b.lines.join("\n")]) {
       expect(output).not.toContain(slack.botToken);
       expect(output).not.toContain(slack.appToken);
