@@ -6,6 +6,7 @@ import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalConfig } from "../goals/goal-config.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
+import type { ClusterInstance } from "../ownership/session-ownership.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import type { TrustTier } from "../policy/trust-tier.js";
@@ -24,6 +25,8 @@ export interface SessionStatus {
   readonly queued: number;
   readonly running: boolean;
   readonly lastCompaction?: { readonly before: number; readonly after: number };
+  /** A cluster's instances (id, shards held, heartbeat age); undefined outside a cluster. */
+  readonly instances?: readonly ClusterInstance[];
 }
 
 /** The outcome of /model <id>. */
@@ -49,8 +52,11 @@ export interface CommandHost {
   /** Markdown about one agent, or undefined for an unknown id. */
   agentInfo(agentId: string): Promise<string | undefined>;
   agentSessions(agentId: string): Promise<readonly SessionRecord[] | undefined>;
-  /** Stops a run and everything below it and tells its chat. Contract: `killed` is empty for an unknown run. */
-  killRun(runId: string): Promise<{ readonly killed: readonly string[] }>;
+  /**
+   * Stops a run and everything below it and tells its chat, in whichever instance of a cluster runs it.
+   * Contract: `killed` is empty for an unknown run; `instance` names the other instance that stopped it.
+   */
+  killRun(runId: string): Promise<{ readonly killed: readonly string[]; readonly instance?: string }>;
   /** Answers a tool call waiting for approval. Contract: never throws; the outcome says why nothing happened. */
   answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): ApprovalAnswerOutcome;
   /** An agent's goal settings. Contract: the defaults for an unknown agent. */

@@ -11,7 +11,9 @@ import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
+import { askOwner } from "./cluster-request-answers.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { newSessionHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
 import { sessionChatOf } from "./session-chat.js";
 
 const PAST = { stop: "stopped", pause: "paused", resume: "resumed" } as const;
@@ -22,7 +24,7 @@ const COMPACT_KEEP_RECENT_TOKENS = 4_000;
 /** What the command host asks of the gateway beyond its context. */
 export interface FleetControl {
   fleet(): Promise<FleetView>;
-  killRun(runId: string): Promise<{ killed: string[] }>;
+  killRun(runId: string): Promise<{ killed: string[]; instance?: string }>;
 }
 
 /**
@@ -35,23 +37,13 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
   const host: CommandHost = {
     pairing: ctx.pairing,
     newSession: async (key) => {
-      const runtime = sessions.get(key);
-      if (runtime !== undefined) {
-        runtime.lane.clear();
-        runtime.stop("user", "a new conversation was started");
-        await runtime.settled();
-        runtime.dropAgent();
-      }
-      await store.resetTranscript(key);
-      await ctx.goals.sessionReset(key);
+      if ((await askOwner(ctx, { op: "new", sessionKey: key })) === undefined) await newSessionHere(ctx, key);
     },
     stopSession: async (key) => {
-      // A running autonomous goal pauses first, so that it queues no next turn.
-      const paused = await ctx.goals.sessionStopped(key);
-      const runtime = sessions.get(key);
-      if (runtime === undefined) return { stopped: paused, dropped: 0 };
-      const dropped = runtime.lane.clear().length;
-      return { stopped: runtime.stop("user", "stopped by the user") || paused, dropped };
+      const answer = await askOwner(ctx, { op: "stop", sessionKey: key });
+      return answer === undefined
+        ? stopSessionHere(ctx, key)
+        : (answer.result as { stopped: boolean; dropped: number });
     },
     compactSession: (key) => compact(ctx, key),
     setQueueMode: async (key, mode) => {
@@ -62,11 +54,9 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     currentModel: async (key) => (await modelOf(ctx, key)).id,
     knownModels: () => options.models.list().map((model) => model.id),
     switchModel: async (key, id): Promise<ModelSwitch> => {
-      const model = options.models.find(id);
-      if (model === undefined) return { ok: false, known: host.knownModels() };
-      await store.updateSession(key, { modelOverride: model.id });
-      sessions.get(key)?.setModel(model.id);
-      return { ok: true, model: model.id };
+      if (options.models.find(id) === undefined) return { ok: false, known: host.knownModels() };
+      const answer = await askOwner(ctx, { op: "model", sessionKey: key, modelId: id });
+      return answer === undefined ? switchModelHere(ctx, key, id) : (answer.result as ModelSwitch);
     },
     status: (key) => status(ctx, key),
     fleet: () => control.fleet(),
@@ -138,7 +128,12 @@ async function status(ctx: GatewayContext, key: string): Promise<SessionStatus> 
     running: runtime?.currentRunId !== undefined,
   };
   if (runtime !== undefined && !runtime.lane.busy) ctx.sessions.onIdle(runtime);
-  return lastCompaction === undefined ? result : { ...result, lastCompaction };
+  const instances = await ctx.store.ownership?.fleet?.instances();
+  return {
+    ...result,
+    ...(lastCompaction === undefined ? {} : { lastCompaction }),
+    ...(instances === undefined ? {} : { instances }),
+  };
 }
 
 async function compact(ctx: GatewayContext, key: string): Promise<string> {

@@ -1,6 +1,11 @@
 export type {
+  ClusterFleet,
+  ClusterInstance,
+  ClusterRequest,
+  ClusterSignal,
   HandedOffMessage,
   OwnershipEvent,
+  ReportedRun,
   SessionOwnership,
   UnansweredSession,
 } from "./session-ownership.js";

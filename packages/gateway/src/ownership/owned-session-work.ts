@@ -59,6 +59,9 @@ export class OwnedSessionWork {
       case "unanswered":
         this.#answer(event.sessions);
         return;
+      case "signal":
+        this.#ctx.cluster?.onSignal(event.signal);
+        return;
       case "lost":
         for (const runtime of this.#ctx.sessions.values()) {
           if (this.#ownership.fenceFor(runtime.key) === undefined) runtime.giveBackQueued();

@@ -1,0 +1,190 @@
+import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
+import { Gateway, routeInbound, TestChannel } from "@chorus/gateway";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PostgresSessionStore } from "../src/index.js";
+import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
+
+let database: ScratchDatabase;
+beforeAll(async () => {
+  database = await createScratchDatabase();
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const model = fakeModel();
+const other = fakeModel({ id: "fake-model-large" });
+const config = {
+  agents: [{ id: "main", model: model.id }],
+  channels: [{ channel: "test", dmPolicy: "open" as const, admins: ["admin"] }],
+};
+
+/** One gateway instance of the cluster, with its own store and its own connection to the same bot account. */
+interface Instance {
+  readonly name: string;
+  readonly store: PostgresSessionStore;
+  readonly gateway: Gateway;
+  readonly channel: TestChannel;
+  readonly model: ReturnType<typeof scriptedStreamFn>;
+  /** This instance's id in the fleet (its lease owner id). */
+  readonly id: string;
+  /** Injects a message from `sender` (event ids unique across instances, as a platform's are). */
+  send(sender: string, text: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+let events = 0;
+
+async function instance(name: string, schema: string): Promise<Instance> {
+  const store = await PostgresSessionStore.open({
+    url: database.url,
+    schema,
+    cluster: { instanceId: name, leaseMs: 1500, sweepMs: 1000 },
+    onWarning: () => {},
+  });
+  const channel = new TestChannel({ id: "test", accountId: "main" });
+  // "work" keeps a run going until it is stopped; anything else is answered at once.
+  const streamFn = scriptedStreamFn((context) =>
+    JSON.stringify(context.messages.at(-1)).includes("work") ? { fault: "hang" } : "ok",
+  );
+  const gateway = new Gateway({
+    config,
+    store,
+    channels: [channel],
+    streamFn,
+    models: { find: (id) => [model, other].find((m) => m.id === id), list: () => [model, other] },
+    selfIds: { "test/main": "bot" },
+    replyMode: "block",
+    outbox: { pollMs: 200 },
+  });
+  await gateway.start();
+  let stopped = false;
+  return {
+    name,
+    store,
+    gateway,
+    channel,
+    model: streamFn,
+    id: store.ownership?.fleet?.self ?? name,
+    async send(sender, text) {
+      const eventId = `evt-${++events}`;
+      await channel.inject({ text, sender: { id: sender }, messageId: eventId, eventId });
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await gateway.stop(0);
+      await store.close();
+    },
+  };
+}
+
+const probe = new TestChannel({ id: "test", accountId: "main" });
+
+function sessionKeyOf(gateway: Gateway, sender: string): string {
+  return routeInbound(gateway.config, probe.buildInbound({ text: "x", sender: { id: sender } })).sessionKey;
+}
+
+/** A sender whose DM session `owner` holds now. */
+function senderOwnedBy(owner: Instance, prefix: string): string {
+  for (let i = 0; i < 500; i++) {
+    const sender = `${prefix}-${i}`;
+    if (owner.store.ownership?.fenceFor(sessionKeyOf(owner.gateway, sender)) !== undefined) return sender;
+  }
+  throw new Error(`${owner.name} owns no session`);
+}
+
+/** Every message any instance sent in a DM, across the cluster. */
+function said(instances: readonly Instance[], sender: string): string[] {
+  return instances.flatMap((one) => one.channel.transcript(`dm-${sender}`));
+}
+
+const held = (one: Instance): number => one.store.ownership?.shards.length ?? 0;
+
+/** Two instances sharing the shards, and a run of `b`'s going on for a sender whose session `b` owns. */
+async function clusterWithARunAtB(
+  schema: string,
+): Promise<{ a: Instance; b: Instance; sender: string; runId: string }> {
+  const a = await instance("a", schema);
+  const b = await instance("b", schema);
+  await vi.waitFor(() => expect([held(a) > 0, held(b) > 0]).toEqual([true, true]), { timeout: 5000 });
+  const sender = senderOwnedBy(b, "bob");
+  await b.send(sender, "work on it");
+  await vi.waitFor(() => expect(b.gateway.runs.size).toBe(1), { timeout: 5000 });
+  const runId = b.gateway.runs.all()[0]?.runId as string;
+  return { a, b, sender, runId };
+}
+
+describe("the fleet across the instances of a cluster", () => {
+  it("/agents on one instance lists another instance's run with that instance and its heartbeat age; /status lists the instances", async () => {
+    const { a, b, runId } = await clusterWithARunAtB("fleet_list");
+    try {
+      // b reports its live runs with its next heartbeat.
+      await vi.waitFor(
+        async () => {
+          const instances = (await a.store.ownership?.fleet?.instances()) ?? [];
+          expect(instances.find((one) => one.id === b.id)?.runs.map((run) => run.runId)).toEqual([runId]);
+        },
+        { timeout: 5000 },
+      );
+      await a.send("admin", "/agents");
+      await vi.waitFor(() => expect(said([a, b], "admin")).toHaveLength(1), { timeout: 5000 });
+      const fleet = said([a, b], "admin")[0] as string;
+      const line = fleet.split("\n").find((text) => text.includes(runId));
+      expect(line).toMatch(new RegExp(`main · depth 0 · running · .* · on ${b.id} \\(beat \\d+\\.\\d s ago\\)$`));
+      expect(fleet).toContain("**Instances** (2)");
+      expect(fleet).toMatch(new RegExp(`- ${b.id}: \\d+ shard\\(s\\) · beat \\d+\\.\\d s ago · 1 live run\\(s\\)`));
+
+      await a.send("admin", "/status");
+      await vi.waitFor(() => expect(said([a, b], "admin")).toHaveLength(2), { timeout: 5000 });
+      const status = said([a, b], "admin")[1] as string;
+      for (const one of [a, b]) {
+        expect(status).toMatch(
+          new RegExp(`- ${one.id}${one === a ? " \\(this one\\)" : ""}: ${held(one)} shard\\(s\\)`),
+        );
+      }
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("/agents kill on one instance stops a run of another instance within 2 s", async () => {
+    const { a, b, runId } = await clusterWithARunAtB("fleet_kill");
+    try {
+      await a.send("admin", `/agents kill ${runId}`);
+      await vi.waitFor(() => expect(b.gateway.runs.size).toBe(0), { timeout: 2000 });
+      await vi.waitFor(() => expect(said([a, b], "admin")).toHaveLength(1), { timeout: 5000 });
+      expect(said([a, b], "admin")).toEqual([`Stopped ${runId} on ${b.id}; its chat was told.`]);
+      await vi.waitFor(async () => expect((await a.store.getRun(runId))?.status).toBe("aborted"), { timeout: 5000 });
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("/stop and /model typed on an instance that does not own the session reach its owner, answered once", async () => {
+    const { a, b, sender } = await clusterWithARunAtB("fleet_commands");
+    try {
+      await a.send(sender, `/model ${other.id}`);
+      await vi.waitFor(() => expect(said([a, b], sender)).toContain(`This chat now uses ${other.id}.`), {
+        timeout: 5000,
+      });
+      await a.send(sender, "/stop");
+      await vi.waitFor(() => expect(said([a, b], sender)).toContain("Stopped the current task."), { timeout: 5000 });
+      expect(b.gateway.runs.size).toBe(0);
+      await Promise.all([a.gateway.idle(), b.gateway.idle()]);
+      expect(said([a, b], sender).filter((text) => text.startsWith("Stopped"))).toEqual(["Stopped the current task."]);
+      expect(said([a, b], sender).filter((text) => text.startsWith("This chat now uses"))).toHaveLength(1);
+
+      // The owner's live session switched model, not only the stored override.
+      await b.send(sender, "and now?");
+      await vi.waitFor(() => expect(said([a, b], sender)).toContain("ok"), { timeout: 5000 });
+      expect(b.model.calls.at(-1)?.model.id).toBe(other.id);
+      expect(a.model.calls).toHaveLength(0);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});
