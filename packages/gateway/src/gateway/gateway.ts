@@ -146,7 +146,9 @@ export class Gateway {
           now,
           slots,
           loop: options.loop,
-          onEnqueued: deliver,
+          // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
+          // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
+          onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
         }),
       );
     }
@@ -396,6 +398,12 @@ export class Gateway {
    */
   killRun(runId: string): Promise<{ killed: string[]; instance?: string }> {
     return killRunTree(this.#context, runId);
+  }
+
+  /** Whether this instance may run turns for the session now (always, outside a cluster). */
+  #owns(sessionKey: string): boolean {
+    const ownership = this.store.ownership;
+    return ownership === undefined || ownership.fenceFor(sessionKey) !== undefined;
   }
 
   #track(work: Promise<unknown>): void {
