@@ -163,7 +163,7 @@ describe("the fleet across the instances of a cluster", () => {
     }
   });
 
-  it("/stop and /model typed on an instance that does not own the session reach its owner, answered once", async () => {
+  it("/stop, /model and /new typed on an instance that does not own the session reach its owner, answered once", async () => {
     const { a, b, sender } = await clusterWithARunAtB("fleet_commands");
     try {
       await a.send(sender, `/model ${other.id}`);
@@ -181,6 +181,16 @@ describe("the fleet across the instances of a cluster", () => {
       await b.send(sender, "and now?");
       await vi.waitFor(() => expect(said([a, b], sender)).toContain("ok"), { timeout: 5000 });
       expect(b.model.calls.at(-1)?.model.id).toBe(other.id);
+
+      // /new: the owner drops its Agent (it held the conversation in memory) and the transcript starts over.
+      await a.send(sender, "/new");
+      await vi.waitFor(() => expect(said([a, b], sender)).toContain("Started a new conversation."), { timeout: 5000 });
+      await b.send(sender, "fresh start");
+      await vi.waitFor(() => expect(said([a, b], sender).filter((text) => text === "ok")).toHaveLength(2), {
+        timeout: 5000,
+      });
+      expect(b.model.calls.at(-1)?.context.messages).toHaveLength(1);
+      expect(said([a, b], sender).filter((text) => text === "Started a new conversation.")).toHaveLength(1);
       expect(a.model.calls).toHaveLength(0);
     } finally {
       await a.stop();
