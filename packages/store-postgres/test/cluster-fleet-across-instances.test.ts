@@ -16,7 +16,14 @@ const model = fakeModel();
 const other = fakeModel({ id: "fake-model-large" });
 const config = {
   agents: [{ id: "main", model: model.id }],
-  channels: [{ channel: "test", dmPolicy: "open" as const, admins: ["admin"] }],
+  // Admins (owner tier) may spawn sub-agents.
+  channels: [
+    {
+      channel: "test",
+      dmPolicy: "open" as const,
+      admins: ["admin", ...Array.from({ length: 100 }, (_, i) => `bob-${i}`)],
+    },
+  ],
 };
 
 /** One gateway instance of the cluster, with its own store and its own connection to the same bot account. */
@@ -43,10 +50,15 @@ async function instance(name: string, schema: string): Promise<Instance> {
     onWarning: () => {},
   });
   const channel = new TestChannel({ id: "test", accountId: "main" });
-  // "work" keeps a run going until it is stopped; anything else is answered at once.
-  const streamFn = scriptedStreamFn((context) =>
-    JSON.stringify(context.messages.at(-1)).includes("work") ? { fault: "hang" } : "ok",
-  );
+  // "work" keeps a run going until it is stopped, with a sub-agent it waits for when it says "with help"; anything
+  // else is answered at once.
+  const streamFn = scriptedStreamFn((context) => {
+    const last = JSON.stringify(context.messages.at(-1));
+    if (last.includes("with help") && !last.includes("toolResult")) {
+      return { toolCalls: [{ name: "spawn_agent", args: { agent: "helper", task: "work", mode: "wait" } }] };
+    }
+    return last.includes("work") ? { fault: "hang" } : "ok";
+  });
   const gateway = new Gateway({
     config,
     store,
@@ -56,6 +68,7 @@ async function instance(name: string, schema: string): Promise<Instance> {
     selfIds: { "test/main": "bot" },
     replyMode: "block",
     outbox: { pollMs: 200 },
+    agents: { main: { subagents: { helper: { description: "helps", tools: [] } } } },
   });
   await gateway.start();
   let stopped = false;
@@ -104,14 +117,16 @@ const held = (one: Instance): number => one.store.ownership?.shards.length ?? 0;
 /** Two instances sharing the shards, and a run of `b`'s going on for a sender whose session `b` owns. */
 async function clusterWithARunAtB(
   schema: string,
+  text = "work on it",
 ): Promise<{ a: Instance; b: Instance; sender: string; runId: string }> {
   const a = await instance("a", schema);
   const b = await instance("b", schema);
   await vi.waitFor(() => expect([held(a) > 0, held(b) > 0]).toEqual([true, true]), { timeout: 5000 });
   const sender = senderOwnedBy(b, "bob");
-  await b.send(sender, "work on it");
-  await vi.waitFor(() => expect(b.gateway.runs.size).toBe(1), { timeout: 5000 });
-  const runId = b.gateway.runs.all()[0]?.runId as string;
+  await b.send(sender, text);
+  const runs = text.includes("with help") ? 2 : 1;
+  await vi.waitFor(() => expect(b.gateway.runs.size).toBe(runs), { timeout: 5000 });
+  const runId = b.gateway.runs.all().find((run) => run.depth === 0)?.runId as string;
   return { a, b, sender, runId };
 }
 
@@ -149,14 +164,24 @@ describe("the fleet across the instances of a cluster", () => {
     }
   });
 
-  it("/agents kill on one instance stops a run of another instance within 2 s", async () => {
-    const { a, b, runId } = await clusterWithARunAtB("fleet_kill");
+  it("/agents kill on one instance stops a run of another instance and its sub-agent within 2 s", async () => {
+    const { a, b, runId } = await clusterWithARunAtB("fleet_kill", "work with help");
     try {
+      const child = b.gateway.runs.all().find((run) => run.depth === 1)?.runId as string;
       await a.send("admin", `/agents kill ${runId}`);
       await vi.waitFor(() => expect(b.gateway.runs.size).toBe(0), { timeout: 2000 });
       await vi.waitFor(() => expect(said([a, b], "admin")).toHaveLength(1), { timeout: 5000 });
-      expect(said([a, b], "admin")).toEqual([`Stopped ${runId} on ${b.id}; its chat was told.`]);
-      await vi.waitFor(async () => expect((await a.store.getRun(runId))?.status).toBe("aborted"), { timeout: 5000 });
+      expect(said([a, b], "admin")).toEqual([
+        `Stopped ${runId} on ${b.id} and 1 sub-agent run(s) under it; its chat was told.`,
+      ]);
+      await vi.waitFor(
+        async () =>
+          expect([(await a.store.getRun(runId))?.status, (await a.store.getRun(child))?.status]).toEqual([
+            "aborted",
+            "aborted",
+          ]),
+        { timeout: 5000 },
+      );
     } finally {
       await a.stop();
       await b.stop();
