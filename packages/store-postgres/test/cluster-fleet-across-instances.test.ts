@@ -1,8 +1,9 @@
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
-import { Gateway, routeInbound, TestChannel } from "@chorus/gateway";
+import { Gateway, TestChannel } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
 import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
+import { type ClusterMember, heldShards, saidInDm, senderOwnedBy } from "./fixtures/cluster-member.js";
 
 let database: ScratchDatabase;
 beforeAll(async () => {
@@ -27,11 +28,7 @@ const config = {
 };
 
 /** One gateway instance of the cluster, with its own store and its own connection to the same bot account. */
-interface Instance {
-  readonly name: string;
-  readonly store: PostgresSessionStore;
-  readonly gateway: Gateway;
-  readonly channel: TestChannel;
+interface Instance extends ClusterMember {
   readonly model: ReturnType<typeof scriptedStreamFn>;
   /** This instance's id in the fleet (its lease owner id). */
   readonly id: string;
@@ -92,28 +89,6 @@ async function instance(name: string, schema: string): Promise<Instance> {
   };
 }
 
-const probe = new TestChannel({ id: "test", accountId: "main" });
-
-function sessionKeyOf(gateway: Gateway, sender: string): string {
-  return routeInbound(gateway.config, probe.buildInbound({ text: "x", sender: { id: sender } })).sessionKey;
-}
-
-/** A sender whose DM session `owner` holds now. */
-function senderOwnedBy(owner: Instance, prefix: string): string {
-  for (let i = 0; i < 500; i++) {
-    const sender = `${prefix}-${i}`;
-    if (owner.store.ownership?.fenceFor(sessionKeyOf(owner.gateway, sender)) !== undefined) return sender;
-  }
-  throw new Error(`${owner.name} owns no session`);
-}
-
-/** Every message any instance sent in a DM, across the cluster. */
-function said(instances: readonly Instance[], sender: string): string[] {
-  return instances.flatMap((one) => one.channel.transcript(`dm-${sender}`));
-}
-
-const held = (one: Instance): number => one.store.ownership?.shards.length ?? 0;
-
 /** Two instances sharing the shards, and a run of `b`'s going on for a sender whose session `b` owns. */
 async function clusterWithARunAtB(
   schema: string,
@@ -121,7 +96,7 @@ async function clusterWithARunAtB(
 ): Promise<{ a: Instance; b: Instance; sender: string; runId: string }> {
   const a = await instance("a", schema);
   const b = await instance("b", schema);
-  await vi.waitFor(() => expect([held(a) > 0, held(b) > 0]).toEqual([true, true]), { timeout: 5000 });
+  await vi.waitFor(() => expect([heldShards(a) > 0, heldShards(b) > 0]).toEqual([true, true]), { timeout: 5000 });
   const sender = senderOwnedBy(b, "bob");
   await b.send(sender, text);
   const runs = text.includes("with help") ? 2 : 1;
@@ -143,19 +118,19 @@ describe("the fleet across the instances of a cluster", () => {
         { timeout: 5000 },
       );
       await a.send("admin", "/agents");
-      await vi.waitFor(() => expect(said([a, b], "admin")).toHaveLength(1), { timeout: 5000 });
-      const fleet = said([a, b], "admin")[0] as string;
+      await vi.waitFor(() => expect(saidInDm([a, b], "admin")).toHaveLength(1), { timeout: 5000 });
+      const fleet = saidInDm([a, b], "admin")[0] as string;
       const line = fleet.split("\n").find((text) => text.includes(runId));
       expect(line).toMatch(new RegExp(`main · depth 0 · running · .* · on ${b.id} \\(beat \\d+\\.\\d s ago\\)$`));
       expect(fleet).toContain("**Instances** (2)");
       expect(fleet).toMatch(new RegExp(`- ${b.id}: \\d+ shard\\(s\\) · beat \\d+\\.\\d s ago · 1 live run\\(s\\)`));
 
       await a.send("admin", "/status");
-      await vi.waitFor(() => expect(said([a, b], "admin")).toHaveLength(2), { timeout: 5000 });
-      const status = said([a, b], "admin")[1] as string;
+      await vi.waitFor(() => expect(saidInDm([a, b], "admin")).toHaveLength(2), { timeout: 5000 });
+      const status = saidInDm([a, b], "admin")[1] as string;
       for (const one of [a, b]) {
         expect(status).toMatch(
-          new RegExp(`- ${one.id}${one === a ? " \\(this one\\)" : ""}: ${held(one)} shard\\(s\\)`),
+          new RegExp(`- ${one.id}${one === a ? " \\(this one\\)" : ""}: ${heldShards(one)} shard\\(s\\)`),
         );
       }
     } finally {
@@ -170,8 +145,8 @@ describe("the fleet across the instances of a cluster", () => {
       const child = b.gateway.runs.all().find((run) => run.depth === 1)?.runId as string;
       await a.send("admin", `/agents kill ${runId}`);
       await vi.waitFor(() => expect(b.gateway.runs.size).toBe(0), { timeout: 2000 });
-      await vi.waitFor(() => expect(said([a, b], "admin")).toHaveLength(1), { timeout: 5000 });
-      expect(said([a, b], "admin")).toEqual([
+      await vi.waitFor(() => expect(saidInDm([a, b], "admin")).toHaveLength(1), { timeout: 5000 });
+      expect(saidInDm([a, b], "admin")).toEqual([
         `Stopped ${runId} on ${b.id} and 1 sub-agent run(s) under it; its chat was told.`,
       ]);
       await vi.waitFor(
@@ -192,30 +167,36 @@ describe("the fleet across the instances of a cluster", () => {
     const { a, b, sender } = await clusterWithARunAtB("fleet_commands");
     try {
       await a.send(sender, `/model ${other.id}`);
-      await vi.waitFor(() => expect(said([a, b], sender)).toContain(`This chat now uses ${other.id}.`), {
+      await vi.waitFor(() => expect(saidInDm([a, b], sender)).toContain(`This chat now uses ${other.id}.`), {
         timeout: 5000,
       });
       await a.send(sender, "/stop");
-      await vi.waitFor(() => expect(said([a, b], sender)).toContain("Stopped the current task."), { timeout: 5000 });
+      await vi.waitFor(() => expect(saidInDm([a, b], sender)).toContain("Stopped the current task."), {
+        timeout: 5000,
+      });
       expect(b.gateway.runs.size).toBe(0);
       await Promise.all([a.gateway.idle(), b.gateway.idle()]);
-      expect(said([a, b], sender).filter((text) => text.startsWith("Stopped"))).toEqual(["Stopped the current task."]);
-      expect(said([a, b], sender).filter((text) => text.startsWith("This chat now uses"))).toHaveLength(1);
+      expect(saidInDm([a, b], sender).filter((text) => text.startsWith("Stopped"))).toEqual([
+        "Stopped the current task.",
+      ]);
+      expect(saidInDm([a, b], sender).filter((text) => text.startsWith("This chat now uses"))).toHaveLength(1);
 
       // The owner's live session switched model, not only the stored override.
       await b.send(sender, "and now?");
-      await vi.waitFor(() => expect(said([a, b], sender)).toContain("ok"), { timeout: 5000 });
+      await vi.waitFor(() => expect(saidInDm([a, b], sender)).toContain("ok"), { timeout: 5000 });
       expect(b.model.calls.at(-1)?.model.id).toBe(other.id);
 
       // /new: the owner drops its Agent (it held the conversation in memory) and the transcript starts over.
       await a.send(sender, "/new");
-      await vi.waitFor(() => expect(said([a, b], sender)).toContain("Started a new conversation."), { timeout: 5000 });
+      await vi.waitFor(() => expect(saidInDm([a, b], sender)).toContain("Started a new conversation."), {
+        timeout: 5000,
+      });
       await b.send(sender, "fresh start");
-      await vi.waitFor(() => expect(said([a, b], sender).filter((text) => text === "ok")).toHaveLength(2), {
+      await vi.waitFor(() => expect(saidInDm([a, b], sender).filter((text) => text === "ok")).toHaveLength(2), {
         timeout: 5000,
       });
       expect(b.model.calls.at(-1)?.context.messages).toHaveLength(1);
-      expect(said([a, b], sender).filter((text) => text === "Started a new conversation.")).toHaveLength(1);
+      expect(saidInDm([a, b], sender).filter((text) => text === "Started a new conversation.")).toHaveLength(1);
       expect(a.model.calls).toHaveLength(0);
     } finally {
       await a.stop();

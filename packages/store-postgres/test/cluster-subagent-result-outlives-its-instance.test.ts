@@ -1,10 +1,11 @@
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
-import { Gateway, routeInbound, TestChannel } from "@chorus/gateway";
+import { Gateway, TestChannel } from "@chorus/gateway";
 import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
 import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import { type ClusterMember, heldShards, saidInDm, sessionKeyOf } from "./fixtures/cluster-member.js";
 
 let database: ScratchDatabase;
 let gate: NetworkGate;
@@ -39,10 +40,7 @@ function script(context: StreamContext): ScriptedTurn {
   return "ok";
 }
 
-interface Instance {
-  readonly store: PostgresSessionStore;
-  readonly gateway: Gateway;
-  readonly channel: TestChannel;
+interface Instance extends ClusterMember {
   stop(): Promise<void>;
 }
 
@@ -70,6 +68,7 @@ async function instance(name: string, throughGate: boolean): Promise<Instance> {
   await gateway.start();
   let stopped = false;
   return {
+    name,
     store,
     gateway,
     channel,
@@ -82,10 +81,6 @@ async function instance(name: string, throughGate: boolean): Promise<Instance> {
   };
 }
 
-const probe = new TestChannel({ id: "test", accountId: "main" });
-function sessionKeyOf(gateway: Gateway, sender: string): string {
-  return routeInbound(gateway.config, probe.buildInbound({ text: "x", sender: { id: sender } })).sessionKey;
-}
 const owns = (one: Instance, key: string): boolean => one.store.ownership?.fenceFor(key) !== undefined;
 
 describe("a background sub-agent whose parent's instance is cut off from the database", () => {
@@ -93,15 +88,12 @@ describe("a background sub-agent whose parent's instance is cut off from the dat
     const a = await instance("a", true);
     const b = await instance("b", false);
     try {
-      await vi.waitFor(
-        () => expect([a, b].map((one) => (one.store.ownership?.shards.length ?? 0) > 0)).toEqual([true, true]),
-        {
-          timeout: 5000,
-        },
-      );
+      await vi.waitFor(() => expect([a, b].map((one) => heldShards(one) > 0)).toEqual([true, true]), {
+        timeout: 5000,
+      });
       const sender = senders.find((candidate) => owns(a, sessionKeyOf(a.gateway, candidate))) as string;
       const key = sessionKeyOf(a.gateway, sender);
-      const chat = (): string[] => [a, b].flatMap((one) => one.channel.transcript(`dm-${sender}`));
+      const chat = (): string[] => saidInDm([a, b], sender);
 
       await a.channel.inject({ text: "spawn", sender: { id: sender }, eventId: "spawn-1", messageId: "spawn-1" });
       await vi.waitFor(() => expect(chat()).toEqual(["spawned"]), { timeout: 5000 });
