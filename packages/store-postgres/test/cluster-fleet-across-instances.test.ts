@@ -157,6 +157,20 @@ describe("the fleet across the instances of a cluster", () => {
           ]),
         { timeout: 5000 },
       );
+
+      // A run the store has running that no live instance holds (its instance died): the admin is told so.
+      const ghost = "main:main:test:dm:ghost";
+      await a.store.ensureSession({
+        key: ghost,
+        agentId: "main",
+        channel: "test",
+        accountId: "main",
+        chatId: "dm-ghost",
+      });
+      await a.store.startRun({ id: "run_ghost", sessionKey: ghost, agentId: "main" });
+      await a.send("admin", "/agents kill run_ghost");
+      await vi.waitFor(() => expect(saidInDm([a, b], "admin")).toHaveLength(2), { timeout: 5000 });
+      expect(saidInDm([a, b], "admin")[1]).toContain('No instance answered for run "run_ghost"');
     } finally {
       await a.stop();
       await b.stop();

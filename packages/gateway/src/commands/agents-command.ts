@@ -35,7 +35,13 @@ export const agentsCommand: CommandDefinition = {
       ].join("\n");
     }
     if (action === "kill" && id !== undefined) {
-      const { killed, instance } = await host.killRun(id);
+      const { killed, instance, unanswered } = await host.killRun(id);
+      if (unanswered === true) {
+        return (
+          `No instance answered for run "${id}": the one running it is gone or cut off. ` +
+          "The run is marked interrupted when its sessions are taken over."
+        );
+      }
       if (killed.length === 0) return `No running run "${id}".`;
       const below = killed.length - 1;
       const where = instance === undefined ? "" : ` on ${instance}`;

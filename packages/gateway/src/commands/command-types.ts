@@ -54,9 +54,12 @@ export interface CommandHost {
   agentSessions(agentId: string): Promise<readonly SessionRecord[] | undefined>;
   /**
    * Stops a run and everything below it and tells its chat, in whichever instance of a cluster runs it.
-   * Contract: `killed` is empty for an unknown run; `instance` names the other instance that stopped it.
+   * Contract: `killed` is empty for an unknown run; `instance` names the other instance that stopped it;
+   * `unanswered` says the run is running in the store but no instance answered for it (its instance is gone).
    */
-  killRun(runId: string): Promise<{ readonly killed: readonly string[]; readonly instance?: string }>;
+  killRun(
+    runId: string,
+  ): Promise<{ readonly killed: readonly string[]; readonly instance?: string; readonly unanswered?: boolean }>;
   /** Answers a tool call waiting for approval. Contract: never throws; the outcome says why nothing happened. */
   answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): ApprovalAnswerOutcome;
   /** An agent's goal settings. Contract: the defaults for an unknown agent. */

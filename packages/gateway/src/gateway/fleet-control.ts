@@ -56,15 +56,19 @@ async function withGoalSpend(
 /**
  * Stops a run and every run below it, in this process or (a cluster) in the instance where it lives; the affected
  * chat is told. Contract: `killed` lists the stopped run ids, the run itself first; empty when no instance answered
- * that it holds the run; `instance` names the instance that stopped it when it was another one.
+ * that it holds the run (`unanswered` then says whether the store still has it running: its instance is gone or
+ * cut off); `instance` names the instance that stopped it when it was another one.
  */
 export async function killRunTree(
   ctx: GatewayContext,
   runId: string,
-): Promise<{ killed: string[]; instance?: string }> {
+): Promise<{ killed: string[]; instance?: string; unanswered?: boolean }> {
   if (ctx.runs.get(runId) !== undefined || ctx.cluster === undefined) return killRunHere(ctx, runId);
   const answer = await ctx.cluster.ask({ op: "kill", runId });
-  if (answer === undefined) return { killed: [] };
+  if (answer === undefined) {
+    const stored = await ctx.store.getRun(runId);
+    return stored?.status === "running" ? { killed: [], unanswered: true } : { killed: [] };
+  }
   const { killed } = answer.result as { killed: string[] };
   ctx.logger.info({ runId, killed, instance: answer.from }, "runs killed in another instance by an administrator");
   return { killed, instance: answer.from };

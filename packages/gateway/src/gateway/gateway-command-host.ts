@@ -24,7 +24,7 @@ const COMPACT_KEEP_RECENT_TOKENS = 4_000;
 /** What the command host asks of the gateway beyond its context. */
 export interface FleetControl {
   fleet(): Promise<FleetView>;
-  killRun(runId: string): Promise<{ killed: string[]; instance?: string }>;
+  killRun(runId: string): Promise<{ killed: string[]; instance?: string; unanswered?: boolean }>;
 }
 
 /**

@@ -396,7 +396,7 @@ export class Gateway {
    * Stops a run and every run below it, in this process or in the cluster instance running it; the affected chat is
    * told. Contract: `killed` lists the stopped run ids, the run itself first; empty when no instance holds the run.
    */
-  killRun(runId: string): Promise<{ killed: string[]; instance?: string }> {
+  killRun(runId: string): Promise<{ killed: string[]; instance?: string; unanswered?: boolean }> {
     return killRunTree(this.#context, runId);
   }
 
