@@ -106,8 +106,8 @@ async function clusterWithARunAtB(
 }
 
 describe("the fleet across the instances of a cluster", () => {
-  it("/agents on one instance lists another instance's run with that instance and its heartbeat age; /status lists the instances", async () => {
-    const { a, b, runId } = await clusterWithARunAtB("fleet_list");
+  it("/agents on one instance lists another instance's run with that instance and its heartbeat age; /status lists the instances and the chat's live state at its owner", async () => {
+    const { a, b, sender, runId } = await clusterWithARunAtB("fleet_list");
     try {
       // b reports its live runs with its next heartbeat.
       await vi.waitFor(
@@ -125,14 +125,14 @@ describe("the fleet across the instances of a cluster", () => {
       expect(fleet).toContain("**Instances** (2)");
       expect(fleet).toMatch(new RegExp(`- ${b.id}: \\d+ shard\\(s\\) · beat \\d+\\.\\d s ago · 1 live run\\(s\\)`));
 
-      await a.send("admin", "/status");
-      await vi.waitFor(() => expect(saidInDm([a, b], "admin")).toHaveLength(2), { timeout: 5000 });
-      const status = saidInDm([a, b], "admin")[1] as string;
-      for (const one of [a, b]) {
-        expect(status).toMatch(
-          new RegExp(`- ${one.id}${one === a ? " \\(this one\\)" : ""}: ${heldShards(one)} shard\\(s\\)`),
-        );
-      }
+      // /status from the chat whose run is at b, typed at a: the session's live state comes from its owner.
+      await a.send(sender, "/status");
+      await vi.waitFor(() => expect(saidInDm([a, b], sender)).toHaveLength(1), { timeout: 5000 });
+      const status = saidInDm([a, b], sender)[0] as string;
+      expect(status).toContain("· working");
+      expect(status).toContain("**Instances** (2)");
+      expect(status).toMatch(new RegExp(`- ${a.id} \\(this one\\): \\d+ shard\\(s\\) · beat \\d+\\.\\d s ago`));
+      expect(status).toMatch(new RegExp(`- ${b.id} \\(owns this chat\\): \\d+ shard\\(s\\) · beat`));
     } finally {
       await a.stop();
       await b.stop();

@@ -27,6 +27,8 @@ export interface SessionStatus {
   readonly lastCompaction?: { readonly before: number; readonly after: number };
   /** A cluster's instances (id, shards held, heartbeat age); undefined outside a cluster. */
   readonly instances?: readonly ClusterInstance[];
+  /** A cluster: the instance that owns this session now (where its turns run), when one answered. */
+  readonly owner?: string;
 }
 
 /** The outcome of /model <id>. */

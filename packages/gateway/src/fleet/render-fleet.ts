@@ -68,13 +68,21 @@ export function describeRun(node: FleetRunNode): string {
   );
 }
 
-/** A cluster's instances, one line each: id, shards held, heartbeat age, live runs. */
-export function renderInstances(instances: readonly ClusterInstance[]): string[] {
+/**
+ * A cluster's instances, one line each: id, shards held, heartbeat age, live runs; the one asking is marked, and the
+ * one owning the chat when `owner` names it.
+ */
+export function renderInstances(instances: readonly ClusterInstance[], owner?: string): string[] {
+  const marks = (instance: ClusterInstance): string => {
+    const said = [instance.self ? "this one" : undefined, instance.id === owner ? "owns this chat" : undefined];
+    const shown = said.filter((mark) => mark !== undefined);
+    return shown.length === 0 ? "" : ` (${shown.join(", ")})`;
+  };
   return [
     `**Instances** (${instances.length})`,
     ...instances.map(
       (instance) =>
-        `- ${instance.id}${instance.self ? " (this one)" : ""}: ${instance.shards} shard(s) · ` +
+        `- ${instance.id}${marks(instance)}: ${instance.shards} shard(s) · ` +
         `beat ${formatBeatAge(instance.beatAgeMs)} ago · ${instance.runs.length} live run(s)`,
     ),
   ];

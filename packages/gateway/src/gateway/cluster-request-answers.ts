@@ -3,9 +3,10 @@ import type { ClusterRequest } from "../ownership/session-ownership.js";
 import { killRunHere } from "./fleet-control.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { newSessionHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
+import { statusHere } from "./session-status.js";
 
 /**
- * Asks the instance that owns the request's session to act on it (`/stop`, `/new`, `/model` typed on another
+ * Asks the instance that owns the request's session to act on it (`/stop`, `/new`, `/model`, `/status` typed on another
  * instance). Contract: undefined when this instance owns the session, when there is no cluster, or when the owner
  * did not answer in time — the caller then acts here (the store is shared; a session whose owner is gone is taken
  * over from it).
@@ -29,6 +30,8 @@ export async function answerClusterRequest(ctx: GatewayContext, request: Cluster
     switch (request.op) {
       case "stop":
         return await stopSessionHere(ctx, request.sessionKey);
+      case "status":
+        return await statusHere(ctx, request.sessionKey);
       case "new":
         await newSessionHere(ctx, request.sessionKey);
         return { done: true };

@@ -1,13 +1,6 @@
-import {
-  DEFAULT_SUMMARY_PROMPT,
-  defaultConvertToLlm,
-  estimateTokens,
-  type Model,
-  summarizeOlderMessages,
-} from "@chorus/core";
+import { DEFAULT_SUMMARY_PROMPT, defaultConvertToLlm, estimateTokens, summarizeOlderMessages } from "@chorus/core";
 import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
-import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
@@ -15,6 +8,7 @@ import { askOwner } from "./cluster-request-answers.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { newSessionHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
 import { sessionChatOf } from "./session-chat.js";
+import { modelOf, statusHere } from "./session-status.js";
 
 const PAST = { stop: "stopped", pause: "paused", resume: "resumed" } as const;
 
@@ -58,7 +52,15 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
       const answer = await askOwner(ctx, { op: "model", sessionKey: key, modelId: id });
       return answer === undefined ? switchModelHere(ctx, key, id) : (answer.result as ModelSwitch);
     },
-    status: (key) => status(ctx, key),
+    status: async (key) => {
+      // A session owned by another instance: its live state (queue, running) is there.
+      const answer = await askOwner(ctx, { op: "status", sessionKey: key });
+      const found = answer === undefined ? await statusHere(ctx, key) : (answer.result as SessionStatus);
+      const fleet = ctx.store.ownership?.fleet;
+      if (fleet === undefined) return found;
+      const owner = answer?.from ?? (ctx.store.ownership?.fenceFor(key) === undefined ? undefined : fleet.self);
+      return { ...found, instances: await fleet.instances(), ...(owner === undefined ? {} : { owner }) };
+    },
     fleet: () => control.fleet(),
     agentInfo: async (agentId) => agentInfo(ctx, agentId),
     agentSessions: async (agentId) => {
@@ -98,42 +100,6 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
       }),
   };
   return host;
-}
-
-async function modelOf(ctx: GatewayContext, key: string): Promise<Model> {
-  const runtime = ctx.sessions.get(key);
-  if (runtime !== undefined) return runtime.model;
-  const session = await ctx.store.getSession(key);
-  const prepared = session === undefined ? undefined : ctx.agents.get(session.agentId);
-  const override = session?.modelOverride === undefined ? undefined : ctx.options.models.find(session.modelOverride);
-  return override ?? prepared?.defaultModel ?? ctx.agents.values().next().value!.defaultModel;
-}
-
-async function status(ctx: GatewayContext, key: string): Promise<SessionStatus> {
-  const session = await ctx.store.getSession(key);
-  const runtime = session === undefined ? undefined : ctx.sessions.runtimeFor(session);
-  const transcript = runtime?.agent?.state.messages ?? (await ctx.store.readTranscript(key)).map((e) => e.message);
-  const runs = await ctx.store.listRuns({ sessionKey: key });
-  let cost = 0;
-  for (const run of runs) cost += ctx.runs.get(run.id)?.usage().cost.total ?? run.usage.cost.total;
-  const stored = session?.settings.lastCompaction as { before: number; after: number } | undefined;
-  const lastCompaction = runtime?.lastCompaction ?? stored;
-  const result: SessionStatus = {
-    agentId: session?.agentId ?? "?",
-    model: (await modelOf(ctx, key)).id,
-    contextTokens: estimateTokens(transcript),
-    cost,
-    queueMode: (runtime?.lane.mode ?? "steer") as QueueMode,
-    queued: runtime?.lane.queued ?? 0,
-    running: runtime?.currentRunId !== undefined,
-  };
-  if (runtime !== undefined && !runtime.lane.busy) ctx.sessions.onIdle(runtime);
-  const instances = await ctx.store.ownership?.fleet?.instances();
-  return {
-    ...result,
-    ...(lastCompaction === undefined ? {} : { lastCompaction }),
-    ...(instances === undefined ? {} : { instances }),
-  };
 }
 
 async function compact(ctx: GatewayContext, key: string): Promise<string> {

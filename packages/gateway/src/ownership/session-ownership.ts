@@ -98,6 +98,7 @@ export interface ClusterInstance {
 export type ClusterRequest =
   | { readonly op: "kill"; readonly runId: string }
   | { readonly op: "stop"; readonly sessionKey: string }
+  | { readonly op: "status"; readonly sessionKey: string }
   | { readonly op: "new"; readonly sessionKey: string }
   | { readonly op: "model"; readonly sessionKey: string; readonly modelId: string };
 
