@@ -1,6 +1,7 @@
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
+import type { RunRecord } from "@chorus/gateway/store";
 import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
@@ -97,8 +98,15 @@ describe("a background sub-agent whose parent's instance is cut off from the dat
 
       await a.channel.inject({ text: "spawn", sender: { id: sender }, eventId: "spawn-1", messageId: "spawn-1" });
       await vi.waitFor(() => expect(chat()).toEqual(["spawned"]), { timeout: 5000 });
-      const child = (await a.store.listRuns({ status: "running" })).find((run) => run.depth === 1);
-      expect(child).toBeDefined();
+      // The background sub-agent's run is stored as it starts (it may start just after the parent's reply).
+      const child = await vi.waitFor(
+        async () => {
+          const found = (await a.store.listRuns({ status: "running" })).find((run) => run.depth === 1);
+          expect(found).toBeDefined();
+          return found as RunRecord;
+        },
+        { timeout: 5000 },
+      );
 
       // a loses the database while its sub-agent works; b takes a's sessions over once a's lease has expired.
       gate.shut();
@@ -112,10 +120,10 @@ describe("a background sub-agent whose parent's instance is cut off from the dat
       expect(chat().filter((text) => text === "Parent got it: slow result")).toHaveLength(1);
       // The takeover interrupted the sub-agent's run (it lives in its root session's shard) and told the parent;
       // the result that still came later was delivered as well.
-      expect((await b.store.getRun(child?.id as string))?.status).toBe("interrupted");
+      expect((await b.store.getRun(child.id))?.status).toBe("interrupted");
       expect(chat().filter((text) => text.startsWith("Parent got it: The gateway instance running"))).toHaveLength(1);
       const transcript = (await b.store.readTranscript(key)).map((entry) => JSON.stringify(entry.message.content));
-      const results = transcript.filter((text) => text.includes(`run ${child?.id}, finished: completed`));
+      const results = transcript.filter((text) => text.includes(`run ${child.id}, finished: completed`));
       expect(results).toHaveLength(1);
     } finally {
       gate.open();
