@@ -98,11 +98,13 @@ describe("a background sub-agent whose parent's instance is cut off from the dat
 
       await a.channel.inject({ text: "spawn", sender: { id: sender }, eventId: "spawn-1", messageId: "spawn-1" });
       await vi.waitFor(() => expect(chat()).toEqual(["spawned"]), { timeout: 5000 });
-      // The background sub-agent's run is stored as it starts (it may start just after the parent's reply).
+      // The background sub-agent has started (it may start just after the parent's reply): its run and its task are
+      // stored, and it works on the task.
       const child = await vi.waitFor(
         async () => {
           const found = (await a.store.listRuns({ status: "running" })).find((run) => run.depth === 1);
           expect(found).toBeDefined();
+          expect(await a.store.readTranscript(found?.sessionKey as string)).toHaveLength(1);
           return found as RunRecord;
         },
         { timeout: 5000 },
