@@ -17,9 +17,20 @@ CREATE OR REPLACE FUNCTION chorus_shard(key text) RETURNS integer
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT (('x' || substr(md5(regexp_replace(key, '^(agent:[^:]+:sub:[0-9]+:[^:]+:)+', '')), 1, 8))::bit(32)::bigint % 64)::integer $$;
 
--- The indexes on the shard of a row are built again with the new function.
-REINDEX INDEX outbox_unsent_by_shard;
-REINDEX INDEX runs_running_by_shard;
+-- Every index of this schema on the shard of a row is built again with the new function (0002's on the outbox and
+-- the runs, and any an earlier step added).
+DO $$
+DECLARE
+  found record;
+BEGIN
+  FOR found IN
+    SELECT i.indexrelid::regclass AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE c.relnamespace = current_schema()::regnamespace AND pg_get_indexdef(i.indexrelid) LIKE '%chorus_shard(%'
+  LOOP
+    EXECUTE format('REINDEX INDEX %s', found.name);
+  END LOOP;
+END
+$$;
 
 -- Down Migration
 -- None: a release never goes back down; restore from a backup instead.
