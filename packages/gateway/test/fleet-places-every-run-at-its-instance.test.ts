@@ -1,3 +1,4 @@
+import { emptyUsage } from "@chorus/core";
 import { describe, expect, it } from "vitest";
 import { placeRuns } from "../src/fleet/cluster-placement.js";
 import { buildFleetView } from "../src/fleet/fleet-view.js";
@@ -5,15 +6,6 @@ import { renderFleet } from "../src/fleet/render-fleet.js";
 import { RunTracker } from "../src/fleet/run-tracker.js";
 import type { ClusterInstance } from "../src/ownership/index.js";
 import type { RunRecord } from "../src/store/store-types.js";
-
-const NO_USAGE = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 function running(id: string, depth: number, parentRunId?: string): RunRecord {
   return {
@@ -23,7 +15,7 @@ function running(id: string, depth: number, parentRunId?: string): RunRecord {
     depth,
     status: "running",
     startedAt: 0,
-    usage: NO_USAGE,
+    usage: emptyUsage(),
     ...(parentRunId === undefined ? {} : { parentRunId }),
   };
 }
@@ -64,7 +56,7 @@ describe("/agents in a cluster", () => {
       agentId: "main",
       depth: 0,
       startedAt: 0,
-      usage: () => NO_USAGE,
+      usage: () => emptyUsage(),
       abort: () => {},
     });
     const runs = [running("run_b", 0), running("run_kid", 1, "run_b"), running("run_x", 0), running("run_here", 0)];

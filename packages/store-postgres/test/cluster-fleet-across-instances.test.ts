@@ -3,7 +3,7 @@ import { Gateway, TestChannel } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
 import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
-import { type ClusterMember, heldShards, saidInDm, senderOwnedBy } from "./fixtures/cluster-member.js";
+import { type ClusterMember, heldShards, saidInDm, senderOwnedBy, stopOnce } from "./fixtures/cluster-member.js";
 
 let database: ScratchDatabase;
 beforeAll(async () => {
@@ -68,7 +68,6 @@ async function instance(name: string, schema: string): Promise<Instance> {
     agents: { main: { subagents: { helper: { description: "helps", tools: [] } } } },
   });
   await gateway.start();
-  let stopped = false;
   return {
     name,
     store,
@@ -80,12 +79,7 @@ async function instance(name: string, schema: string): Promise<Instance> {
       const eventId = `evt-${++events}`;
       await channel.inject({ text, sender: { id: sender }, messageId: eventId, eventId });
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await gateway.stop(0);
-      await store.close();
-    },
+    stop: stopOnce(gateway, store),
   };
 }
 

@@ -5,7 +5,14 @@ import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore, SHARD_COUNT } from "../src/index.js";
 import { createScratchDatabase, queryOnce, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
-import { type ClusterMember, heldShards, saidInDm, senderOwnedBy, sessionKeyOf } from "./fixtures/cluster-member.js";
+import {
+  type ClusterMember,
+  heldShards,
+  saidInDm,
+  senderOwnedBy,
+  sessionKeyOf,
+  stopOnce,
+} from "./fixtures/cluster-member.js";
 
 let database: ScratchDatabase;
 let gate: NetworkGate;
@@ -65,7 +72,6 @@ async function startInstance(name: string, store: PostgresSessionStore, start: b
     outbox: { pollMs: 200 },
   });
   if (start) await gateway.start();
-  let stopped = false;
   return {
     name,
     store,
@@ -77,12 +83,7 @@ async function startInstance(name: string, store: PostgresSessionStore, start: b
       await channel.inject({ text, sender: { id: sender }, messageId: eventId, eventId });
       await gateway.idle();
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await gateway.stop(0);
-      await store.close();
-    },
+    stop: stopOnce(gateway, store),
   };
 }
 

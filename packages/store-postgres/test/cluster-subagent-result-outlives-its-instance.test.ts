@@ -6,7 +6,7 @@ import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
 import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
-import { type ClusterMember, heldShards, saidInDm, sessionKeyOf } from "./fixtures/cluster-member.js";
+import { type ClusterMember, heldShards, saidInDm, sessionKeyOf, stopOnce } from "./fixtures/cluster-member.js";
 
 let database: ScratchDatabase;
 let gate: NetworkGate;
@@ -67,18 +67,12 @@ async function instance(name: string, throughGate: boolean): Promise<Instance> {
     agents: { main: { subagents: { helper: { description: "helps", tools: [] } } } },
   });
   await gateway.start();
-  let stopped = false;
   return {
     name,
     store,
     gateway,
     channel,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await gateway.stop(0);
-      await store.close();
-    },
+    stop: stopOnce(gateway, store),
   };
 }
 
