@@ -171,13 +171,26 @@ describe("the fleet across the instances of a cluster", () => {
     }
   });
 
-  it("/stop, /model and /new typed on an instance that does not own the session reach its owner, answered once", async () => {
+  it("/stop, /model, /queue and /new typed on an instance that does not own the session reach its owner, answered once", async () => {
     const { a, b, sender } = await clusterWithARunAtB("fleet_commands");
     try {
       await a.send(sender, `/model ${other.id}`);
       await vi.waitFor(() => expect(saidInDm([a, b], sender)).toContain(`This chat now uses ${other.id}.`), {
         timeout: 5000,
       });
+      // /queue: the owner's live lane switches (/status, typed here too, reports the owner's lane).
+      await a.send(sender, "/queue followup");
+      await vi.waitFor(() => expect(saidInDm([a, b], sender)).toContain("Queue mode set to followup."), {
+        timeout: 5000,
+      });
+      await a.send(sender, "/status");
+      await vi.waitFor(
+        () => expect(saidInDm([a, b], sender).join("\n")).toContain("**Queue** followup · 0 waiting · working"),
+        {
+          timeout: 5000,
+        },
+      );
+
       await a.send(sender, "/stop");
       await vi.waitFor(() => expect(saidInDm([a, b], sender)).toContain("Stopped the current task."), {
         timeout: 5000,

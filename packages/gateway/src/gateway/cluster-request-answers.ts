@@ -2,11 +2,11 @@ import type { ClusterAnswer } from "../ownership/cluster-requests.js";
 import type { ClusterRequest } from "../ownership/session-ownership.js";
 import { killRunHere } from "./fleet-control.js";
 import type { GatewayContext } from "./gateway-context.js";
-import { newSessionHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
+import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
 import { statusHere } from "./session-status.js";
 
 /**
- * Asks the instance that owns the request's session to act on it (`/stop`, `/new`, `/model`, `/status` typed on another
+ * Asks the instance that owns the request's session to act on it (`/stop`, `/new`, `/model`, `/queue`, `/status` typed on another
  * instance). Contract: undefined when this instance owns the session, when there is no cluster, or when the owner
  * did not answer in time — the caller then acts here (the store is shared; a session whose owner is gone is taken
  * over from it).
@@ -37,6 +37,9 @@ export async function answerClusterRequest(ctx: GatewayContext, request: Cluster
         return { done: true };
       case "model":
         return await switchModelHere(ctx, request.sessionKey, request.modelId);
+      case "queue":
+        await setQueueModeHere(ctx, request.sessionKey, request.mode);
+        return { done: true };
     }
   } catch (error) {
     ctx.logger.error({ op: request.op, error: String(error) }, "a request from another instance failed");

@@ -6,7 +6,7 @@ import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { askOwner } from "./cluster-request-answers.js";
 import type { GatewayContext } from "./gateway-context.js";
-import { newSessionHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
+import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
 import { sessionChatOf } from "./session-chat.js";
 import { modelOf, statusHere } from "./session-status.js";
 
@@ -27,7 +27,7 @@ export interface FleetControl {
  * /compact takes the session's lane, so messages arriving meanwhile wait for it.
  */
 export function createCommandHost(ctx: GatewayContext, control: FleetControl): CommandHost {
-  const { store, sessions, options } = ctx;
+  const { store, options } = ctx;
   const host: CommandHost = {
     pairing: ctx.pairing,
     newSession: async (key) => {
@@ -41,9 +41,8 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     },
     compactSession: (key) => compact(ctx, key),
     setQueueMode: async (key, mode) => {
-      await store.updateSession(key, { queueModeOverride: mode });
-      const runtime = sessions.get(key);
-      if (runtime !== undefined) runtime.lane.mode = mode;
+      if ((await askOwner(ctx, { op: "queue", sessionKey: key, mode })) === undefined)
+        await setQueueModeHere(ctx, key, mode);
     },
     currentModel: async (key) => (await modelOf(ctx, key)).id,
     knownModels: () => options.models.list().map((model) => model.id),

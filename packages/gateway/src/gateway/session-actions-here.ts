@@ -1,4 +1,5 @@
 import type { ModelSwitch } from "../commands/command-types.js";
+import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { GatewayContext } from "./gateway-context.js";
 
 /**
@@ -37,4 +38,11 @@ export async function switchModelHere(ctx: GatewayContext, key: string, id: stri
   await ctx.store.updateSession(key, { modelOverride: model.id });
   ctx.sessions.get(key)?.setModel(model.id);
   return { ok: true, model: model.id };
+}
+
+/** /queue <mode> in this process: remembered in the store, and the live lane switches. */
+export async function setQueueModeHere(ctx: GatewayContext, key: string, mode: QueueMode): Promise<void> {
+  await ctx.store.updateSession(key, { queueModeOverride: mode });
+  const runtime = ctx.sessions.get(key);
+  if (runtime !== undefined) runtime.lane.mode = mode;
 }

@@ -1,3 +1,4 @@
+import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
 
@@ -100,7 +101,8 @@ export type ClusterRequest =
   | { readonly op: "stop"; readonly sessionKey: string }
   | { readonly op: "status"; readonly sessionKey: string }
   | { readonly op: "new"; readonly sessionKey: string }
-  | { readonly op: "model"; readonly sessionKey: string; readonly modelId: string };
+  | { readonly op: "model"; readonly sessionKey: string; readonly modelId: string }
+  | { readonly op: "queue"; readonly sessionKey: string; readonly mode: QueueMode };
 
 /** A message between instances, broadcast to all of them (`NOTIFY`). */
 export type ClusterSignal =
