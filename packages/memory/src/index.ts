@@ -1,0 +1,21 @@
+export { checkFactText, looksLikeSecret, MAX_FACT_CHARS } from "./facts/check-fact-text.js";
+export { isFactId } from "./facts/fact-id.js";
+export type {
+  Fact,
+  FactHit,
+  FactPage,
+  FactRevision,
+  FactSource,
+  MemoryExport,
+  NewFact,
+  RememberResult,
+  ScopeCount,
+} from "./facts/fact-types.js";
+export { MemoryError, type MemoryErrorCode } from "./facts/memory-errors.js";
+export { MAX_FACT_HISTORY } from "./facts/plan-remember.js";
+export type { PgPoolLike, PgQueryable } from "./postgres/pg-queryable.js";
+export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./postgres/postgres-memory-store.js";
+export { formatMemoryScope, type MemoryScope, parseMemoryScope } from "./scope/memory-scope.js";
+export { searchTerms } from "./search/search-terms.js";
+export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite/sqlite-memory-store.js";
+export type { FactVector, MemoryStore } from "./store/memory-store.js";
