@@ -32,3 +32,5 @@ export { formatMemoryScope, type MemoryScope, parseMemoryScope } from "./scope/m
 export { searchTerms } from "./search/search-terms.js";
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite/sqlite-memory-store.js";
 export type { FactVector, MemoryStore } from "./store/memory-store.js";
+export { createMemoryTools } from "./tools/create-memory-tools.js";
+export type { HeldFact, MemoryToolScopes, MemoryToolsOptions } from "./tools/memory-tool-options.js";
