@@ -34,6 +34,7 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
   const { store, sessions, options } = ctx;
   const host: CommandHost = {
     pairing: ctx.pairing,
+    ...(ctx.memory === undefined ? {} : { memory: ctx.memory }),
     newSession: async (key) => {
       const runtime = sessions.get(key);
       if (runtime !== undefined) {

@@ -41,8 +41,11 @@ export function createMemoryTools(options: MemoryToolsOptions): AnyAgentTool[] {
       };
       const fact = { scope, text: args.fact, source, ...(args.subject === undefined ? {} : { subject: args.subject }) };
       try {
-        const result = await (options.write ?? ((f) => options.store.remember(f)))(fact);
-        if (result.kind === "held") return text("Remembered (saved when this turn completes).");
+        const write = options.write ?? ((f) => options.store.remember(f));
+        const result = await write(fact, { toolCallId: ctx.toolCallId, run: ctx.run });
+        if (result.kind === "held") {
+          return { ...text("Remembered (saved when this turn completes)."), details: { memoryFact: fact } };
+        }
         options.onRemembered?.(result);
         if (result.kind === "merged") return text(`Already remembered (id ${result.fact.id}).`);
         if (result.kind === "replaced") {

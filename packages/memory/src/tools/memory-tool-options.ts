@@ -30,7 +30,10 @@ export interface MemoryToolsOptions {
    * Writes a fact. Default: `store.remember` at once. A caller that wants facts written only with the turn that
    * produced them checks the fact (`checkFactText`), holds it and answers `held`.
    */
-  readonly write?: (fact: NewFact) => Promise<RememberResult | HeldFact>;
+  readonly write?: (
+    fact: NewFact,
+    call: { readonly toolCallId: string; readonly run: ToolRunInfo },
+  ) => Promise<RememberResult | HeldFact>;
   /** Called with each fact written (e.g. to embed it, off the critical path). */
   readonly onRemembered?: (result: RememberResult) => void;
   /** How the `recall` tool ranks (its budget defaults to 1 s: the model asked for it). */
