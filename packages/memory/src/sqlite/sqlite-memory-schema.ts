@@ -1,8 +1,11 @@
+import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 
 /**
- * Creates the memory tables when missing: facts, and an FTS5 index (porter stemmer) whose rowid is the fact's.
- * `secure-delete` makes a deleted fact's words leave the index itself, not just stop matching.
+ * Creates the memory tables when missing: facts, and an FTS5 index (porter stemmer) whose rowid is the fact's, with
+ * the fact's scope as one indexed token (`scopeToken`), so a search reads only its scopes' postings however many
+ * facts other scopes hold. `secure-delete` makes a deleted fact's words leave the index itself, not just stop
+ * matching.
  */
 export function ensureSqliteMemorySchema(db: DatabaseSync): void {
   db.exec(`
@@ -28,8 +31,13 @@ export function ensureSqliteMemorySchema(db: DatabaseSync): void {
   const hasIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memory_facts_fts'").get() !== undefined;
   if (!hasIndex) {
     db.exec(`
-      CREATE VIRTUAL TABLE memory_facts_fts USING fts5(text, tokenize = 'porter unicode61');
+      CREATE VIRTUAL TABLE memory_facts_fts USING fts5(text, scope_key, tokenize = 'porter unicode61');
       INSERT INTO memory_facts_fts (memory_facts_fts, rank) VALUES ('secure-delete', 1);
     `);
   }
+}
+
+/** A scope as one FTS5 token: `s` and 20 hex digits of its SHA-256 (letters and digits only, so never an operator). */
+export function scopeToken(scope: string): string {
+  return `s${createHash("sha256").update(scope).digest("hex").slice(0, 20)}`;
 }

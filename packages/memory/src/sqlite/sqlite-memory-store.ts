@@ -16,7 +16,7 @@ import { planRemember } from "../facts/plan-remember.js";
 import { searchTerms } from "../search/search-terms.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
-import { ensureSqliteMemorySchema } from "./sqlite-memory-schema.js";
+import { ensureSqliteMemorySchema, scopeToken } from "./sqlite-memory-schema.js";
 
 /** How to open a `SqliteMemoryStore`: a file (`":memory:"` for a throwaway one) or a database you already hold. */
 export interface SqliteMemoryStoreOptions {
@@ -85,7 +85,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const { lastInsertRowid } = this.database
         .prepare(`INSERT INTO memory_facts (${FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(...factValues(fact, norm));
-      this.database.prepare("INSERT INTO memory_facts_fts (rowid, text) VALUES (?, ?)").run(lastInsertRowid, text);
+      this.#index(Number(lastInsertRowid), text, input.scope);
     } else if (plan.kind === "merged") {
       this.database
         .prepare("UPDATE memory_facts SET updated_at = ?, subject = ? WHERE id = ?")
@@ -110,7 +110,7 @@ export class SqliteMemoryStore implements MemoryStore {
           fact.id,
         );
       this.database.prepare("DELETE FROM memory_facts_fts WHERE rowid = ?").run(row.rowid);
-      this.database.prepare("INSERT INTO memory_facts_fts (rowid, text) VALUES (?, ?)").run(row.rowid, fact.text);
+      this.#index(row.rowid, fact.text, fact.scope);
     }
     return plan;
   }
@@ -178,10 +178,12 @@ export class SqliteMemoryStore implements MemoryStore {
     this.assertOpen();
     const terms = searchTerms(query);
     if (terms.length === 0 || scopes.length === 0) return [];
-    const match = terms.map((term) => `"${term}"`).join(" OR ");
+    // Only these scopes' postings are read (their tokens AND the words); the scope check after it is belt and braces.
+    const inScopes = scopes.map((scope) => `"${scopeToken(scope)}"`).join(" OR ");
+    const match = `scope_key : (${inScopes}) AND (${terms.map((term) => `"${term}"`).join(" OR ")})`;
     const marks = scopes.map(() => "?").join(", ");
     const rows = this.many(
-      `SELECT f.*, bm25(memory_facts_fts) AS rank FROM memory_facts_fts
+      `SELECT f.*, bm25(memory_facts_fts, 1.0, 0.0) AS rank FROM memory_facts_fts
          JOIN memory_facts f ON f.rowid = memory_facts_fts.rowid
         WHERE memory_facts_fts MATCH ? AND f.scope IN (${marks})
         ORDER BY rank LIMIT ?`,
@@ -236,6 +238,12 @@ export class SqliteMemoryStore implements MemoryStore {
       if (this.owned) this.database.close();
     }
     return Promise.resolve();
+  }
+
+  #index(rowid: number, text: string, scope: string): void {
+    this.database
+      .prepare("INSERT INTO memory_facts_fts (rowid, text, scope_key) VALUES (?, ?, ?)")
+      .run(rowid, text, scopeToken(scope));
   }
 
   private run<T>(op: () => T): Promise<T> {
