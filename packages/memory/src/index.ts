@@ -1,6 +1,13 @@
 export type { Embedder } from "./embeddings/embedder.js";
 export { createOpenAiEmbedder, EmbeddingError, type OpenAiEmbedderOptions } from "./embeddings/openai-embedder.js";
 export { storeFactEmbeddings } from "./embeddings/store-fact-embeddings.js";
+export {
+  EXTRACTION_PROMPT,
+  type ExtractFactsOptions,
+  type ExtractionMessage,
+  extractFacts,
+  type ProposedFact,
+} from "./extraction/extract-facts.js";
 export { checkFactText, looksLikeSecret, MAX_FACT_CHARS } from "./facts/check-fact-text.js";
 export { isFactId } from "./facts/fact-id.js";
 export type {
