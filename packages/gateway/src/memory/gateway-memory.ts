@@ -60,6 +60,8 @@ export class GatewayMemory implements MemoryCommands {
   readonly #off = new Set<string>();
   /** Sessions whose system prompt carries a recall block now (to drop it when the next turn recalls nothing). */
   readonly #injected = new Set<string>();
+  /** Facts of a session's last turn still being written: its next turn's recall waits for them. */
+  readonly #writing = new Map<string, Promise<void>>();
   /** The platform message each session's running turn answers: the source of the facts it produces. */
   readonly #sourceMessage = new Map<string, string>();
   readonly tools: readonly AnyAgentTool[];
@@ -102,6 +104,7 @@ export class GatewayMemory implements MemoryCommands {
     else this.#sourceMessage.set(sessionKey, replyTo);
     let block = "";
     try {
+      await this.#writing.get(sessionKey);
       if (await this.enabled(sessionKey)) {
         const scopes = this.scopesOf(sessionKey, tier).read;
         const query = userInputText(items.map((item) => item.message));
@@ -134,11 +137,16 @@ export class GatewayMemory implements MemoryCommands {
     const held = this.#held.take(sessionKey);
     this.#sourceMessage.delete(sessionKey);
     if (held.length === 0) return;
-    this.#deps.track(
-      this.#writeCommitted(sessionKey, items, held).catch((error: unknown) => {
+    const writing = this.#writeCommitted(sessionKey, items, held)
+      .then((written) => this.#embed(sessionKey, written))
+      .catch((error: unknown) => {
         this.#deps.logger.error({ sessionKey, error: describeError(error) }, "could not write remembered facts");
-      }),
-    );
+      })
+      .finally(() => {
+        if (this.#writing.get(sessionKey) === writing) this.#writing.delete(sessionKey);
+      });
+    this.#writing.set(sessionKey, writing);
+    this.#deps.track(writing);
   }
 
   list(scope: string, page: { limit: number; offset: number }): Promise<FactPage> {
@@ -183,7 +191,7 @@ export class GatewayMemory implements MemoryCommands {
     return this.scopesOf(sessionKey, (run.meta?.trustTier as TrustTier | undefined) ?? "guest");
   }
 
-  async #writeCommitted(sessionKey: string, items: readonly LaneItem[], held: readonly HeldFact[]): Promise<void> {
+  async #writeCommitted(sessionKey: string, items: readonly LaneItem[], held: readonly HeldFact[]): Promise<Fact[]> {
     const seqs = items.flatMap((item) => {
       const seq = (item as { seq?: number }).seq;
       return seq === undefined ? [] : [seq];
@@ -206,12 +214,18 @@ export class GatewayMemory implements MemoryCommands {
       const result: RememberResult = await this.#options.store.remember(entry.fact);
       if (result.kind !== "merged") written.push(result.fact);
     }
+    return written;
+  }
+
+  /** Embeds freshly written facts in the background (the next turn does not wait for it). */
+  #embed(sessionKey: string, facts: readonly Fact[]): void {
     const embedder = this.#options.embedder;
-    if (embedder !== undefined && written.length > 0) {
-      await storeFactEmbeddings(this.#options.store, embedder, written).catch((error: unknown) => {
+    if (embedder === undefined || facts.length === 0) return;
+    this.#deps.track(
+      storeFactEmbeddings(this.#options.store, embedder, facts).catch((error: unknown) => {
         this.#deps.logger.warn({ sessionKey, error: describeError(error) }, "could not embed remembered facts");
-      });
-    }
+      }),
+    );
   }
 }
 
