@@ -1,3 +1,4 @@
+import { memoryCommand } from "../memory/memory-command.js";
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
@@ -41,6 +42,7 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   agentsCommand,
   usageCommand,
   scheduleCommand,
+  memoryCommand,
 ];
 
 /** Whether a name is a builtin command (others go to the agent as ordinary text). */

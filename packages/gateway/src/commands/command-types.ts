@@ -6,6 +6,7 @@ import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalConfig } from "../goals/goal-config.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
+import type { MemoryCommands } from "../memory/gateway-memory.js";
 import type { ClusterInstance } from "../ownership/session-ownership.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
@@ -83,6 +84,8 @@ export interface CommandHost {
   schedules(): Promise<readonly ScheduleEntry[]>;
   /** Stops a schedule. Contract: resolves with the chat's answer. */
   stopSchedule(id: string): Promise<string>;
+  /** Long-term memory (`/memory`), when configured. */
+  readonly memory?: MemoryCommands;
 }
 
 /** Everything a command handler sees. */

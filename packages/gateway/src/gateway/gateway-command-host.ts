@@ -30,6 +30,7 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
   const { store, options } = ctx;
   const host: CommandHost = {
     pairing: ctx.pairing,
+    ...(ctx.memory === undefined ? {} : { memory: ctx.memory }),
     newSession: async (key) => {
       if ((await askOwner(ctx, { op: "new", sessionKey: key })) === undefined) await newSessionHere(ctx, key);
     },

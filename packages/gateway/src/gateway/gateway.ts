@@ -15,6 +15,7 @@ import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
+import { GatewayMemory, withMemoryHooks, withMemoryTools } from "../memory/index.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
@@ -133,10 +134,14 @@ export class Gateway {
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
     const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));
     const slots = options.subagentSlots ?? new SubagentSlots();
+    const memory =
+      options.memory === undefined
+        ? undefined
+        : new GatewayMemory(options.memory, { store: this.store, logger: this.#logger, track, now });
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
-        prepareAgent(agent, options.agents?.[agent.id], {
+        prepareAgent(agent, withMemoryTools(options.agents?.[agent.id], memory), {
           models: options.models,
           streamFn,
           store: this.store,
@@ -185,17 +190,20 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
-      turnHooks: {
-        systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
-        turnStarted: (start) => {
-          this.#budgets.turnStarted(start.sessionKey, start.items);
-          this.#goals.turnStarted(start);
+      turnHooks: withMemoryHooks(
+        {
+          systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
+          turnStarted: (start) => {
+            this.#budgets.turnStarted(start.sessionKey, start.items);
+            this.#goals.turnStarted(start);
+          },
+          turnEnded: (end) => {
+            this.#schedules.turnEnded(end);
+            this.#goals.turnEnded(end);
+          },
         },
-        turnEnded: (end) => {
-          this.#schedules.turnEnded(end);
-          this.#goals.turnEnded(end);
-        },
-      },
+        memory,
+      ),
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
     };
     this.#sessions = new SessionRegistry({
@@ -233,6 +241,7 @@ export class Gateway {
       goals: this.#goals,
       budgets: this.#budgets,
       schedules: this.#schedules,
+      ...(memory === undefined ? {} : { memory }),
       channelFor,
       track,
       ...(this.store.ownership?.fleet === undefined

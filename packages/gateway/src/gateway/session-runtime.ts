@@ -242,7 +242,7 @@ export class SessionRuntime implements LaneHost {
       this.meta.trustTier = items.map((item) => item.trust).reduce(lowerTier);
       if (this.#groupToolPolicy === undefined) delete this.meta.groupToolPolicy;
       else this.meta.groupToolPolicy = this.#groupToolPolicy;
-      const systemPrompt = await deps.turnHooks?.systemPromptFor(this, this.#prepared.config.systemPrompt);
+      const systemPrompt = await deps.turnHooks?.systemPromptFor(this, this.#prepared.config.systemPrompt, items);
       if (systemPrompt !== undefined) agent.setSystemPrompt(systemPrompt);
       await deps.store.startRun({ id: runId, sessionKey: this.key, agentId: this.agentId });
     } catch (error) {
