@@ -1,6 +1,15 @@
 import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import { buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
+import {
+  compareSpendKeys,
+  type HeldSpend,
+  holdSpendOn,
+  recordSpendOn,
+  type SpendTable,
+  settleSpendOn,
+  spendKeyText,
+} from "../core/spend-ledger.js";
 import type { AppendMarks, SessionStoreCore } from "../core/store-core.js";
 import {
   assertRunning,
@@ -30,6 +39,11 @@ import type {
   SessionFilter,
   SessionPatch,
   SessionRecord,
+  SpendBooking,
+  SpendFilter,
+  SpendHold,
+  SpendHoldResult,
+  SpendRow,
   TranscriptEntry,
 } from "../store-types.js";
 
@@ -70,6 +84,9 @@ export class MemoryStoreCore implements SessionStoreCore {
   private nextOutboxId = 1;
   /** Schedules by id; `data` kept as its JSON text. */
   private readonly schedules = new Map<string, Omit<ScheduleRecord, "data"> & { readonly dataJson: string }>();
+  /** Spend ledger rows by `spendKeyText`, and holds by `id` + row. */
+  private readonly spendRows = new Map<string, SpendRow>();
+  private readonly spendHolds = new Map<string, HeldSpend>();
   private undoLog: (() => void)[] | undefined;
 
   constructor(options: EmbeddedStoreOptions = {}) {
@@ -535,6 +552,51 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   deleteSchedule(id: string): boolean {
     return this.remove(this.schedules, id);
+  }
+
+  // ── Spend ledger ──────────────────────────────────────────────────────────
+
+  recordSpend(bookings: readonly SpendBooking[]): void {
+    recordSpendOn(this.spendTable(), bookings, this.now());
+  }
+
+  listSpend(filter: SpendFilter = {}): SpendRow[] {
+    return this.spendTable().list(filter);
+  }
+
+  holdSpend(hold: SpendHold): SpendHoldResult {
+    return holdSpendOn(this.spendTable(), hold, this.now());
+  }
+
+  settleSpend(id: string, bookings: readonly SpendBooking[]): void {
+    settleSpendOn(this.spendTable(), id, bookings, this.now());
+  }
+
+  private spendTable(): SpendTable {
+    const holdKey = (hold: HeldSpend) => `${hold.id}\u0001${spendKeyText(hold)}`;
+    return {
+      row: (key) => this.spendRows.get(spendKeyText(key)),
+      write: (row) => this.put(this.spendRows, spendKeyText(row), Object.freeze({ ...row })),
+      list: (filter) =>
+        [...this.spendRows.values()]
+          .filter(
+            (row) =>
+              (filter.kind === undefined || row.kind === filter.kind) &&
+              (filter.subject === undefined || row.subject === filter.subject) &&
+              (filter.fromPeriod === undefined || row.period >= filter.fromPeriod) &&
+              (filter.toPeriod === undefined || row.period <= filter.toPeriod),
+          )
+          .sort(compareSpendKeys),
+      holdsOf: (id) => [...this.spendHolds.values()].filter((hold) => hold.id === id),
+      lapsedHolds: (key, now) =>
+        [...this.spendHolds.values()].filter(
+          (hold) => spendKeyText(hold) === spendKeyText(key) && hold.heldUntil < now,
+        ),
+      addHold: (hold) => this.put(this.spendHolds, holdKey(hold), Object.freeze({ ...hold })),
+      deleteHold: (hold) => {
+        this.remove(this.spendHolds, holdKey(hold));
+      },
+    };
   }
 
   private requestsIn(scope: PairingScope): PairingRequest[] {
