@@ -104,7 +104,6 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         store,
         now: ctx.now(),
         agents: new Map([...ctx.agents].map(([id, prepared]) => [id, prepared.config.budgets])),
-        userDays: ctx.budgets.userDays(),
       }),
   };
   return host;

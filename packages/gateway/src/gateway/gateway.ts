@@ -121,11 +121,16 @@ export class Gateway {
       store: this.store,
       now,
       agentOf: (sessionKey) => this.#sessions.get(sessionKey)?.agentId,
+      goalOf: (sessionKey) => this.#goals.goalOf(sessionKey),
       budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
       goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
       scheduleOf: (items) => this.#schedules.scheduleOf(items),
       scheduleSpent: (id) => this.#schedules.spent(id),
       scheduleExhausted: (id, reason) => track(this.#schedules.exhausted(id, reason)),
+      persist: (work) =>
+        track(
+          work.catch((error: unknown) => this.#logger.error({ error: describeError(error) }, "spend not recorded")),
+        ),
     });
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
     const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));
