@@ -12,9 +12,8 @@ import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { controlGoalById, GOAL_CONTROL_PAST } from "./goal-control-by-id.js";
 import { sessionChatOf } from "./session-chat.js";
-
-const PAST = { stop: "stopped", pause: "paused", resume: "resumed" } as const;
 
 /** Tokens kept verbatim by /compact. */
 const COMPACT_KEEP_RECENT_TOKENS = 4_000;
@@ -78,7 +77,8 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     killRun: async (runId) => control.killRun(runId),
     answerApproval: (code, approve, by) => ctx.approvals.answer(code, approve, by),
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
-    goal: (request, caller) => ctx.goals.command(request, caller),
+    goal: (request, caller) =>
+      request.kind === "control" ? controlGoalById(ctx, request, caller) : ctx.goals.command(request, caller),
     controlGoal: async (key, action, adminId) => {
       const session = await store.getSession(key);
       if (session === undefined || isSubagentKey(key)) return `No session "${key}".`;
@@ -91,7 +91,11 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
       };
       const outcome = await ctx.goals.control(action, caller);
       if (outcome.changed) {
-        ctx.notices.post(key, sessionChatOf(session), `An administrator ${PAST[action]} this chat's autonomous goal.`);
+        ctx.notices.post(
+          key,
+          sessionChatOf(session),
+          `An administrator ${GOAL_CONTROL_PAST[action]} this chat's autonomous goal.`,
+        );
       }
       return outcome.text;
     },
