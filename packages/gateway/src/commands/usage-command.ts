@@ -50,6 +50,7 @@ export const usageCommand: CommandDefinition = {
   usage: "/usage",
   description: "spend per agent, user and goal, today and this month (admins)",
   adminOnly: true,
+  ephemeral: true,
   async run({ host }) {
     return renderUsage(await host.usage());
   },
