@@ -728,6 +728,13 @@ export class SqliteStoreCore implements NestingStoreCore {
           row.updatedAt,
         );
       },
+      add: (booking, now) => {
+        this.sql(
+          `INSERT INTO spend_ledger (kind, subject, period, tokens, cost, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (kind, subject, period) DO UPDATE SET tokens = tokens + excluded.tokens,
+             cost = cost + excluded.cost, updated_at = excluded.updated_at`,
+        ).run(booking.kind, booking.subject, booking.period, booking.tokens, booking.cost, now);
+      },
       list: (filter) => {
         const where = new Where();
         if (filter.kind !== undefined) where.equals("kind", filter.kind);

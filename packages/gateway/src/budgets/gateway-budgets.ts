@@ -6,6 +6,7 @@ import type { SessionStore } from "../store/session-store.js";
 import type { SpendBooking, SpendKey, SpendKind, SpendRow } from "../store/store-types.js";
 import type { BudgetConfig } from "./budget-config.js";
 import { BudgetLedger, type BudgetLimit, type Reservation } from "./budget-ledger.js";
+import { SpendRecorder } from "./spend-recorder.js";
 import { NO_SPEND, type Spend, utcDay } from "./spend-window.js";
 import { reserveInStore, type StoreBudgetLimit } from "./store-reservation.js";
 
@@ -50,12 +51,14 @@ type GatewayBudgetLimit = BudgetLimit & StoreBudgetLimit;
  * budget and its schedule's (see BudgetLedger), and its real use is booked durably in the store's spend ledger per
  * agent and UTC day, per user and day (whoever started the turn; an autonomous goal's turns and its supervisor's
  * checks count for whoever set the goal) and per goal. A gateway alone on its store reserves in memory (no store
- * round trip before a call); a cluster (the store has `ownership`) reserves in the store, atomically across instances.
+ * round trip before a call) and writes spend in batches; a cluster (the store has `ownership`) reserves in the store,
+ * atomically across instances, and settles each call there.
  * Contract: one per gateway; spend survives restarts (what `/usage` and the budgets read).
  */
 export class GatewayBudgets {
   readonly #parts: GatewayBudgetParts;
   readonly #ledger = new BudgetLedger();
+  readonly #recorder: SpendRecorder;
   /** Who started each session's current turn. */
   readonly #turnUser = new Map<string, string>();
   /** The schedule behind each session's current turn. */
@@ -63,6 +66,7 @@ export class GatewayBudgets {
 
   constructor(parts: GatewayBudgetParts) {
     this.#parts = parts;
+    this.#recorder = new SpendRecorder(parts.store, parts.persist);
   }
 
   /** A turn started: its calls count for the last item's sender. */
@@ -119,7 +123,7 @@ export class GatewayBudgets {
     return reservation;
   }
 
-  /** In this process: the ledger decides, and the real use is booked in the store after. */
+  /** In this process: the ledger decides, and the real use is booked in the store after (batched). */
   async #reserveHere(
     limits: readonly GatewayBudgetLimit[],
     estimate: Spend,
@@ -131,7 +135,7 @@ export class GatewayBudgets {
       ok: true,
       settle: (actual: Spend) => {
         reservation.settle(actual);
-        this.#parts.persist(this.#parts.store.recordSpend(bookings(actual)));
+        this.#recorder.add(bookings(actual));
       },
     };
   }

@@ -6,6 +6,7 @@ export { GroupCommit, type NestingStoreCore } from "./group-commit.js";
 export { defineLazyJson } from "./lazy-json.js";
 export { buildRunRecord, buildSessionRecord, patched } from "./record-builders.js";
 export {
+  addByRewrite,
   compareSpendKeys,
   type HeldSpend,
   holdFits,

@@ -29,6 +29,8 @@ export interface HeldSpend extends SpendKey {
 export interface SpendTable {
   row(key: SpendKey): SpendRow | undefined;
   write(row: SpendRow): void;
+  /** Adds a booking to its row (created at zero); SQL stores do it in one upsert. */
+  add(booking: SpendBooking, now: number): void;
   list(filter: SpendFilter): SpendRow[];
   holdsOf(id: string): HeldSpend[];
   lapsedHolds(key: SpendKey, now: number): HeldSpend[];
@@ -149,10 +151,13 @@ export function spendRowFromRow(row: StoredRow): SpendRow {
 
 /** Adds bookings to their rows. Contract: call inside one transaction. */
 export function recordSpendOn(table: SpendTable, bookings: readonly SpendBooking[], now: number): void {
-  for (const booking of mergeBookings(bookings)) {
-    const row = table.row(booking) ?? zeroSpendRow(booking, now);
-    table.write({ ...row, tokens: row.tokens + booking.tokens, cost: row.cost + booking.cost, updatedAt: now });
-  }
+  for (const booking of mergeBookings(bookings)) table.add(booking, now);
+}
+
+/** `SpendTable.add` for a table without an upsert of its own: read the row, write it back. */
+export function addByRewrite(table: Pick<SpendTable, "row" | "write">, booking: SpendBooking, now: number): void {
+  const row = table.row(booking) ?? zeroSpendRow(booking, now);
+  table.write({ ...row, tokens: row.tokens + booking.tokens, cost: row.cost + booking.cost, updatedAt: now });
 }
 
 function release(table: SpendTable, held: HeldSpend, now: number): void {

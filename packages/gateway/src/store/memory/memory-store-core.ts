@@ -2,6 +2,7 @@ import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import { buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
 import {
+  addByRewrite,
   compareSpendKeys,
   type HeldSpend,
   holdSpendOn,
@@ -43,6 +44,7 @@ import type {
   SpendFilter,
   SpendHold,
   SpendHoldResult,
+  SpendKey,
   SpendRow,
   TranscriptEntry,
 } from "../store-types.js";
@@ -574,9 +576,12 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   private spendTable(): SpendTable {
     const holdKey = (hold: HeldSpend) => `${hold.id}\u0001${spendKeyText(hold)}`;
+    const row = (key: SpendKey) => this.spendRows.get(spendKeyText(key));
+    const write = (next: SpendRow) => this.put(this.spendRows, spendKeyText(next), Object.freeze({ ...next }));
     return {
-      row: (key) => this.spendRows.get(spendKeyText(key)),
-      write: (row) => this.put(this.spendRows, spendKeyText(row), Object.freeze({ ...row })),
+      row,
+      write,
+      add: (booking, now) => addByRewrite({ row, write }, booking, now),
       list: (filter) =>
         [...this.spendRows.values()]
           .filter(
