@@ -85,8 +85,11 @@ export function shortGoalId(goalId: string): string {
   return goalId.slice(0, 8);
 }
 
-/** Goals given buttons under /agents at most (two buttons each), the most recently changed first. */
-const MAX_GOALS_WITH_BUTTONS = 4;
+/**
+ * Goals given buttons under /agents at most (two buttons each), the most recently changed first: four buttons fit one
+ * row everywhere (Discord's row holds five). The others are controlled with `/goal … <id>`.
+ */
+const MAX_GOALS_WITH_BUTTONS = 2;
 
 /**
  * The buttons under /agents: Pause and Stop for each running goal, Resume and Stop for each paused or orphaned one.
