@@ -16,8 +16,11 @@ export interface GatewayBudgetParts {
   readonly now: () => number;
   /** A session's agent when the session is live in memory (no store read); undefined otherwise. */
   agentOf(sessionKey: string): string | undefined;
-  /** A session's goal (kept in memory by the goal keeper after its first read). */
-  goalOf(sessionKey: string): Promise<GoalRecord | undefined>;
+  /**
+   * A session's goal: kept in memory by the goal keeper after its first read, or read from the store when `fresh`
+   * (in a cluster another instance may have changed it).
+   */
+  goalOf(sessionKey: string, fresh: boolean): Promise<GoalRecord | undefined>;
   /** An agent's budgets; undefined for an agent no longer configured. */
   budgetsFor(agentId: string): BudgetConfig | undefined;
   /** A running autonomous goal met an exhausted budget: it must start no further turn. */
@@ -30,6 +33,10 @@ export interface GatewayBudgetParts {
   scheduleExhausted(scheduleId: string, reason: string): void;
   /** Runs a spend write in the background (the gateway tracks it and logs a failure). */
   persist(work: Promise<unknown>): void;
+}
+
+function hasGoalBudget(budgets: BudgetConfig | undefined): boolean {
+  return budgets?.goalTokens !== undefined || budgets?.goalCostUsd !== undefined;
 }
 
 /** The spend of a ledger row (or none). */
@@ -89,7 +96,9 @@ export class GatewayBudgets {
     // The hot path reads no store: the session's agent is known in memory, its goal is kept by the goal keeper.
     const agentId = this.#parts.agentOf(call.sessionKey) ?? (await store.getSession(call.sessionKey))?.agentId;
     if (agentId === undefined) return undefined;
-    const goal = await this.#parts.goalOf(call.sessionKey);
+    // In a cluster a goal budget is enforced on the goal as stored: another instance may have set or replaced it.
+    const fresh = store.ownership !== undefined && hasGoalBudget(this.#parts.budgetsFor(agentId));
+    const goal = await this.#parts.goalOf(call.sessionKey, fresh);
     const activeGoal = goal?.status === "active" ? goal : undefined;
     const schedule = this.#turnSchedule.get(call.sessionKey);
     const user = this.#turnUser.get(call.sessionKey) ?? activeGoal?.setBy;

@@ -12,6 +12,7 @@ import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
 import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
+import { goalOf } from "../goals/goal-record.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
@@ -121,7 +122,11 @@ export class Gateway {
       store: this.store,
       now,
       agentOf: (sessionKey) => this.#sessions.get(sessionKey)?.agentId,
-      goalOf: (sessionKey) => this.#goals.goalOf(sessionKey),
+      goalOf: async (sessionKey, fresh) => {
+        if (!fresh) return this.#goals.goalOf(sessionKey);
+        const session = await this.store.getSession(sessionKey);
+        return session === undefined ? undefined : goalOf(session.settings);
+      },
       budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
       goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
       scheduleOf: (items) => this.#schedules.scheduleOf(items),
