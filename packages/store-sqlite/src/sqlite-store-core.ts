@@ -23,12 +23,7 @@ import type {
   SessionFilter,
   SessionPatch,
   SessionRecord,
-  SpendBooking,
-  SpendFilter,
-  SpendHold,
-  SpendHoldResult,
   SpendKind,
-  SpendRow,
   TranscriptEntry,
 } from "@chorus/gateway/store";
 import {
@@ -38,7 +33,6 @@ import {
   checkLimit,
   DEFAULT_INBOUND_EVENT_TTL_MS,
   type HeldSpend,
-  holdSpendOn,
   notFound,
   OUTBOX_COLUMNS_BUT_JSON,
   outboxFromRow,
@@ -46,15 +40,15 @@ import {
   pairingRequestFromRow,
   patched,
   RUN_COLUMNS_BUT_USAGE,
-  recordSpendOn,
   runFromRow,
   runFromRowWithUsage,
   SessionStoreError,
+  type SpendLedgerOps,
   type SpendTable,
   type StoredRow,
   scheduleFromRow,
   sessionFromRow,
-  settleSpendOn,
+  spendLedgerOps,
   spendRowFromRow,
   statusList,
   toStoredJson,
@@ -675,21 +669,14 @@ export class SqliteStoreCore implements NestingStoreCore {
     return Number(this.sql("DELETE FROM schedules WHERE id = ?").run(id).changes) > 0;
   }
 
-  recordSpend(bookings: readonly SpendBooking[]): void {
-    recordSpendOn(this.spendTable(), bookings, this.now());
-  }
-
-  listSpend(filter: SpendFilter = {}): SpendRow[] {
-    return this.spendTable().list(filter);
-  }
-
-  holdSpend(hold: SpendHold): SpendHoldResult {
-    return holdSpendOn(this.spendTable(), hold, this.now());
-  }
-
-  settleSpend(id: string, bookings: readonly SpendBooking[]): void {
-    settleSpendOn(this.spendTable(), id, bookings, this.now());
-  }
+  readonly #spend: SpendLedgerOps = spendLedgerOps(
+    () => this.spendTable(),
+    () => this.now(),
+  );
+  readonly recordSpend = this.#spend.recordSpend;
+  readonly listSpend = this.#spend.listSpend;
+  readonly holdSpend = this.#spend.holdSpend;
+  readonly settleSpend = this.#spend.settleSpend;
 
   private spendTable(): SpendTable {
     const KEY = "kind = ? AND subject = ? AND period = ?";

@@ -14,9 +14,11 @@ export {
   holdSpendOn,
   mergeBookings,
   recordSpendOn,
+  type SpendLedgerOps,
   type SpendTable,
   settleSpendOn,
   spendKeyText,
+  spendLedgerOps,
   spendRowFromRow,
   zeroSpendRow,
 } from "./spend-ledger.js";

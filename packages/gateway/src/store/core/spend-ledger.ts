@@ -210,3 +210,24 @@ export function settleSpendOn(table: SpendTable, id: string, bookings: readonly 
   for (const held of table.holdsOf(id)) release(table, held, now);
   recordSpendOn(table, merged, now);
 }
+
+/** The spend ledger's operations of an embedded store core (memory, SQLite), as `SessionStoreCore` has them. */
+export interface SpendLedgerOps {
+  recordSpend(bookings: readonly SpendBooking[]): void;
+  listSpend(filter?: SpendFilter): SpendRow[];
+  holdSpend(hold: SpendHold): SpendHoldResult;
+  settleSpend(id: string, bookings: readonly SpendBooking[]): void;
+}
+
+/**
+ * The four spend ledger operations over an embedded store's table and clock, so each core only says where its rows
+ * live. Contract: each operation asks for the table afresh (it may depend on an open transaction).
+ */
+export function spendLedgerOps(table: () => SpendTable, now: () => number): SpendLedgerOps {
+  return {
+    recordSpend: (bookings) => recordSpendOn(table(), bookings, now()),
+    listSpend: (filter = {}) => table().list(filter),
+    holdSpend: (hold) => holdSpendOn(table(), hold, now()),
+    settleSpend: (id, bookings) => settleSpendOn(table(), id, bookings, now()),
+  };
+}

@@ -5,11 +5,10 @@ import {
   addByRewrite,
   compareSpendKeys,
   type HeldSpend,
-  holdSpendOn,
-  recordSpendOn,
+  type SpendLedgerOps,
   type SpendTable,
-  settleSpendOn,
   spendKeyText,
+  spendLedgerOps,
 } from "../core/spend-ledger.js";
 import type { AppendMarks, SessionStoreCore } from "../core/store-core.js";
 import {
@@ -40,10 +39,6 @@ import type {
   SessionFilter,
   SessionPatch,
   SessionRecord,
-  SpendBooking,
-  SpendFilter,
-  SpendHold,
-  SpendHoldResult,
   SpendKey,
   SpendRow,
   TranscriptEntry,
@@ -558,21 +553,15 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   // ── Spend ledger ──────────────────────────────────────────────────────────
 
-  recordSpend(bookings: readonly SpendBooking[]): void {
-    recordSpendOn(this.spendTable(), bookings, this.now());
-  }
-
-  listSpend(filter: SpendFilter = {}): SpendRow[] {
-    return this.spendTable().list(filter);
-  }
-
-  holdSpend(hold: SpendHold): SpendHoldResult {
-    return holdSpendOn(this.spendTable(), hold, this.now());
-  }
-
-  settleSpend(id: string, bookings: readonly SpendBooking[]): void {
-    settleSpendOn(this.spendTable(), id, bookings, this.now());
-  }
+  // Spend ledger: the rules in spend-ledger.ts, the rows in the maps above (`spendTable`).
+  readonly #spend: SpendLedgerOps = spendLedgerOps(
+    () => this.spendTable(),
+    () => this.now(),
+  );
+  readonly recordSpend = this.#spend.recordSpend;
+  readonly listSpend = this.#spend.listSpend;
+  readonly holdSpend = this.#spend.holdSpend;
+  readonly settleSpend = this.#spend.settleSpend;
 
   private spendTable(): SpendTable {
     const holdKey = (hold: HeldSpend) => `${hold.id}\u0001${spendKeyText(hold)}`;
