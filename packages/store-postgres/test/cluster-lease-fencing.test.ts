@@ -42,10 +42,14 @@ async function started(store: PostgresSessionStore): Promise<OwnershipEvent[]> {
 }
 
 describe("session ownership by shard lease, fenced by the database", () => {
-  it("gives the same shard for a key in JavaScript and in the database", async () => {
+  it("gives the same shard for a key in JavaScript and in the database, a sub-agent's session its root's", async () => {
     const store = await clusterStore("shards", "a", 60_000);
     try {
-      const keys = Array.from({ length: 50 }, (_, i) => `main:bot:test:dm:user-${i}-é`);
+      const roots = Array.from({ length: 50 }, (_, i) => `main:bot:test:dm:user-${i}-é`);
+      // Sub-agent sessions (nested too) and a root key that only looks like one (an agent named "agent").
+      const children = roots.slice(0, 10).map((root, i) => `agent:helper:sub:1:run_${i}:${root}`);
+      const grandchildren = children.map((child, i) => `agent:helper:sub:2:run_g${i}:${child}`);
+      const keys = [...roots, ...children, ...grandchildren, "agent:bot:sub:dm:x"];
       const { rows } = await queryOnce(
         database.url,
         "SELECT shards.chorus_shard(k) AS shard FROM unnest($1::text[]) k",
@@ -54,6 +58,9 @@ describe("session ownership by shard lease, fenced by the database", () => {
       expect(rows.map((row) => row.shard)).toEqual(keys.map(sessionShard));
       expect(new Set(keys.map(sessionShard)).size).toBeGreaterThan(20);
       expect(keys.every((key) => sessionShard(key) < SHARD_COUNT)).toBe(true);
+      // A sub-agent's session falls into its root's shard: its runs live where the root's turns run.
+      expect(grandchildren.map(sessionShard)).toEqual(roots.slice(0, 10).map(sessionShard));
+      expect(children.map(sessionShard)).toEqual(roots.slice(0, 10).map(sessionShard));
     } finally {
       await store.close();
     }

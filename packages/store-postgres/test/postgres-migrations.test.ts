@@ -39,6 +39,8 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0001_initial-schema", times: 1 },
         { name: "0002_shard-leases", times: 1 },
         { name: "0003_schedules", times: 1 },
+        { name: "0005_fleet-across-instances", times: 1 },
+        { name: "0007_cluster-values", times: 1 },
         { name: "0008_spend-ledger", times: 1 },
       ]);
       expect([first.schemaVersion, second.schemaVersion]).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
@@ -63,6 +65,8 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0001_initial-schema", times: 1 },
         { name: "0002_shard-leases", times: 1 },
         { name: "0003_schedules", times: 1 },
+        { name: "0005_fleet-across-instances", times: 1 },
+        { name: "0007_cluster-values", times: 1 },
         { name: "0008_spend-ledger", times: 1 },
       ]);
     } finally {
@@ -89,6 +93,8 @@ describe("PostgreSQL schema migrations", () => {
       "0001_initial-schema",
       "0002_shard-leases",
       "0003_schedules",
+      "0005_fleet-across-instances",
+      "0007_cluster-values",
       "0008_spend-ledger",
       "0042_from-a-newer-chorus",
     ]);

@@ -38,10 +38,17 @@ export const agentsCommand: CommandDefinition = {
       ].join("\n");
     }
     if (action === "kill" && id !== undefined) {
-      const { killed } = await host.killRun(id);
+      const { killed, instance, unanswered } = await host.killRun(id);
+      if (unanswered === true) {
+        return (
+          `No instance answered for run "${id}": the one running it is gone or cut off. ` +
+          "The run is marked interrupted when its sessions are taken over."
+        );
+      }
       if (killed.length === 0) return `No running run "${id}".`;
       const below = killed.length - 1;
-      return `Stopped ${id}${below > 0 ? ` and ${below} sub-agent run(s) under it` : ""}; its chat was told.`;
+      const where = instance === undefined ? "" : ` on ${instance}`;
+      return `Stopped ${id}${where}${below > 0 ? ` and ${below} sub-agent run(s) under it` : ""}; its chat was told.`;
     }
     return `Usage: ${agentsCommand.usage}`;
   },

@@ -1,3 +1,4 @@
+import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
 import { goalOf } from "../goals/goal-record.js";
@@ -15,6 +16,7 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
     if (session !== undefined) runSessions.set(run.sessionKey, session);
   }
   const sessions = (await ctx.store.listSessions()).filter((s) => !isSubagentKey(s.key));
+  const instances = await ctx.store.ownership?.fleet?.instances();
   const view = buildFleetView({
     agents: ctx.config.agents,
     bindings: ctx.config.bindings,
@@ -22,6 +24,7 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
     runs,
     runSessions,
     live: ctx.runs,
+    ...(instances === undefined ? {} : { cluster: { instances, placement: placeRuns(instances, ctx.runs) } }),
     now: ctx.now(),
   });
   if (view.goals === undefined) return view;
@@ -51,10 +54,28 @@ async function withGoalSpend(
 }
 
 /**
- * Stops a run and every run below it; the affected chat is told. Contract: `killed` lists the stopped run ids,
- * the run itself first; empty when no such run is live in this process.
+ * Stops a run and every run below it, in this process or (a cluster) in the instance where it lives; the affected
+ * chat is told. Contract: `killed` lists the stopped run ids, the run itself first; empty when no instance answered
+ * that it holds the run (`unanswered` then says whether the store still has it running: its instance is gone or
+ * cut off); `instance` names the instance that stopped it when it was another one.
  */
-export async function killRunTree(ctx: GatewayContext, runId: string): Promise<{ killed: string[] }> {
+export async function killRunTree(
+  ctx: GatewayContext,
+  runId: string,
+): Promise<{ killed: string[]; instance?: string; unanswered?: boolean }> {
+  if (ctx.runs.get(runId) !== undefined || ctx.cluster === undefined) return killRunHere(ctx, runId);
+  const answer = await ctx.cluster.ask({ op: "kill", runId });
+  if (answer === undefined) {
+    const stored = await ctx.store.getRun(runId);
+    return stored?.status === "running" ? { killed: [], unanswered: true } : { killed: [] };
+  }
+  const { killed } = answer.result as { killed: string[] };
+  ctx.logger.info({ runId, killed, instance: answer.from }, "runs killed in another instance by an administrator");
+  return { killed, instance: answer.from };
+}
+
+/** `killRunTree` for a run of this process. Contract: `killed` is empty when no such run is live here. */
+export async function killRunHere(ctx: GatewayContext, runId: string): Promise<{ killed: string[] }> {
   const run = ctx.runs.get(runId);
   if (run === undefined) return { killed: [] };
   const killed = ctx.runs.killTree(runId, "stopped by an administrator");

@@ -8,6 +8,7 @@ import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
 import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
+import { reportedRuns } from "../fleet/cluster-placement.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
 import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
@@ -15,12 +16,14 @@ import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { goalOf } from "../goals/goal-record.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
+import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { ChatNotices } from "./chat-notices.js";
+import { answerClusterRequest } from "./cluster-request-answers.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
 import { createCommandHost } from "./gateway-command-host.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
@@ -153,7 +156,9 @@ export class Gateway {
           now,
           slots,
           loop: options.loop,
-          onEnqueued: deliver,
+          // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
+          // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
+          onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
         }),
       );
     }
@@ -240,6 +245,16 @@ export class Gateway {
       schedules: this.#schedules,
       channelFor,
       track,
+      ...(this.store.ownership?.fleet === undefined
+        ? {}
+        : {
+            cluster: new ClusterRequests({
+              fleet: this.store.ownership.fleet,
+              self: this.store.ownership.fleet.self,
+              answer: (request) => answerClusterRequest(this.#context, request),
+              track,
+            }),
+          }),
     };
     const commandHost = createCommandHost(this.#context, {
       fleet: () => this.fleet(),
@@ -296,6 +311,8 @@ export class Gateway {
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
     await this.#dispatcher.start();
     const owned = this.#owned;
+    // Each heartbeat reports the runs live here, for /agents on the other instances.
+    ownership?.fleet?.reportRuns(() => reportedRuns(this.runs));
     if (ownership !== undefined && owned !== undefined) await ownership.start((event) => owned.onEvent(event));
     for (const session of resume) await resumeAfterRestart(this.#context, session);
     // In a cluster, each instance resumes the goals of the sessions it owns at start (goals do not move with a takeover).
@@ -386,11 +403,17 @@ export class Gateway {
   }
 
   /**
-   * Stops a run and every run below it; the affected chat is told. Contract: `killed` lists the stopped run ids,
-   * the run itself first; empty when no such run is live in this process.
+   * Stops a run and every run below it, in this process or in the cluster instance running it; the affected chat is
+   * told. Contract: `killed` lists the stopped run ids, the run itself first; empty when no instance holds the run.
    */
-  killRun(runId: string): Promise<{ killed: string[] }> {
+  killRun(runId: string): Promise<{ killed: string[]; instance?: string; unanswered?: boolean }> {
     return killRunTree(this.#context, runId);
+  }
+
+  /** Whether this instance may run turns for the session now (always, outside a cluster). */
+  #owns(sessionKey: string): boolean {
+    const ownership = this.store.ownership;
+    return ownership === undefined || ownership.fenceFor(sessionKey) !== undefined;
   }
 
   #track(work: Promise<unknown>): void {

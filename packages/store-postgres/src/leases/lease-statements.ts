@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@chorus/core";
+import type { ClusterInstance, ReportedRun } from "@chorus/gateway";
 import type { OutboxEntry, RunRecord, TranscriptEntry } from "@chorus/gateway/store";
 import { outboxFromRow, runFromRow, type StoredRow, sessionFromRow } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
@@ -21,15 +22,16 @@ export interface Heartbeat {
 }
 
 /**
- * One round trip per beat: the instance's own heartbeat row, every lease it holds renewed (also one that expired
+ * One round trip per beat: the instance's own heartbeat row (with the runs live in it), every lease it holds renewed (also one that expired
  * while nobody took it: the epoch did not move, so nobody else wrote), and what the fleet looks like. Times are the
  * database's (`chorus_now_ms()`), so instances never compare their own clocks.
  */
 const HEARTBEAT = `
   WITH clock AS (SELECT chorus_now_ms() AS now),
   me AS (
-    INSERT INTO cluster_instances (instance_id, heartbeat_at) SELECT $1, now FROM clock
-    ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at RETURNING 1),
+    INSERT INTO cluster_instances (instance_id, heartbeat_at, live_runs) SELECT $1, now, $4::jsonb FROM clock
+    ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, live_runs = excluded.live_runs
+    RETURNING 1),
   -- Instances killed long ago (each process has its own id): their rows go, so the table stays a handful of rows.
   forgotten AS (DELETE FROM cluster_instances WHERE heartbeat_at < (SELECT now FROM clock) - $3),
   renewed AS (
@@ -43,8 +45,18 @@ const HEARTBEAT = `
 /** How long the row of an instance that stopped beating is kept (it no longer counts after one lease). */
 const FORGET_INSTANCES_AFTER_MS = 3_600_000;
 
-export async function heartbeat(db: Db, instanceId: string, leaseMs: number): Promise<Heartbeat> {
-  const { rows } = await db.query(HEARTBEAT, [instanceId, leaseMs, FORGET_INSTANCES_AFTER_MS]);
+export async function heartbeat(
+  db: Db,
+  instanceId: string,
+  leaseMs: number,
+  liveRuns: readonly ReportedRun[] = [],
+): Promise<Heartbeat> {
+  const { rows } = await db.query(HEARTBEAT, [
+    instanceId,
+    leaseMs,
+    FORGET_INSTANCES_AFTER_MS,
+    JSON.stringify(liveRuns),
+  ]);
   const row = rows[0] ?? {};
   return {
     renewed: heldShards(row.renewed),
@@ -182,4 +194,33 @@ function transcriptEntries(json: unknown): TranscriptEntry[] {
 function heldShards(json: unknown): HeldShard[] {
   const pairs = (typeof json === "string" ? JSON.parse(json) : json) as [number, number][];
   return pairs.map(([shard, epoch]) => ({ shard: Number(shard), epoch: Number(epoch) }));
+}
+
+/** Instances that beat within this window are listed (a dead one's runs stay visible until they are taken over). */
+const LISTED_INSTANCES_WINDOW_MS = 60_000;
+
+/**
+ * The instances that beat within the last minute: shards held unexpired, heartbeat age on the database's clock and
+ * the runs each reported live. One statement.
+ */
+export async function clusterInstances(db: Db, self: string): Promise<ClusterInstance[]> {
+  const { rows } = await db.query(
+    `WITH clock AS (SELECT chorus_now_ms() AS now)
+     SELECT i.instance_id, clock.now - i.heartbeat_at AS age, i.live_runs,
+       (SELECT count(*) FROM shard_leases l WHERE l.owner = i.instance_id AND l.expires_at >= clock.now) AS shards
+     FROM cluster_instances i, clock WHERE i.heartbeat_at > clock.now - $1 ORDER BY i.instance_id`,
+    [LISTED_INSTANCES_WINDOW_MS],
+  );
+  return rows.map((row) => ({
+    id: String(row.instance_id),
+    self: row.instance_id === self,
+    shards: Number(row.shards),
+    beatAgeMs: Math.max(0, Number(row.age)),
+    runs: reportedRuns(row.live_runs),
+  }));
+}
+
+function reportedRuns(json: unknown): ReportedRun[] {
+  const runs = (typeof json === "string" ? JSON.parse(json) : json) as ReportedRun[] | null;
+  return (runs ?? []).map((run) => ({ runId: String(run.runId), tokens: Number(run.tokens), cost: Number(run.cost) }));
 }

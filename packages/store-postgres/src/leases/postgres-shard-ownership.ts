@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type {
+  ClusterFleet,
+  ClusterInstance,
+  ClusterSignal,
   HandedOffMessage,
   OwnershipEvent,
+  ReportedRun,
   SessionOwnership,
   StoreFence,
   UnansweredSession,
@@ -9,7 +13,16 @@ import type {
 import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
-import { claimShards, type HeldShard, heartbeat, releaseShards, unansweredSessions } from "./lease-statements.js";
+import { agreeOnValue } from "./cluster-value-statements.js";
+import {
+  claimShards,
+  clusterInstances,
+  type HeldShard,
+  heartbeat,
+  releaseShards,
+  unansweredSessions,
+} from "./lease-statements.js";
+import { PostgresInstanceBroadcast } from "./postgres-instance-broadcast.js";
 import { SHARD_COUNT, sessionShard } from "./session-shard.js";
 import { WakeListener } from "./wake-listener.js";
 
@@ -43,6 +56,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly instanceId: string;
   /** The id leases are held under: `instanceId` and a per-process suffix. */
   readonly leaseOwner: string;
+  /** Messages to the other instances; from the store's open to its close (`broadcast.close()`). */
+  readonly broadcast: PostgresInstanceBroadcast;
   readonly #db: Db;
   readonly #ctx: StoreContext;
   readonly #leaseMs: number;
@@ -58,6 +73,10 @@ export class PostgresShardOwnership implements SessionOwnership {
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #beating: Promise<void> | undefined;
   #stopped = true;
+  #reportRuns: () => readonly ReportedRun[] = () => [];
+
+  /** The fleet across instances: their runs and shards, and signals between them on the wake-up channel. */
+  readonly fleet: ClusterFleet;
 
   constructor(parts: {
     db: Db;
@@ -76,6 +95,31 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
     this.#clientConfig = parts.clientConfig;
+    this.broadcast = new PostgresInstanceBroadcast({
+      db: parts.db,
+      clientConfig: parts.clientConfig,
+      schema: parts.schema,
+      sender: this.leaseOwner,
+      onWarning: parts.onWarning,
+    });
+    this.fleet = {
+      self: this.leaseOwner,
+      instances: (): Promise<ClusterInstance[]> => clusterInstances(this.#db, this.leaseOwner),
+      reportRuns: (runs) => {
+        this.#reportRuns = runs;
+      },
+      broadcast: (signal) => this.#broadcast(signal),
+    };
+  }
+
+  async #broadcast(signal: ClusterSignal): Promise<boolean> {
+    try {
+      await this.#db.query("SELECT pg_notify($1, $2)", [this.#channel, JSON.stringify({ signal })]);
+      return true;
+    } catch (error) {
+      this.#onWarning(`Could not signal the other instances: ${describe(error)}`);
+      return false;
+    }
   }
 
   /** The shards held now (renewed in time), by shard number. */
@@ -119,6 +163,11 @@ export class PostgresShardOwnership implements SessionOwnership {
     return { epoch: held.epoch };
   }
 
+  /** Contract: as `SessionOwnership.agreeOn`; the value lives in `cluster_values`. */
+  agreeOn(name: string, proposal: string): Promise<string> {
+    return agreeOnValue(this.#db, name, proposal);
+  }
+
   async handOff(message: HandedOffMessage): Promise<void> {
     try {
       await this.#db.query("SELECT pg_notify($1, $2)", [this.#channel, JSON.stringify(message)]);
@@ -158,7 +207,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     const sentAt = this.#clock();
     let beat: Awaited<ReturnType<typeof heartbeat>>;
     try {
-      beat = await heartbeat(this.#db, this.leaseOwner, this.#leaseMs);
+      beat = await heartbeat(this.#db, this.leaseOwner, this.#leaseMs, this.#liveRuns());
     } catch (error) {
       this.#onWarning(`Could not renew this instance's leases: ${describe(error)}`);
       if ([...this.#held.values()].some((held) => this.#clock() > held.validUntil)) this.#emit({ type: "lost" });
@@ -173,6 +222,14 @@ export class PostgresShardOwnership implements SessionOwnership {
     const target = Math.ceil(SHARD_COUNT / Math.max(1, beat.live));
     if (next.size < target && beat.claimable > 0) await this.#claim(target - next.size);
     else if (next.size > target) await this.#rebalance(next.size - target);
+  }
+
+  #liveRuns(): readonly ReportedRun[] {
+    try {
+      return this.#reportRuns();
+    } catch {
+      return [];
+    }
   }
 
   /** A lease renewed by a statement sent at `sentAt` is used until a third of it before it could expire. */
@@ -231,10 +288,14 @@ export class PostgresShardOwnership implements SessionOwnership {
   }
 
   #woken(payload: string): void {
-    let message: HandedOffMessage;
+    let message: HandedOffMessage & { signal?: ClusterSignal };
     try {
-      message = JSON.parse(payload) as HandedOffMessage;
+      message = JSON.parse(payload) as HandedOffMessage & { signal?: ClusterSignal };
     } catch {
+      return;
+    }
+    if (message.signal !== undefined) {
+      this.#emit({ type: "signal", signal: message.signal });
       return;
     }
     if (typeof message.sessionKey !== "string" || this.fenceFor(message.sessionKey) === undefined) return;
