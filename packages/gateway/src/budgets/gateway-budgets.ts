@@ -59,7 +59,7 @@ type GatewayBudgetLimit = BudgetLimit & StoreBudgetLimit;
  * agent and UTC day, per user and day (whoever started the turn; an autonomous goal's turns and its supervisor's
  * checks count for whoever set the goal) and per goal. A gateway alone on its store reserves in memory (no store
  * round trip before a call) and writes spend in batches; a cluster (the store has `ownership`) reserves in the store,
- * atomically across instances, and settles each call there.
+ * atomically across instances, and settles each call there (a call no budget limits is only booked, in batches).
  * Contract: one per gateway; spend survives restarts (what `/usage` and the budgets read).
  */
 export class GatewayBudgets {
@@ -114,8 +114,9 @@ export class GatewayBudgets {
     };
     const limits = this.#limitsOf(agentId, day, activeGoal, schedule);
     const estimate = limits.length === 0 ? NO_SPEND : call.estimate();
+    // Nothing to reserve (no limit applies): even a cluster only books the spend, in batches.
     const reservation =
-      store.ownership === undefined
+      store.ownership === undefined || limits.length === 0
         ? await this.#reserveHere(limits, estimate, bookings)
         : await reserveInStore(
             { store, now: this.#parts.now, bookings, persist: this.#parts.persist },
