@@ -1,6 +1,6 @@
 import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
 import type { UsageView } from "../budgets/usage-view.js";
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
@@ -102,6 +102,12 @@ export interface CommandContext {
   readonly host: CommandHost;
 }
 
+/** A command's answer with buttons under it (shown where the platform has buttons; each carries a command). */
+export interface CommandReply {
+  readonly text: string;
+  readonly buttons: readonly OutboundButton[];
+}
+
 /** A builtin command. Contract: resolves with the Markdown reply (the reply layer fits it to the channel). */
 export interface CommandDefinition {
   readonly name: string;
@@ -110,5 +116,5 @@ export interface CommandDefinition {
   readonly adminOnly: boolean;
   /** Answer only the sender where the platform can (a Discord or Slack command's ephemeral reply). */
   readonly ephemeral?: boolean;
-  run(context: CommandContext): Promise<string>;
+  run(context: CommandContext): Promise<string | CommandReply>;
 }

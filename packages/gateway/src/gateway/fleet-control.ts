@@ -1,4 +1,3 @@
-import { runsOfGoal, spendOfRuns } from "../budgets/gateway-budgets.js";
 import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
@@ -32,7 +31,7 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
   return { ...view, goals: await Promise.all(view.goals.map((entry) => withGoalSpend(ctx, sessions, entry))) };
 }
 
-/** An autonomous goal's spend (its session's runs since the goal was set) against its budget. */
+/** An autonomous goal's spend (the spend ledger's total for it, its supervisor's checks included) against its budget. */
 async function withGoalSpend(
   ctx: GatewayContext,
   sessions: readonly SessionRecord[],
@@ -41,7 +40,8 @@ async function withGoalSpend(
   const session = sessions.find((s) => s.key === entry.sessionKey);
   const goal = session === undefined ? undefined : goalOf(session.settings);
   if (goal === undefined) return entry;
-  const spent = spendOfRuns(runsOfGoal(await ctx.store.listRuns({ sessionKey: entry.sessionKey }), goal));
+  const [row] = await ctx.store.listSpend({ kind: "goal", subject: goal.id, fromPeriod: "total", toPeriod: "total" });
+  const spent = { tokens: row?.tokens ?? 0, cost: row?.cost ?? 0 };
   const budgets = ctx.agents.get(entry.agentId)?.config.budgets;
   return {
     ...entry,

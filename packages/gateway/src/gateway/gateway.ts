@@ -13,6 +13,7 @@ import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
 import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
+import { goalOf } from "../goals/goal-record.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { GatewayMemory, withMemoryHooks, withMemoryTools } from "../memory/index.js";
@@ -125,11 +126,20 @@ export class Gateway {
       store: this.store,
       now,
       agentOf: (sessionKey) => this.#sessions.get(sessionKey)?.agentId,
+      goalOf: async (sessionKey, fresh) => {
+        if (!fresh) return this.#goals.goalOf(sessionKey);
+        const session = await this.store.getSession(sessionKey);
+        return session === undefined ? undefined : goalOf(session.settings);
+      },
       budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
       goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
       scheduleOf: (items) => this.#schedules.scheduleOf(items),
       scheduleSpent: (id) => this.#schedules.spent(id),
       scheduleExhausted: (id, reason) => track(this.#schedules.exhausted(id, reason)),
+      persist: (work) =>
+        track(
+          work.catch((error: unknown) => this.#logger.error({ error: describeError(error) }, "spend not recorded")),
+        ),
     });
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
     const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));

@@ -1,4 +1,4 @@
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
 import type { CommandHost } from "../commands/command-types.js";
 import { answerInteraction } from "../commands/interaction-reply.js";
@@ -140,7 +140,10 @@ export class InboundIntake {
           "command refused: not authorised",
         );
       }
-      if (outcome.kind !== "unknown") await this.#answerCommand(message, session, outcome.text, outcome.ephemeral);
+      if (outcome.kind !== "unknown") {
+        const buttons = outcome.kind === "reply" ? outcome.buttons : undefined;
+        await this.#answerCommand(message, session, outcome.text, outcome.ephemeral, buttons);
+      }
       return;
     }
     if (userMessage === undefined) return;
@@ -173,18 +176,20 @@ export class InboundIntake {
   /**
    * A command's answer: through the platform command's own reply path when it came as one (Discord application
    * command, Slack slash command), else through the outbox. An interaction the platform refuses (e.g. its window
-   * passed) falls back to the outbox unless the answer was only for the sender and the chat is not private.
+   * passed) falls back to the outbox unless the answer was only for the sender and the chat is not private. Buttons
+   * go under an answer sent through the outbox (a platform command's reply path carries text only).
    */
   async #answerCommand(
     message: InboundMessage,
     session: SessionRecord,
     text: string,
     ephemeral: boolean,
+    buttons?: readonly OutboundButton[],
   ): Promise<void> {
     const chat = replyChat(session, message);
     const channel = this.#ctx.channelFor(message.channel, message.accountId);
     if (message.interaction === undefined || channel === undefined) {
-      this.#ctx.notices.post(session.key, chat, text);
+      this.#ctx.notices.post(session.key, chat, text, buttons === undefined ? {} : { buttons });
       return;
     }
     try {

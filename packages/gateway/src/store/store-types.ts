@@ -259,3 +259,59 @@ export interface ScheduleRecord {
 export interface ScheduleFilter {
   status?: ScheduleStatus | readonly ScheduleStatus[];
 }
+
+/** What a spend ledger row counts: an agent's, a user's, a goal's or a schedule's model use. */
+export type SpendKind = "agent" | "user" | "goal" | "schedule";
+
+/** A spend ledger row's key. `period` is a UTC day ("2026-11-26") or `"total"` (a goal's or schedule's whole life). */
+export interface SpendKey {
+  readonly kind: SpendKind;
+  /** The agent id, user id, goal id or schedule id. */
+  readonly subject: string;
+  readonly period: string;
+}
+
+/** Spend added to one ledger row by `recordSpend` or `settleSpend`. */
+export interface SpendBooking extends SpendKey {
+  readonly tokens: number;
+  /** US dollars. */
+  readonly cost: number;
+}
+
+/** A spend ledger row: what was spent (settled) and what is reserved by calls under way. */
+export interface SpendRow extends SpendBooking {
+  readonly reservedTokens: number;
+  readonly reservedCost: number;
+  readonly updatedAt: number;
+}
+
+/** Which rows `listSpend` returns (by kind, subject, period); `fromPeriod`/`toPeriod` are inclusive text bounds. */
+export interface SpendFilter {
+  kind?: SpendKind;
+  subject?: string;
+  fromPeriod?: string;
+  toPeriod?: string;
+}
+
+/** One budget a hold must fit in: a ledger row and its caps (a cap left out is no cap). */
+export interface SpendLimit extends SpendKey {
+  readonly maxTokens?: number;
+  readonly maxCost?: number;
+}
+
+/**
+ * A reservation of one model call's worst case (`holdSpend`), in every limit's row at once. `heldUntil` (epoch ms)
+ * is when it lapses if never settled (its process died): a lapsed hold is released when it would refuse a new one.
+ */
+export interface SpendHold {
+  readonly id: string;
+  readonly limits: readonly SpendLimit[];
+  readonly tokens: number;
+  readonly cost: number;
+  readonly heldUntil: number;
+}
+
+/** What `holdSpend` did: held in every row, or refused by one (nothing held), with that row as it stood. */
+export type SpendHoldResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly limit: SpendLimit; readonly row: SpendRow };

@@ -7,6 +7,7 @@ import { SessionStoreError } from "../store/session-store-error.js";
 import type { NewSession, ScheduleRecord } from "../store/store-types.js";
 import { describeClaimOnCommit } from "./claim-on-commit-conformance.js";
 import type { ClockedStore } from "./clocked-store.js";
+import { describeSpendLedger } from "./spend-ledger-conformance.js";
 
 type Harness = ClockedStore;
 
@@ -47,6 +48,7 @@ export function describeSessionStoreConformance(name: string, open: () => Clocke
   describe(name, () => {
     describeStoreContract(open);
     describeClaimOnCommit(open);
+    describeSpendLedger(open);
   });
 }
 
