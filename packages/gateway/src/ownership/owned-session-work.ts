@@ -43,7 +43,8 @@ export class OwnedSessionWork {
           await repairInterruptedTranscript(store, run.sessionKey, this.#ctx.now());
         }
         await withdrawUndeliveredRequests(store, await openApprovalRequests(store, event.interruptedRuns));
-        this.#dispatcher.adoptRequeued(event.requeuedOutbox);
+        // Before the unanswered messages' turns: their replies must not overtake the requeued ones.
+        await this.#dispatcher.queueRequeued(event.requeuedOutbox);
         this.#ctx.logger.info(
           {
             shards: event.shards.length,
