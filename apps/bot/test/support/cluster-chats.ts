@@ -55,12 +55,21 @@ export function expectedEchoes(chat: ClusterChat, count: number): string[] {
 
 /**
  * Messages `from … to - 1` to `chat`, as a person chats: each once the bot answered the one before (resends aside).
- * Contract: polls the fake every 20 ms; bounded by the caller's test timeout.
+ * Contract: polls the fake every 20 ms; rejects, naming the chat and what it shows, when an answer takes longer than
+ * `answerTimeoutMs` (default 20 s).
  */
-export async function converse(chat: ClusterChat, from: number, to: number): Promise<void> {
+export async function converse(chat: ClusterChat, from: number, to: number, answerTimeoutMs = 20_000): Promise<void> {
   for (let n = from; n < to; n++) {
     await chat.send(`${chat.label} m${n}`);
-    while (withoutMarkedResends(chat.answers()).length <= n) await new Promise((resolve) => setTimeout(resolve, 20));
+    const deadline = Date.now() + answerTimeoutMs;
+    while (withoutMarkedResends(chat.answers()).length <= n) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${chat.label}: no answer to m${n} within ${answerTimeoutMs} ms; it shows ${JSON.stringify(chat.answers())}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 }
 

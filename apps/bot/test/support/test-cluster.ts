@@ -52,6 +52,8 @@ export function lastUserText(request: RecordedLlmRequest): string {
  */
 export class TestCluster {
   readonly members = new Map<string, ClusterMember>();
+  /** Every process started, restarts included, in order. */
+  readonly #processes: { name: string; bot: BotProcess }[] = [];
 
   private constructor(
     readonly options: TestClusterOptions,
@@ -144,6 +146,7 @@ export class TestCluster {
     });
     const member: ClusterMember = known ?? { name, telegramPort: ports.telegram, slackPort: ports.slack, bot };
     member.bot = bot;
+    this.#processes.push({ name, bot });
     this.members.set(name, member);
     // Behind the balancers once spawned: a port nobody listens on yet is skipped (connection refused).
     if (this.telegram && !this.telegramPorts.includes(ports.telegram)) this.telegramPorts.push(ports.telegram);
@@ -174,11 +177,16 @@ export class TestCluster {
 
   /** Every output line of every process this cluster ran, joined (for messages on failure and log assertions). */
   output(): string {
-    return [...this.members.values()].map((member) => `--- ${member.name}\n${member.bot.lines.join("\n")}`).join("\n");
+    return this.#processes
+      .map(({ name, bot }) => `--- ${name} (pid ${bot.child.pid})\n${bot.lines.join("\n")}`)
+      .join("\n");
   }
 
+  /** Kills what still runs and removes everything; with `CLUSTER_TEST_OUTPUT=<file>` the processes' output is kept there. */
   async close(): Promise<void> {
     for (const member of this.members.values()) await member.bot.kill();
+    const keep = process.env.CLUSTER_TEST_OUTPUT;
+    if (keep !== undefined) await writeFile(keep, this.output());
     await this.telegramBalancer.close();
     await this.slackBalancer.close();
     await this.telegram?.close();
