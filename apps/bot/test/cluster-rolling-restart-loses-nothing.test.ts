@@ -23,8 +23,8 @@ describe("a rolling restart of three chorus instances under load", () => {
     const { telegram, slack } = cluster;
     if (telegram === undefined || slack === undefined) throw new Error("the cluster has both platforms");
     const chats: ClusterChat[] = [
-      ...Array.from({ length: 8 }, (_, i) => telegramChat(telegram, 93_000 + i)),
-      ...Array.from({ length: 8 }, (_, i) => slackChat(slack, `U0ROLL${i}`)),
+      ...Array.from({ length: 6 }, (_, i) => telegramChat(telegram, 93_000 + i)),
+      ...Array.from({ length: 6 }, (_, i) => slackChat(slack, `U0ROLL${i}`)),
     ];
 
     // Every chat keeps talking until the restarts are over: each message a moment after the last was answered (the

@@ -37,7 +37,13 @@ export function slackChat(slack: FakeSlack, userId: string): ClusterChat {
     label: `slack ${userId}`,
     sessionKey: `assistant:main:slack:dm:${userId}`,
     send: async (text) => {
-      const delivery = await slack.injectDm({ text, user });
+      // As Slack does, an event the app did not ack (in 3 s, or with an error) is sent again with the same event id,
+      // up to 3 times; the gateway dedupes it by that id.
+      let delivery = await slack.injectDm({ text, user });
+      for (let retry = 1; !delivery.ok && retry <= 3; retry++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        delivery = await slack.redeliver(delivery.item.event_id, "http_error");
+      }
       if (!delivery.ok) throw new Error(`Slack event delivery failed: ${delivery.reason}`);
     },
     answers: () =>
