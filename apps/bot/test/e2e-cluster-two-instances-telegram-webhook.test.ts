@@ -1,25 +1,22 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${ENV_VAR} references in config text
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
-import { type RoundRobinBalancer, startFakeOpenAI, startFakeTelegram, startRoundRobinBalancer } from "@chorus/testkit";
+import {
+  freePort,
+  type RoundRobinBalancer,
+  startFakeOpenAI,
+  startFakeTelegram,
+  startRoundRobinBalancer,
+} from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
+import { lastUserText } from "./support/test-cluster.js";
 
 type FakeTelegram = Awaited<ReturnType<typeof startFakeTelegram>>;
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let dir: string;
 let database: ScratchDatabase;
@@ -45,15 +42,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The text of the last user message of a Chat Completions request. */
-function lastUserText(body: Record<string, unknown>): string {
-  const messages = (body.messages ?? []) as { role: string; content: unknown }[];
-  const last = messages.filter((message) => message.role === "user").at(-1);
-  const content = last?.content;
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
-}
-
 describe("two chorus start instances in cluster mode behind one Telegram webhook", () => {
   it("answers every message exactly once, in order per chat, when one instance is killed and the other stops", async () => {
     const ports = [await freePort(), await freePort()];
@@ -63,7 +51,7 @@ describe("two chorus start instances in cluster mode behind one Telegram webhook
     let stalled = false;
     for (let i = 0; i < 200; i++) {
       openai.enqueue((request) => {
-        const text = lastUserText(request.body);
+        const text = lastUserText(request);
         if (text.startsWith("slow") && !stalled) {
           stalled = true;
           return [{ type: "stall", ms: 60_000 }];

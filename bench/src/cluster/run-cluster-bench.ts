@@ -1,9 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createScratchDatabase, queryOnce, TEST_SERVER } from "@chorus/store-postgres/testing";
-import { startRoundRobinBalancer } from "@chorus/testkit";
+import { createScratchDatabase, queryOnce, TEST_SERVER, waitForShardsSettled } from "@chorus/store-postgres/testing";
+import { freePort, startRoundRobinBalancer } from "@chorus/testkit";
 import { type ChatWorkload, playChatWorkload } from "../side-by-side/chat-workload.js";
 import { chorusSystem } from "../side-by-side/chorus-system.js";
 import { modelAnswer, startBenchModel } from "../side-by-side/fake-model.js";
@@ -64,18 +63,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Plays `workload` against whatever the fake's webhook points at; the counts and latencies. */
@@ -156,7 +143,7 @@ export async function runClusterBench(
     for (let n = 1; n <= options.maxInstances; n++) {
       progress(`cluster: ${n} instance(s) on PostgreSQL`);
       instances.push(await addInstance(`i${n}`, await freePort()));
-      await sharesSettled(database.url, n);
+      await waitForShardsSettled(database.url, n);
       await measure(platform, workload(options.chats, 2));
       // The rate of background statements (lease beats, every instance's 5 s sweep), to subtract from the measured
       // window: over 10 s, so that it holds two sweeps of each instance rather than a lucky zero or one. Every reading
@@ -182,7 +169,7 @@ export async function runClusterBench(
     for (let k = 0; k < options.kills; k++) {
       const index = k % instances.length;
       const victim = instances[index] as ClusterInstance;
-      await sharesSettled(database.url, instances.length);
+      await waitForShardsSettled(database.url, instances.length);
       const chat = await chatOwnedBy(database.url, victim.name, firstChat);
       firstChat = chat + 1;
       const ledger = new ReplyLedger();
@@ -234,21 +221,6 @@ function row(
     duplicates: result.counts.duplicates,
     roundTripsPerMessage,
   };
-}
-
-/** Waits until `n` live instances hold every shard between them (a joiner gets its share at the others' beats). */
-async function sharesSettled(url: string, n: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const { rows } = await queryOnce(
-      url,
-      `SELECT count(DISTINCT owner)::int AS owners, count(*) FILTER (WHERE owner IS NULL OR expires_at < chorus_now_ms())::int AS free
-         FROM shard_leases`,
-    );
-    if (rows[0]?.owners === n && rows[0]?.free === 0) return;
-    await sleep(200);
-  }
-  throw new Error(`the shards did not settle over ${n} instance(s) within 30 s`);
 }
 
 /** The first chat number ≥ `from` whose session's shard instance `name` holds (chat n is Telegram user 60 000 + n). */

@@ -395,8 +395,11 @@ export class Gateway {
 
   /** The channel sink: every inbound message enters here. Contract: never rejects; failures are logged. */
   async handleInbound(message: InboundMessage): Promise<void> {
-    if (!this.#accepting) return;
-    const work = this.#intake.handle(message).catch((error: unknown) => {
+    // A cluster instance that is stopping still stores what its channels take (they ack it to the platform): the
+    // session's next owner answers it. A single gateway takes nothing once stopping, as before.
+    const draining = !this.#accepting;
+    if (draining && this.store.ownership === undefined) return;
+    const work = this.#intake.handle(message, draining).catch((error: unknown) => {
       this.#logger.error(
         { channel: message.channel, eventId: message.eventId, error: describeError(error) },
         "inbound failed",

@@ -39,7 +39,12 @@ export class InboundIntake {
     this.#rateCap = rateCap;
   }
 
-  async handle(message: InboundMessage): Promise<void> {
+  /**
+   * Acts on one inbound message. `draining` (a cluster instance shutting down): the message is stored as always but
+   * starts no turn here; it stays unanswered for the instance that takes the session over once this one releases its
+   * leases, so a message the platform delivered to a draining instance is neither lost nor answered twice.
+   */
+  async handle(message: InboundMessage, draining = false): Promise<void> {
     const { channel, accountId } = message;
     // Dedupe: the event id is recorded as the message is acted on (with the user's message, in its transaction), so
     // an event whose handling never got that far — a crash, a failed write — is handled when the platform replays it.
@@ -155,6 +160,7 @@ export class InboundIntake {
       await ownership.handOff({ sessionKey: session.key, seq, trust: decision.trust, senderId, ...replyTo });
       return;
     }
+    if (draining) return;
     this.#ctx.sessions.runtimeFor(session, policy).accept({
       message: userMessage,
       ...(seq === undefined ? {} : { seq }),

@@ -124,26 +124,38 @@ export async function claimShards(
 
 /**
  * Gives shards up: every one of the instance's (at shutdown, `shards` undefined) or those listed that no run of this
- * instance is running in and no reply of it is in flight (rebalancing: a send under way is not made a resend). Contract: returns the shards released; their owner is cleared, so the next
- * claimer takes them at once and raises the epoch.
+ * instance is running in and no reply of it is in flight (rebalancing: a send under way is not made a resend).
+ * Contract: returns the shards released; their owner is cleared and their epoch raised, so the next claimer takes
+ * them at once and a commit still carrying the old epoch (a turn that started as the shard was released) is refused.
  */
 export async function releaseShards(db: Db, instanceId: string, shards?: readonly number[]): Promise<number[]> {
-  const { rows } =
-    shards === undefined
-      ? await db.query(
-          `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1)
-           UPDATE shard_leases SET owner = NULL, expires_at = 0 WHERE owner = $1 RETURNING shard`,
-          [instanceId],
-        )
-      : await db.query(
-          `UPDATE shard_leases SET owner = NULL, expires_at = 0
-           WHERE owner = $1 AND shard = ANY($2::int[])
-             AND NOT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND chorus_shard(session_key) = shard)
-             AND NOT EXISTS (SELECT 1 FROM outbox WHERE status = 'in-flight' AND chorus_shard(session_key) = shard)
-           RETURNING shard`,
-          [instanceId, shards],
-        );
-  return rows.map((row) => Number(row.shard));
+  if (shards === undefined) {
+    const { rows } = await db.query(
+      `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1)
+       UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1 WHERE owner = $1 RETURNING shard`,
+      [instanceId],
+    );
+    return rows.map((row) => Number(row.shard));
+  }
+  // The rows are locked first, in a statement of their own: a commit holding one (FOR SHARE) is waited for, and the
+  // checks below then run on a snapshot that sees its run ended and its reply in flight. Checked in the same
+  // statement as the lock, they would see the snapshot from before the wait, and release a shard with a reply in
+  // flight (the next owner would send it again).
+  return db.atomically(async (tx) => {
+    await tx.query("SELECT shard FROM shard_leases WHERE owner = $1 AND shard = ANY($2::int[]) FOR UPDATE", [
+      instanceId,
+      shards,
+    ]);
+    const { rows } = await tx.query(
+      `UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1
+       WHERE owner = $1 AND shard = ANY($2::int[])
+         AND NOT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND chorus_shard(session_key) = shard)
+         AND NOT EXISTS (SELECT 1 FROM outbox WHERE status = 'in-flight' AND chorus_shard(session_key) = shard)
+       RETURNING shard`,
+      [instanceId, shards],
+    );
+    return rows.map((row) => Number(row.shard));
+  });
 }
 
 /** A session with stored messages no commit answered, and where they are. */
