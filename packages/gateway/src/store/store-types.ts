@@ -105,6 +105,11 @@ export interface NewRun {
   parentRunId?: string;
 }
 
+/** A top-level run written by the first `commitTurn` of its turn (see `TurnCommit.run`). */
+export interface RunStart {
+  agentId: string;
+}
+
 /** Changes to a run. Setting `status` ends the run (stamps `endedAt`); only a running run can be changed. */
 export interface RunPatch {
   status?: EndedRunStatus;
@@ -204,8 +209,12 @@ export interface TurnCommit {
   sessionKey: string;
   /** The turn's new transcript messages, in order. */
   messages: readonly AgentMessage[];
-  /** A change to the turn's run (e.g. end it with its usage). */
-  run?: { id: string; patch: RunPatch };
+  /**
+   * The turn's run: `patch` changes it (e.g. ends it with its usage); `start` writes it with this commit when the store
+   * has no run with that id yet (a turn's first write; depth 0, no parent, as `startRun` would), so a turn needs no
+   * `startRun` round trip of its own. A run that exists must be running (else `invalid-state`), with or without `start`.
+   */
+  run?: { id: string; patch?: RunPatch; start?: RunStart };
   /** The deliveries the turn produced (replies, sub-agent results). */
   outbox?: readonly NewOutboxEntry[];
   /**

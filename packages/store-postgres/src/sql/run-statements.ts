@@ -17,7 +17,7 @@ import { WhereClause } from "./where-clause.js";
 const RUN_STATUSES: readonly RunStatus[] = ["running", "completed", "failed", "aborted", "interrupted"];
 
 /** A new run's usage, serialised once. */
-const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
+export const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
 
 // One statement: the parent's depth, and the insert (skipped for an unknown parent; a duplicate id changes nothing).
 const START_RUN = `
