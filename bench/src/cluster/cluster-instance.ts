@@ -16,7 +16,10 @@ export interface ClusterRun {
   readonly databaseUrl: string;
   /** The balancer's base URL: what every instance registers with `setWebhook`. */
   readonly publicUrl: string;
-  readonly leaseMs: number;
+  /** Undefined: the store's default. */
+  readonly leaseMs: number | undefined;
+  /** Each instance writes a `node --cpu-prof` profile here when it stops gracefully. */
+  readonly cpuProfileDir?: string;
 }
 
 /** One `chorus start` of the cluster. */
@@ -54,7 +57,7 @@ function instanceConfig(run: ClusterRun, name: string, port: number): string {
     "  kind: postgres",
     `  url: ${JSON.stringify(run.databaseUrl)}`,
     "  cluster: true",
-    `  leaseMs: ${run.leaseMs}`,
+    ...(run.leaseMs === undefined ? [] : [`  leaseMs: ${run.leaseMs}`]),
     "logging:",
     "  format: json",
     "",
@@ -68,7 +71,8 @@ function instanceConfig(run: ClusterRun, name: string, port: number): string {
 export async function startClusterInstance(run: ClusterRun, name: string, port: number): Promise<ClusterInstance> {
   const configFile = join(run.dir, `${name}.yaml`);
   await writeFile(configFile, instanceConfig(run, name, port));
-  const bot = startChildBot([chorusMain(), "start", "--config", configFile], { HOME: run.dir }, run.dir);
+  const profile = run.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${run.cpuProfileDir}`];
+  const bot = startChildBot([...profile, chorusMain(), "start", "--config", configFile], { HOME: run.dir }, run.dir);
   try {
     await bot.waitForLine(/"msg":"chorus started"/, READY_TIMEOUT_MS);
   } catch (error) {

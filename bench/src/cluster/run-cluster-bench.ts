@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_LEASE_MS } from "@chorus/store-postgres";
 import { createScratchDatabase, queryOnce, TEST_SERVER } from "@chorus/store-postgres/testing";
 import { startRoundRobinBalancer } from "@chorus/testkit";
 import { type ChatWorkload, playChatWorkload } from "../side-by-side/chat-workload.js";
@@ -17,16 +18,19 @@ export interface ClusterBenchOptions {
   readonly chats: number;
   readonly messagesPerChat: number;
   readonly kills: number;
-  readonly leaseMs: number;
+  /** The instances' `leaseMs`; undefined: not in their config (the store's default, `DEFAULT_LEASE_MS`). */
+  readonly leaseMs: number | undefined;
   /** Most instances on PostgreSQL (1 … this many are measured). */
   readonly maxInstances: number;
+  /** Where the PostgreSQL instances write `node --cpu-prof` profiles (on their graceful stop); none when undefined. */
+  readonly cpuProfileDir?: string;
 }
 
 export const DEFAULT_CLUSTER_OPTIONS: ClusterBenchOptions = {
   chats: 20,
   messagesPerChat: 10,
   kills: 10,
-  leaseMs: 1500,
+  leaseMs: undefined,
   maxInstances: 3,
 };
 
@@ -147,6 +151,7 @@ export async function runClusterBench(
       databaseUrl: database.url,
       publicUrl: balancer.url,
       leaseMs: options.leaseMs,
+      ...(options.cpuProfileDir === undefined ? {} : { cpuProfileDir: options.cpuProfileDir }),
     };
     const addInstance = async (name: string, port: number): Promise<ClusterInstance> => {
       const instance = await startClusterInstance(run, name, port);
@@ -176,7 +181,7 @@ export async function runClusterBench(
       throughput.push(row("PostgreSQL (cluster)", n, result, perMessage));
     }
 
-    progress(`cluster: ${options.kills} × kill -9 with leaseMs ${options.leaseMs}`);
+    progress(`cluster: ${options.kills} × kill -9 with leaseMs ${options.leaseMs ?? `${DEFAULT_LEASE_MS} (default)`}`);
     const failoverMs: number[] = [];
     let failoverLost = 0;
     for (let k = 0; k < options.kills; k++) {

@@ -1,3 +1,4 @@
+import { DEFAULT_LEASE_MS } from "@chorus/store-postgres";
 import { type ClusterBenchOptions, DEFAULT_CLUSTER_OPTIONS, runClusterBench } from "../cluster/run-cluster-bench.js";
 import { formatNumber, formatRatio } from "../report/format-number.js";
 import type { BenchSuite } from "./bench-suite.js";
@@ -7,7 +8,11 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 }
 
-/** Reads `--chats N`, `--messages N`, `--kills N`, `--lease-ms N`. Contract: throws naming a bad value. */
+/**
+ * Reads `--chats N`, `--messages N`, `--kills N`, `--lease-ms N` (default: the store's), `--instances N` (PostgreSQL
+ * rows 1 … N, default 3), `--cpu-prof DIR` (the PostgreSQL instances profile themselves into DIR). Contract: throws
+ * naming a bad value.
+ */
 export function clusterOptions(flags: ReadonlyMap<string, readonly string[]>): ClusterBenchOptions {
   const whole = (flag: string, fallback: number, min: number): number => {
     const text = flags.get(flag)?.at(-1);
@@ -17,12 +22,14 @@ export function clusterOptions(flags: ReadonlyMap<string, readonly string[]>): C
       throw new Error(`--${flag} must be a whole number ≥ ${min}, got ${text}`);
     return value;
   };
+  const cpuProfileDir = flags.get("cpu-prof")?.at(-1);
   return {
     chats: whole("chats", DEFAULT_CLUSTER_OPTIONS.chats, 1),
     messagesPerChat: whole("messages", DEFAULT_CLUSTER_OPTIONS.messagesPerChat, 1),
     kills: whole("kills", DEFAULT_CLUSTER_OPTIONS.kills, 0),
-    leaseMs: whole("lease-ms", DEFAULT_CLUSTER_OPTIONS.leaseMs, 300),
-    maxInstances: DEFAULT_CLUSTER_OPTIONS.maxInstances,
+    leaseMs: flags.has("lease-ms") ? whole("lease-ms", 0, 300) : DEFAULT_CLUSTER_OPTIONS.leaseMs,
+    maxInstances: whole("instances", DEFAULT_CLUSTER_OPTIONS.maxInstances, 1),
+    ...(cpuProfileDir === undefined ? {} : { cpuProfileDir }),
   };
 }
 
@@ -77,7 +84,7 @@ export const clusterSuite: BenchSuite = {
           ].filter((note) => note !== ""),
         },
         {
-          title: `Failover: kill -9 of one of ${options.maxInstances} instances (leaseMs ${options.leaseMs}) → first answer from another instance`,
+          title: `Failover: kill -9 of one of ${options.maxInstances} instances (leaseMs ${options.leaseMs ?? `${DEFAULT_LEASE_MS}, the default`}) → first answer from another instance`,
           headers: ["kills", "answered", "p50 ms", "p99 ms", "max ms", "goal p99 ≤ 5000 ms"],
           rows: [
             [

@@ -1,5 +1,6 @@
 import type { TurnCommit, TurnCommitResult } from "@chorus/gateway/store";
 import { notFound, runFromRow, runFromRowWithUsage, SessionStoreError } from "@chorus/gateway/store";
+import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
 import { insertedOutbox, insertOutboxSql, outboxRows } from "./outbox-statements.js";
 import { refusedRunChange, runPatchParameters, ZERO_USAGE_JSON } from "./run-statements.js";
@@ -53,8 +54,8 @@ function commitTurnSql(claimed: boolean): string {
   FROM (SELECT 1) AS one LEFT JOIN run ON true`;
 }
 
-const COMMIT_CLAIMED = commitTurnSql(true);
-const COMMIT_PENDING = commitTurnSql(false);
+const COMMIT_CLAIMED = prepared("commit_turn_claimed", commitTurnSql(true));
+const COMMIT_PENDING = prepared("commit_turn", commitTurnSql(false));
 
 export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): Promise<TurnCommitResult> {
   const json = transcriptJson(turn.messages);
