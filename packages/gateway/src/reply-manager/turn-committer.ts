@@ -221,13 +221,17 @@ export class TurnCommitter {
     const snapshot = messages.slice();
     this.#chain = this.#chain.then(async () => {
       try {
-        await store.transaction(async (tx) => {
-          await tx.resetTranscript(sessionKey);
-          await tx.appendMessages(sessionKey, snapshot);
+        // One write, fenced like every commit: an instance that lost the session cannot rewrite its transcript.
+        await store.commitTurn({
+          sessionKey,
+          messages: snapshot,
+          startsTranscript: true,
+          ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
         });
         for (const message of snapshot) this.#o.stored.add(message as object);
       } catch (error) {
         this.#o.logger.error({ sessionKey, error: describeError(error) }, "could not persist a compaction");
+        if (isSessionStoreError(error, "fenced")) this.#o.onFenced?.();
       }
     });
   }

@@ -103,6 +103,11 @@ export interface NewRun {
   sessionKey: string;
   agentId: string;
   parentRunId?: string;
+  /**
+   * The ownership fence of the instance starting it (clusters only): refused with `fenced`, nothing written, when the
+   * lease of `sessionKey` has moved on to another epoch. Stores without ownership ignore it.
+   */
+  fence?: StoreFence;
 }
 
 /** A top-level run written by the first `commitTurn` of its turn (see `TurnCommit.run`). */
@@ -229,6 +234,11 @@ export interface TurnCommit {
    * answered once this commit is durable, so `listUnansweredSessions` no longer reports them.
    */
   answersSeq?: number;
+  /**
+   * The messages start the transcript afresh (a compaction's summary and the messages it kept): default reads see
+   * only them and what follows, as `resetTranscript` then the append would — in this one atomic, fenced write.
+   */
+  startsTranscript?: boolean;
   /**
    * The ownership fence of the instance writing (clusters only): the store refuses the whole commit with `fenced`,
    * inside the same transaction, when the session's lease epoch has moved on. Stores without ownership ignore it.

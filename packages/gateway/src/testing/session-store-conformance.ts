@@ -729,6 +729,22 @@ function describeStoreContract(makeHarness: () => ClockedStore): void {
       expect((await store.readTranscript(key)).length).toBe(1);
     });
 
+    it("starts the transcript afresh at a commit's messages when asked (a compaction), in the same write", async () => {
+      const key = dmSession().key;
+      await store.ensureSession(dmSession());
+      await store.appendMessages(key, [userMessage("old question"), assistantText("old answer")]);
+      const result = await store.commitTurn({
+        sessionKey: key,
+        messages: [userMessage("summary of before")],
+        startsTranscript: true,
+      });
+      expect(result).toMatchObject({ firstSeq: 3, lastSeq: 3 });
+      expect((await store.readTranscript(key)).map((entry) => entry.seq)).toEqual([3]);
+      expect((await store.readTranscript(key, { fromSeq: 1 })).length).toBe(3);
+      await store.appendMessages(key, [assistantText("next")]);
+      expect((await store.readTranscript(key)).map((entry) => entry.seq)).toEqual([3, 4]);
+    });
+
     it("writes no run for a turn whose commit is refused", async () => {
       const turn = store.commitTurn({
         sessionKey: "no-such-session",

@@ -1,7 +1,8 @@
 import type { TurnCommit, TurnCommitResult } from "@chorus/gateway/store";
-import { notFound, runFromRow, runFromRowWithUsage, SessionStoreError } from "@chorus/gateway/store";
+import { notFound, runFromRow, runFromRowWithUsage } from "@chorus/gateway/store";
 import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
+import { checkFence } from "./fence-check.js";
 import { insertedOutbox, insertOutboxSql, outboxRows } from "./outbox-statements.js";
 import { refusedRunChange, runPatchParameters, ZERO_USAGE_JSON } from "./run-statements.js";
 import type { StoreContext } from "./store-context.js";
@@ -11,7 +12,8 @@ import { appendParameters, transcriptJson } from "./transcript-statements.js";
  * A whole turn in one statement (one round trip, atomic): lock the session row and the running run, and only if both
  * are there append the messages, change the run and insert the outbox entries. With `$20` (the agent id of a run
  * started by this commit) a run that is not stored yet counts as there: it is inserted (depth 0) with the patch
- * applied, so a turn's run costs no statement of its own; `$21` is a new run's usage. A refused turn writes nothing; why it
+ * applied, so a turn's run costs no statement of its own; `$21` is a new run's usage. `$22`: the messages start
+ * the transcript afresh (a compaction), as `resetTranscript` would. A refused turn writes nothing; why it
  * was refused is read afterwards. Parameters: `$1`–`$6` the append, `$7`–`$11` the run change, `$12`–`$17` the outbox,
  * `$19` the instance claiming the entries inserted claimed (a cluster), `$18` the ownership fence's epoch (a cluster):
  * the session's shard lease is locked `FOR SHARE` and the turn goes
@@ -33,7 +35,8 @@ function commitTurnSql(claimed: boolean): string {
       last_seq = last_seq + $2,
       last_inbound_seq = CASE WHEN $4::boolean THEN last_seq + $2 ELSE last_inbound_seq END,
       answered_seq = CASE WHEN $5::bigint IS NULL THEN answered_seq ELSE greatest(answered_seq, $5::bigint) END,
-      updated_at = CASE WHEN $2 > 0 THEN $3 ELSE updated_at END
+      updated_at = CASE WHEN $2 > 0 OR $22::boolean THEN $3 ELSE updated_at END,
+      transcript_start_seq = CASE WHEN $22::boolean THEN last_seq + 1 ELSE transcript_start_seq END
     WHERE key = $1 AND EXISTS (SELECT 1 FROM go) RETURNING last_seq),
   appended AS (
     INSERT INTO transcript_messages (session_key, seq, message)
@@ -73,6 +76,7 @@ export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): P
     ctx.leaseOwner ?? null,
     turn.run?.start?.agentId ?? null,
     ZERO_USAGE_JSON,
+    turn.startsTranscript === true,
   ]);
   const row = rows[0] ?? {};
   if (row.committed !== true) {
@@ -88,15 +92,4 @@ export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): P
   if (turn.run === undefined) return result;
   const run = patch.usageJson === undefined ? runFromRow(row) : runFromRowWithUsage(row, patch.usageJson);
   return { ...result, run };
-}
-
-/** Why a fenced commit wrote nothing, when it is the fence: the session's lease moved on to another epoch. */
-async function checkFence(db: Db, sessionKey: string, epoch: number): Promise<void> {
-  const { rows } = await db.query("SELECT owner, epoch FROM shard_leases WHERE shard = chorus_shard($1)", [sessionKey]);
-  const now = Number(rows[0]?.epoch ?? -1);
-  if (now === epoch) return;
-  throw new SessionStoreError(
-    "fenced",
-    `Session ${sessionKey} was taken over by another instance (its lease epoch is ${now}, this write carried ${epoch}); nothing was written — the new owner answers its messages.`,
-  );
 }

@@ -5,6 +5,7 @@ import { assertRunning, notFound } from "./store-validation.js";
 /** Writes one turn (messages, run change, outbox entries) in one transaction of `core`. Contract: all or nothing. */
 export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnCommitResult {
   return core.atomically(() => {
+    if (turn.startsTranscript === true) core.resetTranscript(turn.sessionKey);
     const appended = core.appendMessages(
       turn.sessionKey,
       turn.messages,
