@@ -7,6 +7,13 @@ import { chorusMain } from "../side-by-side/chorus-system.js";
 const READY_TIMEOUT_MS = 60_000;
 /** The webhook path Chorus serves Telegram updates on (behind the balancer, the same path on every instance). */
 const WEBHOOK_PATH = "/telegram";
+/** The webhook secret every instance registers. */
+export const CLUSTER_WEBHOOK_SECRET = "bench_webhook_secret";
+
+/** The public webhook URL every instance registers: the balancer's. */
+export function clusterWebhookUrl(run: ClusterRun): string {
+  return `${run.publicUrl}${WEBHOOK_PATH}`;
+}
 
 /** What every instance of one run shares. */
 export interface ClusterRun {
@@ -50,9 +57,9 @@ function instanceConfig(run: ClusterRun, name: string, port: number): string {
     "      mode: webhook",
     "      dmPolicy: open",
     "      webhook:",
-    "        secretToken: bench_webhook_secret",
+    `        secretToken: ${CLUSTER_WEBHOOK_SECRET}`,
     `        port: ${port}`,
-    `        publicUrl: ${JSON.stringify(`${run.publicUrl}${WEBHOOK_PATH}`)}`,
+    `        publicUrl: ${JSON.stringify(clusterWebhookUrl(run))}`,
     "store:",
     "  kind: postgres",
     `  url: ${JSON.stringify(run.databaseUrl)}`,

@@ -10,7 +10,13 @@ import { chorusSystem } from "../side-by-side/chorus-system.js";
 import { modelAnswer, startBenchModel } from "../side-by-side/fake-model.js";
 import { nextMessageKey, ReplyLedger } from "../side-by-side/reply-ledger.js";
 import { startTelegramBenchPlatform, type TelegramBenchPlatform } from "../side-by-side/telegram-bench-platform.js";
-import { type ClusterInstance, type ClusterRun, startClusterInstance } from "./cluster-instance.js";
+import {
+  CLUSTER_WEBHOOK_SECRET,
+  type ClusterInstance,
+  type ClusterRun,
+  clusterWebhookUrl,
+  startClusterInstance,
+} from "./cluster-instance.js";
 import { serverTransactions } from "./postgres-round-trips.js";
 
 /** Sizes of one `cluster` run (flags `--chats`, `--messages`, `--kills`, `--lease-ms`). */
@@ -24,6 +30,8 @@ export interface ClusterBenchOptions {
   readonly maxInstances: number;
   /** Where the PostgreSQL instances write `node --cpu-prof` profiles (on their graceful stop); none when undefined. */
   readonly cpuProfileDir?: string;
+  /** Rounds of SQLite ×1 and PostgreSQL ×1 measured in turns (a paired comparison); 0: none. */
+  readonly pairedRounds: number;
 }
 
 export const DEFAULT_CLUSTER_OPTIONS: ClusterBenchOptions = {
@@ -32,6 +40,7 @@ export const DEFAULT_CLUSTER_OPTIONS: ClusterBenchOptions = {
   kills: 10,
   leaseMs: undefined,
   maxInstances: 3,
+  pairedRounds: 5,
 };
 
 /** One throughput row: a store and a number of instances. */
@@ -48,9 +57,16 @@ export interface ThroughputRow {
   readonly roundTripsPerMessage: number | undefined;
 }
 
+/** One paired round: SQLite ×1 and PostgreSQL ×1 (cluster) measured one right after the other, msg/s. */
+export interface PairedRound {
+  readonly sqlite: number;
+  readonly postgres: number;
+}
+
 /** What a `cluster` run measured. */
 export interface ClusterBenchResult {
   readonly throughput: readonly ThroughputRow[];
+  readonly paired: readonly PairedRound[];
   /** kill -9 → the first answer, from another instance, to a message sent to the dead instance's session; ms, sorted. */
   readonly failoverMs: readonly number[];
   readonly failoverLost: number;
@@ -121,6 +137,8 @@ export async function runClusterBench(
   const balancer = await startRoundRobinBalancer(ports);
   const instances: ClusterInstance[] = [];
   const throughput: ThroughputRow[] = [];
+  const paired: PairedRound[] = [];
+  let sqlite: Awaited<ReturnType<typeof chorusSystem.start>> | undefined;
   let firstChat = 0;
   const workload = (chats: number, messagesPerChat: number): ChatWorkload => {
     const next = { chats, messagesPerChat, maxOutstanding: chats, firstChat, replyTimeoutMs: 20_000 };
@@ -130,19 +148,40 @@ export async function runClusterBench(
   try {
     // SQLite: the side-by-side part's Chorus system as it is.
     progress("cluster: 1 instance on SQLite");
-    const sqlite = await chorusSystem.start({
+    // Kept running (idle) until the paired rounds after the first PostgreSQL row.
+    sqlite = await chorusSystem.start({
       platform,
       model,
       runId: "cluster-sqlite",
       chatSdkConcurrency: "concurrent",
     });
-    try {
-      await measure(platform, workload(options.chats, 2));
-      const result = await measure(platform, workload(options.chats, options.messagesPerChat));
-      throughput.push(row("SQLite", 1, result, undefined));
-    } finally {
-      await sqlite.stop();
-    }
+    await measure(platform, workload(options.chats, 2));
+    const sqliteResult = await measure(platform, workload(options.chats, options.messagesPerChat));
+    throughput.push(row("SQLite", 1, sqliteResult, undefined));
+
+    /** `rounds` rounds, each measuring both systems on fresh chats, the first of them alternating. */
+    const pairedRounds = async (
+      rounds: number,
+      pointAtSqlite: () => Promise<void>,
+      pointAtPostgres: () => Promise<void>,
+      announce: (round: number) => Promise<void>,
+    ): Promise<PairedRound[]> => {
+      const out: PairedRound[] = [];
+      for (let round = 0; round < rounds; round++) {
+        await announce(round);
+        const measured = { sqlite: 0, postgres: 0 };
+        const order: ("sqlite" | "postgres")[] = round % 2 === 0 ? ["sqlite", "postgres"] : ["postgres", "sqlite"];
+        for (const system of order) {
+          await (system === "sqlite" ? pointAtSqlite() : pointAtPostgres());
+          await measure(platform, workload(options.chats, 1));
+          measured[system] = (
+            await measure(platform, workload(options.chats, options.messagesPerChat))
+          ).messagesPerSecond;
+        }
+        out.push(measured);
+      }
+      return out;
+    };
 
     const run: ClusterRun = {
       dir,
@@ -179,6 +218,15 @@ export async function runClusterBench(
       const background = idlePerMs * (performance.now() - at);
       const perMessage = (after - before - background) / Math.max(1, result.counts.replies);
       throughput.push(row("PostgreSQL (cluster)", n, result, perMessage));
+      if (n === 1 && sqlite !== undefined) {
+        const pointAtPostgres = () => platform.setWebhook(clusterWebhookUrl(run), CLUSTER_WEBHOOK_SECRET);
+        await pairedRounds(options.pairedRounds, sqlite.activate, pointAtPostgres, async (round) => {
+          progress(`cluster: paired round ${round + 1} of ${options.pairedRounds} (SQLite ×1, PostgreSQL ×1)`);
+        }).then((rounds) => paired.push(...rounds));
+        await sqlite.stop();
+        sqlite = undefined;
+        await pointAtPostgres();
+      }
     }
 
     progress(`cluster: ${options.kills} × kill -9 with leaseMs ${options.leaseMs ?? `${DEFAULT_LEASE_MS} (default)`}`);
@@ -210,8 +258,9 @@ export async function runClusterBench(
       instances[index] = await addInstance(victim.name, victim.port);
     }
     failoverMs.sort((a, b) => a - b);
-    return { throughput, failoverMs, failoverLost };
+    return { throughput, paired, failoverMs, failoverLost };
   } finally {
+    await sqlite?.stop();
     for (const instance of instances) await instance.bot.stop();
     await balancer.close();
     await platform.close();
