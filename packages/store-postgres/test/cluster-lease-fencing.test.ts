@@ -177,6 +177,31 @@ describe("session ownership by shard lease, fenced by the database", () => {
     }
   });
 
+  it("gives a joining instance its share without the shard of a turn under way here", async () => {
+    const schema = "busy_rebalance";
+    // A session in the highest shard: the one a rebalance would give up first.
+    const busyKey =
+      Array.from({ length: 2000 }, (_, i) => `main:bot:test:dm:busy-${i}`).find(
+        (key) => sessionShard(key) === SHARD_COUNT - 1,
+      ) ?? "";
+    const a = await clusterStore(schema, "a", 900);
+    const b = await clusterStore(schema, "b", 900);
+    try {
+      await a.ownership?.start(
+        () => {},
+        () => [busyKey],
+      );
+      expect(a.ownership?.shards).toHaveLength(SHARD_COUNT);
+      await started(b);
+      await vi.waitFor(() => expect(a.ownership?.shards).toHaveLength(SHARD_COUNT / 2), { timeout: 10_000 });
+      expect(a.ownership?.fenceFor(busyKey)).toBeDefined();
+      expect(b.ownership?.fenceFor(busyKey)).toBeUndefined();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it("claims outbox entries only for the sessions it owns, and requeues in-flight ones on a takeover", async () => {
     const schema = "outbox_owner";
     const a = await clusterStore(schema, "a", 60_000);

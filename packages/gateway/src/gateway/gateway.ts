@@ -290,7 +290,12 @@ export class Gateway {
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
     await this.#dispatcher.start();
     const owned = this.#owned;
-    if (ownership !== undefined && owned !== undefined) await ownership.start((event) => owned.onEvent(event));
+    if (ownership !== undefined && owned !== undefined) {
+      await ownership.start(
+        (event) => owned.onEvent(event),
+        () => this.runs.all().map((run) => run.sessionKey),
+      );
+    }
     for (const session of resume) await resumeAfterRestart(this.#context, session);
     // In a cluster, each instance resumes the goals of the sessions it owns at start (goals do not move with a takeover).
     await this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined);

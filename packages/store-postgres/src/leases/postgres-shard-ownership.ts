@@ -63,6 +63,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly #clock = (): number => performance.now();
   #held = new Map<number, Held>();
   #listener: ((event: OwnershipEvent) => void) | undefined;
+  /** Sessions with a turn under way here (their runs may not be stored yet): a rebalance gives other shards up. */
+  #busy: (() => Iterable<string>) | undefined;
   #beatTimer: ReturnType<typeof setInterval> | undefined;
   /** A beat of its own, right after another instance's lease runs out (sooner than the next regular one). */
   #claimTimer: ReturnType<typeof setTimeout> | undefined;
@@ -99,10 +101,11 @@ export class PostgresShardOwnership implements SessionOwnership {
   }
 
   /** Contract: as `SessionOwnership.start`; after `stop` it may start again (a gateway reloading its config). */
-  async start(listener: (event: OwnershipEvent) => void): Promise<void> {
+  async start(listener: (event: OwnershipEvent) => void, busy?: () => Iterable<string>): Promise<void> {
     if (!this.#stopped) throw new Error("This ownership has already started.");
     this.#stopped = false;
     this.#listener = listener;
+    this.#busy = busy;
     this.#wakes = new WakeListener({
       config: this.#clientConfig,
       channel: this.#channel,
@@ -230,11 +233,16 @@ export class PostgresShardOwnership implements SessionOwnership {
   }
 
   /**
-   * Gives `count` shards back so that a newer instance gets its share: they stop counting as held first (no turn
-   * starts there any more), then are released unless a run of theirs is still running (kept, for the next beat).
+   * Gives `count` shards back so that a newer instance gets its share: none where a turn is under way here (`busy`);
+   * they stop counting as held first (no turn starts there any more), then are released unless a run of theirs is
+   * still running (kept, for the next beat).
    */
   async #rebalance(count: number): Promise<void> {
-    const picked = [...this.#held.keys()].sort((a, b) => b - a).slice(0, count);
+    const busy = new Set([...(this.#busy?.() ?? [])].map(sessionShard));
+    const picked = [...this.#held.keys()]
+      .filter((shard) => !busy.has(shard))
+      .sort((a, b) => b - a)
+      .slice(0, count);
     const kept = new Map(picked.map((shard) => [shard, this.#held.get(shard) as Held]));
     for (const shard of picked) this.#held.delete(shard);
     let released: number[] = [];
