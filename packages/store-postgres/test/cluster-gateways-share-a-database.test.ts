@@ -40,7 +40,7 @@ let events = 0;
 async function instance(
   name: string,
   schema: string,
-  options: { leaseMs?: number; sweepMs?: number; throughGate?: boolean; start?: boolean } = {},
+  options: { leaseMs?: number; sweepMs?: number; pollMs?: number; throughGate?: boolean; start?: boolean } = {},
 ): Promise<Instance> {
   const port = options.throughGate === true ? gate.port : TEST_SERVER.port;
   const store = await PostgresSessionStore.open({
@@ -51,10 +51,15 @@ async function instance(
     cluster: { instanceId: name, leaseMs: options.leaseMs ?? 1500, sweepMs: options.sweepMs ?? 1000 },
     onWarning: () => {},
   });
-  return startInstance(name, store, options.start !== false);
+  return startInstance(name, store, options.start !== false, options.pollMs);
 }
 
-async function startInstance(name: string, store: PostgresSessionStore, start: boolean): Promise<Instance> {
+async function startInstance(
+  name: string,
+  store: PostgresSessionStore,
+  start: boolean,
+  pollMs = 200,
+): Promise<Instance> {
   const channel = new TestChannel({ id: "test", accountId: "main" });
   const streamFn = scriptedStreamFn(() => "ok");
   const gateway = new Gateway({
@@ -65,7 +70,7 @@ async function startInstance(name: string, store: PostgresSessionStore, start: b
     models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
     selfIds: { "test/main": "bot" },
     replyMode: "block",
-    outbox: { pollMs: 200 },
+    outbox: { pollMs },
   });
   if (start) await gateway.start();
   let stopped = false;
@@ -113,8 +118,8 @@ const held = (one: Instance): number => one.store.ownership?.shards.length ?? 0;
 
 describe("gateway instances sharing one PostgreSQL database", () => {
   it("answers a DM at its session's owner in 3 round trips: the message, the turn with its run, the reply sent", async () => {
-    // Long lease and sweep: no background statement lands between the readings.
-    const a = await instance("a", "round_trips", { leaseMs: 120_000, sweepMs: 120_000 });
+    // Long lease, sweep and outbox poll: no background statement lands between the readings.
+    const a = await instance("a", "round_trips", { leaseMs: 120_000, sweepMs: 120_000, pollMs: 120_000 });
     try {
       await a.send("ann", "first"); // the session's first message also reads its transcript and names it
       await a.send("ann", "second");
