@@ -5,6 +5,13 @@ import { type ChildBot, startChildBot } from "../side-by-side/child-bot.js";
 import { chorusMain } from "../side-by-side/chorus-system.js";
 
 const READY_TIMEOUT_MS = 60_000;
+/** The webhook secret every instance registers. */
+export const CLUSTER_WEBHOOK_SECRET = "bench_webhook_secret";
+
+/** The public webhook URL every instance registers: the balancer's (Chorus serves Telegram on `/telegram`). */
+export function clusterWebhookUrl(run: ClusterRun): string {
+  return `${run.publicUrl}/telegram`;
+}
 
 /** What every instance of one run shares. */
 export interface ClusterRun {
@@ -14,7 +21,10 @@ export interface ClusterRun {
   readonly databaseUrl: string;
   /** The balancer's base URL: what every instance registers with `setWebhook`. */
   readonly publicUrl: string;
-  readonly leaseMs: number;
+  /** Undefined: the store's default. */
+  readonly leaseMs: number | undefined;
+  /** Each instance writes a `node --cpu-prof` profile here when it stops gracefully. */
+  readonly cpuProfileDir?: string;
 }
 
 /** One `chorus start` of the cluster. */
@@ -36,11 +46,12 @@ export async function startClusterInstance(run: ClusterRun, name: string, port: 
     apiRoot: run.telegram.apiRoot,
     port,
     publicUrl: run.publicUrl,
-    secretToken: "bench_webhook_secret",
+    secretToken: CLUSTER_WEBHOOK_SECRET,
   };
   const config = { name, dir: run.dir, modelUrl: run.model.url, databaseUrl: run.databaseUrl, leaseMs: run.leaseMs };
   await writeFile(configFile, clusterInstanceConfig({ ...config, telegram }));
-  const bot = startChildBot([chorusMain(), "start", "--config", configFile], { HOME: run.dir }, run.dir);
+  const profile = run.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${run.cpuProfileDir}`];
+  const bot = startChildBot([...profile, chorusMain(), "start", "--config", configFile], { HOME: run.dir }, run.dir);
   try {
     await bot.waitForLine(/"msg":"chorus started"/, READY_TIMEOUT_MS);
   } catch (error) {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_LEASE_MS } from "@chorus/store-postgres";
 import { createScratchDatabase, queryOnce, TEST_SERVER, waitForShardsSettled } from "@chorus/store-postgres/testing";
 import { freePort, startRoundRobinBalancer } from "@chorus/testkit";
 import { type ChatWorkload, playChatWorkload } from "../side-by-side/chat-workload.js";
@@ -8,7 +9,13 @@ import { chorusSystem } from "../side-by-side/chorus-system.js";
 import { modelAnswer, startBenchModel } from "../side-by-side/fake-model.js";
 import { nextMessageKey, ReplyLedger } from "../side-by-side/reply-ledger.js";
 import { startTelegramBenchPlatform, type TelegramBenchPlatform } from "../side-by-side/telegram-bench-platform.js";
-import { type ClusterInstance, type ClusterRun, startClusterInstance } from "./cluster-instance.js";
+import {
+  CLUSTER_WEBHOOK_SECRET,
+  type ClusterInstance,
+  type ClusterRun,
+  clusterWebhookUrl,
+  startClusterInstance,
+} from "./cluster-instance.js";
 import { serverTransactions } from "./postgres-round-trips.js";
 
 /** Sizes of one `cluster` run (flags `--chats`, `--messages`, `--kills`, `--lease-ms`). */
@@ -16,17 +23,23 @@ export interface ClusterBenchOptions {
   readonly chats: number;
   readonly messagesPerChat: number;
   readonly kills: number;
-  readonly leaseMs: number;
+  /** The instances' `leaseMs`; undefined: not in their config (the store's default, `DEFAULT_LEASE_MS`). */
+  readonly leaseMs: number | undefined;
   /** Most instances on PostgreSQL (1 … this many are measured). */
   readonly maxInstances: number;
+  /** Where the PostgreSQL instances write `node --cpu-prof` profiles (on their graceful stop); none when undefined. */
+  readonly cpuProfileDir?: string;
+  /** Rounds of SQLite ×1 and PostgreSQL ×1 measured in turns (a paired comparison); 0: none. */
+  readonly pairedRounds: number;
 }
 
 export const DEFAULT_CLUSTER_OPTIONS: ClusterBenchOptions = {
   chats: 20,
   messagesPerChat: 10,
   kills: 10,
-  leaseMs: 1500,
+  leaseMs: undefined,
   maxInstances: 3,
+  pairedRounds: 5,
 };
 
 /** One throughput row: a store and a number of instances. */
@@ -43,9 +56,16 @@ export interface ThroughputRow {
   readonly roundTripsPerMessage: number | undefined;
 }
 
+/** One paired round: SQLite ×1 and PostgreSQL ×1 (cluster) measured one right after the other, msg/s. */
+export interface PairedRound {
+  readonly sqlite: number;
+  readonly postgres: number;
+}
+
 /** What a `cluster` run measured. */
 export interface ClusterBenchResult {
   readonly throughput: readonly ThroughputRow[];
+  readonly paired: readonly PairedRound[];
   /** kill -9 → the first answer, from another instance, to a message sent to the dead instance's session; ms, sorted. */
   readonly failoverMs: readonly number[];
   readonly failoverLost: number;
@@ -104,6 +124,8 @@ export async function runClusterBench(
   const balancer = await startRoundRobinBalancer(ports);
   const instances: ClusterInstance[] = [];
   const throughput: ThroughputRow[] = [];
+  const paired: PairedRound[] = [];
+  let sqlite: Awaited<ReturnType<typeof chorusSystem.start>> | undefined;
   let firstChat = 0;
   const workload = (chats: number, messagesPerChat: number): ChatWorkload => {
     const next = { chats, messagesPerChat, maxOutstanding: chats, firstChat, replyTimeoutMs: 20_000 };
@@ -113,19 +135,40 @@ export async function runClusterBench(
   try {
     // SQLite: the side-by-side part's Chorus system as it is.
     progress("cluster: 1 instance on SQLite");
-    const sqlite = await chorusSystem.start({
+    // Kept running (idle) until the paired rounds after the first PostgreSQL row.
+    sqlite = await chorusSystem.start({
       platform,
       model,
       runId: "cluster-sqlite",
       chatSdkConcurrency: "concurrent",
     });
-    try {
-      await measure(platform, workload(options.chats, 2));
-      const result = await measure(platform, workload(options.chats, options.messagesPerChat));
-      throughput.push(row("SQLite", 1, result, undefined));
-    } finally {
-      await sqlite.stop();
-    }
+    await measure(platform, workload(options.chats, 2));
+    const sqliteResult = await measure(platform, workload(options.chats, options.messagesPerChat));
+    throughput.push(row("SQLite", 1, sqliteResult, undefined));
+
+    /** `rounds` rounds, each measuring both systems on fresh chats, the first of them alternating. */
+    const pairedRounds = async (
+      rounds: number,
+      pointAtSqlite: () => Promise<void>,
+      pointAtPostgres: () => Promise<void>,
+      announce: (round: number) => Promise<void>,
+    ): Promise<PairedRound[]> => {
+      const out: PairedRound[] = [];
+      for (let round = 0; round < rounds; round++) {
+        await announce(round);
+        const measured = { sqlite: 0, postgres: 0 };
+        const order: ("sqlite" | "postgres")[] = round % 2 === 0 ? ["sqlite", "postgres"] : ["postgres", "sqlite"];
+        for (const system of order) {
+          await (system === "sqlite" ? pointAtSqlite() : pointAtPostgres());
+          await measure(platform, workload(options.chats, 1));
+          measured[system] = (
+            await measure(platform, workload(options.chats, options.messagesPerChat))
+          ).messagesPerSecond;
+        }
+        out.push(measured);
+      }
+      return out;
+    };
 
     const run: ClusterRun = {
       dir,
@@ -134,6 +177,7 @@ export async function runClusterBench(
       databaseUrl: database.url,
       publicUrl: balancer.url,
       leaseMs: options.leaseMs,
+      ...(options.cpuProfileDir === undefined ? {} : { cpuProfileDir: options.cpuProfileDir }),
     };
     const addInstance = async (name: string, port: number): Promise<ClusterInstance> => {
       const instance = await startClusterInstance(run, name, port);
@@ -161,9 +205,18 @@ export async function runClusterBench(
       const background = idlePerMs * (performance.now() - at);
       const perMessage = (after - before - background) / Math.max(1, result.counts.replies);
       throughput.push(row("PostgreSQL (cluster)", n, result, perMessage));
+      if (n === 1 && sqlite !== undefined) {
+        const pointAtPostgres = () => platform.setWebhook(clusterWebhookUrl(run), CLUSTER_WEBHOOK_SECRET);
+        await pairedRounds(options.pairedRounds, sqlite.activate, pointAtPostgres, async (round) => {
+          progress(`cluster: paired round ${round + 1} of ${options.pairedRounds} (SQLite ×1, PostgreSQL ×1)`);
+        }).then((rounds) => paired.push(...rounds));
+        await sqlite.stop();
+        sqlite = undefined;
+        await pointAtPostgres();
+      }
     }
 
-    progress(`cluster: ${options.kills} × kill -9 with leaseMs ${options.leaseMs}`);
+    progress(`cluster: ${options.kills} × kill -9 with leaseMs ${options.leaseMs ?? `${DEFAULT_LEASE_MS} (default)`}`);
     const failoverMs: number[] = [];
     let failoverLost = 0;
     for (let k = 0; k < options.kills; k++) {
@@ -192,8 +245,9 @@ export async function runClusterBench(
       instances[index] = await addInstance(victim.name, victim.port);
     }
     failoverMs.sort((a, b) => a - b);
-    return { throughput, failoverMs, failoverLost };
+    return { throughput, paired, failoverMs, failoverLost };
   } finally {
+    await sqlite?.stop();
     for (const instance of instances) await instance.bot.stop();
     await balancer.close();
     await platform.close();

@@ -259,7 +259,7 @@ export const botConfigSchema = z.strictObject({
          * `chorus start` share the database) instead of one gateway per database. Default false.
          */
         cluster: z.boolean().optional(),
-        /** In a cluster: how long a lease lasts unrenewed, i.e. how soon a dead instance's sessions move. Default 5000. */
+        /** In a cluster: how long a lease lasts unrenewed, i.e. how soon a dead instance's sessions move. Default 3000. */
         leaseMs: z.int().min(300).max(300_000).optional(),
       }),
     ])

@@ -39,6 +39,9 @@ import { SessionRegistry } from "./session-registry.js";
 import type { SessionRuntimeDeps } from "./session-runtime-deps.js";
 import { acceptSubagentResult } from "./subagent-result-intake.js";
 
+/** In a cluster, how long a DM sender's approval read from the store is used: another instance's change shows within it. */
+const CLUSTER_APPROVAL_CACHE_MS = 5000;
+
 /**
  * The chat gateway: takes messages from channels and answers them with agents. Pipeline: dedupe by event id
  * (durable, in the store) → inbound policy (own/bot messages, bot hop limit, DM pairing/allowlist, group allowlist,
@@ -89,10 +92,11 @@ export class Gateway {
     const deliver = (entries: readonly OutboxEntry[]): void => this.#track(this.#dispatcher.deliver(entries));
     const channelFor = (channel: string, accountId: string) => this.#channels.get(channelKey(channel, accountId));
     const notices = new ChatNotices({ store: this.store, logger: this.#logger, deliver, track });
-    // One gateway per store (no shared ownership): it writes every approval, so it may keep them in memory.
+    // One gateway per store (no shared ownership): it writes every approval, so it may keep them in memory. In a
+    // cluster others write them too: kept a few seconds, so a DM costs no approval read per message.
     this.pairing = new PairingService(options.store, {
       now,
-      cacheApprovals: options.store.ownership === undefined,
+      cacheApprovals: options.store.ownership === undefined ? true : { forMs: CLUSTER_APPROVAL_CACHE_MS },
       ...options.pairing,
     });
     this.approvals = new ApprovalDesk({
@@ -322,7 +326,12 @@ export class Gateway {
     const owned = this.#owned;
     // Each heartbeat reports the runs live here, for /agents on the other instances.
     ownership?.fleet?.reportRuns(() => reportedRuns(this.runs));
-    if (ownership !== undefined && owned !== undefined) await ownership.start((event) => owned.onEvent(event));
+    if (ownership !== undefined && owned !== undefined) {
+      await ownership.start(
+        (event) => owned.onEvent(event),
+        () => this.runs.all().map((run) => run.sessionKey),
+      );
+    }
     for (const session of resume) await resumeAfterRestart(this.#context, session);
     // In a cluster, each instance resumes the goals of the sessions it owns at start (goals do not move with a takeover).
     await this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined);

@@ -19,6 +19,8 @@ export interface Heartbeat {
   readonly live: number;
   /** Shards free or expired: another instance's lease ran out, or it released them. */
   readonly claimable: number;
+  /** In how many ms (database clock) the soonest of another instance's leases runs out; undefined when none is held. */
+  readonly nextExpiryMs: number | undefined;
 }
 
 /**
@@ -40,7 +42,9 @@ const HEARTBEAT = `
     (SELECT count(*) FROM cluster_instances, clock WHERE instance_id <> $1 AND heartbeat_at > clock.now - $2)
       + (SELECT count(*) FROM me) AS live,
     (SELECT count(*) FROM shard_leases, clock WHERE (owner IS NULL OR expires_at < clock.now) AND owner IS DISTINCT FROM $1)
-      AS claimable`;
+      AS claimable,
+    (SELECT min(expires_at) - clock.now FROM shard_leases, clock
+      WHERE owner IS NOT NULL AND owner <> $1 AND expires_at >= clock.now GROUP BY clock.now) AS next_expiry_ms`;
 
 /** How long the row of an instance that stopped beating is kept (it no longer counts after one lease). */
 const FORGET_INSTANCES_AFTER_MS = 3_600_000;
@@ -62,6 +66,8 @@ export async function heartbeat(
     renewed: heldShards(row.renewed),
     live: Number(row.live),
     claimable: Number(row.claimable),
+    nextExpiryMs:
+      row.next_expiry_ms === null || row.next_expiry_ms === undefined ? undefined : Number(row.next_expiry_ms),
   };
 }
 

@@ -8,8 +8,8 @@ export interface ClusterInstanceConfigOptions {
   /** Base URL of an OpenAI-compatible fake (the one agent's model is `openai/gpt-4.1`). */
   readonly modelUrl: string;
   readonly databaseUrl: string;
-  /** `store.leaseMs`: how soon a dead instance's sessions move. */
-  readonly leaseMs: number;
+  /** `store.leaseMs`: how soon a dead instance's sessions move; undefined: left out (the store's default). */
+  readonly leaseMs?: number | undefined;
   /** Telegram in webhook mode, its server on `port`; `publicUrl` is the balancer's base URL (`/telegram` is added). */
   readonly telegram?: {
     readonly token: string;
@@ -78,7 +78,7 @@ export function clusterInstanceConfig(options: ClusterInstanceConfigOptions): st
     "  kind: postgres",
     `  url: ${JSON.stringify(options.databaseUrl)}`,
     "  cluster: true",
-    `  leaseMs: ${options.leaseMs}`,
+    ...(options.leaseMs === undefined ? [] : [`  leaseMs: ${options.leaseMs}`]),
     ...(options.shutdownGraceMs === undefined ? [] : [`shutdownGraceMs: ${options.shutdownGraceMs}`]),
     "logging:",
     "  format: json",
