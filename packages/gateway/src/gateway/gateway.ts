@@ -14,6 +14,7 @@ import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
+import { localIngress } from "../ownership/ingress-leases.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
@@ -283,7 +284,11 @@ export class Gateway {
     this.#redeliverTimer.unref?.();
     this.#housekeeper?.start();
     this.#accepting = true;
-    for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
+    // Consumers a platform allows once per account (a long poll, a Discord shard) run where their ingress lease is.
+    const context = { ingress: ownership?.ingress ?? localIngress };
+    for (const channel of this.#channels.values()) {
+      await channel.start((message) => this.handleInbound(message), context);
+    }
     await this.#dispatcher.start();
     const owned = this.#owned;
     if (ownership !== undefined && owned !== undefined) await ownership.start((event) => owned.onEvent(event));

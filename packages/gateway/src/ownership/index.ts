@@ -1,4 +1,12 @@
 export type {
+  IngressLease,
+  IngressLeases,
+  IngressRegistration,
+  IngressState,
+  IngressWorker,
+} from "./ingress-leases.js";
+export { localIngress } from "./ingress-leases.js";
+export type {
   HandedOffMessage,
   OwnershipEvent,
   SessionOwnership,

@@ -1,5 +1,6 @@
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
+import type { IngressLeases } from "./ingress-leases.js";
 
 /** A user message stored by an instance that does not own its session, for the owner to answer. */
 export interface HandedOffMessage {
@@ -64,6 +65,11 @@ export interface SessionOwnership {
   fenceFor(sessionKey: string): StoreFence | undefined;
   /** Wakes the session's owner for a message this instance stored but does not own. Contract: never rejects. */
   handOff(message: HandedOffMessage): Promise<void>;
+  /**
+   * Leases for inbound consumers that may run on one instance only (Telegram long polling, Discord shards), renewed
+   * with the session leases. Optional: without it every instance runs them (fine for webhooks, not for polling).
+   */
+  readonly ingress?: IngressLeases;
   /** Stops renewing and releases every lease at once, so another instance takes over without waiting. Idempotent. */
   stop(): Promise<void>;
 }

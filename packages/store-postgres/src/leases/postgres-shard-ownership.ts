@@ -10,6 +10,7 @@ import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
 import { claimShards, type HeldShard, heartbeat, releaseShards, unansweredSessions } from "./lease-statements.js";
+import { PostgresIngressLeases } from "./postgres-ingress-leases.js";
 import { SHARD_COUNT, sessionShard } from "./session-shard.js";
 import { WakeListener } from "./wake-listener.js";
 
@@ -43,6 +44,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly instanceId: string;
   /** The id leases are held under: `instanceId` and a per-process suffix. */
   readonly leaseOwner: string;
+  /** Leases of inbound consumers that run once per account (Telegram long polling, Discord shards). */
+  readonly ingress: PostgresIngressLeases;
   readonly #db: Db;
   readonly #ctx: StoreContext;
   readonly #leaseMs: number;
@@ -76,6 +79,13 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
     this.#clientConfig = parts.clientConfig;
+    this.ingress = new PostgresIngressLeases({
+      db: parts.db,
+      owner: this.leaseOwner,
+      leaseMs: this.#leaseMs,
+      clock: this.#clock,
+      onWarning: parts.onWarning,
+    });
   }
 
   /** The shards held now (renewed in time), by shard number. */
@@ -135,6 +145,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
     await this.#beating;
     this.#held = new Map();
+    await this.ingress.stopAll();
     await this.#wakes?.stop();
     this.#wakes = undefined;
     try {
@@ -170,6 +181,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     const lost = [...this.#held].some(([shard, held]) => next.get(shard)?.epoch !== held.epoch);
     this.#held = next;
     if (lost) this.#emit({ type: "lost" });
+    await this.ingress.beat({ renewed: beat.ingress, live: beat.live, validUntil });
     const target = Math.ceil(SHARD_COUNT / Math.max(1, beat.live));
     if (next.size < target && beat.claimable > 0) await this.#claim(target - next.size);
     else if (next.size > target) await this.#rebalance(next.size - target);

@@ -84,6 +84,8 @@ export class TelegramWorld {
   }
 
   setWebhook(bot: TelegramBotState, target: WebhookTarget | undefined, dropPending: boolean): void {
+    // deleteWebhook without a webhook changes nothing (updates a poller confirmed can still be served again).
+    if (bot.webhook === undefined && target === undefined && !dropPending) return;
     bot.webhook?.close();
     bot.webhook = target ? new WebhookSender(target) : undefined;
     const pending = bot.queue.drain();
