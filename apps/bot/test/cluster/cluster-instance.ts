@@ -9,6 +9,8 @@ export interface ClusterInstance<C extends Channel> {
   readonly store: PostgresSessionStore;
   readonly channel: C;
   readonly running: ChannelGateway;
+  /** The store's warnings (leases not renewed, ingress that did not start …), for a failing test to show. */
+  readonly warnings: readonly string[];
   /** Stops the gateway (leases released) and closes the store. Idempotent. */
   stop(): Promise<void>;
 }
@@ -25,12 +27,13 @@ export async function startClusterInstance<C extends Channel>(options: {
   channelConfig: Record<string, unknown>;
   leaseMs?: number;
 }): Promise<ClusterInstance<C>> {
+  const warnings: string[] = [];
   const store = await PostgresSessionStore.open({
     url: `postgres://${TEST_SERVER.user}@127.0.0.1:${options.port ?? TEST_SERVER.port}/${options.database}`,
     connectTimeoutMs: 1000,
     queryTimeoutMs: 2000,
     cluster: { instanceId: options.name, leaseMs: options.leaseMs ?? 1500, sweepMs: 1000 },
-    onWarning: () => {},
+    onWarning: (message) => warnings.push(message),
   });
   const running = await startChannelGateway({
     channels: [options.channel],
@@ -44,6 +47,7 @@ export async function startClusterInstance<C extends Channel>(options: {
     store,
     channel: options.channel,
     running,
+    warnings,
     async stop() {
       if (stopped) return;
       stopped = true;

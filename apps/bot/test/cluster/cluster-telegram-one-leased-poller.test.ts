@@ -64,6 +64,19 @@ describe("Telegram long polling on a cluster of gateways", () => {
       timeout: 10_000,
     });
 
+    // Every reply recorded as sent before the cut (a reply in flight at the cut would be resent: Telegram has no
+    // idempotent send, see docs/cluster.md).
+    await vi.waitFor(
+      async () => {
+        const { rows: unsent } = await queryOnce(
+          database.url,
+          "SELECT count(*)::int AS n FROM outbox WHERE status <> 'sent'",
+        );
+        expect(unsent[0]?.n).toBe(0);
+      },
+      { timeout: 5000 },
+    );
+
     // a loses PostgreSQL: it stops polling before its lease can expire; b takes the poller once it has.
     gate.shut();
     await vi.waitFor(() => expect([a.channel.polling, b.channel.polling]).toEqual([false, true]), {

@@ -99,7 +99,8 @@ export class PostgresIngressLeases implements IngressLeases {
     const target = Math.ceil(this.#units.size / Math.max(1, beat.live));
     const held = [...this.#units].filter(([, unit]) => unit.held !== undefined);
     if (held.length < target) await this.#claim(target - held.length, beat.validUntil);
-    else if (held.length > target) await this.#giveBack(held.slice(target).map(([name]) => name));
+    // Not awaited: a worker may take a while to stop (a long poll ending), and the heartbeat must go on meanwhile.
+    else if (held.length > target) void this.#giveBack(held.slice(target).map(([name]) => name));
   }
 
   /** Stops every worker (the instance stops; its leases are released with the shards). */
@@ -143,7 +144,7 @@ export class PostgresIngressLeases implements IngressLeases {
           })
           .catch((error: unknown) => {
             this.#onWarning(`Ingress ${name} did not start here; giving it back: ${describe(error)}`);
-            return this.#giveBack([name]);
+            void this.#giveBack([name]);
           }),
       );
     }
