@@ -180,16 +180,19 @@ export class DiscordChannel implements Channel {
           session_start_limit: { max_concurrency: number };
         };
         const shardCount = shardsOption === "auto" ? Math.max(1, gateway.shards) : shardsOption;
+        const ingress = context?.ingress ?? localIngress;
+        // Buckets are paced here and, in a cluster, across instances (a row per bucket in the database).
         const pacer = new IdentifyPacer(
           gateway.session_start_limit.max_concurrency,
           this.#options.identifyIntervalMs ?? DISCORD_IDENTIFY_INTERVAL_MS,
+          (bucket, intervalMs) =>
+            ingress.pace(ingressUnitName("discord", this.#options.token, `identify:${bucket}`), intervalMs),
         );
         if (this.#options.registerCommands ?? true) {
           const application = (await restClient.rest.get("/applications/@me")) as { id: string };
           await restClient.rest.put(`/applications/${application.id}/commands`, { body: discordCommandPayloads() });
         }
         // One gateway WebSocket per shard, each run where its ingress lease is (alone: all of them, here).
-        const ingress = context?.ingress ?? localIngress;
         for (let shard = 0; shard < shardCount; shard++) {
           const unit = await ingress.run(ingressUnitName("discord", this.#options.token, shard), {
             start: (lease) => this.#connectShard(discord, { shard, shardCount, rest, pacer, lease, listen }),

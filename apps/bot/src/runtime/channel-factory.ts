@@ -44,12 +44,14 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
       key,
       kind: "discord",
       accountId: account.accountId,
-      fingerprint: JSON.stringify([account.token, account.restApi]),
+      fingerprint: JSON.stringify([account.token, account.restApi, account.shards, account.identifyIntervalMs]),
       create: (hooks) =>
         createDiscordChannel({
           accountId: account.accountId,
           token: account.token,
           ...(account.restApi === undefined ? {} : { restApi: account.restApi }),
+          ...(account.shards === undefined ? {} : { shards: account.shards }),
+          ...(account.identifyIntervalMs === undefined ? {} : { identifyIntervalMs: account.identifyIntervalMs }),
           onError: (error) => hooks.onError(key, error),
         }),
     });

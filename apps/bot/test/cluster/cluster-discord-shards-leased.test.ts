@@ -67,6 +67,8 @@ describe("Discord shards on a cluster of gateways", () => {
     expect(rows.map((row) => String(row.unit).replace(/:[0-9a-f]{16}:/, ":<token>:"))).toEqual([
       "discord:<token>:0",
       "discord:<token>:1",
+      // The IDENTIFY bucket of max_concurrency 1, paced across the instances.
+      "pace:discord:<token>:identify:0",
     ]);
 
     const [first, second] = discord.guilds;

@@ -42,6 +42,12 @@ export interface IngressLeases {
    * (and its start error rejects); in a cluster it starts once the lease is taken (at a heartbeat), maybe never.
    */
   run(unit: string, worker: IngressWorker): Promise<IngressRegistration>;
+  /**
+   * Takes the next slot of a rate limit every instance shares (a Discord IDENTIFY bucket): one slot of `key` per
+   * `intervalMs` across the cluster. Contract: resolves with the milliseconds to wait before using the slot (0: now);
+   * never rejects (when it cannot tell, 0). Without a cluster always 0: the process paces itself.
+   */
+  pace(key: string, intervalMs: number): Promise<number>;
 }
 
 /**
@@ -60,4 +66,5 @@ export const localIngress: IngressLeases = {
       },
     };
   },
+  pace: async () => 0,
 };

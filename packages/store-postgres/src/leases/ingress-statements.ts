@@ -64,3 +64,16 @@ export async function saveIngressState(
     JSON.stringify(state),
   ]);
 }
+
+// A rate-limit slot is a row no instance ever claims (no one registers it as a unit); its expiry is the time the next
+// slot is free. One statement: the row lock makes two instances asking at once take consecutive slots.
+const TAKE_SLOT = `
+  INSERT INTO ingress_leases (unit, expires_at) VALUES ($1, chorus_now_ms() + $2)
+  ON CONFLICT (unit) DO UPDATE SET expires_at = greatest(ingress_leases.expires_at, chorus_now_ms()) + $2
+  RETURNING expires_at - $2 - chorus_now_ms() AS wait_ms`;
+
+/** Takes the next slot of `key` (one per `intervalMs` across instances); resolves with the ms to wait for it. */
+export async function takeIngressSlot(db: Db, key: string, intervalMs: number): Promise<number> {
+  const { rows } = await db.query(TAKE_SLOT, [key, intervalMs]);
+  return Math.max(0, Number(rows[0]?.wait_ms ?? 0));
+}

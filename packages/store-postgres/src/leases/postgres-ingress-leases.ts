@@ -6,6 +6,7 @@ import {
   releaseIngressUnits,
   saveIngressState,
   seedIngressUnits,
+  takeIngressSlot,
 } from "./ingress-statements.js";
 
 interface Unit {
@@ -87,13 +88,29 @@ export class PostgresIngressLeases implements IngressLeases {
     };
   }
 
+  async pace(key: string, intervalMs: number): Promise<number> {
+    try {
+      return await takeIngressSlot(this.#db, `pace:${key}`, intervalMs);
+    } catch (error) {
+      this.#onWarning(`Could not take a ${key} slot (going ahead): ${describe(error)}`);
+      return 0;
+    }
+  }
+
   /** After a heartbeat: stops what was lost, then claims up to a fair share or gives the surplus back. */
   async beat(beat: IngressBeat): Promise<void> {
+    const orphans: string[] = [];
     for (const [name, unit] of this.#units) {
-      if (unit.held === undefined) continue;
+      if (unit.held === undefined) {
+        // Still this instance's in the database, but its worker stopped here (the lease was not renewed in time, and
+        // nobody took it meanwhile): give it back, so that it can be claimed afresh, by anyone, with a new epoch.
+        if (beat.renewed.has(name)) orphans.push(name);
+        continue;
+      }
       if (beat.renewed.get(name) === unit.held.epoch) unit.held.validUntil = beat.validUntil;
       else void this.#stopWorker(name, unit);
     }
+    if (orphans.length > 0) void this.#giveBack(orphans);
     this.#armExpiry();
     if (this.#units.size === 0) return;
     const target = Math.ceil(this.#units.size / Math.max(1, beat.live));
