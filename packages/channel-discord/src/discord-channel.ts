@@ -29,6 +29,7 @@ import { toDiscordChannelError } from "./discord-errors.js";
 import { type DiscordSelf, normaliseDiscordMessage } from "./discord-inbound.js";
 import { snowflakeCreatedAt } from "./discord-snowflake.js";
 import { DISCORD_IDENTIFY_INTERVAL_MS, IdentifyPacer } from "./identify-pacer.js";
+import { replayShardSession, type ShardSession, shardSessionOf } from "./shard-session-replay.js";
 
 /** Discord's documented global REST limit for a bot: 50 requests per second (large bots can ask for more). */
 export const DISCORD_GLOBAL_REQUESTS_PER_SECOND = 50;
@@ -59,12 +60,8 @@ export interface DiscordChannelOptions extends ChannelAccountOptions {
   readonly identifyIntervalMs?: number;
 }
 
-/** What the holder of a shard saves with its lease: enough for a later RESUME. */
-interface ShardSession {
-  readonly sessionId: string;
-  readonly resumeUrl: string;
-  readonly sequence: number;
-}
+/** A close code that does not end the Discord session (1000 and 1001 do): 4200, what @discordjs/ws uses to resume. */
+const RESUMABLE_CLOSE_CODE = 4200;
 
 /** How often a shard's sequence is saved with its lease at most. */
 const SHARD_SAVE_MS = 1000;
@@ -271,12 +268,29 @@ export class DiscordChannel implements Channel {
       await this.#disconnectShard(parts.shard);
       throw error;
     }
+    // Taken over from an instance that died holding the shard: what Discord kept for its session (sent after its last
+    // read) is fetched with a RESUME of that session and handed to this client as if it had come on its own socket.
+    // What the previous holder did read comes again too, and is stored once (the message id is the event id).
+    const previous = shardSessionOf(parts.lease.state);
+    if (previous === undefined) return;
+    const missed = await replayShardSession(previous, this.#options.token);
+    // discord.js has no public way to take a dispatch from elsewhere; `handlePacket` is what its own socket calls.
+    const manager = client.ws as unknown as { handlePacket(packet: unknown, shard: unknown): boolean };
+    const shard = client.ws.shards.get(parts.shard);
+    for (const packet of missed) if (packet.t === "MESSAGE_CREATE") manager.handlePacket(packet, shard);
   }
 
   async #disconnectShard(shard: number): Promise<void> {
     const client = this.#shardClients.get(shard);
     this.#shardClients.delete(shard);
-    await client?.destroy();
+    if (client === undefined) return;
+    // Closed with a code that keeps the session resumable (discord.js's own destroy sends 1000, which ends it): the next
+    // holder of the shard RESUMEs it for the events sent in between. Through the @discordjs/ws manager discord.js holds.
+    const manager = (
+      client.ws as unknown as { _ws?: { destroy(options: { code: number; reason: string }): Promise<void> } }
+    )._ws;
+    await manager?.destroy({ code: RESUMABLE_CLOSE_CODE, reason: "shard handed over" }).catch(() => {});
+    await client.destroy();
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {

@@ -114,6 +114,12 @@ export class DiscordGateway {
     return true;
   }
 
+  #forget(session: GatewaySession): void {
+    this.world.sessions.delete(session.id);
+    const slot = sessionSlot(session.bot.user.id, session.shard[0]);
+    if (this.world.currentSession.get(slot) === session) this.world.currentSession.delete(slot);
+  }
+
   close(): void {
     for (const socket of this.#sockets) socket.terminate();
     this.#sockets.clear();
@@ -124,9 +130,12 @@ export class DiscordGateway {
   #onConnection(ws: WebSocket, url: string): void {
     this.#sockets.add(ws);
     let session: GatewaySession | undefined;
-    ws.on("close", () => {
+    ws.on("close", (code: number) => {
       this.#sockets.delete(ws);
-      if (session?.socket === ws) session.socket = undefined;
+      if (session?.socket !== ws) return;
+      session.socket = undefined;
+      // A client closing with 1000 or 1001 ends its session, as on Discord: RESUME then gets op 9.
+      if (code === 1000 || code === 1001) this.#forget(session);
     });
     ws.on("error", () => ws.terminate());
     ws.on("message", (data: RawData) => {
@@ -228,7 +237,10 @@ export class DiscordGateway {
     session.replayDeliveredOnResume = 0;
     session.socket?.terminate();
     session.socket = ws;
-    this.world.currentSession.set(sessionSlot(session.bot.user.id, session.shard[0]), session);
+    // A session resumed while a newer one of the shard is connected (another process IDENTIFIED it meanwhile) gets its
+    // replay, but the shard's new events keep going to the newer one.
+    const slot = sessionSlot(session.bot.user.id, session.shard[0]);
+    if (this.world.currentSession.get(slot)?.socket === undefined) this.world.currentSession.set(slot, session);
     for (const frame of frames) ws.send(frame);
     ws.send(JSON.stringify({ op: Op.Dispatch, t: "RESUMED", s: null, d: { _trace: ["fake-discord"] } }));
     for (const waiter of this.#readyWaiters) waiter();
