@@ -91,6 +91,9 @@ const INTENT_BITS = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 <
  * id, so a message replayed after RESUME carries the same eventId; a button press arrives as a message whose text is
  * the button's id, its interaction acknowledged at once; send/edit/typing reject with ChannelError.
  * discord.js RESUMEs dropped sessions itself; its REST client retries 429s after the platform's retry-after.
+ * Each gateway shard (`shards`) is one discord.js Client, run while this instance holds the shard's ingress lease
+ * (`ChannelStartContext.ingress`; alone, always); a shard taken over from a dead holder is IDENTIFIED and the holder's
+ * saved session RESUMEd for the messages it missed.
  */
 export class DiscordChannel implements Channel {
   readonly id = "discord";
