@@ -9,8 +9,10 @@ import type {
 import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
+import { agreeOnValue } from "./cluster-value-statements.js";
 import { claimShards, type HeldShard, heartbeat, releaseShards, unansweredSessions } from "./lease-statements.js";
 import { PostgresIngressLeases } from "./postgres-ingress-leases.js";
+import { PostgresInstanceBroadcast } from "./postgres-instance-broadcast.js";
 import { SHARD_COUNT, sessionShard } from "./session-shard.js";
 import { WakeListener } from "./wake-listener.js";
 
@@ -46,6 +48,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly leaseOwner: string;
   /** Leases of inbound consumers that run once per account (Telegram long polling, Discord shards). */
   readonly ingress: PostgresIngressLeases;
+  /** Messages to the other instances; from the store's open to its close (`broadcast.close()`). */
+  readonly broadcast: PostgresInstanceBroadcast;
   readonly #db: Db;
   readonly #ctx: StoreContext;
   readonly #leaseMs: number;
@@ -84,6 +88,13 @@ export class PostgresShardOwnership implements SessionOwnership {
       owner: this.leaseOwner,
       leaseMs: this.#leaseMs,
       clock: this.#clock,
+      onWarning: parts.onWarning,
+    });
+    this.broadcast = new PostgresInstanceBroadcast({
+      db: parts.db,
+      clientConfig: parts.clientConfig,
+      schema: parts.schema,
+      sender: this.leaseOwner,
       onWarning: parts.onWarning,
     });
   }
@@ -127,6 +138,11 @@ export class PostgresShardOwnership implements SessionOwnership {
     const held = this.#held.get(sessionShard(sessionKey));
     if (held === undefined || this.#clock() > held.validUntil) return undefined;
     return { epoch: held.epoch };
+  }
+
+  /** Contract: as `SessionOwnership.agreeOn`; the value lives in `cluster_values`. */
+  agreeOn(name: string, proposal: string): Promise<string> {
+    return agreeOnValue(this.#db, name, proposal);
   }
 
   async handOff(message: HandedOffMessage): Promise<void> {
