@@ -1,4 +1,3 @@
-export type { InstanceBroadcast } from "./instance-broadcast.js";
 export type {
   IngressLease,
   IngressLeases,
@@ -7,6 +6,7 @@ export type {
   IngressWorker,
 } from "./ingress-leases.js";
 export { localIngress } from "./ingress-leases.js";
+export type { InstanceBroadcast } from "./instance-broadcast.js";
 export type {
   HandedOffMessage,
   OwnershipEvent,
