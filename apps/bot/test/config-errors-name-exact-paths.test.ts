@@ -77,6 +77,25 @@ channels:
     if (!result.ok) expect(result.issues[0]).toMatchObject({ path: "channels.slack[0].appToken" });
   });
 
+  it("takes Discord shards as a count or auto, and names a bad one", () => {
+    const accepted = parseBotConfig({
+      agents: [{ id: "a", model: "demo" }],
+      channels: {
+        discord: [
+          { accountId: "one", token: "t1", shards: "auto" },
+          { accountId: "two", token: "t2", shards: 2 },
+        ],
+      },
+    });
+    expect(accepted.ok).toBe(true);
+    const refused = parseBotConfig({
+      agents: [{ id: "a", model: "demo" }],
+      channels: { discord: [{ token: "t", shards: 0 }] },
+    });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.issues[0]).toMatchObject({ path: "channels.discord[0].shards" });
+  });
+
   it("reports YAML syntax errors with their line", async () => {
     const error = await loadYaml("agents:\n  - id: helper\n   model: [demo\n");
     expect(error.issues[0]?.path).toMatch(/^line \d+, column \d+$/);

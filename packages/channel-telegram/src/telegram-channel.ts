@@ -4,7 +4,9 @@ import type {
   Channel,
   ChannelAccountOptions,
   ChannelCapabilities,
+  ChannelStartContext,
   InboundSink,
+  IngressRegistration,
   OutboundMessage,
   SendTarget,
   SentMessage,
@@ -15,6 +17,8 @@ import {
   ClientSlot,
   EditBudget,
   inboundDelivery,
+  ingressUnitName,
+  localIngress,
   NATIVE_COMMANDS,
   requireOption,
 } from "@chorus/gateway";
@@ -98,6 +102,7 @@ export class TelegramChannel implements Channel {
   readonly #budget: EditBudget;
   readonly #bot = new ClientSlot<Bot>("telegram", toTelegramChannelError);
   #runner: RunnerHandle | undefined;
+  #poller: IngressRegistration | undefined;
   #server: Server | undefined;
   #webhookUrl: string | undefined;
   #pool: Agent | undefined;
@@ -130,7 +135,12 @@ export class TelegramChannel implements Channel {
     return this.#bot.current?.botInfo.id;
   }
 
-  async start(sink: InboundSink): Promise<void> {
+  /** In polling mode: whether this instance runs the account's one `getUpdates` loop now (its ingress lease). */
+  get polling(): boolean {
+    return this.#runner?.isRunning() === true;
+  }
+
+  async start(sink: InboundSink, context?: ChannelStartContext): Promise<void> {
     this.#bot.claim();
     const [{ Bot, webhookCallback }, { autoRetry }, { run, sequentialize }] = await Promise.all([
       import("grammy"),
@@ -196,16 +206,28 @@ export class TelegramChannel implements Channel {
           this.#webhookUrl = `http://${webhook.host ?? "127.0.0.1"}:${port}/telegram`;
           await bot.api.setWebhook(webhook.publicUrl ?? this.#webhookUrl, { secret_token: webhook.secretToken });
         } else {
-          // getUpdates is refused while a webhook is set.
-          await bot.api.deleteWebhook();
-          // Never give up polling (the runner's default stops after 15 h of failures, and the bot would hear nothing
-          // again), and retry at a steady pace instead of a backoff that grows without a cap.
-          this.#runner = run(bot, {
-            runner: {
-              fetch: { timeout: longPollSeconds },
-              retryInterval: POLL_RETRY_MS,
-              maxRetryTime: Number.POSITIVE_INFINITY,
-              silent: true,
+          // Telegram allows one getUpdates consumer per token: in a cluster, only the instance holding the token's
+          // ingress lease polls; the others take over when it dies (an update fetched twice is stored once, by id).
+          const ingress = context?.ingress ?? localIngress;
+          this.#poller = await ingress.run(ingressUnitName("telegram", this.#options.token), {
+            start: async () => {
+              // getUpdates is refused while a webhook is set.
+              await bot.api.deleteWebhook();
+              // Never give up polling (the runner's default stops after 15 h of failures, and the bot would hear
+              // nothing again), and retry at a steady pace instead of a backoff that grows without a cap.
+              this.#runner = run(bot, {
+                runner: {
+                  fetch: { timeout: longPollSeconds },
+                  retryInterval: POLL_RETRY_MS,
+                  maxRetryTime: Number.POSITIVE_INFINITY,
+                  silent: true,
+                },
+              });
+            },
+            stop: async () => {
+              const runner = this.#runner;
+              this.#runner = undefined;
+              if (runner?.isRunning()) await runner.stop();
             },
           });
         }
@@ -215,16 +237,16 @@ export class TelegramChannel implements Channel {
   }
 
   async stop(): Promise<void> {
-    const runner = this.#runner;
+    const poller = this.#poller;
     const server = this.#server;
-    this.#runner = undefined;
+    this.#poller = undefined;
     this.#server = undefined;
     this.#bot.release();
     this.#webhookUrl = undefined;
     this.#budget.clear();
     const pool = this.#pool;
     this.#pool = undefined;
-    if (runner?.isRunning()) await runner.stop();
+    await poller?.withdraw();
     if (server !== undefined) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -40,6 +40,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0002_shard-leases", times: 1 },
         { name: "0003_schedules", times: 1 },
         { name: "0005_fleet-across-instances", times: 1 },
+        { name: "0006_ingress-leases", times: 1 },
         { name: "0007_cluster-values", times: 1 },
         { name: "0008_spend-ledger", times: 1 },
       ]);
@@ -66,6 +67,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0002_shard-leases", times: 1 },
         { name: "0003_schedules", times: 1 },
         { name: "0005_fleet-across-instances", times: 1 },
+        { name: "0006_ingress-leases", times: 1 },
         { name: "0007_cluster-values", times: 1 },
         { name: "0008_spend-ledger", times: 1 },
       ]);
@@ -94,6 +96,7 @@ describe("PostgreSQL schema migrations", () => {
       "0002_shard-leases",
       "0003_schedules",
       "0005_fleet-across-instances",
+      "0006_ingress-leases",
       "0007_cluster-values",
       "0008_spend-ledger",
       "0042_from-a-newer-chorus",

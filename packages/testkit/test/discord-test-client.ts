@@ -3,8 +3,12 @@ import { Client, Events, GatewayIntentBits, Partials } from "discord.js";
 import type { FakeDiscord } from "../src/platforms/index.js";
 
 /** Logs a real discord.js Client in to the fake with the intents a bot needs; resolves once it is ready. */
-export async function connectDiscordClient(fake: FakeDiscord): Promise<Client> {
+export async function connectDiscordClient(
+  fake: FakeDiscord,
+  sharding: { shards?: number[]; shardCount?: number } = {},
+): Promise<Client> {
   const client = new Client({
+    ...sharding,
     // @discordjs/ws spaces IDENTIFYs 5 s apart by default; nothing to throttle against a fake.
     ws: { buildIdentifyThrottler: () => ({ waitForIdentify: async () => {} }) },
     intents: [

@@ -41,6 +41,13 @@ export const discordAccountSchema = z.strictObject({
   token: secretSchema,
   /** REST base URL (tests, proxies), e.g. http://127.0.0.1:PORT/api; default Discord's. */
   restApi: urlSchema.optional(),
+  /**
+   * Gateway shards: a count, or "auto" for the count Discord recommends (`GET /gateway/bot`). Default 1. In a
+   * cluster each shard is connected by one instance, and moves when that instance dies.
+   */
+  shards: z.union([z.literal("auto"), z.int().min(1).max(1024)]).optional(),
+  /** Spacing of IDENTIFYs per `max_concurrency` bucket in one process, in ms. Default 5000 (Discord's). */
+  identifyIntervalMs: z.int().min(0).max(60_000).optional(),
   ...channelPolicyFields,
 });
 

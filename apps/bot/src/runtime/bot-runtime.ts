@@ -105,6 +105,7 @@ export class BotRuntime {
           return agreeOn === undefined ? undefined : (own) => clusterWebchatKey(own, agreeOn);
         },
         readiness: () => this.readiness(),
+        ingress: () => this.#store?.ownership?.ingress,
       },
       this.#logger,
     );

@@ -1,7 +1,7 @@
 import { createDiscordChannel } from "@chorus/channel-discord";
 import { createSlackChannel } from "@chorus/channel-slack";
 import { createTelegramChannel, type TelegramWebhookOptions } from "@chorus/channel-telegram";
-import type { Channel, InstanceBroadcast } from "@chorus/gateway";
+import type { Channel, IngressLeases, InstanceBroadcast } from "@chorus/gateway";
 import type { BotConfig, ChannelKind } from "../config/bot-config-schema.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
 import type { WebchatMessage } from "../webchat/webchat-protocol.js";
@@ -34,6 +34,11 @@ export interface ChannelHooks {
   webchatSharedKey(): ((own: Buffer) => Promise<Buffer>) | undefined;
   /** WebChat: GET /readyz. */
   readiness(): { ready: boolean; detail?: Record<string, unknown> };
+  /**
+   * Which instance runs a consumer a platform allows once per account (Telegram's long poll, a Discord shard): the
+   * store's `ownership.ingress` in a cluster; undefined for one process (every one runs here).
+   */
+  ingress(): IngressLeases | undefined;
 }
 
 /**
@@ -48,12 +53,14 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
       key,
       kind: "discord",
       accountId: account.accountId,
-      fingerprint: JSON.stringify([account.token, account.restApi]),
+      fingerprint: JSON.stringify([account.token, account.restApi, account.shards, account.identifyIntervalMs]),
       create: (hooks) =>
         createDiscordChannel({
           accountId: account.accountId,
           token: account.token,
           ...(account.restApi === undefined ? {} : { restApi: account.restApi }),
+          ...(account.shards === undefined ? {} : { shards: account.shards }),
+          ...(account.identifyIntervalMs === undefined ? {} : { identifyIntervalMs: account.identifyIntervalMs }),
           onError: (error) => hooks.onError(key, error),
         }),
     });

@@ -1,4 +1,4 @@
-import { describeError } from "@chorus/gateway";
+import { describeError, localIngress } from "@chorus/gateway";
 import type { Logger } from "pino";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
 import type { ChannelHooks, ChannelSpec } from "./channel-factory.js";
@@ -87,7 +87,8 @@ export class LiveChannels {
   async #open(key: string, spec: ChannelSpec): Promise<boolean> {
     const channel = new ManagedChannel(spec.create(this.#hooks));
     try {
-      await channel.open();
+      // In a cluster the store's ingress leases decide where a long poll or a Discord shard runs.
+      await channel.open({ ingress: this.#hooks.ingress() ?? localIngress });
     } catch (error) {
       this.#logger.error({ channel: key, error: describeError(error) }, "channel failed to start");
       await channel.close().catch(() => {});

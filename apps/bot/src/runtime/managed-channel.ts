@@ -1,4 +1,12 @@
-import type { Channel, InboundMessage, InboundSink, OutboundMessage, SendTarget, SentMessage } from "@chorus/gateway";
+import type {
+  Channel,
+  ChannelStartContext,
+  InboundMessage,
+  InboundSink,
+  OutboundMessage,
+  SendTarget,
+  SentMessage,
+} from "@chorus/gateway";
 
 /**
  * A channel that outlives the Gateway it is handed to, so a config reload can swap the Gateway without
@@ -42,17 +50,20 @@ export class ManagedChannel implements Channel {
     return this.#started;
   }
 
-  /** Starts the platform connection; messages are held until a Gateway attaches. Rejects as the channel's start does. */
-  async open(): Promise<void> {
+  /**
+   * Starts the platform connection (with `context`, the ingress leases, for the channel's whole life); messages are
+   * held until a Gateway attaches. Rejects as the channel's start does.
+   */
+  async open(context?: ChannelStartContext): Promise<void> {
     if (this.#started) return;
-    await this.inner.start((message) => this.#deliver(message));
+    await this.inner.start((message) => this.#deliver(message), context);
     this.#started = true;
   }
 
   /** Attaches a Gateway's sink (opening the connection if needed) and hands it the messages held meanwhile. */
-  async start(sink: InboundSink): Promise<void> {
+  async start(sink: InboundSink, context?: ChannelStartContext): Promise<void> {
     this.#sink = sink;
-    await this.open();
+    await this.open(context);
     const held = this.#held;
     this.#held = [];
     for (const { message, done } of held) {

@@ -1,3 +1,5 @@
+import type { IngressLeases } from "../ownership/ingress-leases.js";
+
 /** The text dialect a platform renders. The reply layer converts the agent's Markdown into it. */
 export type MarkupDialect = "discord-md" | "slack-mrkdwn" | "telegram-html" | "markdown" | "plain";
 
@@ -126,6 +128,15 @@ export interface SentMessage {
 /** Receives normalised inbound messages from a started channel. */
 export type InboundSink = (message: InboundMessage) => void | Promise<void>;
 
+/** What the gateway gives a channel at start besides the sink. */
+export interface ChannelStartContext {
+  /**
+   * Asks "may I run this inbound consumer here?" for consumers a platform allows once per account (Telegram's
+   * `getUpdates`, a Discord shard): in a cluster one instance holds each; alone, this one holds all at once.
+   */
+  readonly ingress: IngressLeases;
+}
+
 /**
  * One platform account the gateway talks through (seed 002's Channel trait).
  * Contract: `start` delivers every inbound message to `sink` until `stop` resolves; `send` resolves with the
@@ -136,7 +147,8 @@ export interface Channel {
   readonly id: string;
   readonly accountId: string;
   readonly capabilities: ChannelCapabilities;
-  start(sink: InboundSink): Promise<void>;
+  /** `context` is given by the gateway; a channel started without one holds every ingress unit (`localIngress`). */
+  start(sink: InboundSink, context?: ChannelStartContext): Promise<void>;
   stop(): Promise<void>;
   send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage>;
   edit?(message: SentMessage, outbound: OutboundMessage): Promise<void>;

@@ -2,6 +2,7 @@ export { ChannelError, type ChannelErrorKind } from "./channel-error.js";
 export type {
   Channel,
   ChannelCapabilities,
+  ChannelStartContext,
   EditRate,
   InboundAttachment,
   InboundInteraction,

@@ -18,6 +18,7 @@ import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { GatewayMemory, withMemoryHooks, withMemoryTools } from "../memory/index.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
+import { localIngress } from "../ownership/ingress-leases.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
@@ -321,7 +322,11 @@ export class Gateway {
     this.#redeliverTimer.unref?.();
     this.#housekeeper?.start();
     this.#accepting = true;
-    for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
+    // Consumers a platform allows once per account (a long poll, a Discord shard) run where their ingress lease is.
+    const context = { ingress: ownership?.ingress ?? localIngress };
+    for (const channel of this.#channels.values()) {
+      await channel.start((message) => this.handleInbound(message), context);
+    }
     await this.#dispatcher.start();
     const owned = this.#owned;
     // Each heartbeat reports the runs live here, for /agents on the other instances.

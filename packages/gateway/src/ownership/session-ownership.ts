@@ -1,6 +1,7 @@
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
+import type { IngressLeases } from "./ingress-leases.js";
 import type { InstanceBroadcast } from "./instance-broadcast.js";
 
 /** A user message stored by an instance that does not own its session, for the owner to answer. */
@@ -69,6 +70,11 @@ export interface SessionOwnership {
   fenceFor(sessionKey: string): StoreFence | undefined;
   /** Wakes the session's owner for a message this instance stored but does not own. Contract: never rejects. */
   handOff(message: HandedOffMessage): Promise<void>;
+  /**
+   * Leases for inbound consumers that may run on one instance only (Telegram long polling, Discord shards), renewed
+   * with the session leases. Optional: without it every instance runs them (fine for webhooks, not for polling).
+   */
+  readonly ingress?: IngressLeases;
   /**
    * Messages to the other instances (optional): works from the store's open to its close, whether or not this
    * ownership has started, so channels built before the gateway may subscribe.

@@ -15,6 +15,8 @@ export interface HeldShard {
 export interface Heartbeat {
   /** The shards still this instance's, now renewed. */
   readonly renewed: readonly HeldShard[];
+  /** The ingress units (a long poll, a Discord shard) still this instance's, now renewed: unit → epoch. */
+  readonly ingress: ReadonlyMap<string, number>;
   /** Instances alive (heartbeat within a lease), this one included. */
   readonly live: number;
   /** Shards free or expired: another instance's lease ran out, or it released them. */
@@ -37,8 +39,11 @@ const HEARTBEAT = `
   -- Instances killed long ago (each process has its own id): their rows go, so the table stays a handful of rows.
   forgotten AS (DELETE FROM cluster_instances WHERE heartbeat_at < (SELECT now FROM clock) - $3),
   renewed AS (
-    UPDATE shard_leases SET expires_at = (SELECT now FROM clock) + $2 WHERE owner = $1 RETURNING shard, epoch)
+    UPDATE shard_leases SET expires_at = (SELECT now FROM clock) + $2 WHERE owner = $1 RETURNING shard, epoch),
+  renewed_ingress AS (
+    UPDATE ingress_leases SET expires_at = (SELECT now FROM clock) + $2 WHERE owner = $1 RETURNING unit, epoch)
   SELECT (SELECT coalesce(json_agg(json_build_array(shard, epoch)), '[]') FROM renewed) AS renewed,
+    (SELECT coalesce(json_agg(json_build_array(unit, epoch)), '[]') FROM renewed_ingress) AS ingress,
     (SELECT count(*) FROM cluster_instances, clock WHERE instance_id <> $1 AND heartbeat_at > clock.now - $2)
       + (SELECT count(*) FROM me) AS live,
     (SELECT count(*) FROM shard_leases, clock WHERE (owner IS NULL OR expires_at < clock.now) AND owner IS DISTINCT FROM $1)
@@ -64,6 +69,7 @@ export async function heartbeat(
   const row = rows[0] ?? {};
   return {
     renewed: heldShards(row.renewed),
+    ingress: new Map(parseJson<[string, number][]>(row.ingress).map(([unit, epoch]) => [unit, Number(epoch)])),
     live: Number(row.live),
     claimable: Number(row.claimable),
     nextExpiryMs:
@@ -129,7 +135,7 @@ export async function claimShards(
 }
 
 /**
- * Gives shards up: every one of the instance's (at shutdown, `shards` undefined) or those listed that no run of this
+ * Gives shards up: every one of the instance's with its ingress leases (at shutdown, `shards` undefined) or those listed that no run of this
  * instance is running in and no reply of it is in flight (rebalancing: a send under way is not made a resend).
  * Contract: returns the shards released; their owner is cleared and their epoch raised, so the next claimer takes
  * them at once and a commit still carrying the old epoch (a turn that started as the shard was released) is refused.
@@ -137,7 +143,8 @@ export async function claimShards(
 export async function releaseShards(db: Db, instanceId: string, shards?: readonly number[]): Promise<number[]> {
   if (shards === undefined) {
     const { rows } = await db.query(
-      `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1)
+      `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1),
+       ingress AS (UPDATE ingress_leases SET owner = NULL, expires_at = 0 WHERE owner = $1)
        UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1 WHERE owner = $1 RETURNING shard`,
       [instanceId],
     );
@@ -205,12 +212,16 @@ export async function unansweredSessions(
 }
 
 function transcriptEntries(json: unknown): TranscriptEntry[] {
-  const pairs = (typeof json === "string" ? JSON.parse(json) : json) as [number, string][];
+  const pairs = parseJson<[number, string][]>(json);
   return pairs.map(([seq, message]) => ({ seq: Number(seq), message: JSON.parse(message) as AgentMessage }));
 }
 
+function parseJson<T>(json: unknown): T {
+  return (typeof json === "string" ? JSON.parse(json) : json) as T;
+}
+
 function heldShards(json: unknown): HeldShard[] {
-  const pairs = (typeof json === "string" ? JSON.parse(json) : json) as [number, number][];
+  const pairs = parseJson<[number, number][]>(json);
   return pairs.map(([shard, epoch]) => ({ shard: Number(shard), epoch: Number(epoch) }));
 }
 

@@ -22,6 +22,7 @@ import {
   releaseShards,
   unansweredSessions,
 } from "./lease-statements.js";
+import { PostgresIngressLeases } from "./postgres-ingress-leases.js";
 import { PostgresInstanceBroadcast } from "./postgres-instance-broadcast.js";
 import { SHARD_COUNT, sessionShard } from "./session-shard.js";
 import { WakeListener } from "./wake-listener.js";
@@ -65,6 +66,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly instanceId: string;
   /** The id leases are held under: `instanceId` and a per-process suffix. */
   readonly leaseOwner: string;
+  /** Leases of inbound consumers that run once per account (Telegram long polling, Discord shards). */
+  readonly ingress: PostgresIngressLeases;
   /** Messages to the other instances; from the store's open to its close (`broadcast.close()`). */
   readonly broadcast: PostgresInstanceBroadcast;
   readonly #db: Db;
@@ -108,6 +111,13 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
     this.#clientConfig = parts.clientConfig;
+    this.ingress = new PostgresIngressLeases({
+      db: parts.db,
+      owner: this.leaseOwner,
+      leaseMs: this.#leaseMs,
+      clock: this.#clock,
+      onWarning: parts.onWarning,
+    });
     this.broadcast = new PostgresInstanceBroadcast({
       db: parts.db,
       clientConfig: parts.clientConfig,
@@ -199,6 +209,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
     await this.#beating;
     this.#held = new Map();
+    await this.ingress.stopAll();
     await this.#wakes?.stop();
     this.#wakes = undefined;
     try {
@@ -234,6 +245,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     const lost = [...this.#held].some(([shard, held]) => next.get(shard)?.epoch !== held.epoch);
     this.#held = next;
     if (lost) this.#emit({ type: "lost" });
+    await this.ingress.beat({ renewed: beat.ingress, live: beat.live, validUntil });
     const target = Math.ceil(SHARD_COUNT / Math.max(1, beat.live));
     if (next.size < target && beat.claimable > 0) await this.#claim(target - next.size);
     else if (next.size > target) await this.#rebalance(next.size - target);

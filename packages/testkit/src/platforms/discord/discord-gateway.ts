@@ -5,7 +5,7 @@ import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import type { CallLog } from "../shared/call-log.js";
 import { urlAsAddressed } from "../shared/url-as-addressed.js";
 import type { DiscordBotAccount } from "./discord-types.js";
-import type { DiscordWorld } from "./discord-world.js";
+import { type DiscordWorld, sessionSlot, shardOf } from "./discord-world.js";
 import { GatewaySession } from "./gateway-session.js";
 
 /** Gateway opcodes used by the fake. */
@@ -52,10 +52,19 @@ export class DiscordGateway {
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#onConnection(ws, url));
   }
 
-  /** Resolves once `bot` has a session with an open socket. */
-  waitForSession(bot: DiscordBotAccount, timeoutMs: number): Promise<GatewaySession> {
+  /** The shard ids of every open socket of `bot` with a session, sorted (a shard connected twice is there twice). */
+  connectedShards(bot: DiscordBotAccount): number[] {
+    const shards: number[] = [];
+    for (const session of this.world.sessions.values()) {
+      if (session.bot.user.id === bot.user.id && session.socket?.readyState === 1) shards.push(session.shard[0]);
+    }
+    return shards.sort((a, b) => a - b);
+  }
+
+  /** Resolves once `bot` has a session with an open socket on `shard`. */
+  waitForSession(bot: DiscordBotAccount, timeoutMs: number, shard = 0): Promise<GatewaySession> {
     const check = () => {
-      const session = this.world.currentSession.get(bot.user.id);
+      const session = this.world.currentSession.get(sessionSlot(bot.user.id, shard));
       return session?.socket?.readyState === 1 ? session : undefined;
     };
     const ready = check();
@@ -83,14 +92,14 @@ export class DiscordGateway {
    * Cuts a bot's connection without a close frame; the client should RESUME. When not
    * `resumable`, the session is forgotten: RESUME gets op 9 and the client IDENTIFYs again.
    */
-  drop(bot: DiscordBotAccount, replayDelivered: number, resumable: boolean): boolean {
-    const session = this.world.currentSession.get(bot.user.id);
+  drop(bot: DiscordBotAccount, replayDelivered: number, resumable: boolean, shard = 0): boolean {
+    const session = this.world.currentSession.get(sessionSlot(bot.user.id, shard));
     const socket = session?.socket;
     if (!session || !socket) return false;
     session.replayDeliveredOnResume = replayDelivered;
     if (!resumable) {
       this.world.sessions.delete(session.id);
-      this.world.currentSession.delete(bot.user.id);
+      this.world.currentSession.delete(sessionSlot(bot.user.id, shard));
     }
     session.socket = undefined;
     socket.terminate();
@@ -98,11 +107,17 @@ export class DiscordGateway {
   }
 
   /** Sends op 7 RECONNECT; the client closes and resumes. */
-  requestReconnect(bot: DiscordBotAccount): boolean {
-    const socket = this.world.currentSession.get(bot.user.id)?.socket;
+  requestReconnect(bot: DiscordBotAccount, shard = 0): boolean {
+    const socket = this.world.currentSession.get(sessionSlot(bot.user.id, shard))?.socket;
     if (!socket) return false;
     socket.send(JSON.stringify({ op: Op.Reconnect, d: null }));
     return true;
+  }
+
+  #forget(session: GatewaySession): void {
+    this.world.sessions.delete(session.id);
+    const slot = sessionSlot(session.bot.user.id, session.shard[0]);
+    if (this.world.currentSession.get(slot) === session) this.world.currentSession.delete(slot);
   }
 
   close(): void {
@@ -115,9 +130,12 @@ export class DiscordGateway {
   #onConnection(ws: WebSocket, url: string): void {
     this.#sockets.add(ws);
     let session: GatewaySession | undefined;
-    ws.on("close", () => {
+    ws.on("close", (code: number) => {
       this.#sockets.delete(ws);
-      if (session?.socket === ws) session.socket = undefined;
+      if (session?.socket !== ws) return;
+      session.socket = undefined;
+      // A client closing with 1000 or 1001 ends its session, as on Discord: RESUME then gets op 9.
+      if (code === 1000 || code === 1001) this.#forget(session);
     });
     ws.on("error", () => ws.terminate());
     ws.on("message", (data: RawData) => {
@@ -166,22 +184,29 @@ export class DiscordGateway {
       ws.close(4004, "Authentication failed.");
       return undefined;
     }
+    const shard = shardOfIdentify(d.shard);
+    if (shard === undefined) {
+      ws.close(4010, "Invalid shard.");
+      return undefined;
+    }
     const session = new GatewaySession(
       randomBytes(16).toString("hex"),
       bot,
       Number(d.intents ?? 0),
       this.settings.replayBufferSize,
+      shard,
     );
     session.socket = ws;
     this.world.sessions.set(session.id, session);
-    this.world.currentSession.set(bot.user.id, session);
+    this.world.currentSession.set(sessionSlot(bot.user.id, shard[0]), session);
+    const guilds = this.world.guilds.filter((guild) => shardOf(guild.id, shard[1]) === shard[0]);
     session.dispatch("READY", {
       v: 10,
       user: bot.user,
-      guilds: [{ id: this.world.guild.id, unavailable: true }],
+      guilds: guilds.map((guild) => ({ id: guild.id, unavailable: true })),
       session_id: session.id,
       resume_gateway_url: url,
-      shard: [0, 1],
+      shard,
       application: { id: bot.applicationId, flags: 0 },
       private_channels: [],
       relationships: [],
@@ -191,7 +216,7 @@ export class DiscordGateway {
       user_settings: {},
       _trace: ["fake-discord"],
     });
-    session.dispatch("GUILD_CREATE", this.world.guildCreatePayload(bot));
+    for (const guild of guilds) session.dispatch("GUILD_CREATE", this.world.guildCreatePayload(bot, guild));
     for (const waiter of this.#readyWaiters) waiter();
     return session;
   }
@@ -199,7 +224,10 @@ export class DiscordGateway {
   #resume(ws: WebSocket, d: Record<string, unknown>): GatewaySession | undefined {
     const session = this.world.sessions.get(String(d.session_id ?? ""));
     const seq = Number(d.seq ?? 0);
-    this.#record("gateway.resume", { body: { session_id: d.session_id, seq }, botId: session?.bot.user.id });
+    this.#record("gateway.resume", {
+      body: { session_id: d.session_id, seq, shard: session?.shard },
+      botId: session?.bot.user.id,
+    });
     const valid = session !== undefined && session.bot.token === d.token;
     const frames = valid ? session.framesAfter(Math.max(0, seq - session.replayDeliveredOnResume)) : undefined;
     if (!session || !frames) {
@@ -209,10 +237,22 @@ export class DiscordGateway {
     session.replayDeliveredOnResume = 0;
     session.socket?.terminate();
     session.socket = ws;
-    this.world.currentSession.set(session.bot.user.id, session);
+    // A session resumed while a newer one of the shard is connected (another process IDENTIFIED it meanwhile) gets its
+    // replay, but the shard's new events keep going to the newer one.
+    const slot = sessionSlot(session.bot.user.id, session.shard[0]);
+    if (this.world.currentSession.get(slot)?.socket === undefined) this.world.currentSession.set(slot, session);
     for (const frame of frames) ws.send(frame);
     ws.send(JSON.stringify({ op: Op.Dispatch, t: "RESUMED", s: null, d: { _trace: ["fake-discord"] } }));
     for (const waiter of this.#readyWaiters) waiter();
     return session;
   }
+}
+
+/** `[id, count]` from IDENTIFY's `shard` (`[0, 1]` when absent), or undefined when it is not a valid pair. */
+function shardOfIdentify(value: unknown): [number, number] | undefined {
+  if (value === undefined || value === null) return [0, 1];
+  if (!Array.isArray(value) || value.length !== 2) return undefined;
+  const [id, count] = value.map(Number) as [number, number];
+  if (!Number.isInteger(id) || !Number.isInteger(count) || count < 1 || id < 0 || id >= count) return undefined;
+  return [id, count];
 }

@@ -30,6 +30,15 @@ export interface FakeDiscordOptions {
   readonly callLogLimit?: number;
   /** Echo bot-sent messages back as MESSAGE_CREATE/UPDATE/DELETE, as Discord does. Default true. */
   readonly echoBotMessages?: boolean;
+  /**
+   * Guilds every bot is in (each with the same channels as `guild`). Default 1. Guild `i` is on shard `i % N` for
+   * every shard count N up to 10, so `guilds: 2` with 2 shards puts one guild on each.
+   */
+  readonly guilds?: number;
+  /** The shard count `GET /gateway/bot` recommends (`shards`). Default 1. */
+  readonly shards?: number;
+  /** `session_start_limit.max_concurrency` of `GET /gateway/bot`. Default 1. */
+  readonly maxConcurrency?: number;
 }
 
 /** An injected message: who says what, and which bot(s) should see it. */
@@ -62,8 +71,13 @@ export interface FakeDiscord {
   /** Token of the first bot. */
   readonly token: string;
   readonly bots: readonly DiscordBotAccount[];
-  /** The guild every bot is in, with its channels. */
+  /** The (first) guild every bot is in, with its channels. */
   readonly guild: FakeGuild;
+  /**
+   * Every guild (`guilds` option), the first being `guild`. A guild's events go to the bot's session on shard
+   * `(guild_id >> 22) % shard count`; DMs to shard 0 (as on Discord).
+   */
+  readonly guilds: readonly FakeGuild[];
   /** The default human author. */
   readonly user: DiscordUser;
   /** Another bot (not driven by a token) that can post messages. */
@@ -74,8 +88,13 @@ export interface FakeDiscord {
   waitFor(predicate: CallPredicate, timeoutMs?: number): Promise<RecordedCall>;
   /** The `count`-th call of `method` (1-based, default 1). */
   waitForCall(method: string, count?: number, timeoutMs?: number): Promise<RecordedCall>;
-  /** Resolves once the bot (default the first) has an open gateway session. */
-  waitForSession(bot?: string, timeoutMs?: number): Promise<void>;
+  /** Resolves once the bot (default the first) has an open gateway session on `shard` (default 0). */
+  waitForSession(bot?: string, timeoutMs?: number, shard?: number): Promise<void>;
+  /**
+   * The shard ids of the bot's open gateway sockets (default the first bot), sorted; a shard connected twice
+   * appears twice. IDENTIFY and RESUME calls (`gateway.identify`, `gateway.resume`) carry `shard` in the call log.
+   */
+  connectedShards(bot?: string): number[];
   /** Makes the next matching REST call(s) fail with 429 (`retry_after`) or a 5xx. */
   failNext(fault: FaultSpec): void;
   /** DM from `author` to a bot. */
@@ -115,11 +134,13 @@ export interface FakeDiscord {
    */
   dropConnection(options?: {
     readonly bot?: string;
+    /** The shard whose connection is cut. Default 0. */
+    readonly shard?: number;
     readonly replayDelivered?: number;
     readonly resumable?: boolean;
   }): boolean;
   /** Sends op 7 RECONNECT to the bot. */
-  requestReconnect(options?: { readonly bot?: string }): boolean;
+  requestReconnect(options?: { readonly bot?: string; readonly shard?: number }): boolean;
   /** The DM channel between a bot (default first) and a user (default `user`). */
   dmChannel(bot?: string, user?: DiscordUser): DiscordChannel;
   /** Messages of one channel, oldest first (inbound and bot-sent). */

@@ -32,8 +32,13 @@ export const botRoutes = new RestRouter<RestHandler>()
     status: 200,
     body: {
       url: ctx.gatewayUrl,
-      shards: 1,
-      session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+      shards: ctx.world.gatewayBot.shards,
+      session_start_limit: {
+        total: 1000,
+        remaining: 999,
+        reset_after: 14_400_000,
+        max_concurrency: ctx.world.gatewayBot.maxConcurrency,
+      },
     },
   }))
   .add("GET /users/@me", "getCurrentUser", (ctx) => ({ status: 200, body: requireBot(ctx).user }))

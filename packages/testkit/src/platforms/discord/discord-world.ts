@@ -46,7 +46,7 @@ export class DiscordWorld {
   readonly channels = new Map<string, DiscordChannel>();
   readonly messages = new ConversationStore<DiscordMessage>();
   readonly sessions = new Map<string, GatewaySession>();
-  /** Latest session per bot user id. */
+  /** Latest session per bot user id and shard (`sessionSlot`). */
   readonly currentSession = new Map<string, GatewaySession>();
   readonly interactions = new Map<string, DiscordInteraction>();
   readonly commands = new Map<string, Array<Record<string, unknown>>>();
@@ -56,13 +56,32 @@ export class DiscordWorld {
   readonly otherBot: DiscordUser;
   readonly guild: FakeGuild;
 
+  /** Every guild the bots are in; the first is `guild`. Guild `i` is on shard `i % N` for any shard count N ≤ 10. */
+  readonly guilds: readonly FakeGuild[];
+  /** What `GET /gateway/bot` recommends: the shard count and how many shards may IDENTIFY at once. */
+  readonly gatewayBot: { readonly shards: number; readonly maxConcurrency: number };
+
   /** `ids` must be the generator the bot accounts' ids came from, so no two ids collide. */
-  constructor(accounts: readonly DiscordBotAccount[], extraTextChannels: number, ids: SnowflakeGenerator) {
+  constructor(
+    accounts: readonly DiscordBotAccount[],
+    extraTextChannels: number,
+    ids: SnowflakeGenerator,
+    sharding: { readonly guilds?: number; readonly shards?: number; readonly maxConcurrency?: number } = {},
+  ) {
     this.ids = ids;
     for (const account of accounts) this.bots.set(account.token, account);
     this.human = discordUser(this.ids.next(), "alice");
     this.otherBot = discordUser(this.ids.next(), "other-bot", true);
-    const guildId = this.ids.next();
+    this.gatewayBot = { shards: sharding.shards ?? 1, maxConcurrency: sharding.maxConcurrency ?? 1 };
+    this.guilds = Array.from({ length: Math.max(1, sharding.guilds ?? 1) }, (_, index) =>
+      this.#createGuild(index, index === 0 ? extraTextChannels : 0),
+    );
+    this.guild = this.guilds[0] as FakeGuild;
+  }
+
+  /** Guild `index` with its channels, indexed; its id is on shard `index % N` for every shard count N ≤ 10. */
+  #createGuild(index: number, extraTextChannels: number): FakeGuild {
+    const guildId = shardedGuildId(index);
     const text = (name: string): DiscordChannel => ({
       id: this.ids.next(),
       type: 0,
@@ -82,9 +101,9 @@ export class DiscordWorld {
     const forum: DiscordChannel = { ...text("forum"), type: 15, available_tags: [], default_reaction_emoji: null };
     const thread = (name: string, parent: DiscordChannel) =>
       threadChannel(this.ids.next(), parent, name, this.human.id);
-    this.guild = {
+    const guild: FakeGuild = {
       id: guildId,
-      name: "Fake Guild",
+      name: index === 0 ? "Fake Guild" : `Fake Guild ${index + 1}`,
       general,
       random,
       forum,
@@ -92,9 +111,23 @@ export class DiscordWorld {
       forumPost: thread("a forum post", forum),
       textChannels: [general, random, ...extra],
     };
-    for (const channel of [...this.guild.textChannels, forum, this.guild.thread, this.guild.forumPost]) {
+    for (const channel of [...guild.textChannels, forum, guild.thread, guild.forumPost]) {
       this.channels.set(channel.id, channel);
     }
+    return guild;
+  }
+
+  guildById(id: string | undefined): FakeGuild | undefined {
+    return this.guilds.find((guild) => guild.id === id);
+  }
+
+  /** The current session of `bot` that receives events of `guildId` (`undefined`: a DM, shard 0), if connected. */
+  sessionFor(bot: DiscordBotAccount, guildId: string | undefined): GatewaySession | undefined {
+    for (const session of this.currentSession.values()) {
+      if (session.bot.user.id === bot.user.id && session.shard[0] === shardOf(guildId, session.shard[1]))
+        return session;
+    }
+    return undefined;
   }
 
   /** Creates a public thread under a guild channel (id = starter message id when given) and indexes it. */
@@ -127,8 +160,7 @@ export class DiscordWorld {
     return this.#dmOwnerByChannel.get(channelId);
   }
 
-  guildCreatePayload(bot: DiscordBotAccount): Record<string, unknown> {
-    const { guild } = this;
+  guildCreatePayload(bot: DiscordBotAccount, guild: FakeGuild = this.guild): Record<string, unknown> {
     const joinedAt = new Date().toISOString();
     const member = (user: DiscordUser) => ({
       user,
@@ -245,15 +277,21 @@ export class DiscordWorld {
     return payload;
   }
 
-  /** Sessions that can see a channel: the owning bot for DMs, every bot for guild channels. */
+  /**
+   * Sessions that can see a channel: the owning bot's shard-0 session for DMs, for guild channels every bot's session
+   * of the guild's shard (`(guild_id >> 22) % shard count`).
+   */
   sessionsFor(channelId: string): GatewaySession[] {
     const channel = this.channels.get(channelId);
     if (channel?.type === 1) {
       const owner = this.dmOwner(channelId);
-      const session = owner ? this.currentSession.get(owner.user.id) : undefined;
+      const session = owner ? this.sessionFor(owner, undefined) : undefined;
       return session ? [session] : [];
     }
-    return [...this.currentSession.values()];
+    return [...this.bots.values()].flatMap((bot) => {
+      const session = this.sessionFor(bot, channel?.guild_id);
+      return session ? [session] : [];
+    });
   }
 
   /** Dispatches MESSAGE_CREATE / MESSAGE_UPDATE to every session that sees the channel; returns how many. */
@@ -267,6 +305,28 @@ export class DiscordWorld {
     }
     return count;
   }
+}
+
+/** The key of a bot's current session on one shard in `DiscordWorld.currentSession`. */
+export function sessionSlot(botUserId: string, shardId: number): string {
+  return `${botUserId}:${shardId}`;
+}
+
+/** The shard that receives a guild's events, as Discord computes it; DMs (no guild) go to shard 0. */
+export function shardOf(guildId: string | undefined, shardCount: number): number {
+  if (guildId === undefined) return 0;
+  return Number((BigInt(guildId) >> 22n) % BigInt(Math.max(1, shardCount)));
+}
+
+/** 2520 = lcm(1…10): a stamp that is a multiple of it plus `index` is `index` modulo every shard count up to 10. */
+const SHARD_SPREAD = 2520n;
+const DISCORD_EPOCH_MS = 1_420_070_400_000n;
+
+/** A guild id whose timestamp puts guild `index` on shard `index % N` (N ≤ 10); in the past, so never generated. */
+function shardedGuildId(index: number): string {
+  const stamp = BigInt(Date.now()) - DISCORD_EPOCH_MS;
+  const base = (stamp / SHARD_SPREAD - 1n) * SHARD_SPREAD;
+  return ((base + BigInt(index)) << 22n).toString();
 }
 
 /** A public thread channel object (type 11). */

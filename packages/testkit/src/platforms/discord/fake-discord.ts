@@ -41,7 +41,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       spec.token ?? `${Buffer.from(id).toString("base64url")}.fake.${randomBytes(12).toString("base64url")}`;
     return { token, user: discordUser(id, username, true), applicationId: id };
   });
-  const world = new DiscordWorld(accounts, options.extraTextChannels ?? 0, idSource);
+  const world = new DiscordWorld(accounts, options.extraTextChannels ?? 0, idSource, {
+    ...(options.guilds === undefined ? {} : { guilds: options.guilds }),
+    ...(options.shards === undefined ? {} : { shards: options.shards }),
+    ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+  });
   const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
   const echo = options.echoBotMessages ?? true;
@@ -159,6 +163,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     token: first.token,
     bots: accounts,
     guild: world.guild,
+    guilds: world.guilds,
     user: world.human,
     otherBot: world.otherBot,
     calls: log.calls,
@@ -168,9 +173,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       let seen = 0;
       return log.waitFor((call) => call.method === method && ++seen === count, timeoutMs);
     },
-    waitForSession: async (bot, timeoutMs = 5_000) => {
-      await gateway.waitForSession(account(bot), timeoutMs);
+    waitForSession: async (bot, timeoutMs = 5_000, shard = 0) => {
+      await gateway.waitForSession(account(bot), timeoutMs, shard);
     },
+    connectedShards: (bot) => gateway.connectedShards(account(bot)),
     failNext: (fault) => faults.add(fault),
     injectDm: (inbound) => {
       const dm = world.dmChannel(account(inbound.bot), inbound.author ?? world.human);
@@ -229,8 +235,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       );
     },
     injectButtonPress: async (press) => pressButton(world, press, account),
-    dropConnection: (opts = {}) => gateway.drop(account(opts.bot), opts.replayDelivered ?? 0, opts.resumable ?? true),
-    requestReconnect: (opts = {}) => gateway.requestReconnect(account(opts.bot)),
+    dropConnection: (opts = {}) =>
+      gateway.drop(account(opts.bot), opts.replayDelivered ?? 0, opts.resumable ?? true, opts.shard ?? 0),
+    requestReconnect: (opts = {}) => gateway.requestReconnect(account(opts.bot), opts.shard ?? 0),
     dmChannel: (bot, user) => world.dmChannel(account(bot), user ?? world.human),
     conversation: (channelId) => world.messages.history(channelId),
     registeredCommands: (bot, guildId) => world.commands.get(`${account(bot).applicationId}:${guildId ?? ""}`) ?? [],

@@ -24,6 +24,8 @@ export class GatewaySession {
     readonly bot: DiscordBotAccount,
     readonly intents: number,
     readonly capacity: number,
+    /** `[shard id, shard count]` from IDENTIFY (`[0, 1]` when it named none). */
+    readonly shard: readonly [number, number] = [0, 1],
   ) {}
 
   /** Sends (or keeps for replay) one dispatch event. */

@@ -72,7 +72,7 @@ export function dispatchInteraction(world: DiscordWorld, origin: InteractionOrig
   } else {
     payload.user = user;
   }
-  const session = world.currentSession.get(bot.user.id);
+  const session = world.sessionFor(bot, where.guild_id);
   if (!session) return { ok: false, item: interaction, reason: "bot has no gateway session" };
   session.dispatch("INTERACTION_CREATE", payload);
   return { ok: true, item: interaction };

@@ -14,7 +14,7 @@ function memberOf(ctx: RestContext, userId: string): Record<string, unknown> | u
 }
 
 export const getGuildMember: RestHandler = (ctx) => {
-  if (ctx.params.guildId !== ctx.world.guild.id) return error(404, 10004, "Unknown Guild");
+  if (ctx.world.guildById(ctx.params.guildId) === undefined) return error(404, 10004, "Unknown Guild");
   const member = memberOf(ctx, ctx.params.userId ?? "");
   return member ? { status: 200, body: member } : error(404, 10007, "Unknown Member");
 };

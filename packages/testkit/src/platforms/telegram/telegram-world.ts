@@ -94,6 +94,8 @@ export class TelegramWorld {
       current.secretToken === target.secretToken &&
       current.maxConnections === target.maxConnections;
     if (same && !dropPending) return;
+    // deleteWebhook without a webhook changes nothing (updates a poller confirmed can still be served again).
+    if (bot.webhook === undefined && target === undefined && !dropPending) return;
     bot.webhook?.close();
     bot.webhook = target ? new WebhookSender(target) : undefined;
     const pending = bot.queue.drain();

@@ -1,0 +1,136 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${ENV_VAR} references in config text
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
+import { type FakeTelegram, startFakeOpenAI, startFakeTelegram } from "@chorus/testkit";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { BotProcess } from "./support/bot-process.js";
+import { buildBot } from "./support/build-bot.js";
+
+type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
+
+let dir: string;
+let database: ScratchDatabase;
+let telegram: FakeTelegram;
+let openai: FakeOpenAI;
+const bots: BotProcess[] = [];
+
+beforeAll(async () => {
+  await buildBot();
+  dir = await mkdtemp(join(tmpdir(), "chorus-e2e-telegram-polling-"));
+  database = await createScratchDatabase();
+  telegram = await startFakeTelegram();
+  openai = await startFakeOpenAI();
+}, 300_000);
+
+afterAll(async () => {
+  for (const bot of bots) await bot.kill();
+  await telegram?.close();
+  await openai?.close();
+  await database?.drop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The text of the last user message of a Chat Completions request. */
+function lastUserText(body: Record<string, unknown>): string {
+  const messages = (body.messages ?? []) as { role: string; content: unknown }[];
+  const content = messages.filter((message) => message.role === "user").at(-1)?.content;
+  if (typeof content === "string") return content;
+  return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
+}
+
+describe("two chorus start instances in cluster mode on one Telegram bot in polling mode", () => {
+  it("polls from one instance, and after kill -9 of it the other polls and answers what was sent meanwhile, once", async () => {
+    for (let i = 0; i < 50; i++) {
+      openai.enqueue((request) => [{ type: "text", text: `echo: ${lastUserText(request.body)}` }]);
+    }
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: dir,
+      E2E_OPENAI_KEY: "sk-e2e-test-key-0000000000",
+      E2E_TELEGRAM_TOKEN: telegram.token,
+      E2E_DATABASE_URL: database.url,
+    };
+    const start = async (name: string): Promise<BotProcess> => {
+      const configFile = join(dir, `${name}.yaml`);
+      await writeFile(
+        configFile,
+        [
+          `instanceId: ${name}`,
+          `dataDir: ${JSON.stringify(join(dir, name))}`,
+          "providers:",
+          "  openai:",
+          "    apiKey: ${E2E_OPENAI_KEY}",
+          `    baseUrl: ${JSON.stringify(openai.url)}`,
+          "agents:",
+          "  - id: assistant",
+          "    model: openai/gpt-4.1",
+          "channels:",
+          "  telegram:",
+          "    - accountId: main",
+          "      token: ${E2E_TELEGRAM_TOKEN}",
+          `      apiRoot: ${JSON.stringify(telegram.apiRoot)}`,
+          "      dmPolicy: open",
+          "store:",
+          "  kind: postgres",
+          "  url: ${E2E_DATABASE_URL}",
+          "  cluster: true",
+          "  leaseMs: 1500",
+          "logging:",
+          "  format: json",
+          "shutdownGraceMs: 10000",
+          "",
+        ].join("\n"),
+      );
+      const bot = new BotProcess(["start", "--config", configFile], { cwd: dir, env });
+      bots.push(bot);
+      await bot.waitForLine(/"msg":"chorus started"/);
+      return bot;
+    };
+    const a = await start("a");
+    const poller = async (): Promise<string> => {
+      const { rows } = await queryOnce(
+        database.url,
+        "SELECT coalesce(split_part(owner, '#', 1), '') AS holder FROM ingress_leases WHERE unit LIKE 'telegram:%'",
+      );
+      return rows.map((row) => String(row.holder)).join(",");
+    };
+    await vi.waitFor(async () => expect(await poller()).toBe("a"), { timeout: 20_000, interval: 200 });
+    const b = await start("b");
+    const users = Array.from({ length: 4 }, (_, i) => ({ id: 8100 + i, is_bot: false, first_name: `User${i}` }));
+    const answers = (userId: number): string[] =>
+      telegram
+        .conversation(userId)
+        .filter((message) => message.from?.is_bot === true)
+        .map((message) => message.text ?? "");
+    for (const user of users) await telegram.injectDm({ from: user, text: `one from ${user.id}` });
+    await vi.waitFor(
+      () => expect(users.map((user) => answers(user.id))).toEqual(users.map((user) => [`echo: one from ${user.id}`])),
+      { timeout: 20_000, interval: 100 },
+    );
+    // a still polls: b registered the same unit, but one unit makes a fair share of one each and a holds it.
+    expect(await poller()).toBe("a");
+
+    // kill -9 of the poller: messages sent meanwhile wait at Telegram; b polls once a's lease expired, answers each once.
+    a.child.kill("SIGKILL");
+    await a.exited;
+    for (const user of users) await telegram.injectDm({ from: user, text: `two from ${user.id}` });
+    await vi.waitFor(
+      async () => {
+        expect(await poller()).toBe("b");
+        expect(users.map((user) => answers(user.id))).toEqual(
+          users.map((user) => [`echo: one from ${user.id}`, `echo: two from ${user.id}`]),
+        );
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    b.child.kill("SIGTERM");
+    expect(await b.exited).toEqual({ code: 0, signal: null });
+    expect(await poller()).toBe("");
+    expect(users.map((user) => answers(user.id))).toEqual(
+      users.map((user) => [`echo: one from ${user.id}`, `echo: two from ${user.id}`]),
+    );
+    for (const bot of [a, b]) expect(bot.lines.join("\n")).not.toContain(telegram.token);
+  }, 120_000);
+});
