@@ -19,6 +19,8 @@ import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
+import { observeGateway } from "../telemetry/gateway-instruments.js";
+import { startInboundTrace } from "../telemetry/inbound-trace.js";
 import { ChatNotices } from "./chat-notices.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
 import { createCommandHost } from "./gateway-command-host.js";
@@ -60,6 +62,7 @@ export class Gateway {
   readonly #sessions: SessionRegistry;
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #dispatcher: OutboxDispatcher;
+  #unobserve: (() => void) | undefined;
   readonly #context: GatewayContext;
   readonly #intake: InboundIntake;
   readonly #goals: GoalKeeper;
@@ -192,6 +195,7 @@ export class Gateway {
         },
       },
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     };
     this.#sessions = new SessionRegistry({
       config: this.config,
@@ -283,6 +287,11 @@ export class Gateway {
     this.#redeliverTimer.unref?.();
     this.#housekeeper?.start();
     this.#accepting = true;
+    this.#unobserve ??= observeGateway({
+      sessions: () => this.#sessions.size,
+      runs: () => this.runs.size,
+      outboxBacklog: () => this.#dispatcher.backlog,
+    });
     for (const channel of this.#channels.values()) await channel.start((message) => this.handleInbound(message));
     await this.#dispatcher.start();
     const owned = this.#owned;
@@ -339,6 +348,8 @@ export class Gateway {
     await this.#dispatcher.stop();
     for (const channel of this.#channels.values()) await channel.stop();
     this.#sessions.clear();
+    this.#unobserve?.();
+    this.#unobserve = undefined;
     // Turns are over: the leases go at once, so another instance takes these sessions without waiting for expiry.
     await this.store.ownership?.stop();
   }
@@ -360,12 +371,16 @@ export class Gateway {
   /** The channel sink: every inbound message enters here. Contract: never rejects; failures are logged. */
   async handleInbound(message: InboundMessage): Promise<void> {
     if (!this.#accepting) return;
-    const work = this.#intake.handle(message).catch((error: unknown) => {
-      this.#logger.error(
-        { channel: message.channel, eventId: message.eventId, error: describeError(error) },
-        "inbound failed",
-      );
-    });
+    const trace = startInboundTrace(message, this.#options.telemetry?.sessionKeys);
+    const work = this.#intake
+      .handle(message, trace)
+      .catch((error: unknown) => {
+        this.#logger.error(
+          { channel: message.channel, eventId: message.eventId, error: describeError(error) },
+          "inbound failed",
+        );
+      })
+      .finally(() => trace.intakeDone());
     this.#track(work);
     await work;
   }

@@ -5,6 +5,7 @@ import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js"
 import type { SessionStore } from "../store/session-store.js";
 import { isSessionStoreError } from "../store/session-store-error.js";
 import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, StoreFence } from "../store/store-types.js";
+import { timeStoreCommit } from "../telemetry/store-commit-timer.js";
 import { assistantText, hasToolCalls, toolCallIds } from "./assistant-text.js";
 import type { ReplyManager } from "./reply-manager.js";
 
@@ -166,15 +167,17 @@ export class TurnCommitter {
     if (notice !== undefined) outbox.push(this.#entry("notice", notice, []));
     try {
       const answersSeq = patch === undefined ? undefined : this.#o.answersSeq?.();
-      const result = await store.commitTurn({
-        sessionKey,
-        messages,
-        ...(answersSeq === undefined ? {} : { answersSeq }),
-        // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
-        ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
-        ...(patch === undefined ? {} : { run: { id: runId, patch } }),
-        ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
-      });
+      const result = await timeStoreCommit(() =>
+        store.commitTurn({
+          sessionKey,
+          messages,
+          ...(answersSeq === undefined ? {} : { answersSeq }),
+          // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
+          ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
+          ...(patch === undefined ? {} : { run: { id: runId, patch } }),
+          ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
+        }),
+      );
       for (const message of messages) this.#o.stored.add(message as object);
       if (result.outbox.length > 0) this.#o.onCommitted(result.outbox);
       return result.run;
