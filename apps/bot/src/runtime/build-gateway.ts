@@ -1,4 +1,5 @@
 import type { StreamFn } from "@chorus/core";
+import type { GatewayTelemetryOptions } from "@chorus/gateway";
 import {
   type Channel,
   type ChannelPolicyEntryInput,
@@ -33,6 +34,8 @@ export interface GatewayParts {
   readonly outboxPollMs?: number;
   /** Admins beyond the configured ones (WebChat's local browsers). */
   readonly isAdmin?: (message: InboundMessage) => boolean;
+  /** Spans' session keys and content capture (from the OTEL_* environment). */
+  readonly telemetry?: GatewayTelemetryOptions;
 }
 
 /**
@@ -80,5 +83,6 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     logger: parts.logger,
     ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
     ...(parts.isAdmin === undefined ? {} : { isAdmin: parts.isAdmin }),
+    ...(parts.telemetry === undefined ? {} : { telemetry: parts.telemetry }),
   });
 }

@@ -3,6 +3,7 @@ import { createSlackChannel } from "@chorus/channel-slack";
 import { createTelegramChannel, type TelegramWebhookOptions } from "@chorus/channel-telegram";
 import type { Channel } from "@chorus/gateway";
 import type { BotConfig, ChannelKind } from "../config/bot-config-schema.js";
+import type { MetricsHandler } from "../telemetry/bot-telemetry.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
 import type { WebchatMessage } from "../webchat/webchat-protocol.js";
 
@@ -30,6 +31,8 @@ export interface ChannelHooks {
   webchatHistory(accountId: string, publicId: string): Promise<readonly WebchatMessage[]>;
   /** WebChat: GET /readyz. */
   readiness(): { ready: boolean; detail?: Record<string, unknown> };
+  /** WebChat: GET /metrics (Prometheus text), when telemetry serves it. */
+  readonly metrics?: MetricsHandler;
 }
 
 /**
@@ -130,6 +133,7 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
           storedHistory: (publicId) => hooks.webchatHistory(account.accountId, publicId),
           onError: (error) => hooks.onError(key, error),
           readiness: () => hooks.readiness(),
+          ...(hooks.metrics === undefined ? {} : { metrics: hooks.metrics }),
         }),
     });
   }
