@@ -4,6 +4,14 @@ import { coreSuite } from "./core.js";
 import { gatewaySuite } from "./gateway.js";
 import { platformsSuite } from "./platforms.js";
 import { storeSuite } from "./store.js";
+import { telemetrySuite } from "./telemetry.js";
 
 /** Every suite `pnpm bench` knows, in the order `pnpm bench` with no argument runs them. Add new suites here. */
-export const suites: readonly BenchSuite[] = [coreSuite, platformsSuite, gatewaySuite, storeSuite, clusterSuite];
+export const suites: readonly BenchSuite[] = [
+  coreSuite,
+  platformsSuite,
+  gatewaySuite,
+  storeSuite,
+  clusterSuite,
+  telemetrySuite,
+];
