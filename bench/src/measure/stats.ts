@@ -6,3 +6,9 @@ export function median(values: readonly number[]): number {
   const upper = sorted[mid] as number;
   return sorted.length % 2 === 1 ? upper : ((sorted[mid - 1] as number) + upper) / 2;
 }
+
+/** The `p` quantile (0..1) of an ascending list, nearest rank; 0 for an empty list. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+}

@@ -2,6 +2,7 @@ import type { BenchSuite } from "./bench-suite.js";
 import { clusterSuite } from "./cluster.js";
 import { coreSuite } from "./core.js";
 import { gatewaySuite } from "./gateway.js";
+import { latencySuite } from "./latency.js";
 import { platformsSuite } from "./platforms.js";
 import { storeSuite } from "./store.js";
 import { telemetrySuite } from "./telemetry.js";
@@ -14,4 +15,5 @@ export const suites: readonly BenchSuite[] = [
   storeSuite,
   clusterSuite,
   telemetrySuite,
+  latencySuite,
 ];
