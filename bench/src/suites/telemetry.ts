@@ -64,7 +64,7 @@ function overheadTable(result: TelemetryOverheadResult, baselineDir: string | un
     headers: ["system", "CPU µs/run", "wall µs/run", "vs before / overhead", "goal"],
     rows,
     notes: [
-      `median of ${W1.rounds} rounds × ${W1.runs} runs, ${W1.warmupRuns} warm-up runs; systems interleaved every ${W1.sliceRuns} runs`,
+      `median of ${W1.rounds} rounds × ${W1.runs} runs, ${W1.warmupRuns} warm-up runs; systems interleaved every ${W1.sliceRuns} runs; with a baseline, the mean of both orders (baseline first, then current first)`,
       `a run is 2 model calls and 1 tool call: ${formatNumber(result.spansPerRun)} spans per run with the SDK (invoke_agent, 2 × chat, execute_tool)`,
       baselineDir === undefined
         ? "no --baseline-core: pass a built @chorus/core dist of the commit to compare with (see bench/README.md)"

@@ -372,15 +372,16 @@ export class Gateway {
   async handleInbound(message: InboundMessage): Promise<void> {
     if (!this.#accepting) return;
     const trace = startInboundTrace(message, this.#options.telemetry?.sessionKeys);
-    const work = this.#intake
-      .handle(message, trace)
-      .catch((error: unknown) => {
+    const work = this.#intake.handle(message, trace).then(
+      () => trace.intakeDone(),
+      (error: unknown) => {
+        trace.intakeDone();
         this.#logger.error(
           { channel: message.channel, eventId: message.eventId, error: describeError(error) },
           "inbound failed",
         );
-      })
-      .finally(() => trace.intakeDone());
+      },
+    );
     this.#track(work);
     await work;
   }
