@@ -70,10 +70,27 @@ describe("a gateway turn's trace", () => {
     h = await startHarness({ config: CONFIG, script: subagentScript(), gateway: { agents: AGENTS } });
     await h.send({ text: `spawn wait quick ${SECRET}` });
     await h.gateway.idle();
+    expect(capture.spans().map((span) => span.name)).toContain("invoke_agent helper");
     const attributes = JSON.stringify(capture.spans().map((span) => span.attributes));
     expect(attributes).not.toContain(SECRET);
     expect(attributes).not.toContain("spawn wait");
     expect(attributes).not.toContain(SESSION_KEY);
+  });
+
+  it("records content, sub-agents' included, and the session key as is only when configured to", async () => {
+    h = await startHarness({
+      config: CONFIG,
+      script: subagentScript(),
+      gateway: { agents: AGENTS, telemetry: { captureContent: true, sessionKeys: "verbatim" } },
+    });
+    await h.send({ text: "spawn wait quick" });
+    await h.gateway.idle();
+    const spans = capture.spans();
+    const helper = one(spans, "invoke_agent helper");
+    const helperChat = named(spans, "chat fake-model").find((chat) => isChildOf(chat, helper));
+    expect(helperChat?.attributes["gen_ai.input.messages"]).toContain("quick");
+    expect(one(spans, "execute_tool spawn_agent").attributes["gen_ai.tool.call.arguments"]).toContain("helper");
+    expect(one(spans, "inbound test").attributes["chorus.session.key"]).toBe(SESSION_KEY);
   });
 
   it("counts messages, turns and deliveries in the metrics", async () => {

@@ -19,6 +19,7 @@ import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
+import { loopWithTelemetry } from "../telemetry/agent-telemetry.js";
 import { observeGateway } from "../telemetry/gateway-instruments.js";
 import { startInboundTrace } from "../telemetry/inbound-trace.js";
 import { ChatNotices } from "./chat-notices.js";
@@ -133,6 +134,7 @@ export class Gateway {
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
     const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));
     const slots = options.subagentSlots ?? new SubagentSlots();
+    const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
@@ -145,7 +147,7 @@ export class Gateway {
           logger: this.#logger,
           now,
           slots,
-          loop: options.loop,
+          loop,
           onEnqueued: deliver,
         }),
       );
@@ -170,7 +172,7 @@ export class Gateway {
       now,
       admission,
       streamFn,
-      loop: options.loop,
+      loop,
       resolveModel: (id) => options.models.find(id),
       channelFor,
       deliver,

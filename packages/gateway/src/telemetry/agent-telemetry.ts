@@ -1,4 +1,5 @@
 import type { AgentLoopConfig, AgentTelemetryConfig } from "@chorus/core";
+import type { GatewayOptions } from "../gateway/gateway-options.js";
 import { sessionKeyAttribute } from "./session-key-hash.js";
 import type { GatewayTelemetryOptions } from "./telemetry-options.js";
 
@@ -16,4 +17,13 @@ export function agentTelemetry(
     conversationId: sessionKeyAttribute(sessionKey, deps.telemetry?.sessionKeys ?? "hashed"),
     captureContent,
   };
+}
+
+/** The gateway's loop settings with `telemetry.captureContent` applied, so sub-agents record content alike. */
+export function loopWithTelemetry(
+  loop: GatewayOptions["loop"],
+  telemetry: GatewayTelemetryOptions | undefined,
+): GatewayOptions["loop"] {
+  if (telemetry?.captureContent === undefined) return loop;
+  return { ...loop, telemetry: { ...loop?.telemetry, captureContent: telemetry.captureContent } };
 }

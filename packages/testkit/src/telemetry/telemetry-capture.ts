@@ -21,31 +21,42 @@ export interface TelemetryCapture {
   stop(): Promise<void>;
 }
 
-/**
- * Registers a global OpenTelemetry tracer provider (an in-memory span exporter), meter provider and async context
- * manager, as a program's SDK setup would, for tests and benches. Contract: call `stop()` after; one at a time.
- */
-export function captureTelemetry(): TelemetryCapture {
+/** The tracer side, registered once per process (module graph): see `captureTelemetry`. */
+let tracing: { exporter: InMemorySpanExporter } | undefined;
+
+function registerTracingOnce(): InMemorySpanExporter {
+  if (tracing !== undefined) return tracing.exporter;
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(tracerProvider);
+  tracing = { exporter };
+  return exporter;
+}
+
+/**
+ * Registers a global OpenTelemetry tracer provider (an in-memory span exporter), meter provider and async context
+ * manager, as a program's SDK setup would, for tests and benches. Contract: one capture at a time; `stop()` empties
+ * the span exporter and unregisters the meter provider. The tracer provider and context manager stay registered
+ * for the rest of the process (module graph), because the API's proxy tracers keep the first delegate they found:
+ * a later capture reuses them (and starts with no spans).
+ */
+export function captureTelemetry(): TelemetryCapture {
+  const exporter = registerTracingOnce();
+  exporter.reset();
   const reader = new PeriodicExportingMetricReader({
     exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
     exportIntervalMillis: 3_600_000,
   });
   const meterProvider = new MeterProvider({ readers: [reader] });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
-  trace.setGlobalTracerProvider(tracerProvider);
   metrics.setGlobalMeterProvider(meterProvider);
   return {
     spans: () => exporter.getFinishedSpans(),
     reset: () => exporter.reset(),
     collectMetrics: async () => (await reader.collect()).resourceMetrics,
     stop: async () => {
-      trace.disable();
+      exporter.reset();
       metrics.disable();
-      context.disable();
-      await tracerProvider.shutdown();
       await meterProvider.shutdown();
     },
   };
