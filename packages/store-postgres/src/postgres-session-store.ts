@@ -248,6 +248,7 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
       while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
       // Leases go before the pool: another instance takes these sessions at once, without waiting for expiry.
       await this.ownership?.stop();
+      await this.ownership?.broadcast.close();
       await this.#pool.end().catch(() => {});
       await this.#ownerLock?.release();
     })();

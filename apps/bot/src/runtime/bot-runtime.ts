@@ -13,7 +13,7 @@ import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";
 import type { MetricsHandler } from "../telemetry/bot-telemetry.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
-import { WEBCHAT_KEY_FILE } from "../webchat/webchat-key.js";
+import { clusterWebchatKey, WEBCHAT_KEY_FILE } from "../webchat/webchat-key.js";
 import { buildGateway } from "./build-gateway.js";
 import { type ChannelSpec, channelSpecsOf } from "./channel-factory.js";
 import { LiveChannels } from "./live-channels.js";
@@ -102,6 +102,11 @@ export class BotRuntime {
           // Before the first Gateway (or between two on a reload) there is no routing yet: the page shows what is live.
           if (store === undefined || gateway === undefined) return [];
           return readWebchatHistory(store, gateway.config, accountId, publicId);
+        },
+        instanceBroadcast: () => this.#store?.ownership?.broadcast,
+        webchatSharedKey: () => {
+          const agreeOn = this.#store?.ownership?.agreeOn?.bind(this.#store.ownership);
+          return agreeOn === undefined ? undefined : (own) => clusterWebchatKey(own, agreeOn);
         },
         readiness: () => this.readiness(),
         ...(options.metrics === undefined ? {} : { metrics: options.metrics }),

@@ -1,7 +1,7 @@
 import { createDiscordChannel } from "@chorus/channel-discord";
 import { createSlackChannel } from "@chorus/channel-slack";
 import { createTelegramChannel, type TelegramWebhookOptions } from "@chorus/channel-telegram";
-import type { Channel } from "@chorus/gateway";
+import type { Channel, InstanceBroadcast } from "@chorus/gateway";
 import type { BotConfig, ChannelKind } from "../config/bot-config-schema.js";
 import type { MetricsHandler } from "../telemetry/bot-telemetry.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
@@ -29,6 +29,10 @@ export interface ChannelHooks {
   webchatKeyFile(): string;
   /** WebChat: a browser's stored conversation (its DM and the group). */
   webchatHistory(accountId: string, publicId: string): Promise<readonly WebchatMessage[]>;
+  /** WebChat in a cluster: the other instances (the store's `ownership.broadcast`); undefined for one process. */
+  instanceBroadcast(): InstanceBroadcast | undefined;
+  /** WebChat in a cluster: the server key every instance uses, given this one's; undefined for one process. */
+  webchatSharedKey(): ((own: Buffer) => Promise<Buffer>) | undefined;
   /** WebChat: GET /readyz. */
   readiness(): { ready: boolean; detail?: Record<string, unknown> };
   /** WebChat: GET /metrics (Prometheus text), when telemetry serves it. */
@@ -120,8 +124,10 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
         account.accessToken,
         account.allowedHosts,
       ]),
-      create: (hooks) =>
-        new WebchatChannel({
+      create: (hooks) => {
+        const relay = hooks.instanceBroadcast();
+        const sharedKey = hooks.webchatSharedKey();
+        return new WebchatChannel({
           accountId: account.accountId,
           host: account.host,
           port: account.port,
@@ -134,7 +140,10 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
           onError: (error) => hooks.onError(key, error),
           readiness: () => hooks.readiness(),
           ...(hooks.metrics === undefined ? {} : { metrics: hooks.metrics }),
-        }),
+          ...(relay === undefined ? {} : { relay }),
+          ...(sharedKey === undefined ? {} : { sharedKey }),
+        });
+      },
     });
   }
   return specs;

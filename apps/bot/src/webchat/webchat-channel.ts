@@ -8,6 +8,7 @@ import {
   type GatewayEvent,
   type InboundMessage,
   type InboundSink,
+  type InstanceBroadcast,
   type OutboundMessage,
   type SendTarget,
   type SentMessage,
@@ -30,6 +31,7 @@ import {
   type WebchatMessage,
   type WebchatRoom,
 } from "./webchat-protocol.js";
+import { parseRelayedFrame, type RelayedFrame, relayTopic } from "./webchat-relay.js";
 
 /** Options of a WebChat account. */
 export interface WebchatChannelOptions {
@@ -55,6 +57,17 @@ export interface WebchatChannelOptions {
   readonly storedHistory?: (publicId: string) => Promise<readonly WebchatMessage[]>;
   /** Told when the stored history cannot be read (the page then shows what this process has). */
   readonly onError?: (error: unknown) => void;
+  /**
+   * In a cluster: the other instances. Every frame this channel shows (a reply, an edit, a user's message, activity)
+   * is published to them and theirs are shown here, so a browser connected to this instance sees the replies of a
+   * session another instance owns. Default none (one process).
+   */
+  readonly relay?: InstanceBroadcast;
+  /**
+   * In a cluster: the key every instance uses, given this one's own (`keyFile`), so a browser is the same person on
+   * any instance. Default: the own key.
+   */
+  readonly sharedKey?: (own: Buffer) => Promise<Buffer>;
   /** Answers GET /readyz; default ready once listening. */
   readonly readiness?: () => ReadinessReport;
   /** Serves GET /metrics (Prometheus text); default none (404). */
@@ -88,9 +101,10 @@ interface Client {
  * browser over a WebSocket. A browser holds a secret credential (cookie); everything shown to others and used as its
  * chat and sender id is a public id the server derives from it. Each browser has its own DM session; every browser
  * shares the group room. A connection is an admin only when `localAdmin` is on and its TCP peer is this machine.
- * Contract: `start` rejects when bound off loopback without `accessToken`, or when it cannot listen;
- * `send`/`edit`/`delete` reach every open tab of the chat (a DM only its own browser); an unknown chat or message
- * is a ChannelError "not-found".
+ * With `relay` (a cluster), what one instance shows reaches the browsers connected to every other.
+ * Contract: `start` rejects when bound off loopback without `accessToken`, or when it cannot listen (or, with
+ * `relay`, cannot listen to the other instances); `send`/`edit`/`delete` reach every open tab of the chat (a DM only
+ * its own browser), on every instance with `relay`; an unknown chat or message is a ChannelError "not-found".
  */
 export class WebchatChannel implements Channel {
   readonly id = "webchat";
@@ -109,6 +123,7 @@ export class WebchatChannel implements Channel {
   #sink: InboundSink | undefined;
   #accepting = false;
   #nextId = 1;
+  #unsubscribe: (() => void) | undefined;
   /** In every event id, so that a channel restarted by a reload (its counter back at 1) never repeats one. */
   readonly #instance = randomBytes(6).toString("base64url");
 
@@ -134,7 +149,8 @@ export class WebchatChannel implements Channel {
       throw new ChannelError("forbidden", missingAccessTokenMessage(bindHost));
     }
     const assets = await loadWebchatAssets();
-    const key = await loadOrCreateWebchatKey(this.#options.keyFile);
+    const own = await loadOrCreateWebchatKey(this.#options.keyFile);
+    const key = this.#options.sharedKey === undefined ? own : await this.#options.sharedKey(own);
     this.#key = key;
     const access = new WebchatAccess(key, this.#options.accessToken);
     const hosts = allowedHostNames(bindHost, this.#options.allowedHosts);
@@ -189,6 +205,15 @@ export class WebchatChannel implements Channel {
           : `webchat: cannot listen on ${where}: ${error.message}`,
       );
     });
+    const relay = this.#options.relay;
+    if (relay !== undefined) {
+      try {
+        this.#unsubscribe = await relay.subscribe(relayTopic(this.accountId), (payload) => this.#relayed(payload));
+      } catch (error) {
+        await this.stop();
+        throw new ChannelError("network", `webchat: cannot listen to the other instances: ${String(error)}`);
+      }
+    }
     this.#accepting = true;
   }
 
@@ -199,6 +224,8 @@ export class WebchatChannel implements Channel {
 
   async stop(): Promise<void> {
     this.#accepting = false;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
     for (const client of this.#clients) client.socket.close(1001, "server shutting down");
     this.#clients.clear();
     const server = this.#server;
@@ -215,7 +242,7 @@ export class WebchatChannel implements Channel {
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {
     const { room, chatId } = this.#placeOf(target);
     const message: WebchatMessage = {
-      id: `m${this.#nextId++}`,
+      id: this.#newId("m"),
       room,
       role: "bot",
       text: outbound.text,
@@ -266,8 +293,32 @@ export class WebchatChannel implements Channel {
     return { room: "dm", chatId: target.chatId };
   }
 
+  /** A message id; in a cluster with this instance's tag, so that ids from two instances never meet in a chat. */
+  #newId(prefix: "m" | "u"): string {
+    const n = this.#nextId++;
+    return this.#options.relay === undefined ? `${prefix}${n}` : `${prefix}${n}.${this.#instance}`;
+  }
+
+  /** Shows a frame here and, in a cluster, on every other instance. */
+  #broadcast(room: WebchatRoom, chatId: string, frame: RelayedFrame["frame"]): void {
+    this.#showHere(room, chatId, frame);
+    const relay = this.#options.relay;
+    if (relay !== undefined) void relay.publish(relayTopic(this.accountId), JSON.stringify({ room, chatId, frame }));
+  }
+
+  /** A frame another instance showed: kept as a live message of the chat (for later pages) and shown here. */
+  #relayed(payload: string): void {
+    const relayed = parseRelayedFrame(payload);
+    if (relayed === undefined) return;
+    const { room, chatId, frame } = relayed;
+    if (frame.type === "message") this.#live.add(chatId, frame.message);
+    if (frame.type === "edit") this.#live.edit(chatId, frame.id, frame.text);
+    if (frame.type === "delete") this.#live.remove(chatId, frame.id);
+    this.#showHere(room, chatId, frame);
+  }
+
   /** A group frame goes to every browser; a DM frame only to the browser whose public id is that chat. */
-  #broadcast(room: WebchatRoom, chatId: string, frame: ServerFrame): void {
+  #showHere(room: WebchatRoom, chatId: string, frame: ServerFrame): void {
     const data = JSON.stringify(frame);
     for (const client of this.#clients) {
       if (room === "group" || client.publicId === chatId) client.socket.send(data);
@@ -326,7 +377,7 @@ export class WebchatChannel implements Channel {
     }
     const chatId = frame.room === "dm" ? client.publicId : GROUP_CHAT_ID;
     const at = this.#now();
-    const id = `u${this.#nextId++}`;
+    const id = this.#newId("u");
     const name = guestName(client.publicId);
     const shown: WebchatMessage = {
       id,

@@ -39,3 +39,20 @@ async function readKey(path: string): Promise<Buffer | undefined> {
   }
   return Buffer.from(hex, "hex");
 }
+
+/** The name of the WebChat server key among the values the instances of a cluster agree on. */
+export const WEBCHAT_CLUSTER_KEY = "webchat.key";
+
+/**
+ * The WebChat key of a cluster: the first instance's own key, stored in the database (`agreeOn`), so that a browser's
+ * cookie means the same person, and an access cookie stays good, on every instance.
+ * Contract: rejects when the store cannot be reached, or when what is stored is not a key.
+ */
+export async function clusterWebchatKey(
+  own: Buffer,
+  agreeOn: (name: string, proposal: string) => Promise<string>,
+): Promise<Buffer> {
+  const hex = await agreeOn(WEBCHAT_CLUSTER_KEY, own.toString("hex"));
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error("webchat: the cluster's stored WebChat key is not 64 hex digits");
+  return Buffer.from(hex, "hex");
+}

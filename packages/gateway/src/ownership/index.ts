@@ -1,3 +1,4 @@
+export type { InstanceBroadcast } from "./instance-broadcast.js";
 export type {
   HandedOffMessage,
   OwnershipEvent,

@@ -1,5 +1,6 @@
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
+import type { InstanceBroadcast } from "./instance-broadcast.js";
 
 /** A user message stored by an instance that does not own its session, for the owner to answer. */
 export interface HandedOffMessage {
@@ -64,6 +65,17 @@ export interface SessionOwnership {
   fenceFor(sessionKey: string): StoreFence | undefined;
   /** Wakes the session's owner for a message this instance stored but does not own. Contract: never rejects. */
   handOff(message: HandedOffMessage): Promise<void>;
+  /**
+   * Messages to the other instances (optional): works from the store's open to its close, whether or not this
+   * ownership has started, so channels built before the gateway may subscribe.
+   */
+  readonly broadcast?: InstanceBroadcast;
+  /**
+   * The value every instance of the cluster uses for `name` (optional): the first proposal stored wins, and every
+   * later call, on any instance, returns it (e.g. the WebChat server key). Works from the store's open to its close.
+   * Contract: rejects when the store cannot be reached; never replaces a stored value.
+   */
+  agreeOn?(name: string, proposal: string): Promise<string>;
   /** Stops renewing and releases every lease at once, so another instance takes over without waiting. Idempotent. */
   stop(): Promise<void>;
 }

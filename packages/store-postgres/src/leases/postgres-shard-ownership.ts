@@ -9,7 +9,9 @@ import type {
 import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
+import { agreeOnValue } from "./cluster-value-statements.js";
 import { claimShards, type HeldShard, heartbeat, releaseShards, unansweredSessions } from "./lease-statements.js";
+import { PostgresInstanceBroadcast } from "./postgres-instance-broadcast.js";
 import { SHARD_COUNT, sessionShard } from "./session-shard.js";
 import { WakeListener } from "./wake-listener.js";
 
@@ -43,6 +45,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly instanceId: string;
   /** The id leases are held under: `instanceId` and a per-process suffix. */
   readonly leaseOwner: string;
+  /** Messages to the other instances; from the store's open to its close (`broadcast.close()`). */
+  readonly broadcast: PostgresInstanceBroadcast;
   readonly #db: Db;
   readonly #ctx: StoreContext;
   readonly #leaseMs: number;
@@ -76,6 +80,13 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
     this.#clientConfig = parts.clientConfig;
+    this.broadcast = new PostgresInstanceBroadcast({
+      db: parts.db,
+      clientConfig: parts.clientConfig,
+      schema: parts.schema,
+      sender: this.leaseOwner,
+      onWarning: parts.onWarning,
+    });
   }
 
   /** The shards held now (renewed in time), by shard number. */
@@ -117,6 +128,11 @@ export class PostgresShardOwnership implements SessionOwnership {
     const held = this.#held.get(sessionShard(sessionKey));
     if (held === undefined || this.#clock() > held.validUntil) return undefined;
     return { epoch: held.epoch };
+  }
+
+  /** Contract: as `SessionOwnership.agreeOn`; the value lives in `cluster_values`. */
+  agreeOn(name: string, proposal: string): Promise<string> {
+    return agreeOnValue(this.#db, name, proposal);
   }
 
   async handOff(message: HandedOffMessage): Promise<void> {

@@ -13,6 +13,7 @@ export class WakeListener {
   readonly #onReconnect: () => void;
   readonly #onWarning: (message: string) => void;
   readonly #retryMs: number;
+  readonly #lostWarning: string;
   #client: pg.Client | undefined;
   #retry: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
@@ -24,6 +25,8 @@ export class WakeListener {
     onReconnect: () => void;
     onWarning: (message: string) => void;
     retryMs?: number;
+    /** The warning when the connection breaks; default one about wake-ups. */
+    lostWarning?: string;
   }) {
     this.#config = options.config;
     this.#channel = options.channel;
@@ -31,6 +34,8 @@ export class WakeListener {
     this.#onReconnect = options.onReconnect;
     this.#onWarning = options.onWarning;
     this.#retryMs = options.retryMs ?? 1000;
+    this.#lostWarning =
+      options.lostWarning ?? "Lost the connection that listens for wake-ups; reconnecting (the sweep covers the gap).";
   }
 
   async start(): Promise<void> {
@@ -61,7 +66,7 @@ export class WakeListener {
     client.on("end", () => {
       if (this.#stopped || this.#client !== client) return;
       this.#client = undefined;
-      this.#onWarning("Lost the connection that listens for wake-ups; reconnecting (the sweep covers the gap).");
+      this.#onWarning(this.#lostWarning);
       this.#scheduleRetry();
     });
   }

@@ -53,7 +53,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
   const world = new SlackWorld(accounts);
   const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
-  const links = new SocketLinks(log, options.pingIntervalMs ?? 5_000);
+  const links = new SocketLinks(log, options.pingIntervalMs ?? 5_000, options.eventAckTimeoutMs ?? 0);
   const eventsUrls = new Map<string, string>();
   const abort = new AbortController();
   let origin = "";
@@ -235,7 +235,9 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     setEventsUrl: (url, bot) => {
       eventsUrls.set(accountFor(bot).appId, url);
     },
-    waitForSocket: (bot, timeoutMs = 5_000) => links.waitForLink(accountFor(bot), timeoutMs),
+    waitForSocket: (bot, timeoutMs = 5_000, count = 1) => links.waitForLink(accountFor(bot), timeoutMs, count),
+    socketLinks: (bot) => links.linkCount(accountFor(bot)),
+    loseAcks: (count = 1) => links.loseAcks(count),
     injectDm: (inbound) => {
       const target = accountFor(inbound.bot);
       const from = inbound.user ?? world.human;

@@ -30,6 +30,12 @@ export interface FakeSlackOptions {
   readonly callLogLimit?: number;
   /** WS ping interval on Socket Mode links (0 = never). Default 5 000 ms. */
   readonly pingIntervalMs?: number;
+  /**
+   * Socket Mode: an `events_api` envelope left unacked this long is sent again on another of the app's links, with
+   * `retry_attempt` + 1 and `retry_reason` "timeout", at most 3 times (Slack's behaviour; Slack waits about 3 s).
+   * Default 0: an envelope waits for its ack, or is redelivered only when its link dies.
+   */
+  readonly eventAckTimeoutMs?: number;
 }
 
 /** An injected message: who says what, to which app. */
@@ -72,8 +78,19 @@ export interface FakeSlack {
   addChannel(name: string): string;
   /** HTTP mode: where to POST events and commands for an app (default the first). */
   setEventsUrl(url: string, bot?: string): void;
-  /** Socket mode: resolves once the app has an open link that got `hello`. */
-  waitForSocket(bot?: string, timeoutMs?: number): Promise<void>;
+  /**
+   * Socket mode: resolves once the app has `count` (default 1) open links that got `hello`. An app may hold several
+   * (Slack allows 10, e.g. one per instance of a clustered app): envelopes are spread over them round-robin.
+   */
+  waitForSocket(bot?: string, timeoutMs?: number, count?: number): Promise<void>;
+  /** Socket mode: how many open links the app (default the first) holds now. */
+  socketLinks(bot?: string): number;
+  /**
+   * Socket mode: the next `count` (default 1) acks the fake receives are lost on the way (recorded as `lost-ack`
+   * calls); with `eventAckTimeoutMs` their events are then sent again on another link, as Slack retries an unacked
+   * envelope. Every `ack` and `lost-ack` call has `params.link`: the link's number ("1", "2" … in the order they opened).
+   */
+  loseAcks(count?: number): void;
   /** DM (`message`, `channel_type: "im"`) to one app. */
   injectDm(inbound: SlackInbound): Promise<Delivery<SlackEventBody>>;
   /** Channel message (`channel_type: "channel"`) to every app; `threadTs` puts it in a thread. */

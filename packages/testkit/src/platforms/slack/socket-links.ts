@@ -16,6 +16,9 @@ export type EnvelopeType = "events_api" | "slash_commands" | "interactive";
  */
 export const INTERACTION_ACK_MS = 3_000;
 
+/** How many times Slack sends an unacked `events_api` envelope again before it gives up on it. */
+export const EVENT_RETRIES = 3;
+
 /** Retry bookkeeping of one envelope. */
 export interface EnvelopeRetry {
   readonly attempt: number;
@@ -29,17 +32,20 @@ interface PendingEnvelope {
   readonly payload: unknown;
   retry: EnvelopeRetry;
   socket: WebSocket | undefined;
-  /** Interactive envelopes: the timer that gives up on the ack. */
-  deadline?: NodeJS.Timeout;
+  /** Interactive envelopes: the timer that gives up on the ack; events (with an ack timeout): the timer that retries. */
+  deadline?: NodeJS.Timeout | undefined;
   readonly settle: (delivery: Delivery<unknown>) => void;
 }
 
 /**
  * Socket Mode links: tickets from `apps.connections.open`, `hello`, envelopes with ack
  * tracking, WS pings (a link that misses a pong is cut), `disconnect` messages, and redelivery of envelopes left
- * unacked when a link dies.
+ * unacked when a link dies. An app may hold several links at once (Slack allows 10, e.g. one per instance of a
+ * clustered app): envelopes are spread over them round-robin, and with `eventAckTimeoutMs` an `events_api` envelope
+ * left unacked that long is sent again (`retry_attempt` + 1, reason `timeout`) on another link, at most
+ * EVENT_RETRIES times, as Slack does.
  * Contract: every envelope settles once, when acked (`ok: true`), when an interactive one is left unacked for
- * INTERACTION_ACK_MS, or when the fake closes.
+ * INTERACTION_ACK_MS, when an event's retries are used up, or when the fake closes.
  */
 export class SocketLinks {
   readonly #wss = new WebSocketServer({ noServer: true });
@@ -49,11 +55,29 @@ export class SocketLinks {
   readonly #pending = new Map<string, PendingEnvelope>();
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #linkWaiters = new Set<() => void>();
+  /** Per app: how many envelopes were sent, to pick the next link round-robin. */
+  readonly #turns = new Map<string, number>();
+  #acksToLose = 0;
+  /** Each link's number (1, 2, … in the order they opened), recorded with its acks. */
+  readonly #linkNumbers = new WeakMap<WebSocket, number>();
+  #linksOpened = 0;
 
   constructor(
     readonly log: CallLog,
     readonly pingIntervalMs: number,
+    /** Resend an `events_api` envelope unacked for this long on another link (0: wait for the ack or the link's end). */
+    readonly eventAckTimeoutMs = 0,
   ) {}
+
+  /** The app's open links that got `hello`. */
+  linkCount(account: SlackBotAccount): number {
+    return this.#links.get(account.appId)?.length ?? 0;
+  }
+
+  /** Drops the next `count` acks the fake receives, as if lost on the way: those envelopes stay unacked. */
+  loseAcks(count: number): void {
+    this.#acksToLose += count;
+  }
 
   issueTicket(account: SlackBotAccount): string {
     const ticket = newTicket();
@@ -81,24 +105,24 @@ export class SocketLinks {
   ): Promise<Delivery<unknown>> {
     return new Promise((settle) => {
       const envelope: PendingEnvelope = { id: randomUUID(), account, type, payload, retry, socket: undefined, settle };
-      const link = this.#links.get(account.appId)?.at(-1);
+      const link = this.#nextLink(account);
       if (link) this.#transmit(envelope, link);
       else this.#queue(envelope);
     });
   }
 
-  /** Resolves once the app has an open link that got `hello`. */
-  waitForLink(account: SlackBotAccount, timeoutMs: number): Promise<void> {
-    if (this.#links.get(account.appId)?.length) return Promise.resolve();
+  /** Resolves once the app has `count` (default 1) open links that got `hello`. */
+  waitForLink(account: SlackBotAccount, timeoutMs: number, count = 1): Promise<void> {
+    if (this.linkCount(account) >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const check = () => {
-        if (!this.#links.get(account.appId)?.length) return;
+        if (this.linkCount(account) < count) return;
         cleanup();
         resolve();
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`app ${account.appId} opened no Socket Mode link within ${timeoutMs} ms`));
+        reject(new Error(`app ${account.appId} opened no ${count} Socket Mode link(s) within ${timeoutMs} ms`));
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
@@ -162,7 +186,8 @@ export class SocketLinks {
       }, this.pingIntervalMs);
       this.#timers.add(timer);
     }
-    ws.on("message", (data: RawData) => this.#onFrame(data));
+    this.#linkNumbers.set(ws, ++this.#linksOpened);
+    ws.on("message", (data: RawData) => this.#onFrame(data, ws));
     ws.on("error", () => ws.terminate());
     ws.on("close", () => {
       if (timer) {
@@ -175,9 +200,10 @@ export class SocketLinks {
       for (const envelope of this.#pending.values()) {
         if (envelope.socket !== ws) continue;
         this.#pending.delete(envelope.id);
+        clearTimeout(envelope.type === "events_api" ? envelope.deadline : undefined);
         envelope.retry = { attempt: envelope.retry.attempt + 1, reason: "timeout" };
         envelope.socket = undefined;
-        const next = remaining.at(-1);
+        const next = this.#nextLink(account);
         if (next) this.#transmit(envelope, next);
         else this.#queue(envelope);
       }
@@ -196,6 +222,33 @@ export class SocketLinks {
     for (const waiter of this.#linkWaiters) waiter();
   }
 
+  /** The app's links take turns (round-robin); `avoid` is skipped when there is another. */
+  #nextLink(account: SlackBotAccount, avoid?: WebSocket): WebSocket | undefined {
+    const links = (this.#links.get(account.appId) ?? []).filter((link) => link !== avoid);
+    const candidates = links.length > 0 ? links : (this.#links.get(account.appId) ?? []);
+    if (candidates.length === 0) return undefined;
+    const turn = this.#turns.get(account.appId) ?? 0;
+    this.#turns.set(account.appId, turn + 1);
+    return candidates[turn % candidates.length];
+  }
+
+  /** An event nobody acked in time: sent again on another link, until EVENT_RETRIES are used up. */
+  #retryUnacked(envelope: PendingEnvelope): void {
+    if (this.#pending.get(envelope.id) !== envelope) return;
+    this.#pending.delete(envelope.id);
+    envelope.deadline = undefined;
+    if (envelope.retry.attempt >= EVENT_RETRIES) {
+      envelope.settle({ ok: false, item: envelope.payload, reason: `not acked after ${EVENT_RETRIES} retries` });
+      return;
+    }
+    const failed = envelope.socket;
+    envelope.retry = { attempt: envelope.retry.attempt + 1, reason: "timeout" };
+    envelope.socket = undefined;
+    const next = this.#nextLink(envelope.account, failed);
+    if (next) this.#transmit(envelope, next);
+    else this.#queue(envelope);
+  }
+
   #queue(envelope: PendingEnvelope): void {
     const list = this.#queued.get(envelope.account.appId) ?? [];
     list.push(envelope);
@@ -207,6 +260,9 @@ export class SocketLinks {
     this.#pending.set(envelope.id, envelope);
     if (envelope.type === "interactive" && envelope.deadline === undefined) {
       envelope.deadline = setTimeout(() => this.#giveUp(envelope), INTERACTION_ACK_MS);
+    }
+    if (envelope.type === "events_api" && this.eventAckTimeoutMs > 0) {
+      envelope.deadline = setTimeout(() => this.#retryUnacked(envelope), this.eventAckTimeoutMs);
     }
     ws.send(
       JSON.stringify({
@@ -232,7 +288,7 @@ export class SocketLinks {
     envelope.settle({ ok: false, item: envelope.payload, reason: `not acked within ${INTERACTION_ACK_MS} ms` });
   }
 
-  #onFrame(data: RawData): void {
+  #onFrame(data: RawData, ws: WebSocket): void {
     let frame: { envelope_id?: string; payload?: unknown };
     try {
       frame = JSON.parse(data.toString()) as { envelope_id?: string; payload?: unknown };
@@ -241,19 +297,23 @@ export class SocketLinks {
     }
     const envelope = frame.envelope_id === undefined ? undefined : this.#pending.get(frame.envelope_id);
     if (!envelope) return;
-    this.#pending.delete(envelope.id);
-    clearTimeout(envelope.deadline);
+    const lost = this.#acksToLose > 0;
+    if (lost) this.#acksToLose -= 1;
+    else {
+      this.#pending.delete(envelope.id);
+      clearTimeout(envelope.deadline);
+    }
     this.log.record({
-      method: "ack",
+      method: lost ? "lost-ack" : "ack",
       httpMethod: "WS",
       path: "/link/",
-      params: { envelope_id: envelope.id, type: envelope.type },
+      params: { envelope_id: envelope.id, type: envelope.type, link: String(this.#linkNumbers.get(ws)) },
       body: frame.payload,
       botId: envelope.account.userId,
       status: 101,
       at: Date.now(),
     });
-    envelope.settle({ ok: true, item: envelope.payload });
+    if (!lost) envelope.settle({ ok: true, item: envelope.payload });
   }
 }
 
