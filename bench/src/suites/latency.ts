@@ -15,7 +15,7 @@ const WORKLOAD = { messages: 240, warmupMessages: 24, window: 8, modelMs: 500 };
 const GOAL = { p50Ms: 15, p99Ms: 50 };
 
 /** The Gateway pieces with a model whose only token comes after `modelMs`. */
-function withModelLatency(pieces: GatewayPieces, modelMs: number): GatewayPieces {
+export function withModelLatency(pieces: GatewayPieces, modelMs: number): GatewayPieces {
   return {
     ...pieces,
     scriptedStreamFn: (script) =>
