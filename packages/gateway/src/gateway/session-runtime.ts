@@ -188,6 +188,7 @@ export class SessionRuntime implements LaneHost {
   }
 
   dropped(item: LaneItem): void {
+    item.trace?.dropped();
     if (item.source === "goal") this.#turnEnded([item], undefined);
     this.#deps.logger.warn({ sessionKey: this.key, senderId: item.senderId }, "queue full: dropped the oldest message");
     this.#deps.notice(

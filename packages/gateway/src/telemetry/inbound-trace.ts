@@ -88,6 +88,13 @@ export class InboundTrace {
     this.#end();
   }
 
+  /** The message was dropped from its full lane before its turn: the span ends with that verdict. */
+  dropped(): void {
+    if (!this.#open) return;
+    this.#span?.setAttribute("chorus.inbound.verdict", "dropped");
+    this.#end();
+  }
+
   #end(): void {
     if (!this.#open) return;
     this.#open = false;
