@@ -118,7 +118,7 @@ export async function measureRecallLatency(
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  return { p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), maxMs: times.at(-1) ?? Number.NaN };
+  return { p50Ms: percentile(times, 0.5), p99Ms: percentile(times, 0.99), maxMs: times.at(-1) ?? Number.NaN };
 }
 
 /** The clock after the last of `sessions` sessions. */

@@ -20,7 +20,8 @@ interface ModelLike {
 export interface GatewayPieces {
   readonly Gateway: new (options: Record<string, unknown>) => GatewayLike;
   readonly SqliteSessionStore: { open(options: { path: string }): StoreLike };
-  readonly scriptedStreamFn: (script: (context: { messages: readonly unknown[] }) => string) => unknown;
+  /** The script answers a text, or a scripted reply (e.g. `{ blocks: [{ type: "text", text, delayMs }] }`). */
+  readonly scriptedStreamFn: (script: (context: { messages: readonly unknown[] }) => string | object) => unknown;
   readonly fakeModel: () => ModelLike;
 }
 

@@ -2,9 +2,11 @@ import type { BenchSuite } from "./bench-suite.js";
 import { clusterSuite } from "./cluster.js";
 import { coreSuite } from "./core.js";
 import { gatewaySuite } from "./gateway.js";
+import { latencySuite } from "./latency.js";
 import { memorySuite } from "./memory.js";
 import { platformsSuite } from "./platforms.js";
 import { storeSuite } from "./store.js";
+import { telemetrySuite } from "./telemetry.js";
 
 /** Every suite `pnpm bench` knows, in the order `pnpm bench` with no argument runs them. Add new suites here. */
 export const suites: readonly BenchSuite[] = [
@@ -14,4 +16,6 @@ export const suites: readonly BenchSuite[] = [
   storeSuite,
   clusterSuite,
   memorySuite,
+  telemetrySuite,
+  latencySuite,
 ];

@@ -1,15 +1,5 @@
-import {
-  Agent,
-  type AgentMessage,
-  type AnyAgentTool,
-  type AssistantMessage,
-  AssistantMessageEventStream,
-  agentLoop,
-  defineTool,
-  emptyUsage,
-  type Model,
-  type StreamFn,
-} from "@chorus/core";
+import type { AgentMessage, AnyAgentTool, AssistantMessage, Model, StreamFn } from "@chorus/core";
+import * as installedCore from "@chorus/core";
 import { z } from "zod";
 import type { Scenario, ScenarioTool } from "../workloads/scenario.js";
 import { seenToolResults } from "../workloads/seen-tool-results.js";
@@ -29,8 +19,15 @@ const model: Model = {
   capabilities: { tools: true, thinking: false, images: false },
 };
 
+/** What the bench uses of `@chorus/core` (another build of it, e.g. a baseline, provides the same). */
+export type ChorusCoreModule = Pick<
+  typeof installedCore,
+  "Agent" | "agentLoop" | "defineTool" | "emptyUsage" | "AssistantMessageEventStream"
+>;
+
 /** A Chorus StreamFn that plays the scenario's scripted model. */
-function scriptedStreamFn(scenario: Scenario): StreamFn {
+function scriptedStreamFn(core: ChorusCoreModule, scenario: Scenario): StreamFn {
+  const { AssistantMessageEventStream, emptyUsage } = core;
   return (_model, context) => {
     const stream = new AssistantMessageEventStream();
     const turn = scenario.respond(seenToolResults(context.messages));
@@ -79,8 +76,8 @@ function toolSchema(spec: ScenarioTool) {
   return z.object(shape);
 }
 
-function toChorusTool(spec: ScenarioTool): AnyAgentTool {
-  return defineTool({
+function toChorusTool(core: ChorusCoreModule, spec: ScenarioTool): AnyAgentTool {
+  return core.defineTool({
     name: spec.name,
     description: spec.description,
     parameters: toolSchema(spec),
@@ -97,29 +94,36 @@ function finalText(messages: AgentMessage[]): string {
   return last.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-// Idle agents never call their model; they still need a StreamFn to be built.
-const idleStreamFn = scriptedStreamFn(toolRoundTrip);
+/**
+ * A Chorus system on a given build of `@chorus/core`: its `agentLoop` with a scripted StreamFn, streaming tool
+ * execution on. Contract: `name` labels it in tables.
+ */
+export function chorusSystemOf(core: ChorusCoreModule, name: string): CoreSystem {
+  // Idle agents never call their model; they still need a StreamFn to be built.
+  const idleStreamFn = scriptedStreamFn(core, toolRoundTrip);
+  return {
+    name,
+    prepare(scenario) {
+      const config = {
+        model,
+        streamFn: scriptedStreamFn(core, scenario),
+        tools: scenario.tools.map((tool) => toChorusTool(core, tool)),
+        toolExecution: { streaming: true },
+      };
+      return async () => {
+        const prompt: AgentMessage = { role: "user", content: scenario.prompt, timestamp: Date.now() };
+        const stream = core.agentLoop([prompt], { messages: [] }, config);
+        for await (const _event of stream) {
+          // Consume every event, as an app would.
+        }
+        return finalText(await stream.result());
+      };
+    },
+    createIdleAgent(messages) {
+      return new core.Agent({ model, streamFn: idleStreamFn, messages });
+    },
+  };
+}
 
-/** `@chorus/core`: its `agentLoop` with a scripted StreamFn, streaming tool execution on. */
-export const chorus: CoreSystem = {
-  name: CHORUS_NAME,
-  prepare(scenario) {
-    const config = {
-      model,
-      streamFn: scriptedStreamFn(scenario),
-      tools: scenario.tools.map(toChorusTool),
-      toolExecution: { streaming: true },
-    };
-    return async () => {
-      const prompt: AgentMessage = { role: "user", content: scenario.prompt, timestamp: Date.now() };
-      const stream = agentLoop([prompt], { messages: [] }, config);
-      for await (const _event of stream) {
-        // Consume every event, as an app would.
-      }
-      return finalText(await stream.result());
-    };
-  },
-  createIdleAgent(messages) {
-    return new Agent({ model, streamFn: idleStreamFn, messages });
-  },
-};
+/** `@chorus/core` as installed in this workspace. */
+export const chorus: CoreSystem = chorusSystemOf(installedCore, CHORUS_NAME);

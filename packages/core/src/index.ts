@@ -93,6 +93,13 @@ export {
 export { type AssistantMessageEvent, AssistantMessageEventStream } from "./stream/assistant-message-event.js";
 export { EventStream } from "./stream/event-stream.js";
 export type { LlmTool, StreamContext, StreamFn, StreamOptions } from "./stream/stream-fn.js";
+export {
+  CHORUS as CHORUS_SPAN_ATTRIBUTES,
+  finishReason,
+  GEN_AI as GEN_AI_ATTRIBUTES,
+} from "./telemetry/genai-attributes.js";
+export { lazyInstruments } from "./telemetry/lazy-instruments.js";
+export type { AgentTelemetryConfig } from "./telemetry/telemetry-config.js";
 export { defineTool, toLlmTool } from "./tools/define-tool.js";
 export type {
   AgentTool,

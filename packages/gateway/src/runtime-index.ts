@@ -73,6 +73,8 @@ export { ReplyManager, type ReplyManagerOptions, type ReplyMode } from "./reply-
 export { runStatusOf, TurnCommitter, type TurnCommitterOptions } from "./reply-manager/turn-committer.js";
 export { type GatewayChildRunnerOptions, gatewayChildRunner } from "./subagent-sessions/gateway-child-runner.js";
 export { subagentResultMessage } from "./subagent-sessions/subagent-result-message.js";
+export { type SessionKeyMode, sessionKeyAttribute } from "./telemetry/session-key-hash.js";
+export type { GatewayTelemetryOptions } from "./telemetry/telemetry-options.js";
 export {
   generateSessionTitle,
   MAX_TITLE_LENGTH,

@@ -5,3 +5,4 @@ export * from "./llm/index.js";
 export * from "./network/index.js";
 export * from "./platforms/index.js";
 export * from "./scripted/index.js";
+export * from "./telemetry/index.js";

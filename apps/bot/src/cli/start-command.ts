@@ -6,6 +6,8 @@ import { resolveBotConfig } from "../config/resolve-bot-config.js";
 import { createBotLogger } from "../logging/bot-logger.js";
 import { BotRuntime } from "../runtime/bot-runtime.js";
 import { ConfigReloader } from "../runtime/config-reloader.js";
+import { startBotTelemetry } from "../telemetry/bot-telemetry.js";
+import { telemetrySettingsOf } from "../telemetry/telemetry-env.js";
 import type { CliIo } from "./cli-io.js";
 
 /**
@@ -22,6 +24,8 @@ export async function startCommand(io: CliIo, configPath: string | undefined): P
     return 1;
   }
   const { config } = resolved;
+  const settings = telemetrySettingsOf(io.env);
+  const telemetry = startBotTelemetry(settings);
   const logger = createBotLogger({
     level: config.logging.level,
     format: config.logging.format,
@@ -34,6 +38,8 @@ export async function startCommand(io: CliIo, configPath: string | undefined): P
     // Relative paths in a config file (dataDir, store.path) are relative to the file.
     cwd: resolved.file === undefined ? io.cwd : dirname(resolved.file),
     ...(resolved.modelExplanation === undefined ? {} : { modelExplanation: resolved.modelExplanation }),
+    ...(telemetry.metricsHandler === undefined ? {} : { metrics: telemetry.metricsHandler }),
+    telemetry: { sessionKeys: settings.sessionKeys, captureContent: settings.captureContent },
   });
   // Signal handlers go in before start: "chorus started" is printed inside start(), and a SIGHUP that
   // arrives between that line and a later handler would kill the process (SIGHUP's default action).
@@ -54,6 +60,7 @@ export async function startCommand(io: CliIo, configPath: string | undefined): P
   } catch (error) {
     logger.fatal({ error: describeError(error) }, "chorus could not start");
     await runtime.shutdown().catch(() => {});
+    await telemetry.shutdown();
     process.off("SIGHUP", onHup);
     return 1;
   }
@@ -74,5 +81,6 @@ export async function startCommand(io: CliIo, configPath: string | undefined): P
   process.off("SIGHUP", onHup);
   reloader?.close();
   await runtime.shutdown();
+  await telemetry.shutdown();
   return 0;
 }

@@ -1,6 +1,7 @@
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
 import { REDACTED, scrubSecrets } from "./secret-scrubber.js";
+import { traceFields } from "./trace-fields.js";
 
 /** How log lines look: pretty for people, JSON for machines, or chosen by whether stdout is a terminal. */
 export type LogFormat = "auto" | "pretty" | "json";
@@ -45,6 +46,7 @@ export const REDACTED_PATHS = [
 /**
  * The bot's pino logger: pretty on a terminal, JSON otherwise; secret fields redacted and secret values (known ones
  * and anything shaped like a key or token) scrubbed from every line, messages and errors included.
+ * Lines written inside a traced span carry `trace_id` and `span_id`.
  * Contract: child loggers (`logger.child({ sessionKey, runId })`) carry their fields on every line.
  */
 export function createBotLogger(options: BotLoggerOptions): Logger {
@@ -59,6 +61,7 @@ export function createBotLogger(options: BotLoggerOptions): Logger {
     {
       level: options.level,
       base: null,
+      mixin: traceFields,
       redact: { paths: REDACTED_PATHS, censor: REDACTED },
       hooks: { streamWrite: (line) => scrubSecrets(line, secrets) },
     },

@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { StreamFn } from "@chorus/core";
+import type { GatewayTelemetryOptions } from "@chorus/gateway";
 import {
   type ChannelPolicyEntryInput,
   describeError,
@@ -10,6 +11,7 @@ import {
 } from "@chorus/gateway";
 import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";
+import type { MetricsHandler } from "../telemetry/bot-telemetry.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
 import { clusterWebchatKey, WEBCHAT_KEY_FILE } from "../webchat/webchat-key.js";
 import { buildGateway } from "./build-gateway.js";
@@ -45,6 +47,10 @@ export interface BotRuntimeOptions {
   readonly extraPolicies?: readonly ChannelPolicyEntryInput[];
   /** First wait before a channel that could not start is tried again; doubled per try, at most 5 min. Default 5 000 ms. */
   readonly channelRetryMs?: number;
+  /** Serves GET /metrics on the WebChat server (the bot's telemetry, when Prometheus output is on). */
+  readonly metrics?: MetricsHandler;
+  /** Spans' session keys and content capture, passed to each Gateway. */
+  readonly telemetry?: GatewayTelemetryOptions;
 }
 
 /** The longest wait between two tries of a channel that could not start. */
@@ -106,6 +112,7 @@ export class BotRuntime {
         },
         readiness: () => this.readiness(),
         ingress: () => this.#store?.ownership?.ingress,
+        ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       },
       this.#logger,
     );
@@ -319,6 +326,7 @@ export class BotRuntime {
       ...(options.wrapStreamFn === undefined ? {} : { wrapStreamFn: options.wrapStreamFn }),
       ...(options.extraPolicies === undefined ? {} : { extraPolicies: options.extraPolicies }),
       ...(options.outboxPollMs === undefined ? {} : { outboxPollMs: options.outboxPollMs }),
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     });
     await gateway.start();
     return gateway;

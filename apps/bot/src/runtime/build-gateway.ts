@@ -1,4 +1,5 @@
 import type { StreamFn } from "@chorus/core";
+import type { GatewayTelemetryOptions } from "@chorus/gateway";
 import {
   type Channel,
   type ChannelPolicyEntryInput,
@@ -36,6 +37,8 @@ export interface GatewayParts {
   readonly isAdmin?: (message: InboundMessage) => boolean;
   /** Long-term memory, opened once by the runtime (`memory:` in the config). */
   readonly memory?: GatewayMemoryOptions;
+  /** Spans' session keys and content capture (from the OTEL_* environment). */
+  readonly telemetry?: GatewayTelemetryOptions;
 }
 
 /**
@@ -84,5 +87,6 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
     ...(parts.isAdmin === undefined ? {} : { isAdmin: parts.isAdmin }),
     ...(parts.memory === undefined ? {} : { memory: parts.memory }),
+    ...(parts.telemetry === undefined ? {} : { telemetry: parts.telemetry }),
   });
 }

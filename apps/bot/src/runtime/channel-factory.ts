@@ -3,6 +3,7 @@ import { createSlackChannel } from "@chorus/channel-slack";
 import { createTelegramChannel, type TelegramWebhookOptions } from "@chorus/channel-telegram";
 import type { Channel, IngressLeases, InstanceBroadcast } from "@chorus/gateway";
 import type { BotConfig, ChannelKind } from "../config/bot-config-schema.js";
+import type { MetricsHandler } from "../telemetry/bot-telemetry.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
 import type { WebchatMessage } from "../webchat/webchat-protocol.js";
 
@@ -39,6 +40,8 @@ export interface ChannelHooks {
    * store's `ownership.ingress` in a cluster; undefined for one process (every one runs here).
    */
   ingress(): IngressLeases | undefined;
+  /** WebChat: GET /metrics (Prometheus text), when telemetry serves it. */
+  readonly metrics?: MetricsHandler;
 }
 
 /**
@@ -143,6 +146,7 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
           storedHistory: (publicId) => hooks.webchatHistory(account.accountId, publicId),
           onError: (error) => hooks.onError(key, error),
           readiness: () => hooks.readiness(),
+          ...(hooks.metrics === undefined ? {} : { metrics: hooks.metrics }),
           ...(relay === undefined ? {} : { relay }),
           ...(sharedKey === undefined ? {} : { sharedKey }),
         });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import {
   type Channel,
@@ -70,6 +70,8 @@ export interface WebchatChannelOptions {
   readonly sharedKey?: (own: Buffer) => Promise<Buffer>;
   /** Answers GET /readyz; default ready once listening. */
   readonly readiness?: () => ReadinessReport;
+  /** Serves GET /metrics (Prometheus text); default none (404). */
+  readonly metrics?: (request: IncomingMessage, response: ServerResponse) => void;
   readonly now?: () => number;
 }
 
@@ -158,6 +160,7 @@ export class WebchatChannel implements Channel {
         assets,
         access,
         allowedHosts: hosts,
+        ...(this.#options.metrics === undefined ? {} : { metrics: this.#options.metrics }),
         readiness: () => {
           const report = this.#options.readiness?.() ?? { ready: true };
           return { ...report, ready: report.ready && this.#accepting };

@@ -27,6 +27,8 @@ export interface WebchatHttpOptions {
   readonly access: WebchatAccess;
   /** The Host names this server answers to. */
   readonly allowedHosts: ReadonlySet<string>;
+  /** `GET /metrics` (Prometheus text), when the bot's telemetry serves it. */
+  readonly metrics?: (request: IncomingMessage, response: ServerResponse) => void;
 }
 
 const PAGE_HEADERS = {
@@ -45,7 +47,8 @@ const MAX_LOGIN_BODY = 4096;
 /**
  * The HTTP side of the WebChat server: the page and its files (a browser without a credential cookie gets one with
  * the page), the access-token form (`GET`/`POST /login`, when a token is configured), `GET /healthz` (the process
- * answers) and `GET /readyz` (503 until messages are taken, and while stopping).
+ * answers), `GET /readyz` (503 until messages are taken, and while stopping) and `GET /metrics` (Prometheus text,
+ * when telemetry serves it).
  * Contract: a Host this server does not answer to is 403 (except /healthz and /readyz); with a token, the page and
  * its script need the access cookie (the page redirects to /login), and an address that sent 5 wrong tokens within
  * a minute gets 429 until the minute is over; other methods are 405, unknown paths 404.
@@ -67,6 +70,11 @@ export function webchatHttpHandler(
           ? { status: "ok" }
           : { status: report.ready ? "ready" : "not ready", ...(report.detail ?? {}) };
       sendJson(response, report.ready ? 200 : 503, body);
+      return;
+    }
+    if (path === "/metrics" && options.metrics !== undefined) {
+      if (request.method !== "GET") response.writeHead(405, { allow: "GET" }).end();
+      else options.metrics(request, response);
       return;
     }
     if (!isAllowedHost(request, options.allowedHosts)) {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseBotConfig } from "../../src/config/load-bot-config.js";
 import { BotRuntime } from "../../src/runtime/bot-runtime.js";
+import type { MetricsHandler } from "../../src/telemetry/bot-telemetry.js";
 import { silentLogger } from "./silent-logger.js";
 import { SubagentGate } from "./subagent-gate.js";
 
@@ -21,6 +22,7 @@ export interface DemoWebchatBot {
 export async function startDemoWebchatBot(
   prefix: string,
   webchat: { host?: string; accessToken?: string } = {},
+  extra: { metrics?: MetricsHandler } = {},
 ): Promise<DemoWebchatBot> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const parsed = parseBotConfig({
@@ -38,6 +40,7 @@ export async function startDemoWebchatBot(
     cwd: dir,
     demoTokenDelayMs: 20,
     wrapStreamFn: gate.wrap,
+    ...(extra.metrics === undefined ? {} : { metrics: extra.metrics }),
   });
   const stop = async (): Promise<void> => {
     gate.open();

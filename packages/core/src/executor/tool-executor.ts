@@ -1,9 +1,11 @@
+import type { Span } from "@opentelemetry/api";
 import type { AgentEvent } from "../loop/agent-events.js";
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, ToolResultMessage } from "../messages/message-types.js";
 import type { Usage } from "../messages/usage.js";
 import { type DispatchDeps, decideDispatch } from "../policies/dispatch-decision.js";
 import { abortableSleep } from "../retry/abortable-sleep.js";
+import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import type { AnyAgentTool, ToolCategory, ToolOutput, ToolRunInfo } from "../tools/tool-types.js";
 import { abortMessage, ToolAbortError, type ToolAbortKind } from "./abort-reasons.js";
 import { validateArgs } from "./validate-args.js";
@@ -24,6 +26,8 @@ interface Entry {
   timer: ReturnType<typeof setTimeout> | undefined;
   execution: Promise<ToolResultMessage> | undefined;
   result: ToolResultMessage | undefined;
+  /** The call's `execute_tool` span, while it runs (traced runs only). */
+  span?: Span | undefined;
 }
 
 /** What the executor needs from the loop. */
@@ -34,6 +38,8 @@ export interface ExecutorOptions {
   abortGraceMs: number;
   emit: (event: AgentEvent) => void;
   run: ToolRunInfo;
+  /** The run's telemetry: each executed call gets an `execute_tool` span. */
+  telemetry?: RunTelemetry | undefined;
   /** Registers a callback for the run's abort (which cancels every call with "user interrupted"). */
   watchAbort: (hook: () => void) => () => void;
   addUsage: (usage: Usage) => void;
@@ -94,6 +100,7 @@ export class ToolExecutor {
       timer: undefined,
       execution: undefined,
       result: undefined,
+      span: undefined,
     };
     if (this.cancelled) entry.immediate = this.cancelText(this.cancelled);
     else if (!tool) entry.immediate = `Tool not found: ${call.name}`;
@@ -123,6 +130,7 @@ export class ToolExecutor {
       timer: undefined,
       execution: undefined,
       result: undefined,
+      span: undefined,
     };
     this.entries.push(entry);
     this.pending++;
@@ -226,7 +234,14 @@ export class ToolExecutor {
       toolName: entry.call.name,
       args: entry.args,
     });
-    const execution = this.execute(entry);
+    const telemetry = this.opts.telemetry;
+    let execution: Promise<ToolResultMessage>;
+    if (telemetry === undefined) execution = this.execute(entry);
+    else {
+      const span = telemetry.startTool(entry.call, entry.args);
+      entry.span = span;
+      execution = telemetry.withTool(span, () => this.execute(entry));
+    }
     entry.execution = execution;
     execution.then(
       (result) => this.complete(entry, result),
@@ -299,6 +314,10 @@ export class ToolExecutor {
       if (!entry.safe) this.unsafeRunning = false;
     }
     this.pending--;
+    if (entry.span !== undefined) {
+      this.opts.telemetry?.endTool(entry.span, result);
+      entry.span = undefined;
+    }
     this.opts.emit({
       type: "tool_execution_end",
       toolCallId: entry.call.id,

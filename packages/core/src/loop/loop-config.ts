@@ -12,6 +12,7 @@ import type {
 } from "../policies/policy-types.js";
 import type { RetryStrategy } from "../retry/retry-strategy.js";
 import type { StreamFn, StreamOptions } from "../stream/stream-fn.js";
+import type { AgentTelemetryConfig } from "../telemetry/telemetry-config.js";
 import type { AnyAgentTool, ToolCategory, ToolRunInfo } from "../tools/tool-types.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -125,4 +126,6 @@ export interface AgentLoopConfig {
   run?: Partial<ToolRunInfo>;
   /** Optional pino-compatible logger for what the events cannot say (e.g. a failing subscriber or poll). */
   logger?: CoreLogger;
+  /** OpenTelemetry spans and metrics of the run (GenAI conventions); a no-op without a registered SDK. */
+  telemetry?: AgentTelemetryConfig;
 }

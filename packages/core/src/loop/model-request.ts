@@ -6,7 +6,7 @@ import { abortableSleep } from "../retry/abortable-sleep.js";
 import type { StreamContext, StreamOptions } from "../stream/stream-fn.js";
 import { acquireRequestController } from "./request-signals.js";
 import type { RunState } from "./run-state.js";
-import { DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
+import { type AttemptOutcome, DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
 
 /** The assistant message of a turn and the executor that may already run its tool calls. */
 export interface TurnResponse {
@@ -52,6 +52,7 @@ export async function requestAssistant(
     const options: StreamOptions = { ...config.streamOptions, signal: state.request.signal };
     if (apiKey !== undefined) options.apiKey = apiKey;
     if (options.sessionId === undefined && state.run.sessionId !== undefined) options.sessionId = state.run.sessionId;
+    const chat = state.telemetry?.startChat(state.model, request, options, attempt);
     const outcome = await streamAttempt({
       streamFn: config.streamFn,
       model: state.model,
@@ -69,6 +70,7 @@ export async function requestAssistant(
         : undefined,
     });
     addUsage(state.usage, outcome.message.usage);
+    if (chat !== undefined) state.telemetry?.endChat(chat, outcome.message, errorTypeOf(outcome));
     if (outcome.kind !== "failed") return { ...outcome, executor };
 
     const discarded = outcome.started ? outcome.message : undefined;
@@ -134,6 +136,11 @@ export async function requestAssistant(
     }
     return finalFailure(decision.message);
   }
+}
+
+function errorTypeOf(outcome: AttemptOutcome): string | undefined {
+  if (outcome.kind === "failed") return outcome.error.kind;
+  return outcome.kind === "aborted" ? "aborted" : undefined;
 }
 
 function emitRetry(

@@ -4,6 +4,7 @@ import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, AssistantMessage } from "../messages/message-types.js";
 import { emptyUsage, type Usage } from "../messages/usage.js";
 import { defaultRetryStrategy } from "../retry/retry-strategy.js";
+import { startRunTelemetry } from "../telemetry/run-telemetry.js";
 import { toLlmTool } from "../tools/define-tool.js";
 import type { AnyAgentTool, ToolRunInfo } from "../tools/tool-types.js";
 import { AbortHooks } from "./abort-hooks.js";
@@ -61,11 +62,12 @@ export async function runLoop(
   let error: string | undefined;
   const usage = hooks.usage ?? emptyUsage();
   emit({ type: "agent_start", runId: run.runId });
+  const telemetry = startRunTelemetry(config.telemetry, config.model, run);
   const abortHooks = new AbortHooks(runSignal);
   if (signal) signal.addEventListener("abort", abortHooks.fire, { once: true });
   let state: RunState | undefined;
   try {
-    const live = createState(prompts, context, config, runSignal, abortHooks, emit, run, added, usage);
+    const live = createState(prompts, context, config, runSignal, abortHooks, emit, run, added, usage, telemetry);
     state = live;
     abortHooks.watch(() => live.request?.abort(runSignal.reason));
     ({ reason, error } = await turns(live));
@@ -78,6 +80,7 @@ export async function runLoop(
   }
   const end: AgentEvent = { type: "agent_end", messages: added, reason, usage };
   if (error !== undefined) end.error = error;
+  telemetry?.end(reason, usage, error);
   emit(end);
   return added;
 }
@@ -92,6 +95,7 @@ function createState(
   run: ToolRunInfo,
   added: AgentMessage[],
   usage: Usage,
+  telemetry: RunState["telemetry"],
 ): RunState {
   const tools = new Map<string, AnyAgentTool>();
   for (const tool of config.tools ?? []) tools.set(tool.name, tool);
@@ -115,6 +119,7 @@ function createState(
     llmTools,
     timeouts: { ...DEFAULT_TOOL_TIMEOUTS, ...config.toolExecution?.timeouts },
     turn: 0,
+    telemetry,
   };
 }
 

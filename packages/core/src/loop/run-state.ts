@@ -4,6 +4,7 @@ import type { Model } from "../model/model.js";
 import type { PolicyContext } from "../policies/policy-types.js";
 import type { RetryStrategy } from "../retry/retry-strategy.js";
 import type { LlmTool } from "../stream/stream-fn.js";
+import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import type { AnyAgentTool, ToolCategory, ToolRunInfo } from "../tools/tool-types.js";
 import type { AbortHooks } from "./abort-hooks.js";
 import type { AgentEvent } from "./agent-events.js";
@@ -34,6 +35,8 @@ export interface RunState {
   readonly llmTools: LlmTool[] | undefined;
   readonly timeouts: Readonly<Record<ToolCategory, number>>;
   turn: number;
+  /** The run's spans and metrics; undefined when no OpenTelemetry SDK records anything. */
+  readonly telemetry: RunTelemetry | undefined;
 }
 
 /** Appends a message to the transcript and the run's additions, with its start/end events. */

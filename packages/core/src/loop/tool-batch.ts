@@ -18,6 +18,7 @@ export function executorOptionsFor(state: RunState, steered: AgentMessage[]): Ex
     abortGraceMs: config.toolExecution?.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
     emit: state.emit,
     run: state.run,
+    telemetry: state.telemetry,
     watchAbort: state.abortHooks.watch,
     addUsage: (extra) => {
       addUsage(state.usage, extra);

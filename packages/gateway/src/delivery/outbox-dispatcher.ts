@@ -5,6 +5,7 @@ import { describeError, type GatewayLogger, SILENT_LOGGER } from "../gateway/gat
 import { renderReplyChunks } from "../replies/render-reply-chunks.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
+import { DeliveryTrace } from "../telemetry/delivery-trace.js";
 import { asChatPayload, type ChatDeliveryPayload } from "./outbox-payloads.js";
 
 /** Options of the outbox dispatcher. */
@@ -58,6 +59,7 @@ export class OutboxDispatcher {
   readonly #resent = new Set<number>();
   /** Per session, the chat entry waiting for a retry: later entries of that session wait behind it, in order. */
   readonly #retrying = new Map<string, { id: number; retryAt: number }>();
+  #backlog = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #ticking = false;
   #recovered: Promise<void> | undefined;
@@ -75,6 +77,11 @@ export class OutboxDispatcher {
    * Crash recovery: entries left in-flight go back to pending, marked as possible resends. Nothing is sent until
    * `start`. Contract: runs once (later calls do nothing); call it before anything claims an entry for a send.
    */
+  /** Entries being sent now (claimed, not yet sent or failed): the `chorus.outbox.backlog` gauge. */
+  get backlog(): number {
+    return this.#backlog;
+  }
+
   async recover(): Promise<void> {
     this.#recovered ??= this.#options.store.requeueInFlightOutbox().then((requeued) => {
       for (const entry of requeued) this.#resent.add(entry.id);
@@ -199,6 +206,8 @@ export class OutboxDispatcher {
 
   async #deliverOne(entry: OutboxEntry): Promise<void> {
     const { store } = this.#options;
+    let trace: DeliveryTrace | undefined;
+    this.#backlog++;
     try {
       if (entry.kind === "subagent-result") {
         await this.#options.acceptSubagentResult(entry);
@@ -211,12 +220,22 @@ export class OutboxDispatcher {
       }
       const payload = asChatPayload(entry.payload);
       if (payload === undefined) throw new PermanentDeliveryError("the outbox payload is not a chat message");
+      trace = new DeliveryTrace({
+        outboxId: entry.id,
+        attempt: entry.attempts,
+        channel: payload.channel,
+        createdAt: entry.createdAt,
+        now: this.#now(),
+      });
       const ids = await this.#sendChat(entry, payload);
       this.#resent.delete(entry.id);
       this.#doneRetrying(entry);
       await store.markOutboxSent(entry.id, ids);
+      trace.sent(ids.length, this.#now());
     } catch (error) {
-      await this.#failed(entry, error);
+      await this.#failed(entry, error, trace);
+    } finally {
+      this.#backlog--;
     }
   }
 
@@ -260,7 +279,7 @@ export class OutboxDispatcher {
     return done.filter((id) => id !== undefined);
   }
 
-  async #failed(entry: OutboxEntry, error: unknown): Promise<void> {
+  async #failed(entry: OutboxEntry, error: unknown, trace?: DeliveryTrace): Promise<void> {
     const { store, events } = this.#options;
     const message = describeError(error);
     const now = this.#now();
@@ -270,6 +289,7 @@ export class OutboxDispatcher {
     const backoff = Math.min(60_000, base * 2 ** Math.max(0, entry.attempts - 1));
     const retryAfter = error instanceof ChannelError && error.retryAfterMs !== undefined ? error.retryAfterMs : backoff;
     const payload = asChatPayload(entry.payload);
+    trace?.failed(error, !permanent);
     events.publish({
       type: "delivery_failed",
       at: now,

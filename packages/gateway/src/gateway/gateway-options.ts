@@ -8,6 +8,7 @@ import type { GatewayMemoryOptions } from "../memory/gateway-memory-options.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
+import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { TitleModel } from "../titles/session-title.js";
 import type { GatewayLogger } from "./gateway-logger.js";
 
@@ -102,6 +103,8 @@ export interface GatewayOptions {
    * every message).
    */
   housekeeping?: StoreHousekeepingOptions | false;
+  /** OpenTelemetry: session keys on spans hashed (default) or verbatim; content capture (default off). */
+  telemetry?: GatewayTelemetryOptions;
 }
 
 /** The defaults of the numeric options. */

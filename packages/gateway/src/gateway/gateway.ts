@@ -24,6 +24,9 @@ import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
+import { loopWithTelemetry } from "../telemetry/agent-telemetry.js";
+import { observeGateway } from "../telemetry/gateway-instruments.js";
+import { startInboundTrace } from "../telemetry/inbound-trace.js";
 import { ChatNotices } from "./chat-notices.js";
 import { answerClusterRequest } from "./cluster-request-answers.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
@@ -69,6 +72,7 @@ export class Gateway {
   readonly #sessions: SessionRegistry;
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #dispatcher: OutboxDispatcher;
+  #unobserve: (() => void) | undefined;
   readonly #context: GatewayContext;
   readonly #intake: InboundIntake;
   readonly #goals: GoalKeeper;
@@ -153,6 +157,7 @@ export class Gateway {
       options.memory === undefined
         ? undefined
         : new GatewayMemory(options.memory, { store: this.store, logger: this.#logger, track, now });
+    const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
@@ -165,7 +170,7 @@ export class Gateway {
           logger: this.#logger,
           now,
           slots,
-          loop: options.loop,
+          loop,
           // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
           // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
           onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
@@ -192,7 +197,7 @@ export class Gateway {
       now,
       admission,
       streamFn,
-      loop: options.loop,
+      loop,
       resolveModel: (id) => options.models.find(id),
       channelFor,
       deliver,
@@ -220,6 +225,7 @@ export class Gateway {
         memory,
       ),
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     };
     this.#sessions = new SessionRegistry({
       config: this.config,
@@ -322,6 +328,11 @@ export class Gateway {
     this.#redeliverTimer.unref?.();
     this.#housekeeper?.start();
     this.#accepting = true;
+    this.#unobserve ??= observeGateway({
+      sessions: () => this.#sessions.size,
+      runs: () => this.runs.size,
+      outboxBacklog: () => this.#dispatcher.backlog,
+    });
     // Consumers a platform allows once per account (a long poll, a Discord shard) run where their ingress lease is.
     const context = { ingress: ownership?.ingress ?? localIngress };
     for (const channel of this.#channels.values()) {
@@ -389,6 +400,8 @@ export class Gateway {
     await this.#dispatcher.stop();
     for (const channel of this.#channels.values()) await channel.stop();
     this.#sessions.clear();
+    this.#unobserve?.();
+    this.#unobserve = undefined;
     // Turns are over: the leases go at once, so another instance takes these sessions without waiting for expiry.
     await this.store.ownership?.stop();
   }
@@ -413,12 +426,17 @@ export class Gateway {
     // session's next owner answers it. A single gateway takes nothing once stopping, as before.
     const draining = !this.#accepting;
     if (draining && this.store.ownership === undefined) return;
-    const work = this.#intake.handle(message, draining).catch((error: unknown) => {
-      this.#logger.error(
-        { channel: message.channel, eventId: message.eventId, error: describeError(error) },
-        "inbound failed",
-      );
-    });
+    const trace = startInboundTrace(message, this.#options.telemetry?.sessionKeys);
+    const work = this.#intake.handle(message, trace, draining).then(
+      () => trace.intakeDone(),
+      (error: unknown) => {
+        trace.intakeDone();
+        this.#logger.error(
+          { channel: message.channel, eventId: message.eventId, error: describeError(error) },
+          "inbound failed",
+        );
+      },
+    );
     this.#track(work);
     await work;
   }

@@ -11,6 +11,7 @@ import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import { routeInbound } from "../routing/route-inbound.js";
 import { isSessionStoreError } from "../store/session-store-error.js";
 import type { SessionRecord } from "../store/store-types.js";
+import { type InboundTrace, startInboundTrace } from "../telemetry/inbound-trace.js";
 import { generateSessionTitle } from "../titles/session-title.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
 import { describeError } from "./gateway-logger.js";
@@ -40,11 +41,16 @@ export class InboundIntake {
   }
 
   /**
-   * Acts on one inbound message. `draining` (a cluster instance shutting down): the message is stored as always but
-   * starts no turn here; it stays unanswered for the instance that takes the session over once this one releases its
-   * leases, so a message the platform delivered to a draining instance is neither lost nor answered twice.
+   * Acts on one inbound message; `trace` records its verdicts (the Gateway starts it and ends its intake).
+   * `draining` (a cluster instance shutting down): the message is stored as always but starts no turn here; it stays
+   * unanswered for the instance that takes the session over once this one releases its leases, so a message the
+   * platform delivered to a draining instance is neither lost nor answered twice.
    */
-  async handle(message: InboundMessage, draining = false): Promise<void> {
+  async handle(
+    message: InboundMessage,
+    trace: InboundTrace = startInboundTrace(message),
+    draining = false,
+  ): Promise<void> {
     const { channel, accountId } = message;
     // Dedupe: the event id is recorded as the message is acted on (with the user's message, in its transaction), so
     // an event whose handling never got that far — a crash, a failed write — is handled when the platform replays it.
@@ -69,14 +75,21 @@ export class InboundIntake {
       throw error;
     }
     const decision = decideInbound(message, { policy, selfId, botHops, paired });
+    trace.policy(
+      decision.action === "ignore" ? `ignore:${decision.reason}` : decision.action,
+      decision.action === "handle" ? decision.trust : undefined,
+    );
     if (decision.action === "ignore") {
+      trace.verdict("ignored");
       if (decision.hint !== undefined && this.#hints.first(`${channel}/${accountId}/${message.chatId}`)) {
         this.#ctx.logger.info({ channel, accountId, chatId: message.chatId }, decision.hint);
       }
       return;
     }
     const route = routeInbound(this.#ctx.config, message);
+    trace.session(route.sessionKey, route.agentId);
     if (decision.action === "pair") {
+      trace.verdict("pairing");
       if (await this.#ctx.store.recordInboundEvent(event)) await this.#pairingReply(message, scope, route.sessionKey);
       return;
     }
@@ -85,6 +98,7 @@ export class InboundIntake {
         { sessionKey: route.sessionKey, senderId: message.sender.id },
         "rate cap reached: message ignored",
       );
+      trace.verdict("rate_capped");
       return;
     }
     const command = parseCommand(message.text);
@@ -112,7 +126,11 @@ export class InboundIntake {
       await this.#tellIfNotStored(error, message);
       throw error;
     }
-    if (stored === undefined) return; // a replay
+    trace.dedupe(stored === undefined);
+    if (stored === undefined) {
+      trace.verdict("duplicate");
+      return; // a replay
+    }
     const { session, created, seq } = stored;
     this.#ctx.events.publish({
       type: "message_received",
@@ -128,6 +146,7 @@ export class InboundIntake {
     if (created) this.#makeTitle(session.key, message.text);
 
     if (command !== undefined && userMessage === undefined) {
+      trace.verdict("command");
       const isAdmin = policy.admins.includes(senderId);
       const outcome = await runBuiltinCommand(command.name, {
         message,
@@ -158,9 +177,14 @@ export class InboundIntake {
     const ownership = this.#ctx.store.ownership;
     if (ownership !== undefined && seq !== undefined && ownership.fenceFor(session.key) === undefined) {
       await ownership.handOff({ sessionKey: session.key, seq, trust: decision.trust, senderId, ...replyTo });
+      trace.verdict("handed_off");
       return;
     }
-    if (draining) return;
+    if (draining) {
+      trace.verdict("handed_off");
+      return;
+    }
+    trace.verdict("accepted");
     this.#ctx.sessions.runtimeFor(session, policy).accept({
       message: userMessage,
       ...(seq === undefined ? {} : { seq }),
@@ -168,6 +192,7 @@ export class InboundIntake {
       source: "user",
       senderId,
       ...replyTo,
+      trace,
     });
   }
 

@@ -9,6 +9,7 @@ import type { SessionOwnership } from "../ownership/session-ownership.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
+import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { GatewayLogger } from "./gateway-logger.js";
 import type { SessionRuntime } from "./session-runtime.js";
 
@@ -70,4 +71,6 @@ export interface SessionRuntimeDeps {
   turnHooks?: SessionTurnHooks;
   /** Which sessions this instance may run turns for (a cluster); absent: all of them, unfenced. */
   ownership?: SessionOwnership;
+  /** OpenTelemetry settings (session key hashing, content capture). */
+  telemetry?: GatewayTelemetryOptions;
 }

@@ -8,6 +8,8 @@ import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
 import { timeOrderedId } from "../store/core/time-ordered-id.js";
 import type { SessionRecord, StoreFence } from "../store/store-types.js";
+import { agentTelemetry } from "../telemetry/agent-telemetry.js";
+import { TurnTrace } from "../telemetry/turn-trace.js";
 import { describeError } from "./gateway-logger.js";
 import type { PreparedAgent } from "./prepare-agent.js";
 import type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
@@ -186,6 +188,7 @@ export class SessionRuntime implements LaneHost {
   }
 
   dropped(item: LaneItem): void {
+    item.trace?.dropped();
     if (item.source === "goal") this.#turnEnded([item], undefined);
     this.#deps.logger.warn({ sessionKey: this.key, senderId: item.senderId }, "queue full: dropped the oldest message");
     this.#deps.notice(
@@ -200,7 +203,8 @@ export class SessionRuntime implements LaneHost {
   }
 
   runTurn(items: LaneItem[], releaseSlot: () => void): Promise<void> {
-    const turn = this.#runTurn(items, releaseSlot);
+    const trace = new TurnTrace(items, this.agentId);
+    const turn = trace.run(() => this.#runTurn(items, releaseSlot, trace));
     this.#turn = turn;
     this.#deps.track(turn);
     return turn;
@@ -216,7 +220,7 @@ export class SessionRuntime implements LaneHost {
     return this.#ensureAgent();
   }
 
-  async #runTurn(items: LaneItem[], releaseSlot: () => void): Promise<void> {
+  async #runTurn(items: LaneItem[], releaseSlot: () => void, trace: TurnTrace): Promise<void> {
     const deps = this.#deps;
     // Time-ordered: the store's run index grows at its right edge (a random UUID dirties a random page per turn).
     const runId = timeOrderedId("run_");
@@ -306,6 +310,7 @@ export class SessionRuntime implements LaneHost {
       abort: (reason) => this.stop("admin", reason),
     });
     const unsubscribe = agent.subscribe((event) => {
+      trace.observe(event);
       replies?.onEvent(event);
       committer.onEvent(event);
       this.#observe(runId, event);
@@ -378,6 +383,7 @@ export class SessionRuntime implements LaneHost {
       tools: [...prepared.tools],
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
+      telemetry: agentTelemetry(this.#deps, this.agentId, this.key),
     });
     this.#unlink = prepared.subagents?.linkAgent(agent);
     this.#agent = agent;

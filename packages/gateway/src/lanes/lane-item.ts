@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
 import type { TrustTier } from "../policy/trust-tier.js";
+import type { InboundTrace } from "../telemetry/inbound-trace.js";
 
 /** One message waiting in (or passing through) a session's lane. Its message is already in the store. */
 export interface LaneItem {
@@ -12,6 +13,8 @@ export interface LaneItem {
   readonly senderId?: string;
   /** The platform message it answers, for reply threading. */
   readonly replyToMessageId?: string;
+  /** The inbound message's trace (spans and queue wait), when it came from a platform. */
+  readonly trace?: InboundTrace;
 }
 
 /** What a lane asks of the gateway. */

@@ -5,6 +5,7 @@ import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js"
 import type { SessionStore } from "../store/session-store.js";
 import { isSessionStoreError } from "../store/session-store-error.js";
 import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, StoreFence } from "../store/store-types.js";
+import { timeStoreCommit } from "../telemetry/store-commit-timer.js";
 import { assistantText, hasToolCalls, toolCallIds } from "./assistant-text.js";
 import type { ReplyManager } from "./reply-manager.js";
 
@@ -179,15 +180,17 @@ export class TurnCommitter {
         patch === undefined && start === undefined
           ? undefined
           : { id: runId, ...(patch === undefined ? {} : { patch }), ...(start === undefined ? {} : { start }) };
-      const result = await store.commitTurn({
-        sessionKey,
-        messages,
-        ...(answersSeq === undefined ? {} : { answersSeq }),
-        // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
-        ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
-        ...(run === undefined ? {} : { run }),
-        ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
-      });
+      const result = await timeStoreCommit(() =>
+        store.commitTurn({
+          sessionKey,
+          messages,
+          ...(answersSeq === undefined ? {} : { answersSeq }),
+          // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
+          ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
+          ...(run === undefined ? {} : { run }),
+          ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
+        }),
+      );
       this.#runStored = true;
       for (const message of messages) this.#o.stored.add(message as object);
       if (result.outbox.length > 0) this.#o.onCommitted(result.outbox);

@@ -114,6 +114,7 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
         { systemPrompt: request.systemPrompt, messages: [] },
         {
           ...options.loop,
+          telemetry: { ...options.loop?.telemetry, agentName: request.agent, agentId: request.agent },
           model: request.profile.model ?? options.model,
           streamFn: request.profile.streamFn ?? options.streamFn,
           tools: request.tools,

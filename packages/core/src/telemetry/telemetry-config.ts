@@ -1,0 +1,18 @@
+import type { Context } from "@opentelemetry/api";
+
+/**
+ * What a run's spans and metrics say about it. Contract: content (prompts, model output, tool arguments and results)
+ * is recorded only with `captureContent: true`; without a registered OpenTelemetry SDK nothing is recorded at all.
+ */
+export interface AgentTelemetryConfig {
+  /** `gen_ai.agent.name`, and the name of the `invoke_agent {agent}` span. Default "agent". */
+  agentName?: string;
+  /** `gen_ai.agent.id`. */
+  agentId?: string;
+  /** `gen_ai.conversation.id` (the gateway passes a hash of the session key). Default: not set. */
+  conversationId?: string;
+  /** Record prompts, model output, tool arguments and tool results on the spans. Default false. */
+  captureContent?: boolean;
+  /** The parent of the run's span. Default: the active context. */
+  parent?: Context;
+}

@@ -1,0 +1,29 @@
+import type { AgentLoopConfig, AgentTelemetryConfig } from "@chorus/core";
+import type { GatewayOptions } from "../gateway/gateway-options.js";
+import { sessionKeyAttribute } from "./session-key-hash.js";
+import type { GatewayTelemetryOptions } from "./telemetry-options.js";
+
+/** The telemetry settings of a session's Agent: named after its agent, its session key hashed unless configured. */
+export function agentTelemetry(
+  deps: { loop?: Pick<AgentLoopConfig, "telemetry"> | undefined; telemetry?: GatewayTelemetryOptions | undefined },
+  agentId: string,
+  sessionKey: string,
+): AgentTelemetryConfig {
+  const captureContent = deps.telemetry?.captureContent ?? deps.loop?.telemetry?.captureContent ?? false;
+  return {
+    ...deps.loop?.telemetry,
+    agentName: agentId,
+    agentId,
+    conversationId: sessionKeyAttribute(sessionKey, deps.telemetry?.sessionKeys ?? "hashed"),
+    captureContent,
+  };
+}
+
+/** The gateway's loop settings with `telemetry.captureContent` applied, so sub-agents record content alike. */
+export function loopWithTelemetry(
+  loop: GatewayOptions["loop"],
+  telemetry: GatewayTelemetryOptions | undefined,
+): GatewayOptions["loop"] {
+  if (telemetry?.captureContent === undefined) return loop;
+  return { ...loop, telemetry: { ...loop?.telemetry, captureContent: telemetry.captureContent } };
+}

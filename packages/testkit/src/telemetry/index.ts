@@ -1,0 +1,1 @@
+export { captureTelemetry, metricTotals, type TelemetryCapture } from "./telemetry-capture.js";
