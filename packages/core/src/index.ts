@@ -18,6 +18,10 @@ export {
   summarizeOlderMessages,
 } from "./context/summary-compaction.js";
 export { estimateMessageTokens, estimateTokens } from "./context/token-estimate.js";
+export {
+  TOOL_OUTPUT_COMPRESSION_DEFAULTS,
+  type ToolOutputCompressionConfig,
+} from "./context/tool-output-compression/compression-config.js";
 export { MISSING_RESULT_TEXT, repairTranscript } from "./context/transcript-repair.js";
 export {
   AgentBusyError,
@@ -62,6 +66,7 @@ export type {
   CustomAgentMessages,
   Message,
   StopReason,
+  ToolOutputCompressionTag,
   ToolResultMessage,
   UserMessage,
 } from "./messages/message-types.js";

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../loop/agent-events.js";
+import type { OutputCompressor } from "../loop/tool-output-compressor.js";
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, ToolResultMessage } from "../messages/message-types.js";
 import type { Usage } from "../messages/usage.js";
@@ -44,6 +45,8 @@ export interface ExecutorOptions {
   onSteering: (messages: AgentMessage[]) => void;
   /** Told when polling steering fails (the batch then goes on). */
   onPollError?: (error: unknown) => void;
+  /** TACO: replaces a finished result before it is reported (never rejects; the raw result on failure). */
+  compressOutput?: OutputCompressor;
 }
 
 /**
@@ -238,11 +241,13 @@ export class ToolExecutor {
     const tool = entry.tool as AnyAgentTool;
     const signal = (entry.controller as AbortController).signal;
     let args = entry.args;
+    let approved = false;
     const dispatch = this.opts.dispatch;
     if (dispatch) {
       const verdict = await decideDispatch(dispatch(entry.call), entry.call, tool, args, signal);
       if (entry.state === DONE) return entry.result as ToolResultMessage;
       if (verdict.kind === "deny") return this.errorResult(entry, verdict.reason);
+      approved = verdict.approved;
       if (verdict.rewritten) {
         const validated = validateArgs(tool, verdict.args);
         if (!validated.ok) return this.errorResult(entry, validated.error);
@@ -285,7 +290,11 @@ export class ToolExecutor {
       timestamp: Date.now(),
     };
     if (output.details !== undefined) result.details = output.details;
-    return result;
+    const compress = this.opts.compressOutput;
+    if (!compress || entry.state !== RUNNING) return result;
+    // The tool is done: its timeout no longer applies; the summary call has its own.
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    return compress(result, approved, signal);
   }
 
   private complete(entry: Entry, result: ToolResultMessage): void {

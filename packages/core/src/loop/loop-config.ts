@@ -1,3 +1,4 @@
+import type { ToolOutputCompressionConfig } from "../context/tool-output-compression/compression-config.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
 import type { CoreLogger } from "../logging/core-logger.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
@@ -106,6 +107,8 @@ export interface AgentLoopConfig {
   awaitApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   tools?: AnyAgentTool[];
   toolExecution?: ToolExecutionConfig;
+  /** TACO: large outputs of compressible tools summarised before they enter the transcript (seed 002). Off by default. */
+  toolOutputCompression?: ToolOutputCompressionConfig;
   /** Model calls allowed in one run. Default 100. */
   maxTurns?: number;
   /** No stream event for this long is a stall. Default 30 000 ms. */

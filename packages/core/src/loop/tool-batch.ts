@@ -3,6 +3,7 @@ import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, ToolResultMessage } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import { appendMessage, policyContext, type RunState } from "./run-state.js";
+import { outputCompressorFor } from "./tool-output-compressor.js";
 
 const DEFAULT_ABORT_GRACE_MS = 2000;
 
@@ -11,7 +12,9 @@ export function executorOptionsFor(state: RunState, steered: AgentMessage[]): Ex
   const { config } = state;
   const policies = config.preDispatchPolicies;
   const provider = config.messageProvider;
+  const compressOutput = outputCompressorFor(state);
   return {
+    ...(compressOutput ? { compressOutput } : {}),
     tools: state.tools,
     maxConcurrency: config.toolExecution?.maxConcurrency ?? 10,
     timeouts: state.timeouts,
