@@ -99,6 +99,12 @@ export { type AssistantMessageEvent, AssistantMessageEventStream } from "./strea
 export { EventStream } from "./stream/event-stream.js";
 export type { LlmTool, StreamContext, StreamFn, StreamOptions } from "./stream/stream-fn.js";
 export { defineTool, toLlmTool } from "./tools/define-tool.js";
+export {
+  type ExecutionContext,
+  type ExecutionContextInit,
+  type ExecutionContextSource,
+  freezeExecutionContext,
+} from "./tools/execution-context.js";
 export type {
   AgentTool,
   AnyAgentTool,

@@ -5,6 +5,7 @@ import type { AgentMessage, ToolResultMessage } from "../messages/message-types.
 import type { Usage } from "../messages/usage.js";
 import { type DispatchDeps, decideDispatch } from "../policies/dispatch-decision.js";
 import { abortableSleep } from "../retry/abortable-sleep.js";
+import type { ExecutionContext } from "../tools/execution-context.js";
 import type { AnyAgentTool, ToolCategory, ToolOutput, ToolRunInfo } from "../tools/tool-types.js";
 import { abortMessage, ToolAbortError, type ToolAbortKind } from "./abort-reasons.js";
 import { validateArgs } from "./validate-args.js";
@@ -45,6 +46,8 @@ export interface ExecutorOptions {
   onSteering: (messages: AgentMessage[]) => void;
   /** Told when polling steering fails (the batch then goes on). */
   onPollError?: (error: unknown) => void;
+  /** The run's frozen execution context, handed to every call. */
+  execution?: ExecutionContext;
   /** TACO: replaces a finished result before it is reported (never rejects; the raw result on failure). */
   compressOutput?: OutputCompressor;
 }
@@ -267,6 +270,7 @@ export class ToolExecutor {
       toolCallId: entry.call.id,
       run: this.opts.run,
       addUsage: this.opts.addUsage,
+      ...(this.opts.execution === undefined ? {} : { execution: this.opts.execution }),
       onUpdate: (partial: ToolOutput) => {
         if (entry.state !== RUNNING) return;
         this.opts.emit({

@@ -13,6 +13,7 @@ import type {
 } from "../policies/policy-types.js";
 import type { RetryStrategy } from "../retry/retry-strategy.js";
 import type { StreamFn, StreamOptions } from "../stream/stream-fn.js";
+import type { ExecutionContextSource } from "../tools/execution-context.js";
 import type { AnyAgentTool, ToolCategory, ToolRunInfo } from "../tools/tool-types.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -107,6 +108,11 @@ export interface AgentLoopConfig {
   awaitApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   tools?: AnyAgentTool[];
   toolExecution?: ToolExecutionConfig;
+  /**
+   * Resolves the run's working directory and environment once at its start (seed 002 "Per-Turn ExecutionContext");
+   * tools get it frozen as `ctx.execution`. A throwing source ends the run with an error.
+   */
+  executionContext?: ExecutionContextSource;
   /** TACO: large outputs of compressible tools summarised before they enter the transcript (seed 002). Off by default. */
   toolOutputCompression?: ToolOutputCompressionConfig;
   /** Model calls allowed in one run. Default 100. */
