@@ -7,6 +7,19 @@ export {
   type AgentState,
 } from "./agent/agent.js";
 export { SubscriberList } from "./agent/subscriber-list.js";
+export { attachRestoration } from "./context/context-restoration/attach-restoration.js";
+export {
+  CONTEXT_RESTORATION_DEFAULTS,
+  type ContextRestorationConfig,
+  type RecentFile,
+  type RecentFilesSource,
+} from "./context/context-restoration/restoration-config.js";
+export {
+  RESTORED_FILES_HEADING,
+  type RestorationLimits,
+  type RestorationText,
+  restorationText,
+} from "./context/context-restoration/restoration-text.js";
 export { defaultConvertToLlm } from "./context/convert-to-llm.js";
 export { CLEARED_RESULT_TEXT, MICRO_COMPACTION_DEFAULTS, microCompact } from "./context/micro-compaction.js";
 export {

@@ -18,6 +18,7 @@ export { webFetchTool } from "./builtins/web-fetch-tool.js";
 export { type ExecArgs, type ExecOptions, type ExecResult, execInWorkspace } from "./exec/exec-command.js";
 export { killProcessGroup } from "./exec/process-group.js";
 export { effectiveCwd } from "./execution/effective-cwd.js";
+export { RecentFileReads } from "./execution/recent-file-reads.js";
 export { WorkingDirectories } from "./execution/working-directories.js";
 export { editWorkspaceFile } from "./fs/edit-file.js";
 export { globWorkspace } from "./fs/glob-files.js";

@@ -1,3 +1,4 @@
+import type { ContextRestorationConfig } from "../context/context-restoration/restoration-config.js";
 import type { ToolOutputCompressionConfig } from "../context/tool-output-compression/compression-config.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
 import type { CoreLogger } from "../logging/core-logger.js";
@@ -80,6 +81,8 @@ export interface ContextConfig {
   blockingReserve?: number;
   microCompaction?: MicroCompactionConfig;
   compaction?: CompactionConfig;
+  /** Re-attach recently read files after a summarising compaction (seed 004). Needs a `recentFiles` source. */
+  restoration?: ContextRestorationConfig;
 }
 
 /** Everything the stateless loop needs. Only `model` and `streamFn` are required. */

@@ -1,5 +1,6 @@
 import type { AnyAgentTool } from "@chorus/core";
 import type { ExecOptions } from "../exec/exec-command.js";
+import type { RecentFileReads } from "../execution/recent-file-reads.js";
 import type { WorkingDirectories } from "../execution/working-directories.js";
 import type { ReadFileLimits } from "../fs/read-file.js";
 import type { WebFetchOptions } from "../web/web-fetch.js";
@@ -34,6 +35,11 @@ export interface BuiltinToolsOptions {
    * object's `source` to the loop as `executionContext` so exec runs in the directory fixed at the turn's start.
    */
   workingDirectories?: WorkingDirectories;
+  /**
+   * Remembers what read_file read per session (seed 004 "Context Restoration"); give its `source` to the loop as
+   * `context.restoration.recentFiles` to re-attach those files after a compaction.
+   */
+  recentReads?: RecentFileReads;
 }
 
 /**
@@ -52,7 +58,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): AnyAgentTool[]
       ? { outputs }
       : { outputs, confine: confineGuestsTo(options.guestReadFolders) };
   return [
-    readFileTool(workspace, options.read, access),
+    readFileTool(workspace, options.read, access, options.recentReads),
     writeFileTool(workspace),
     editFileTool(workspace),
     listDirTool(workspace, access),
