@@ -368,6 +368,7 @@ export class SessionRuntime implements LaneHost {
     const prepared = this.#prepared;
     const agent = new Agent({
       ...this.#deps.loop,
+      ...prepared.loopFeatures,
       model: this.model,
       streamFn: this.#deps.streamFn,
       ...(prepared.config.systemPrompt === undefined ? {} : { systemPrompt: prepared.config.systemPrompt }),
