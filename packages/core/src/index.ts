@@ -20,6 +20,10 @@ export {
   type RestorationText,
   restorationText,
 } from "./context/context-restoration/restoration-text.js";
+export {
+  type RestorationOutcome,
+  withRestoredFiles,
+} from "./context/context-restoration/with-restored-files.js";
 export { defaultConvertToLlm } from "./context/convert-to-llm.js";
 export { CLEARED_RESULT_TEXT, MICRO_COMPACTION_DEFAULTS, microCompact } from "./context/micro-compaction.js";
 export {
