@@ -44,6 +44,8 @@ export const agentConfigSchema = z.strictObject({
   budgets: budgetConfigSchema.prefault({}),
   /** TACO: large tool outputs summarised by a fast model before they enter the transcript (seed 002). Default off. */
   toolOutputCompression: toolOutputCompressionConfigSchema.prefault({}),
+  /** A chat's `/model` choice is stored and restored after a restart (seed 002). Default true. */
+  modelPersistence: z.boolean().default(true),
   /** Recently read files re-attached after a compaction (seed 004). Default on. */
   contextRestoration: contextRestorationConfigSchema.prefault({}),
 });

@@ -11,6 +11,7 @@ import type { QueueMode } from "../config/gateway-config-schema.js";
 import { restoreAfterCompact } from "../context-features/restore-after-compact.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
+import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { sessionChatOf } from "./session-chat.js";
@@ -65,6 +66,12 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     switchModel: async (key, id): Promise<ModelSwitch> => {
       const model = options.models.find(id);
       if (model === undefined) return { ok: false, known: host.knownModels() };
+      const session = await store.getSession(key);
+      if (session !== undefined && ctx.agents.get(session.agentId)?.config.modelPersistence === false) {
+        // Not kept: the choice lives in this process's runtime of the session only.
+        sessions.runtimeFor(session).setModel(model.id);
+        return { ok: true, model: model.id };
+      }
       await store.updateSession(key, { modelOverride: model.id });
       sessions.get(key)?.setModel(model.id);
       return { ok: true, model: model.id };
@@ -116,7 +123,10 @@ async function modelOf(ctx: GatewayContext, key: string): Promise<Model> {
   if (runtime !== undefined) return runtime.model;
   const session = await ctx.store.getSession(key);
   const prepared = session === undefined ? undefined : ctx.agents.get(session.agentId);
-  const override = session?.modelOverride === undefined ? undefined : ctx.options.models.find(session.modelOverride);
+  const override =
+    session === undefined
+      ? undefined
+      : findChosenModel(ctx.options.models, restoredModelChoice(prepared?.config, session));
   return override ?? prepared?.defaultModel ?? ctx.agents.values().next().value!.defaultModel;
 }
 

@@ -14,6 +14,7 @@ import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
+import { findChosenModel } from "../model-preference/model-preference.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
@@ -168,7 +169,7 @@ export class Gateway {
       admission,
       streamFn,
       loop: options.loop,
-      resolveModel: (id) => options.models.find(id),
+      resolveModel: (id) => findChosenModel(options.models, id),
       channelFor,
       deliver,
       notice: (sessionKey, chat, text) => notices.post(sessionKey, chat, text),

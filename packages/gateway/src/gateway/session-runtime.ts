@@ -2,6 +2,7 @@ import { Agent, type AgentEvent, type AgentRunResult, type Model } from "@chorus
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
+import { restoredModelChoice } from "../model-preference/model-preference.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
 import { ReplyManager } from "../reply-manager/reply-manager.js";
@@ -72,7 +73,7 @@ export class SessionRuntime implements LaneHost {
     this.key = session.key;
     this.agentId = session.agentId;
     this.chat = chat;
-    this.#modelOverride = session.modelOverride;
+    this.#modelOverride = restoredModelChoice(prepared.config, session);
     this.#groupToolPolicy = groupToolPolicy;
     this.lane = new SessionLane(this, deps.admission, {
       mode: session.queueModeOverride ?? mode,
