@@ -39,13 +39,18 @@ async function chatWith(taco: Record<string, unknown> | undefined, summariser: S
     .map((entry) => entry.message)
     .find((m): m is ToolResultMessage => (m as { role: string }).role === "toolResult");
   const summaryCalls = h.streamFn.calls.filter((c) => isSummaryCall(c.context.systemPrompt));
+  const toolEnd = h.events.find((e) => e.type === "tool_activity" && e.phase === "end") as
+    | { compressed?: unknown }
+    | undefined;
   await h.close();
-  return { h, stored, summaryCalls };
+  return { h, stored, summaryCalls, toolEnd };
 }
 
 describe("TACO through the gateway (agents[].toolOutputCompression)", () => {
   it("summarises a large exec output with the configured model; the stored result is tagged and keeps the raw output", async () => {
-    const { h, stored, summaryCalls } = await chatWith({ enabled: true, model: "fake-large" });
+    const { h, stored, summaryCalls, toolEnd } = await chatWith({ enabled: true, model: "fake-large" });
+    // The audit trail (the gateway's events) says the model read a summary.
+    expect(toolEnd?.compressed).toMatchObject({ model: "fake-large", compressedTokens: expect.any(Number) });
     expect(h.channel.transcript("dm-admin").at(-1)).toBe("All green.");
     expect(summaryCalls.map((c) => c.model.id)).toEqual(["fake-large"]);
     expect((stored!.content[0] as { text: string }).text).toContain("1000 tests passed");
@@ -54,7 +59,8 @@ describe("TACO through the gateway (agents[].toolOutputCompression)", () => {
   });
 
   it("is off unless configured", async () => {
-    const { stored, summaryCalls } = await chatWith(undefined);
+    const { stored, summaryCalls, toolEnd } = await chatWith(undefined);
+    expect(toolEnd?.compressed).toBeUndefined();
     expect(summaryCalls).toHaveLength(0);
     expect(stored!.compressed).toBeUndefined();
   });

@@ -1,5 +1,6 @@
 import { Agent, type AgentEvent, type AgentRunResult, type Model } from "@chorus/core";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import { compressionOf } from "../context-features/compression-of.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
 import { restoredModelChoice } from "../model-preference/model-preference.js";
@@ -412,6 +413,9 @@ export class SessionRuntime implements LaneHost {
         toolName: event.toolName,
         phase: event.type === "tool_execution_start" ? "start" : "end",
         ...(event.type === "tool_execution_end" ? { isError: event.isError } : {}),
+        ...(event.type === "tool_execution_end" && event.result.compressed !== undefined
+          ? { compressed: compressionOf(event.result.compressed) }
+          : {}),
       });
     } else if (event.type === "compaction" && event.kind === "summary") {
       this.lastCompaction = { before: event.tokensBefore, after: event.tokensAfter };
