@@ -46,4 +46,27 @@ describe("context restoration after /compact (agents[].contextRestoration)", () 
     expect(first).toContain("Summary: notes were read.");
     expect(first).not.toContain("remember the milk");
   });
+
+  it("re-attaches them after an automatic summary too, keeping the gateway-wide context settings", async () => {
+    const recentFiles = (): RecentFile[] => [
+      { path: "notes.md", content: "remember the milk", toolCallId: "old-read" },
+    ];
+    const h = await startHarness({
+      script: (context) => (context.systemPrompt === DEFAULT_SUMMARY_PROMPT ? "Summary: notes were read." : "ok"),
+      gateway: {
+        agents: { main: { recentFiles } },
+        loop: {
+          context: { window: 10_000, reserve: 2_000, blockingReserve: 500, compaction: { keepRecentTokens: 1_500 } },
+        },
+      },
+    });
+    const long = "x ".repeat(6_000);
+    for (const text of [long, long, long, "what was in my notes?"]) await h.send({ text });
+    const summaries = h.streamFn.calls.filter((c) => c.context.systemPrompt === DEFAULT_SUMMARY_PROMPT);
+    expect(summaries.length).toBeGreaterThan(0);
+    const first = JSON.stringify(h.streamFn.calls.at(-1)?.context.messages[0]);
+    expect(first).toContain("Summary: notes were read.");
+    expect(first).toContain("remember the milk");
+    await h.close();
+  });
 });
