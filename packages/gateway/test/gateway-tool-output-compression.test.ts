@@ -1,6 +1,7 @@
 import { defineTool, type ToolResultMessage } from "@chorus/core";
 import type { ScriptedTurn } from "@chorus/core/testing";
-import { describe, expect, it } from "vitest";
+import { createApprovalPolicy } from "@chorus/tools";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { GatewayConfigError } from "../src/config/index.js";
 import { BASE_CONFIG, startHarness } from "./fixtures/gateway-harness.js";
@@ -85,5 +86,39 @@ describe("TACO through the gateway (agents[].toolOutputCompression)", () => {
         },
       }),
     ).rejects.toThrow(GatewayConfigError);
+  });
+
+  it("NEVER summarises the output of a call approved in the chat", async () => {
+    let main = 0;
+    const h = await startHarness({
+      config: {
+        ...BASE_CONFIG,
+        agents: [{ id: "main", model: "fake-model", toolOutputCompression: { enabled: true } }],
+      },
+      script: (ctx) => {
+        if (isSummaryCall(ctx.systemPrompt)) return "1000 tests passed";
+        main++;
+        return main === 1 ? { toolCalls: [{ name: "exec", args: {} }] } : "All green.";
+      },
+      // Without buttons the request names the /approve code.
+      channel: { capabilities: { buttons: false } },
+      gateway: { agents: { main: { tools: [exec], policies: [createApprovalPolicy({ require: ["exec"] })] } } },
+    });
+    await h.channel.inject({ text: "run the tests", sender: { id: "admin", name: "Admin" } });
+    let code = "";
+    await vi.waitFor(() => {
+      code = /`\/approve ([a-z0-9]+)`/.exec(h.channel.transcript("dm-admin").at(-1) ?? "")?.[1] ?? "";
+      expect(code).not.toBe("");
+    });
+    await h.send({ text: `/approve ${code}`, sender: { id: "admin", name: "Admin" } });
+    await h.gateway.idle();
+    expect(h.channel.transcript("dm-admin").at(-1)).toBe("All green.");
+    expect(h.streamFn.calls.filter((c) => isSummaryCall(c.context.systemPrompt))).toHaveLength(0);
+    const stored = (await h.store.readTranscript(KEY))
+      .map((entry) => entry.message)
+      .find((m): m is ToolResultMessage => (m as { role: string }).role === "toolResult");
+    expect((stored!.content[0] as { text: string }).text).toBe(LOG);
+    expect(stored!.compressed).toBeUndefined();
+    await h.close();
   });
 });
