@@ -80,4 +80,12 @@ describe("exec runs in the working directory fixed at the start of the turn (see
     expect(missing).toContain("Not a folder in the workspace: missing");
     expect(dirs.get("s1")).toBe(".");
   });
+
+  it("remembers a bounded number of sessions; a dropped one starts at the root again", () => {
+    const dirs = new WorkingDirectories({ maxSessions: 2 });
+    dirs.set("s1", "a");
+    dirs.set("s2", "b");
+    dirs.set("s3", "c");
+    expect([dirs.get("s1"), dirs.get("s2"), dirs.get("s3")]).toEqual([".", "b", "c"]);
+  });
 });

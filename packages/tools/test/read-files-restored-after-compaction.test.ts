@@ -69,4 +69,18 @@ describe("files read with read_file are re-attached after a compaction, with the
     workspace.cleanup();
     expect(await reads.source({ runId: "r", depth: 0, sessionId: "s1" }, 5)).toEqual([]);
   });
+
+  it("remembers a bounded number of reads and sessions", async () => {
+    const reads = new RecentFileReads({ keep: 2, maxSessions: 2 });
+    const read = async () => "text";
+    for (const path of ["a", "b", "c", "b"]) reads.record("s1", { path, toolCallId: path, read });
+    reads.record("s2", { path: "x", toolCallId: "x", read });
+    reads.record("s3", { path: "y", toolCallId: "y", read });
+    const run = (sessionId: string) => ({ runId: "r", depth: 0, sessionId });
+    expect((await reads.source(run("s1"), 5)).map((f) => f.path)).toEqual([]);
+    expect((await reads.source(run("s3"), 5)).map((f) => f.path)).toEqual(["y"]);
+    const fresh = new RecentFileReads({ keep: 2 });
+    for (const path of ["a", "b", "c", "b"]) fresh.record("s1", { path, toolCallId: path, read });
+    expect((await fresh.source(run("s1"), 5)).map((f) => f.path)).toEqual(["b", "c"]);
+  });
 });

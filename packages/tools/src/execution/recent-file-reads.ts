@@ -2,6 +2,7 @@ import type { RecentFile, RecentFilesSource, ToolRunInfo } from "@chorus/core";
 
 const NO_SESSION = "";
 const DEFAULT_KEEP = 20;
+const DEFAULT_MAX_SESSIONS = 10_000;
 
 interface ReadRecord {
   path: string;
@@ -18,10 +19,12 @@ interface ReadRecord {
 export class RecentFileReads {
   readonly #bySession = new Map<string, ReadRecord[]>();
   readonly #keep: number;
+  readonly #maxSessions: number;
 
-  /** `keep`: reads remembered per session. Default 20. */
-  constructor(options: { keep?: number } = {}) {
+  /** `keep`: reads remembered per session (default 20); `maxSessions`: sessions remembered, least recent dropped (10 000). */
+  constructor(options: { keep?: number; maxSessions?: number } = {}) {
     this.#keep = options.keep ?? DEFAULT_KEEP;
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   }
 
   /** Notes a successful read (a later read of the same path replaces it). */
@@ -29,7 +32,10 @@ export class RecentFileReads {
     const key = sessionId ?? NO_SESSION;
     const list = (this.#bySession.get(key) ?? []).filter((r) => r.path !== entry.path);
     list.unshift(entry);
+    // Re-inserted, so the map's order is least recently read first.
+    this.#bySession.delete(key);
     this.#bySession.set(key, list.slice(0, this.#keep));
+    if (this.#bySession.size > this.#maxSessions) this.#bySession.delete(this.#bySession.keys().next().value as string);
   }
 
   /** Forgets a session's reads. */

@@ -1,6 +1,7 @@
 import type { ExecutionContextInit, ExecutionContextSource, ToolRunInfo } from "@chorus/core";
 
 const NO_SESSION = "";
+const DEFAULT_MAX_SESSIONS = 10_000;
 
 /**
  * Each session's current working directory (workspace-relative, "." by default) and its environment overrides
@@ -11,10 +12,15 @@ const NO_SESSION = "";
 export class WorkingDirectories {
   readonly #cwd = new Map<string, string>();
   readonly #env: Readonly<Record<string, string>>;
+  readonly #maxSessions: number;
 
-  /** `env`: variables every session's exec calls get on top of the exec tool's own environment. */
-  constructor(options: { env?: Record<string, string> } = {}) {
+  /**
+   * `env`: variables every session's exec calls get on top of the exec tool's own environment. `maxSessions`: sessions
+   * remembered (default 10 000); the least recently changed one is dropped and starts at the root again.
+   */
+  constructor(options: { env?: Record<string, string>; maxSessions?: number } = {}) {
     this.#env = { ...options.env };
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   }
 
   /** The session's current directory (workspace-relative). */
@@ -24,7 +30,10 @@ export class WorkingDirectories {
 
   /** Sets the session's directory for its next turn. */
   set(sessionId: string | undefined, dir: string): void {
-    this.#cwd.set(sessionId ?? NO_SESSION, dir);
+    const key = sessionId ?? NO_SESSION;
+    this.#cwd.delete(key);
+    this.#cwd.set(key, dir);
+    if (this.#cwd.size > this.#maxSessions) this.#cwd.delete(this.#cwd.keys().next().value as string);
   }
 
   /** Forgets a session (its next turn starts at the workspace root). */
