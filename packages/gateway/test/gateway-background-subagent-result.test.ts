@@ -52,6 +52,30 @@ describe("background sub-agent results", () => {
     expect(h.events.some((event) => event.type === "subagent_completed")).toBe(true);
   });
 
+  it("reach the parent session once when the same child's result is delivered twice", async () => {
+    vi.useFakeTimers();
+    h = await startHarness({
+      config: CONFIG,
+      script: subagentScript(),
+      gateway: { agents: AGENTS, outbox: { pollMs: 100 } },
+    });
+    const key = "main:main:test:dm:user-1";
+    await h.channel.inject({ text: "spawn background quick" });
+    await vi.advanceTimersByTimeAsync(500);
+    await h.gateway.idle();
+    const first = (await h.store.listOutbox({ sessionKey: key })).find((entry) => entry.kind === "subagent-result");
+    // The same result again (a retry whose first attempt was stored after all, or a second instance sending it).
+    await h.store.enqueueOutbox([{ sessionKey: key, kind: "subagent-result", payload: first?.payload }]);
+    await vi.advanceTimersByTimeAsync(500);
+    await h.gateway.idle();
+
+    const results = (await h.store.listOutbox({ sessionKey: key })).filter((e) => e.kind === "subagent-result");
+    expect(results.map((entry) => entry.status)).toEqual(["sent", "sent"]);
+    const transcript = JSON.stringify(await h.store.readTranscript(key));
+    expect(transcript.split("[Background sub-agent").length - 1).toBe(1);
+    expect(h.channel.transcript("dm-user-1").filter((text) => text.startsWith("Parent got it"))).toHaveLength(1);
+  });
+
   it("are retried until delivered when storing them fails", async () => {
     vi.useFakeTimers();
     const store = new FlakyStore();

@@ -1,10 +1,18 @@
 import { readdir } from "node:fs/promises";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
-import { Gateway, routeInbound, TestChannel } from "@chorus/gateway";
+import { Gateway, TestChannel } from "@chorus/gateway";
 import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore, SHARD_COUNT } from "../src/index.js";
 import { createScratchDatabase, queryOnce, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import {
+  type ClusterMember,
+  heldShards,
+  saidInDm,
+  senderOwnedBy,
+  sessionKeyOf,
+  stopOnce,
+} from "./fixtures/cluster-member.js";
 
 let database: ScratchDatabase;
 let gate: NetworkGate;
@@ -24,11 +32,7 @@ const config = {
 };
 
 /** One gateway instance of the cluster: its own store (pool, leases), its own connection to the same bot account. */
-interface Instance {
-  readonly name: string;
-  readonly store: PostgresSessionStore;
-  readonly gateway: Gateway;
-  readonly channel: TestChannel;
+interface Instance extends ClusterMember {
   readonly model: ReturnType<typeof scriptedStreamFn>;
   /** Injects a message from `sender` (event ids unique across instances, as a platform's are). */
   send(sender: string, text: string): Promise<void>;
@@ -40,7 +44,7 @@ let events = 0;
 async function instance(
   name: string,
   schema: string,
-  options: { leaseMs?: number; throughGate?: boolean; start?: boolean } = {},
+  options: { leaseMs?: number; sweepMs?: number; pollMs?: number; throughGate?: boolean; start?: boolean } = {},
 ): Promise<Instance> {
   const port = options.throughGate === true ? gate.port : TEST_SERVER.port;
   const store = await PostgresSessionStore.open({
@@ -48,13 +52,18 @@ async function instance(
     schema,
     connectTimeoutMs: 1000,
     queryTimeoutMs: 2000,
-    cluster: { instanceId: name, leaseMs: options.leaseMs ?? 1500, sweepMs: 1000 },
+    cluster: { instanceId: name, leaseMs: options.leaseMs ?? 1500, sweepMs: options.sweepMs ?? 1000 },
     onWarning: () => {},
   });
-  return startInstance(name, store, options.start !== false);
+  return startInstance(name, store, options.start !== false, options.pollMs);
 }
 
-async function startInstance(name: string, store: PostgresSessionStore, start: boolean): Promise<Instance> {
+async function startInstance(
+  name: string,
+  store: PostgresSessionStore,
+  start: boolean,
+  pollMs = 200,
+): Promise<Instance> {
   const channel = new TestChannel({ id: "test", accountId: "main" });
   const streamFn = scriptedStreamFn(() => "ok");
   const gateway = new Gateway({
@@ -65,10 +74,9 @@ async function startInstance(name: string, store: PostgresSessionStore, start: b
     models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
     selfIds: { "test/main": "bot" },
     replyMode: "block",
-    outbox: { pollMs: 200 },
+    outbox: { pollMs },
   });
   if (start) await gateway.start();
-  let stopped = false;
   return {
     name,
     store,
@@ -80,45 +88,46 @@ async function startInstance(name: string, store: PostgresSessionStore, start: b
       await channel.inject({ text, sender: { id: sender }, messageId: eventId, eventId });
       await gateway.idle();
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await gateway.stop(0);
-      await store.close();
-    },
+    stop: stopOnce(gateway, store),
   };
 }
 
-const probe = new TestChannel({ id: "test", accountId: "main" });
-
-function sessionKeyOf(gateway: Gateway, sender: string): string {
-  return routeInbound(gateway.config, probe.buildInbound({ text: "x", sender: { id: sender } })).sessionKey;
-}
-
-/** A sender whose DM session `owner` holds now. */
-function senderOwnedBy(owner: Instance, prefix: string): string {
-  for (let i = 0; i < 500; i++) {
-    const sender = `${prefix}-${i}`;
-    if (owner.store.ownership?.fenceFor(sessionKeyOf(owner.gateway, sender)) !== undefined) return sender;
-  }
-  throw new Error(`${owner.name} owns no session`);
-}
-
-/** Every answer any instance gave in a DM, across the cluster. */
-function answers(instances: readonly Instance[], sender: string): string[] {
-  return instances.flatMap((one) => one.channel.transcript(`dm-${sender}`));
-}
-
-const held = (one: Instance): number => one.store.ownership?.shards.length ?? 0;
-
 describe("gateway instances sharing one PostgreSQL database", () => {
+  it("answers a DM at its session's owner in 3 round trips: the message, the turn with its run, the reply sent", async () => {
+    // Long lease, sweep and outbox poll: no background statement lands between the readings.
+    const a = await instance("a", "round_trips", { leaseMs: 120_000, sweepMs: 120_000, pollMs: 120_000 });
+    try {
+      await a.send("ann", "first"); // the session's first message also reads its transcript and names it
+      await a.send("ann", "second");
+      await vi.waitFor(() => expect(a.channel.transcript("dm-ann")).toEqual(["ok", "ok"]), { timeout: 5000 });
+      const before = a.store.roundTrips;
+      await a.send("ann", "third");
+      await vi.waitFor(() => expect(a.channel.transcript("dm-ann")).toEqual(["ok", "ok", "ok"]), { timeout: 5000 });
+      await vi.waitFor(
+        async () => {
+          const { rows } = await queryOnce(
+            database.url,
+            "SELECT count(*)::int AS n FROM round_trips.outbox WHERE status <> 'sent'",
+          );
+          expect(rows[0]?.n).toBe(0);
+        },
+        { timeout: 5000 },
+      );
+      expect(a.store.roundTrips - before).toBe(3);
+      const runs = await a.store.listRuns({ sessionKey: sessionKeyOf(a.gateway, "ann") });
+      expect(runs.map((run) => run.status)).toEqual(["completed", "completed", "completed"]);
+    } finally {
+      await a.stop();
+    }
+  });
+
   it("answers a message taken by the instance that does not own its session once, at the owner", async () => {
     const a = await instance("a", "handoff");
     const b = await instance("b", "handoff");
     try {
       // b joined after a took every shard: a gives b its share at its next beats.
-      await vi.waitFor(() => expect([held(a) > 0, held(b) > 0]).toEqual([true, true]), { timeout: 5000 });
-      expect(held(a) + held(b)).toBe(SHARD_COUNT);
+      await vi.waitFor(() => expect([heldShards(a) > 0, heldShards(b) > 0]).toEqual([true, true]), { timeout: 5000 });
+      expect(heldShards(a) + heldShards(b)).toBe(SHARD_COUNT);
       const ofA = senderOwnedBy(a, "ann");
       const ofB = senderOwnedBy(b, "bob");
 
@@ -131,8 +140,8 @@ describe("gateway instances sharing one PostgreSQL database", () => {
         },
       );
       await Promise.all([a.gateway.idle(), b.gateway.idle()]);
-      expect(answers([a, b], ofA)).toEqual(["ok"]);
-      expect(answers([a, b], ofB)).toEqual(["ok"]);
+      expect(saidInDm([a, b], ofA)).toEqual(["ok"]);
+      expect(saidInDm([a, b], ofB)).toEqual(["ok"]);
       expect([a.model.calls.length, b.model.calls.length]).toEqual([1, 1]);
       expect(await a.store.listUnansweredSessions()).toEqual([]);
     } finally {
@@ -171,7 +180,7 @@ describe("gateway instances sharing one PostgreSQL database", () => {
     const a = await instance("a", "partition", { throughGate: true });
     const b = await instance("b", "partition");
     try {
-      await vi.waitFor(() => expect([held(a) > 0, held(b) > 0]).toEqual([true, true]), { timeout: 5000 });
+      await vi.waitFor(() => expect([heldShards(a) > 0, heldShards(b) > 0]).toEqual([true, true]), { timeout: 5000 });
       const ofA = senderOwnedBy(a, "ann");
       gate.shut();
       // b stores it and wakes a, which cannot hear: a's lease runs out and b claims its shards with the message.
@@ -181,9 +190,9 @@ describe("gateway instances sharing one PostgreSQL database", () => {
 
       gate.open();
       // a comes back: it finds its leases gone, and rejoins with a share b gives up.
-      await vi.waitFor(() => expect(held(a)).toBeGreaterThan(0), { timeout: 8000 });
+      await vi.waitFor(() => expect(heldShards(a)).toBeGreaterThan(0), { timeout: 8000 });
       await Promise.all([a.gateway.idle(), b.gateway.idle()]);
-      expect(answers([a, b], ofA)).toEqual(["ok"]);
+      expect(saidInDm([a, b], ofA)).toEqual(["ok"]);
       expect(a.model.calls).toHaveLength(0);
       expect(await b.store.listUnansweredSessions()).toEqual([]);
     } finally {
@@ -198,7 +207,7 @@ describe("gateway instances sharing one PostgreSQL database", () => {
     const a = await instance("a", "graceful", { leaseMs: 60_000 });
     const b = await instance("b", "graceful");
     try {
-      expect([held(a), held(b)]).toEqual([SHARD_COUNT, 0]);
+      expect([heldShards(a), heldShards(b)]).toEqual([SHARD_COUNT, 0]);
       await a.send("ann", "first");
       expect(a.channel.transcript("dm-ann")).toEqual(["ok"]);
       await a.stop();
@@ -210,7 +219,7 @@ describe("gateway instances sharing one PostgreSQL database", () => {
 
       await b.send("ann", "second");
       await vi.waitFor(() => expect(b.channel.transcript("dm-ann")).toEqual(["ok"]), { timeout: 5000 });
-      expect(held(b)).toBe(SHARD_COUNT);
+      expect(heldShards(b)).toBe(SHARD_COUNT);
       // b answered from the stored transcript: both messages are in the session, each answered once.
       const key = sessionKeyOf(b.gateway, "ann");
       const said = (await b.store.readTranscript(key)).map((entry) => entry.message.role);
@@ -239,7 +248,7 @@ describe("gateway instances sharing one PostgreSQL database", () => {
     const both = [a as Instance, b as Instance];
     try {
       await Promise.all(both.map((one) => one.gateway.start()));
-      await vi.waitFor(() => expect(both.map((one) => held(one) > 0)).toEqual([true, true]), { timeout: 5000 });
+      await vi.waitFor(() => expect(both.map((one) => heldShards(one) > 0)).toEqual([true, true]), { timeout: 5000 });
       const { rows } = await queryOnce(
         database.url,
         "SELECT count(DISTINCT shard)::int AS shards, count(DISTINCT owner)::int AS owners FROM together.shard_leases WHERE owner IS NOT NULL",
@@ -248,13 +257,13 @@ describe("gateway instances sharing one PostgreSQL database", () => {
       const senders = Array.from({ length: 8 }, (_, i) => `user-${i}`);
       await Promise.all(senders.map((sender, i) => both[i % 2]?.send(sender, "hi")));
       await vi.waitFor(
-        () => expect(senders.map((sender) => answers(both, sender))).toEqual(senders.map(() => ["ok"])),
+        () => expect(senders.map((sender) => saidInDm(both, sender))).toEqual(senders.map(() => ["ok"])),
         {
           timeout: 5000,
         },
       );
       await Promise.all(both.map((one) => one.gateway.idle()));
-      expect(senders.map((sender) => answers(both, sender))).toEqual(senders.map(() => ["ok"]));
+      expect(senders.map((sender) => saidInDm(both, sender))).toEqual(senders.map(() => ["ok"]));
       // Each shipped migration applied once, not once per instance.
       const { rows: steps } = await queryOnce(
         database.url,

@@ -42,10 +42,14 @@ async function started(store: PostgresSessionStore): Promise<OwnershipEvent[]> {
 }
 
 describe("session ownership by shard lease, fenced by the database", () => {
-  it("gives the same shard for a key in JavaScript and in the database", async () => {
+  it("gives the same shard for a key in JavaScript and in the database, a sub-agent's session its root's", async () => {
     const store = await clusterStore("shards", "a", 60_000);
     try {
-      const keys = Array.from({ length: 50 }, (_, i) => `main:bot:test:dm:user-${i}-é`);
+      const roots = Array.from({ length: 50 }, (_, i) => `main:bot:test:dm:user-${i}-é`);
+      // Sub-agent sessions (nested too) and a root key that only looks like one (an agent named "agent").
+      const children = roots.slice(0, 10).map((root, i) => `agent:helper:sub:1:run_${i}:${root}`);
+      const grandchildren = children.map((child, i) => `agent:helper:sub:2:run_g${i}:${child}`);
+      const keys = [...roots, ...children, ...grandchildren, "agent:bot:sub:dm:x"];
       const { rows } = await queryOnce(
         database.url,
         "SELECT shards.chorus_shard(k) AS shard FROM unnest($1::text[]) k",
@@ -54,6 +58,9 @@ describe("session ownership by shard lease, fenced by the database", () => {
       expect(rows.map((row) => row.shard)).toEqual(keys.map(sessionShard));
       expect(new Set(keys.map(sessionShard)).size).toBeGreaterThan(20);
       expect(keys.every((key) => sessionShard(key) < SHARD_COUNT)).toBe(true);
+      // A sub-agent's session falls into its root's shard: its runs live where the root's turns run.
+      expect(grandchildren.map(sessionShard)).toEqual(roots.slice(0, 10).map(sessionShard));
+      expect(children.map(sessionShard)).toEqual(roots.slice(0, 10).map(sessionShard));
     } finally {
       await store.close();
     }
@@ -115,6 +122,87 @@ describe("session ownership by shard lease, fenced by the database", () => {
         ...(own ? { fence: own } : {}),
       });
       expect(await b.listUnansweredSessions()).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("refuses a turn's first commit (which writes its run), a run start and a compaction under a lost lease", async () => {
+    const schema = "fenced_starts";
+    const a = await clusterStore(schema, "a", 60_000);
+    const b = await clusterStore(schema, "b", 60_000);
+    const refusal = (write: Promise<unknown>) =>
+      write.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    try {
+      await started(a);
+      await a.storeInboundMessage({
+        event: { channel: "test", accountId: "bot", eventId: "e1" },
+        session,
+        message: hello,
+      });
+      const fence = a.ownership?.fenceFor(session.key);
+      if (fence === undefined) throw new Error("instance a should own the session");
+      // Under the lease: the first commit writes the run, a compaction restarts the transcript, a run starts.
+      const first = await a.commitTurn({
+        sessionKey: session.key,
+        messages: [answer],
+        run: { id: "run-1", start: { agentId: "main" } },
+        fence,
+      });
+      expect(first.run).toMatchObject({ id: "run-1", status: "running" });
+      await a.commitTurn({ sessionKey: session.key, messages: [hello, answer], startsTranscript: true, fence });
+      expect((await a.readTranscript(session.key)).map((entry) => entry.seq)).toEqual([3, 4]);
+      await a.startRun({ id: "run-2", sessionKey: session.key, agentId: "main", fence });
+
+      await pause(schema, "a");
+      await started(b);
+      const turn = await refusal(
+        a.commitTurn({
+          sessionKey: session.key,
+          messages: [answer],
+          run: { id: "run-3", start: { agentId: "main" } },
+          fence,
+        }),
+      );
+      const compaction = await refusal(
+        a.commitTurn({ sessionKey: session.key, messages: [answer], startsTranscript: true, fence }),
+      );
+      const start = await refusal(a.startRun({ id: "run-4", sessionKey: session.key, agentId: "main", fence }));
+      for (const error of [turn, compaction, start]) expect(isSessionStoreError(error, "fenced")).toBe(true);
+      // Nothing of them was written: no run, the transcript as the compaction under the lease left it.
+      expect(await b.getRun("run-3")).toBeUndefined();
+      expect(await b.getRun("run-4")).toBeUndefined();
+      expect((await b.readTranscript(session.key)).map((entry) => entry.seq)).toEqual([3, 4]);
+      expect((await b.getSession(session.key))?.lastSeq).toBe(4);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("gives a joining instance its share without the shard of a turn under way here", async () => {
+    const schema = "busy_rebalance";
+    // A session in the highest shard: the one a rebalance would give up first.
+    const busyKey =
+      Array.from({ length: 2000 }, (_, i) => `main:bot:test:dm:busy-${i}`).find(
+        (key) => sessionShard(key) === SHARD_COUNT - 1,
+      ) ?? "";
+    const a = await clusterStore(schema, "a", 900);
+    const b = await clusterStore(schema, "b", 900);
+    try {
+      await a.ownership?.start(
+        () => {},
+        () => [busyKey],
+      );
+      expect(a.ownership?.shards).toHaveLength(SHARD_COUNT);
+      await started(b);
+      await vi.waitFor(() => expect(a.ownership?.shards).toHaveLength(SHARD_COUNT / 2), { timeout: 10_000 });
+      expect(a.ownership?.fenceFor(busyKey)).toBeDefined();
+      expect(b.ownership?.fenceFor(busyKey)).toBeUndefined();
     } finally {
       await a.close();
       await b.close();

@@ -1,4 +1,5 @@
 import { formatAge, renderFleet } from "../fleet/render-fleet.js";
+import { autonomousGoalButtons } from "../goals/goal-fleet.js";
 import { renderSchedules } from "../schedules/schedule-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
 
@@ -19,7 +20,9 @@ export const agentsCommand: CommandDefinition = {
       return "Usage: /agents goal stop|pause|resume <sessionKey> (the keys are listed under Autonomous goals).";
     }
     if (action === undefined) {
-      return [renderFleet(await host.fleet()), "", ...renderSchedules(await host.schedules())].join("\n");
+      const fleet = await host.fleet();
+      const text = [renderFleet(fleet), "", ...renderSchedules(await host.schedules())].join("\n");
+      return { text, buttons: autonomousGoalButtons(fleet.goals ?? []) };
     }
     if (action === "info" && id !== undefined) return (await host.agentInfo(id)) ?? `No agent "${id}".`;
     if (action === "sessions" && id !== undefined) {
@@ -35,10 +38,17 @@ export const agentsCommand: CommandDefinition = {
       ].join("\n");
     }
     if (action === "kill" && id !== undefined) {
-      const { killed } = await host.killRun(id);
+      const { killed, instance, unanswered } = await host.killRun(id);
+      if (unanswered === true) {
+        return (
+          `No instance answered for run "${id}": the one running it is gone or cut off. ` +
+          "The run is marked interrupted when its sessions are taken over."
+        );
+      }
       if (killed.length === 0) return `No running run "${id}".`;
       const below = killed.length - 1;
-      return `Stopped ${id}${below > 0 ? ` and ${below} sub-agent run(s) under it` : ""}; its chat was told.`;
+      const where = instance === undefined ? "" : ` on ${instance}`;
+      return `Stopped ${id}${where}${below > 0 ? ` and ${below} sub-agent run(s) under it` : ""}; its chat was told.`;
     }
     return `Usage: ${agentsCommand.usage}`;
   },

@@ -1,11 +1,13 @@
 import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
 import type { UsageView } from "../budgets/usage-view.js";
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalConfig } from "../goals/goal-config.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
+import type { MemoryCommands } from "../memory/gateway-memory.js";
+import type { ClusterInstance } from "../ownership/session-ownership.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import type { TrustTier } from "../policy/trust-tier.js";
@@ -24,6 +26,10 @@ export interface SessionStatus {
   readonly queued: number;
   readonly running: boolean;
   readonly lastCompaction?: { readonly before: number; readonly after: number };
+  /** A cluster's instances (id, shards held, heartbeat age); undefined outside a cluster. */
+  readonly instances?: readonly ClusterInstance[];
+  /** A cluster: the instance that owns this session now (where its turns run), when one answered. */
+  readonly owner?: string;
 }
 
 /** The outcome of /model <id>. */
@@ -49,8 +55,14 @@ export interface CommandHost {
   /** Markdown about one agent, or undefined for an unknown id. */
   agentInfo(agentId: string): Promise<string | undefined>;
   agentSessions(agentId: string): Promise<readonly SessionRecord[] | undefined>;
-  /** Stops a run and everything below it and tells its chat. Contract: `killed` is empty for an unknown run. */
-  killRun(runId: string): Promise<{ readonly killed: readonly string[] }>;
+  /**
+   * Stops a run and everything below it and tells its chat, in whichever instance of a cluster runs it.
+   * Contract: `killed` is empty for an unknown run; `instance` names the other instance that stopped it;
+   * `unanswered` says the run is running in the store but no instance answered for it (its instance is gone).
+   */
+  killRun(
+    runId: string,
+  ): Promise<{ readonly killed: readonly string[]; readonly instance?: string; readonly unanswered?: boolean }>;
   /** Answers a tool call waiting for approval. Contract: never throws; the outcome says why nothing happened. */
   answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): ApprovalAnswerOutcome;
   /** An agent's goal settings. Contract: the defaults for an unknown agent. */
@@ -72,6 +84,8 @@ export interface CommandHost {
   schedules(): Promise<readonly ScheduleEntry[]>;
   /** Stops a schedule. Contract: resolves with the chat's answer. */
   stopSchedule(id: string): Promise<string>;
+  /** Long-term memory (`/memory`), when configured. */
+  readonly memory?: MemoryCommands;
 }
 
 /** Everything a command handler sees. */
@@ -88,6 +102,12 @@ export interface CommandContext {
   readonly host: CommandHost;
 }
 
+/** A command's answer with buttons under it (shown where the platform has buttons; each carries a command). */
+export interface CommandReply {
+  readonly text: string;
+  readonly buttons: readonly OutboundButton[];
+}
+
 /** A builtin command. Contract: resolves with the Markdown reply (the reply layer fits it to the channel). */
 export interface CommandDefinition {
   readonly name: string;
@@ -96,5 +116,5 @@ export interface CommandDefinition {
   readonly adminOnly: boolean;
   /** Answer only the sender where the platform can (a Discord or Slack command's ephemeral reply). */
   readonly ephemeral?: boolean;
-  run(context: CommandContext): Promise<string>;
+  run(context: CommandContext): Promise<string | CommandReply>;
 }

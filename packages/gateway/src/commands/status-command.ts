@@ -1,7 +1,7 @@
-import { formatCost } from "../fleet/render-fleet.js";
+import { formatCost, renderInstances } from "../fleet/render-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
 
-/** /status: agent, model, context tokens, cost, queue and the last compaction. */
+/** /status: agent, model, context tokens, cost, queue and the last compaction; in a cluster, its instances. */
 export const statusCommand: CommandDefinition = {
   name: "status",
   usage: "/status",
@@ -16,6 +16,7 @@ export const statusCommand: CommandDefinition = {
       `**Context** ~${s.contextTokens} tokens · **cost** ${formatCost(s.cost)}`,
       `**Queue** ${s.queueMode} · ${s.queued} waiting · ${s.running ? "working" : "idle"}`,
       `**Last compaction** ${compaction}`,
+      ...(s.instances === undefined ? [] : renderInstances(s.instances, s.owner)),
     ].join("\n");
   },
 };

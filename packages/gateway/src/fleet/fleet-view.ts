@@ -1,7 +1,9 @@
 import { describeMatch } from "../config/binding-specificity.js";
 import type { AgentConfig, Binding } from "../config/gateway-config-schema.js";
 import { type AutonomousGoalEntry, autonomousGoalsOf } from "../goals/goal-fleet.js";
+import type { ClusterInstance } from "../ownership/session-ownership.js";
 import type { RunRecord, RunStatus, SessionRecord } from "../store/store-types.js";
+import type { RunPlacement } from "./cluster-placement.js";
 import type { RunTracker } from "./run-tracker.js";
 
 /** One run in the fleet tree. */
@@ -16,6 +18,9 @@ export interface FleetRunNode {
   readonly cost: number;
   readonly channel: string;
   readonly chatId: string;
+  /** The cluster instance running it and that instance's heartbeat age (a cluster only). */
+  readonly instance?: string;
+  readonly beatAgeMs?: number;
   readonly children: FleetRunNode[];
 }
 
@@ -36,6 +41,8 @@ export interface FleetView {
   readonly runs: readonly FleetRunNode[];
   /** Autonomous goals stored with the sessions (active, paused, completed, orphaned). */
   readonly goals?: readonly AutonomousGoalEntry[];
+  /** The instances of a cluster (undefined outside one). */
+  readonly instances?: readonly ClusterInstance[];
   readonly totals: {
     readonly sessions: number;
     readonly activeSessions: number;
@@ -56,6 +63,11 @@ export interface FleetInput {
   /** Sessions of those runs, by key, for channel and chat. */
   readonly runSessions: ReadonlyMap<string, SessionRecord>;
   readonly live: RunTracker;
+  /** A cluster: its instances, and which one runs each run. */
+  readonly cluster?: {
+    readonly instances: readonly ClusterInstance[];
+    readonly placement: ReadonlyMap<string, RunPlacement>;
+  };
   readonly now: number;
   /** A session is active when updated within this window. Default one hour. */
   readonly activeWindowMs?: number;
@@ -69,6 +81,8 @@ export function buildFleetView(input: FleetInput): FleetView {
   const window = input.activeWindowMs ?? 60 * 60 * 1000;
   const nodes = new Map<string, FleetRunNode>();
   for (const run of input.runs) {
+    const placed = input.cluster?.placement.get(run.id);
+    const reported = placed?.reported;
     const usage = input.live.get(run.id)?.usage() ?? run.usage;
     const session = input.runSessions.get(run.sessionKey);
     nodes.set(run.id, {
@@ -78,10 +92,11 @@ export function buildFleetView(input: FleetInput): FleetView {
       depth: run.depth,
       status: run.status,
       ageMs: Math.max(0, input.now - run.startedAt),
-      tokens: usage.totalTokens,
-      cost: usage.cost.total,
+      tokens: reported?.tokens ?? usage.totalTokens,
+      cost: reported?.cost ?? usage.cost.total,
       channel: session?.channel ?? "?",
       chatId: session?.chatId ?? "?",
+      ...(placed === undefined ? {} : { instance: placed.instance, beatAgeMs: placed.beatAgeMs }),
       children: [],
     });
   }
@@ -111,8 +126,9 @@ export function buildFleetView(input: FleetInput): FleetView {
   }
   return {
     agents,
-    runs: roots,
+    runs: input.cluster === undefined ? roots : roots.map((root) => placedTree(root, undefined)),
     goals: autonomousGoalsOf(input.sessions),
+    ...(input.cluster === undefined ? {} : { instances: input.cluster.instances }),
     totals: {
       sessions: input.sessions.length,
       activeSessions: agents.reduce((sum, agent) => sum + agent.activeSessions, 0),
@@ -121,4 +137,20 @@ export function buildFleetView(input: FleetInput): FleetView {
       cost,
     },
   };
+}
+
+/**
+ * A cluster's run tree with every run placed: a run no instance reported yet (started since its last heartbeat) runs
+ * where its parent runs (sub-agents run in their parent's process), else it is marked as not reported yet.
+ */
+function placedTree(node: FleetRunNode, parent: FleetRunNode | undefined): FleetRunNode {
+  const placed: FleetRunNode =
+    node.instance !== undefined
+      ? node
+      : {
+          ...node,
+          instance: parent?.instance ?? "(not reported yet)",
+          ...(parent?.beatAgeMs === undefined ? {} : { beatAgeMs: parent.beatAgeMs }),
+        };
+  return { ...placed, children: node.children.map((child) => placedTree(child, placed)) };
 }

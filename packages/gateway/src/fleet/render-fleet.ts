@@ -1,4 +1,5 @@
 import { renderAutonomousGoals } from "../goals/goal-fleet.js";
+import type { ClusterInstance } from "../ownership/session-ownership.js";
 import type { FleetRunNode, FleetView } from "./fleet-view.js";
 
 /** Runs listed at most; the rest are counted. Keeps /agents readable and within a few messages. */
@@ -14,6 +15,7 @@ export function renderFleet(view: FleetView): string {
   const lines = [
     `**Fleet**: ${view.agents.length} agent(s) · ${totals.activeSessions} active of ${totals.sessions} session(s) · ` +
       `${totals.runningRuns} running run(s) · ${totals.tokens} tokens · ${formatCost(totals.cost)}`,
+    ...(view.instances === undefined ? [] : ["", ...renderInstances(view.instances)]),
     "",
     "**Agents**",
   ];
@@ -51,12 +53,44 @@ export function treePrefix(level: number): string {
   return level === 0 ? "▪ " : `${"│ ".repeat(level - 1)}└─ `;
 }
 
-/** One run as a line: id, agent, depth, status, age, tokens, cost, channel and chat. */
+/**
+ * One run as a line: id, agent, depth, status, age, tokens, cost, channel and chat; in a cluster also the instance
+ * running it and that instance's heartbeat age.
+ */
 export function describeRun(node: FleetRunNode): string {
+  const where =
+    node.instance === undefined
+      ? ""
+      : ` · on ${node.instance}${node.beatAgeMs === undefined ? "" : ` (beat ${formatBeatAge(node.beatAgeMs)} ago)`}`;
   return (
     `\`${node.runId}\` ${node.agentId} · depth ${node.depth} · ${node.status} · ${formatAge(node.ageMs)} · ` +
-    `${node.tokens} tokens · ${formatCost(node.cost)} · ${node.channel} ${node.chatId}`
+    `${node.tokens} tokens · ${formatCost(node.cost)} · ${node.channel} ${node.chatId}${where}`
   );
+}
+
+/**
+ * A cluster's instances, one line each: id, shards held, heartbeat age, live runs; the one asking is marked, and the
+ * one owning the chat when `owner` names it.
+ */
+export function renderInstances(instances: readonly ClusterInstance[], owner?: string): string[] {
+  const marks = (instance: ClusterInstance): string => {
+    const said = [instance.self ? "this one" : undefined, instance.id === owner ? "owns this chat" : undefined];
+    const shown = said.filter((mark) => mark !== undefined);
+    return shown.length === 0 ? "" : ` (${shown.join(", ")})`;
+  };
+  return [
+    `**Instances** (${instances.length})`,
+    ...instances.map(
+      (instance) =>
+        `- ${instance.id}${marks(instance)}: ${instance.shards} shard(s) · ` +
+        `beat ${formatBeatAge(instance.beatAgeMs)} ago · ${instance.runs.length} live run(s)`,
+    ),
+  ];
+}
+
+/** A heartbeat age: tenths of a second below ten seconds ("0.4 s"), else as `formatAge`. */
+export function formatBeatAge(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : formatAge(ms);
 }
 
 /** "42 s", "3 min", "2 h". */

@@ -1,21 +1,23 @@
-import { runsOfGoal, spendOfRuns } from "../budgets/gateway-budgets.js";
+import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
+import type { LiveRun } from "../fleet/run-tracker.js";
 import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
 import { goalOf } from "../goals/goal-record.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
-import type { SessionRecord } from "../store/store-types.js";
+import type { RunRecord, SessionRecord } from "../store/store-types.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { sessionChatOf } from "./session-chat.js";
 
 /** The fleet as /agents shows it: agents, their sessions, running runs (stored and live). */
 export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
-  const runs = await ctx.store.listRuns({ status: "running" });
+  const runs = withLiveRuns(await ctx.store.listRuns({ status: "running" }), ctx.runs.all());
   const runSessions = new Map<string, SessionRecord>();
   for (const run of runs) {
     const session = await ctx.store.getSession(run.sessionKey);
     if (session !== undefined) runSessions.set(run.sessionKey, session);
   }
   const sessions = (await ctx.store.listSessions()).filter((s) => !isSubagentKey(s.key));
+  const instances = await ctx.store.ownership?.fleet?.instances();
   const view = buildFleetView({
     agents: ctx.config.agents,
     bindings: ctx.config.bindings,
@@ -23,13 +25,37 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
     runs,
     runSessions,
     live: ctx.runs,
+    ...(instances === undefined ? {} : { cluster: { instances, placement: placeRuns(instances, ctx.runs) } }),
     now: ctx.now(),
   });
   if (view.goals === undefined) return view;
   return { ...view, goals: await Promise.all(view.goals.map((entry) => withGoalSpend(ctx, sessions, entry))) };
 }
 
-/** An autonomous goal's spend (its session's runs since the goal was set) against its budget. */
+/**
+ * The stored running runs and this process's live runs not stored yet (a turn's run is written by its first commit),
+ * so /agents shows a run from its start.
+ */
+function withLiveRuns(stored: readonly RunRecord[], live: readonly LiveRun[]): RunRecord[] {
+  const ids = new Set(stored.map((run) => run.id));
+  const unstored = live
+    .filter((run) => !ids.has(run.runId))
+    .map(
+      (run): RunRecord => ({
+        id: run.runId,
+        sessionKey: run.sessionKey,
+        ...(run.parentRunId === undefined ? {} : { parentRunId: run.parentRunId }),
+        depth: run.depth,
+        agentId: run.agentId,
+        status: "running",
+        startedAt: run.startedAt,
+        usage: run.usage(),
+      }),
+    );
+  return [...stored, ...unstored];
+}
+
+/** An autonomous goal's spend (the spend ledger's total for it, its supervisor's checks included) against its budget. */
 async function withGoalSpend(
   ctx: GatewayContext,
   sessions: readonly SessionRecord[],
@@ -38,7 +64,8 @@ async function withGoalSpend(
   const session = sessions.find((s) => s.key === entry.sessionKey);
   const goal = session === undefined ? undefined : goalOf(session.settings);
   if (goal === undefined) return entry;
-  const spent = spendOfRuns(runsOfGoal(await ctx.store.listRuns({ sessionKey: entry.sessionKey }), goal));
+  const [row] = await ctx.store.listSpend({ kind: "goal", subject: goal.id, fromPeriod: "total", toPeriod: "total" });
+  const spent = { tokens: row?.tokens ?? 0, cost: row?.cost ?? 0 };
   const budgets = ctx.agents.get(entry.agentId)?.config.budgets;
   return {
     ...entry,
@@ -51,10 +78,28 @@ async function withGoalSpend(
 }
 
 /**
- * Stops a run and every run below it; the affected chat is told. Contract: `killed` lists the stopped run ids,
- * the run itself first; empty when no such run is live in this process.
+ * Stops a run and every run below it, in this process or (a cluster) in the instance where it lives; the affected
+ * chat is told. Contract: `killed` lists the stopped run ids, the run itself first; empty when no instance answered
+ * that it holds the run (`unanswered` then says whether the store still has it running: its instance is gone or
+ * cut off); `instance` names the instance that stopped it when it was another one.
  */
-export async function killRunTree(ctx: GatewayContext, runId: string): Promise<{ killed: string[] }> {
+export async function killRunTree(
+  ctx: GatewayContext,
+  runId: string,
+): Promise<{ killed: string[]; instance?: string; unanswered?: boolean }> {
+  if (ctx.runs.get(runId) !== undefined || ctx.cluster === undefined) return killRunHere(ctx, runId);
+  const answer = await ctx.cluster.ask({ op: "kill", runId });
+  if (answer === undefined) {
+    const stored = await ctx.store.getRun(runId);
+    return stored?.status === "running" ? { killed: [], unanswered: true } : { killed: [] };
+  }
+  const { killed } = answer.result as { killed: string[] };
+  ctx.logger.info({ runId, killed, instance: answer.from }, "runs killed in another instance by an administrator");
+  return { killed, instance: answer.from };
+}
+
+/** `killRunTree` for a run of this process. Contract: `killed` is empty when no such run is live here. */
+export async function killRunHere(ctx: GatewayContext, runId: string): Promise<{ killed: string[] }> {
   const run = ctx.runs.get(runId);
   if (run === undefined) return { killed: [] };
   const killed = ctx.runs.killTree(runId, "stopped by an administrator");

@@ -1,22 +1,16 @@
-import {
-  DEFAULT_SUMMARY_PROMPT,
-  defaultConvertToLlm,
-  estimateTokens,
-  type Model,
-  summarizeOlderMessages,
-} from "@chorus/core";
+import { DEFAULT_SUMMARY_PROMPT, defaultConvertToLlm, estimateTokens, summarizeOlderMessages } from "@chorus/core";
 import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
-import type { QueueMode } from "../config/gateway-config-schema.js";
 import { restoreAfterCompact } from "../context-features/restore-after-compact.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
-import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
+import { askOwner } from "./cluster-request-answers.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { controlGoalById, GOAL_CONTROL_PAST } from "./goal-control-by-id.js";
+import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
 import { sessionChatOf } from "./session-chat.js";
-
-const PAST = { stop: "stopped", pause: "paused", resume: "resumed" } as const;
+import { modelOf, statusHere } from "./session-status.js";
 
 /** Tokens kept verbatim by /compact. */
 const COMPACT_KEEP_RECENT_TOKENS = 4_000;
@@ -24,7 +18,7 @@ const COMPACT_KEEP_RECENT_TOKENS = 4_000;
 /** What the command host asks of the gateway beyond its context. */
 export interface FleetControl {
   fleet(): Promise<FleetView>;
-  killRun(runId: string): Promise<{ killed: string[] }>;
+  killRun(runId: string): Promise<{ killed: string[]; instance?: string; unanswered?: boolean }>;
 }
 
 /**
@@ -33,50 +27,40 @@ export interface FleetControl {
  * /compact takes the session's lane, so messages arriving meanwhile wait for it.
  */
 export function createCommandHost(ctx: GatewayContext, control: FleetControl): CommandHost {
-  const { store, sessions, options } = ctx;
+  const { store, options } = ctx;
   const host: CommandHost = {
     pairing: ctx.pairing,
+    ...(ctx.memory === undefined ? {} : { memory: ctx.memory }),
     newSession: async (key) => {
-      const runtime = sessions.get(key);
-      if (runtime !== undefined) {
-        runtime.lane.clear();
-        runtime.stop("user", "a new conversation was started");
-        await runtime.settled();
-        runtime.dropAgent();
-      }
-      await store.resetTranscript(key);
-      await ctx.goals.sessionReset(key);
+      if ((await askOwner(ctx, { op: "new", sessionKey: key })) === undefined) await newSessionHere(ctx, key);
     },
     stopSession: async (key) => {
-      // A running autonomous goal pauses first, so that it queues no next turn.
-      const paused = await ctx.goals.sessionStopped(key);
-      const runtime = sessions.get(key);
-      if (runtime === undefined) return { stopped: paused, dropped: 0 };
-      const dropped = runtime.lane.clear().length;
-      return { stopped: runtime.stop("user", "stopped by the user") || paused, dropped };
+      const answer = await askOwner(ctx, { op: "stop", sessionKey: key });
+      return answer === undefined
+        ? stopSessionHere(ctx, key)
+        : (answer.result as { stopped: boolean; dropped: number });
     },
     compactSession: (key) => compact(ctx, key),
     setQueueMode: async (key, mode) => {
-      await store.updateSession(key, { queueModeOverride: mode });
-      const runtime = sessions.get(key);
-      if (runtime !== undefined) runtime.lane.mode = mode;
+      if ((await askOwner(ctx, { op: "queue", sessionKey: key, mode })) === undefined)
+        await setQueueModeHere(ctx, key, mode);
     },
     currentModel: async (key) => (await modelOf(ctx, key)).id,
     knownModels: () => options.models.list().map((model) => model.id),
     switchModel: async (key, id): Promise<ModelSwitch> => {
-      const model = options.models.find(id);
-      if (model === undefined) return { ok: false, known: host.knownModels() };
-      const session = await store.getSession(key);
-      if (session !== undefined && ctx.agents.get(session.agentId)?.config.modelPersistence === false) {
-        // Not kept: the choice lives in this process's runtime of the session only.
-        sessions.runtimeFor(session).setModel(model.id);
-        return { ok: true, model: model.id };
-      }
-      await store.updateSession(key, { modelOverride: model.id });
-      sessions.get(key)?.setModel(model.id);
-      return { ok: true, model: model.id };
+      if (options.models.find(id) === undefined) return { ok: false, known: host.knownModels() };
+      const answer = await askOwner(ctx, { op: "model", sessionKey: key, modelId: id });
+      return answer === undefined ? switchModelHere(ctx, key, id) : (answer.result as ModelSwitch);
     },
-    status: (key) => status(ctx, key),
+    status: async (key) => {
+      // A session owned by another instance: its live state (queue, running) is there.
+      const answer = await askOwner(ctx, { op: "status", sessionKey: key });
+      const found = answer === undefined ? await statusHere(ctx, key) : (answer.result as SessionStatus);
+      const fleet = ctx.store.ownership?.fleet;
+      if (fleet === undefined) return found;
+      const owner = answer?.from ?? (ctx.store.ownership?.fenceFor(key) === undefined ? undefined : fleet.self);
+      return { ...found, instances: await fleet.instances(), ...(owner === undefined ? {} : { owner }) };
+    },
     fleet: () => control.fleet(),
     agentInfo: async (agentId) => agentInfo(ctx, agentId),
     agentSessions: async (agentId) => {
@@ -86,7 +70,8 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     killRun: async (runId) => control.killRun(runId),
     answerApproval: (code, approve, by) => ctx.approvals.answer(code, approve, by),
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
-    goal: (request, caller) => ctx.goals.command(request, caller),
+    goal: (request, caller) =>
+      request.kind === "control" ? controlGoalById(ctx, request, caller) : ctx.goals.command(request, caller),
     controlGoal: async (key, action, adminId) => {
       const session = await store.getSession(key);
       if (session === undefined || isSubagentKey(key)) return `No session "${key}".`;
@@ -99,7 +84,11 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
       };
       const outcome = await ctx.goals.control(action, caller);
       if (outcome.changed) {
-        ctx.notices.post(key, sessionChatOf(session), `An administrator ${PAST[action]} this chat's autonomous goal.`);
+        ctx.notices.post(
+          key,
+          sessionChatOf(session),
+          `An administrator ${GOAL_CONTROL_PAST[action]} this chat's autonomous goal.`,
+        );
       }
       return outcome.text;
     },
@@ -112,44 +101,9 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         store,
         now: ctx.now(),
         agents: new Map([...ctx.agents].map(([id, prepared]) => [id, prepared.config.budgets])),
-        userDays: ctx.budgets.userDays(),
       }),
   };
   return host;
-}
-
-async function modelOf(ctx: GatewayContext, key: string): Promise<Model> {
-  const runtime = ctx.sessions.get(key);
-  if (runtime !== undefined) return runtime.model;
-  const session = await ctx.store.getSession(key);
-  const prepared = session === undefined ? undefined : ctx.agents.get(session.agentId);
-  const override =
-    session === undefined
-      ? undefined
-      : findChosenModel(ctx.options.models, restoredModelChoice(prepared?.config, session));
-  return override ?? prepared?.defaultModel ?? ctx.agents.values().next().value!.defaultModel;
-}
-
-async function status(ctx: GatewayContext, key: string): Promise<SessionStatus> {
-  const session = await ctx.store.getSession(key);
-  const runtime = session === undefined ? undefined : ctx.sessions.runtimeFor(session);
-  const transcript = runtime?.agent?.state.messages ?? (await ctx.store.readTranscript(key)).map((e) => e.message);
-  const runs = await ctx.store.listRuns({ sessionKey: key });
-  let cost = 0;
-  for (const run of runs) cost += ctx.runs.get(run.id)?.usage().cost.total ?? run.usage.cost.total;
-  const stored = session?.settings.lastCompaction as { before: number; after: number } | undefined;
-  const lastCompaction = runtime?.lastCompaction ?? stored;
-  const result: SessionStatus = {
-    agentId: session?.agentId ?? "?",
-    model: (await modelOf(ctx, key)).id,
-    contextTokens: estimateTokens(transcript),
-    cost,
-    queueMode: (runtime?.lane.mode ?? "steer") as QueueMode,
-    queued: runtime?.lane.queued ?? 0,
-    running: runtime?.currentRunId !== undefined,
-  };
-  if (runtime !== undefined && !runtime.lane.busy) ctx.sessions.onIdle(runtime);
-  return lastCompaction === undefined ? result : { ...result, lastCompaction };
 }
 
 async function compact(ctx: GatewayContext, key: string): Promise<string> {

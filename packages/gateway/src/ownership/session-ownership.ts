@@ -1,3 +1,4 @@
+import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
 import type { InstanceBroadcast } from "./instance-broadcast.js";
@@ -45,7 +46,9 @@ export type OwnershipEvent =
   /** Sessions this instance no longer owns (taken, released, or not renewed in time): start no turn for them. */
   | { readonly type: "lost" }
   /** Owned sessions with stored, unanswered messages: from a wake-up (another instance took a message) or the sweep. */
-  | { readonly type: "unanswered"; readonly sessions: readonly UnansweredSession[] };
+  | { readonly type: "unanswered"; readonly sessions: readonly UnansweredSession[] }
+  /** A signal another instance (or this one) broadcast. */
+  | { readonly type: "signal"; readonly signal: ClusterSignal };
 
 /**
  * Which sessions this gateway instance may run turns for, when several instances share one store (a cluster).
@@ -58,9 +61,10 @@ export interface SessionOwnership {
   readonly instanceId: string;
   /**
    * Takes this instance's share of the sessions and starts renewing it; events come to `listener` from now on (the
-   * first `gained` before this resolves). Contract: call once.
+   * first `gained` before this resolves). `busy` lists the sessions with a turn under way here (a turn's run is stored
+   * only from its first commit): giving sessions up for another instance spares them. Contract: call once.
    */
-  start(listener: (event: OwnershipEvent) => void): Promise<void>;
+  start(listener: (event: OwnershipEvent) => void, busy?: () => Iterable<string>): Promise<void>;
   /** The fence a turn of this session starting now carries, or undefined when this instance must not start one. */
   fenceFor(sessionKey: string): StoreFence | undefined;
   /** Wakes the session's owner for a message this instance stored but does not own. Contract: never rejects. */
@@ -78,4 +82,58 @@ export interface SessionOwnership {
   agreeOn?(name: string, proposal: string): Promise<string>;
   /** Stops renewing and releases every lease at once, so another instance takes over without waiting. Idempotent. */
   stop(): Promise<void>;
+  /** The fleet across instances, when the store can tell (PostgreSQL in cluster mode). */
+  readonly fleet?: ClusterFleet;
+}
+
+/** A run live in an instance, as that instance last reported it (with its heartbeat). */
+export interface ReportedRun {
+  readonly runId: string;
+  readonly tokens: number;
+  /** US dollars so far. */
+  readonly cost: number;
+}
+
+/** An instance of the cluster as `/status` and `/agents` show it. */
+export interface ClusterInstance {
+  /** The id its leases are held under (its `instanceId` and a per-process suffix). */
+  readonly id: string;
+  /** Whether it is the instance asking. */
+  readonly self: boolean;
+  /** Shard leases it holds unexpired. */
+  readonly shards: number;
+  /** Time since its last heartbeat, on the database's clock. */
+  readonly beatAgeMs: number;
+  /** Its live runs at its last heartbeat. */
+  readonly runs: readonly ReportedRun[];
+}
+
+/** What one instance asks the others; the one holding the run or owning the session answers. */
+export type ClusterRequest =
+  | { readonly op: "kill"; readonly runId: string }
+  | { readonly op: "stop"; readonly sessionKey: string }
+  | { readonly op: "status"; readonly sessionKey: string }
+  | { readonly op: "new"; readonly sessionKey: string }
+  | { readonly op: "model"; readonly sessionKey: string; readonly modelId: string }
+  | { readonly op: "queue"; readonly sessionKey: string; readonly mode: QueueMode };
+
+/** A message between instances, broadcast to all of them (`NOTIFY`). */
+export type ClusterSignal =
+  | { readonly type: "request"; readonly requestId: string; readonly request: ClusterRequest }
+  | { readonly type: "response"; readonly requestId: string; readonly from: string; readonly result: unknown };
+
+/**
+ * What a cluster's instances tell each other beyond ownership: the fleet (`/agents`, `/status` across instances)
+ * and signals (a kill or a session command reaching the instance where the run lives). Optional on
+ * `SessionOwnership`: without it commands act in this process only.
+ */
+export interface ClusterFleet {
+  /** The id this instance is listed under (`ClusterInstance.id`). */
+  readonly self: string;
+  /** The instances that beat within the last minute, this one included. */
+  instances(): Promise<readonly ClusterInstance[]>;
+  /** What this instance reports as live at each heartbeat. Contract: called once, before `start`. */
+  reportRuns(runs: () => readonly ReportedRun[]): void;
+  /** Broadcasts a signal to every instance (this one too); it comes back as a `signal` event. Never rejects. */
+  broadcast(signal: ClusterSignal): Promise<boolean>;
 }

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@chorus/core";
+import type { ClusterInstance, ReportedRun } from "@chorus/gateway";
 import type { OutboxEntry, RunRecord, TranscriptEntry } from "@chorus/gateway/store";
 import { outboxFromRow, runFromRow, type StoredRow, sessionFromRow } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
@@ -18,18 +19,21 @@ export interface Heartbeat {
   readonly live: number;
   /** Shards free or expired: another instance's lease ran out, or it released them. */
   readonly claimable: number;
+  /** In how many ms (database clock) the soonest of another instance's leases runs out; undefined when none is held. */
+  readonly nextExpiryMs: number | undefined;
 }
 
 /**
- * One round trip per beat: the instance's own heartbeat row, every lease it holds renewed (also one that expired
+ * One round trip per beat: the instance's own heartbeat row (with the runs live in it), every lease it holds renewed (also one that expired
  * while nobody took it: the epoch did not move, so nobody else wrote), and what the fleet looks like. Times are the
  * database's (`chorus_now_ms()`), so instances never compare their own clocks.
  */
 const HEARTBEAT = `
   WITH clock AS (SELECT chorus_now_ms() AS now),
   me AS (
-    INSERT INTO cluster_instances (instance_id, heartbeat_at) SELECT $1, now FROM clock
-    ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at RETURNING 1),
+    INSERT INTO cluster_instances (instance_id, heartbeat_at, live_runs) SELECT $1, now, $4::jsonb FROM clock
+    ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, live_runs = excluded.live_runs
+    RETURNING 1),
   -- Instances killed long ago (each process has its own id): their rows go, so the table stays a handful of rows.
   forgotten AS (DELETE FROM cluster_instances WHERE heartbeat_at < (SELECT now FROM clock) - $3),
   renewed AS (
@@ -38,18 +42,32 @@ const HEARTBEAT = `
     (SELECT count(*) FROM cluster_instances, clock WHERE instance_id <> $1 AND heartbeat_at > clock.now - $2)
       + (SELECT count(*) FROM me) AS live,
     (SELECT count(*) FROM shard_leases, clock WHERE (owner IS NULL OR expires_at < clock.now) AND owner IS DISTINCT FROM $1)
-      AS claimable`;
+      AS claimable,
+    (SELECT min(expires_at) - clock.now FROM shard_leases, clock
+      WHERE owner IS NOT NULL AND owner <> $1 AND expires_at >= clock.now GROUP BY clock.now) AS next_expiry_ms`;
 
 /** How long the row of an instance that stopped beating is kept (it no longer counts after one lease). */
 const FORGET_INSTANCES_AFTER_MS = 3_600_000;
 
-export async function heartbeat(db: Db, instanceId: string, leaseMs: number): Promise<Heartbeat> {
-  const { rows } = await db.query(HEARTBEAT, [instanceId, leaseMs, FORGET_INSTANCES_AFTER_MS]);
+export async function heartbeat(
+  db: Db,
+  instanceId: string,
+  leaseMs: number,
+  liveRuns: readonly ReportedRun[] = [],
+): Promise<Heartbeat> {
+  const { rows } = await db.query(HEARTBEAT, [
+    instanceId,
+    leaseMs,
+    FORGET_INSTANCES_AFTER_MS,
+    JSON.stringify(liveRuns),
+  ]);
   const row = rows[0] ?? {};
   return {
     renewed: heldShards(row.renewed),
     live: Number(row.live),
     claimable: Number(row.claimable),
+    nextExpiryMs:
+      row.next_expiry_ms === null || row.next_expiry_ms === undefined ? undefined : Number(row.next_expiry_ms),
   };
 }
 
@@ -112,26 +130,38 @@ export async function claimShards(
 
 /**
  * Gives shards up: every one of the instance's (at shutdown, `shards` undefined) or those listed that no run of this
- * instance is running in and no reply of it is in flight (rebalancing: a send under way is not made a resend). Contract: returns the shards released; their owner is cleared, so the next
- * claimer takes them at once and raises the epoch.
+ * instance is running in and no reply of it is in flight (rebalancing: a send under way is not made a resend).
+ * Contract: returns the shards released; their owner is cleared and their epoch raised, so the next claimer takes
+ * them at once and a commit still carrying the old epoch (a turn that started as the shard was released) is refused.
  */
 export async function releaseShards(db: Db, instanceId: string, shards?: readonly number[]): Promise<number[]> {
-  const { rows } =
-    shards === undefined
-      ? await db.query(
-          `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1)
-           UPDATE shard_leases SET owner = NULL, expires_at = 0 WHERE owner = $1 RETURNING shard`,
-          [instanceId],
-        )
-      : await db.query(
-          `UPDATE shard_leases SET owner = NULL, expires_at = 0
-           WHERE owner = $1 AND shard = ANY($2::int[])
-             AND NOT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND chorus_shard(session_key) = shard)
-             AND NOT EXISTS (SELECT 1 FROM outbox WHERE status = 'in-flight' AND chorus_shard(session_key) = shard)
-           RETURNING shard`,
-          [instanceId, shards],
-        );
-  return rows.map((row) => Number(row.shard));
+  if (shards === undefined) {
+    const { rows } = await db.query(
+      `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1)
+       UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1 WHERE owner = $1 RETURNING shard`,
+      [instanceId],
+    );
+    return rows.map((row) => Number(row.shard));
+  }
+  // The rows are locked first, in a statement of their own: a commit holding one (FOR SHARE) is waited for, and the
+  // checks below then run on a snapshot that sees its run ended and its reply in flight. Checked in the same
+  // statement as the lock, they would see the snapshot from before the wait, and release a shard with a reply in
+  // flight (the next owner would send it again).
+  return db.atomically(async (tx) => {
+    await tx.query("SELECT shard FROM shard_leases WHERE owner = $1 AND shard = ANY($2::int[]) FOR UPDATE", [
+      instanceId,
+      shards,
+    ]);
+    const { rows } = await tx.query(
+      `UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1
+       WHERE owner = $1 AND shard = ANY($2::int[])
+         AND NOT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND chorus_shard(session_key) = shard)
+         AND NOT EXISTS (SELECT 1 FROM outbox WHERE status = 'in-flight' AND chorus_shard(session_key) = shard)
+       RETURNING shard`,
+      [instanceId, shards],
+    );
+    return rows.map((row) => Number(row.shard));
+  });
 }
 
 /** A session with stored messages no commit answered, and where they are. */
@@ -182,4 +212,33 @@ function transcriptEntries(json: unknown): TranscriptEntry[] {
 function heldShards(json: unknown): HeldShard[] {
   const pairs = (typeof json === "string" ? JSON.parse(json) : json) as [number, number][];
   return pairs.map(([shard, epoch]) => ({ shard: Number(shard), epoch: Number(epoch) }));
+}
+
+/** Instances that beat within this window are listed (a dead one's runs stay visible until they are taken over). */
+const LISTED_INSTANCES_WINDOW_MS = 60_000;
+
+/**
+ * The instances that beat within the last minute: shards held unexpired, heartbeat age on the database's clock and
+ * the runs each reported live. One statement.
+ */
+export async function clusterInstances(db: Db, self: string): Promise<ClusterInstance[]> {
+  const { rows } = await db.query(
+    `WITH clock AS (SELECT chorus_now_ms() AS now)
+     SELECT i.instance_id, clock.now - i.heartbeat_at AS age, i.live_runs,
+       (SELECT count(*) FROM shard_leases l WHERE l.owner = i.instance_id AND l.expires_at >= clock.now) AS shards
+     FROM cluster_instances i, clock WHERE i.heartbeat_at > clock.now - $1 ORDER BY i.instance_id`,
+    [LISTED_INSTANCES_WINDOW_MS],
+  );
+  return rows.map((row) => ({
+    id: String(row.instance_id),
+    self: row.instance_id === self,
+    shards: Number(row.shards),
+    beatAgeMs: Math.max(0, Number(row.age)),
+    runs: reportedRuns(row.live_runs),
+  }));
+}
+
+function reportedRuns(json: unknown): ReportedRun[] {
+  const runs = (typeof json === "string" ? JSON.parse(json) : json) as ReportedRun[] | null;
+  return (runs ?? []).map((run) => ({ runId: String(run.runId), tokens: Number(run.tokens), cost: Number(run.cost) }));
 }

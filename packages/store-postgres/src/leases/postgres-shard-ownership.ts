@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type {
+  ClusterFleet,
+  ClusterInstance,
+  ClusterSignal,
   HandedOffMessage,
   OwnershipEvent,
+  ReportedRun,
   SessionOwnership,
   StoreFence,
   UnansweredSession,
@@ -10,7 +14,14 @@ import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
 import { agreeOnValue } from "./cluster-value-statements.js";
-import { claimShards, type HeldShard, heartbeat, releaseShards, unansweredSessions } from "./lease-statements.js";
+import {
+  claimShards,
+  clusterInstances,
+  type HeldShard,
+  heartbeat,
+  releaseShards,
+  unansweredSessions,
+} from "./lease-statements.js";
 import { PostgresInstanceBroadcast } from "./postgres-instance-broadcast.js";
 import { SHARD_COUNT, sessionShard } from "./session-shard.js";
 import { WakeListener } from "./wake-listener.js";
@@ -19,11 +30,20 @@ import { WakeListener } from "./wake-listener.js";
 export interface ClusterOptions {
   /** This instance's name (shown to operators; default host and pid in the bot). */
   instanceId: string;
-  /** How long a lease lasts without renewal. Heartbeats come every third of it. Default 5000 ms. */
+  /** How long a lease lasts without renewal. Heartbeats come every third of it. Default 3000 ms. */
   leaseMs?: number;
   /** How often owned sessions are swept for stored, unanswered messages (lost wake-ups). Default 5000 ms. */
   sweepMs?: number;
 }
+
+/**
+ * How long a lease lasts unrenewed by default: a killed instance's sessions move within it (plus a claim's round
+ * trip), and an instance that cannot renew stops starting turns after two thirds of it (two missed beats).
+ */
+export const DEFAULT_LEASE_MS = 3000;
+
+/** How long after another instance's lease runs out the claiming beat comes (the database's and this clock differ). */
+const CLAIM_MARGIN_MS = 25;
 
 interface Held {
   readonly epoch: number;
@@ -58,10 +78,18 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly #clock = (): number => performance.now();
   #held = new Map<number, Held>();
   #listener: ((event: OwnershipEvent) => void) | undefined;
+  /** Sessions with a turn under way here (their runs may not be stored yet): a rebalance gives other shards up. */
+  #busy: (() => Iterable<string>) | undefined;
   #beatTimer: ReturnType<typeof setInterval> | undefined;
+  /** A beat of its own, right after another instance's lease runs out (sooner than the next regular one). */
+  #claimTimer: ReturnType<typeof setTimeout> | undefined;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #beating: Promise<void> | undefined;
   #stopped = true;
+  #reportRuns: () => readonly ReportedRun[] = () => [];
+
+  /** The fleet across instances: their runs and shards, and signals between them on the wake-up channel. */
+  readonly fleet: ClusterFleet;
 
   constructor(parts: {
     db: Db;
@@ -75,7 +103,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.leaseOwner = parts.ctx.leaseOwner ?? leaseOwnerFor(parts.options.instanceId);
     this.#db = parts.db;
     this.#ctx = parts.ctx;
-    this.#leaseMs = parts.options.leaseMs ?? 5000;
+    this.#leaseMs = parts.options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#sweepMs = parts.options.sweepMs ?? 5000;
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
@@ -87,6 +115,24 @@ export class PostgresShardOwnership implements SessionOwnership {
       sender: this.leaseOwner,
       onWarning: parts.onWarning,
     });
+    this.fleet = {
+      self: this.leaseOwner,
+      instances: (): Promise<ClusterInstance[]> => clusterInstances(this.#db, this.leaseOwner),
+      reportRuns: (runs) => {
+        this.#reportRuns = runs;
+      },
+      broadcast: (signal) => this.#broadcast(signal),
+    };
+  }
+
+  async #broadcast(signal: ClusterSignal): Promise<boolean> {
+    try {
+      await this.#db.query("SELECT pg_notify($1, $2)", [this.#channel, JSON.stringify({ signal })]);
+      return true;
+    } catch (error) {
+      this.#onWarning(`Could not signal the other instances: ${describe(error)}`);
+      return false;
+    }
   }
 
   /** The shards held now (renewed in time), by shard number. */
@@ -99,10 +145,11 @@ export class PostgresShardOwnership implements SessionOwnership {
   }
 
   /** Contract: as `SessionOwnership.start`; after `stop` it may start again (a gateway reloading its config). */
-  async start(listener: (event: OwnershipEvent) => void): Promise<void> {
+  async start(listener: (event: OwnershipEvent) => void, busy?: () => Iterable<string>): Promise<void> {
     if (!this.#stopped) throw new Error("This ownership has already started.");
     this.#stopped = false;
     this.#listener = listener;
+    this.#busy = busy;
     this.#wakes = new WakeListener({
       config: this.#clientConfig,
       channel: this.#channel,
@@ -148,6 +195,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     if (this.#stopped) return;
     this.#stopped = true;
     if (this.#beatTimer !== undefined) clearInterval(this.#beatTimer);
+    if (this.#claimTimer !== undefined) clearTimeout(this.#claimTimer);
     if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
     await this.#beating;
     this.#held = new Map();
@@ -174,7 +222,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     const sentAt = this.#clock();
     let beat: Awaited<ReturnType<typeof heartbeat>>;
     try {
-      beat = await heartbeat(this.#db, this.leaseOwner, this.#leaseMs);
+      beat = await heartbeat(this.#db, this.leaseOwner, this.#leaseMs, this.#liveRuns());
     } catch (error) {
       this.#onWarning(`Could not renew this instance's leases: ${describe(error)}`);
       if ([...this.#held.values()].some((held) => this.#clock() > held.validUntil)) this.#emit({ type: "lost" });
@@ -189,6 +237,31 @@ export class PostgresShardOwnership implements SessionOwnership {
     const target = Math.ceil(SHARD_COUNT / Math.max(1, beat.live));
     if (next.size < target && beat.claimable > 0) await this.#claim(target - next.size);
     else if (next.size > target) await this.#rebalance(next.size - target);
+    this.#beatWhenNextLeaseEnds(beat.nextExpiryMs);
+  }
+
+  /**
+   * A live instance renews every third of a lease, so another's lease running out before this instance's next beat
+   * means that instance stopped beating: beat right after it ends, and claim its shards then instead of up to a beat
+   * later (a killed instance's sessions move within about one lease).
+   */
+  #beatWhenNextLeaseEnds(nextExpiryMs: number | undefined): void {
+    if (nextExpiryMs === undefined || this.#claimTimer !== undefined || this.#stopped) return;
+    if (nextExpiryMs >= Math.floor(this.#leaseMs / 3)) return;
+    this.#claimTimer = setTimeout(() => {
+      this.#claimTimer = undefined;
+      // After a beat under way, if any: that one read the lease as not yet run out.
+      void (this.#beating ?? Promise.resolve()).then(() => this.#beat());
+    }, nextExpiryMs + CLAIM_MARGIN_MS);
+    this.#claimTimer.unref?.();
+  }
+
+  #liveRuns(): readonly ReportedRun[] {
+    try {
+      return this.#reportRuns();
+    } catch {
+      return [];
+    }
   }
 
   /** A lease renewed by a statement sent at `sentAt` is used until a third of it before it could expire. */
@@ -217,11 +290,16 @@ export class PostgresShardOwnership implements SessionOwnership {
   }
 
   /**
-   * Gives `count` shards back so that a newer instance gets its share: they stop counting as held first (no turn
-   * starts there any more), then are released unless a run of theirs is still running (kept, for the next beat).
+   * Gives `count` shards back so that a newer instance gets its share: none where a turn is under way here (`busy`);
+   * they stop counting as held first (no turn starts there any more), then are released unless a run of theirs is
+   * still running (kept, for the next beat).
    */
   async #rebalance(count: number): Promise<void> {
-    const picked = [...this.#held.keys()].sort((a, b) => b - a).slice(0, count);
+    const busy = new Set([...(this.#busy?.() ?? [])].map(sessionShard));
+    const picked = [...this.#held.keys()]
+      .filter((shard) => !busy.has(shard))
+      .sort((a, b) => b - a)
+      .slice(0, count);
     const kept = new Map(picked.map((shard) => [shard, this.#held.get(shard) as Held]));
     for (const shard of picked) this.#held.delete(shard);
     let released: number[] = [];
@@ -247,10 +325,14 @@ export class PostgresShardOwnership implements SessionOwnership {
   }
 
   #woken(payload: string): void {
-    let message: HandedOffMessage;
+    let message: HandedOffMessage & { signal?: ClusterSignal };
     try {
-      message = JSON.parse(payload) as HandedOffMessage;
+      message = JSON.parse(payload) as HandedOffMessage & { signal?: ClusterSignal };
     } catch {
+      return;
+    }
+    if (message.signal !== undefined) {
+      this.#emit({ type: "signal", signal: message.signal });
       return;
     }
     if (typeof message.sessionKey !== "string" || this.fenceFor(message.sessionKey) === undefined) return;

@@ -1,0 +1,48 @@
+import type { ClusterAnswer } from "../ownership/cluster-requests.js";
+import type { ClusterRequest } from "../ownership/session-ownership.js";
+import { killRunHere } from "./fleet-control.js";
+import type { GatewayContext } from "./gateway-context.js";
+import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
+import { statusHere } from "./session-status.js";
+
+/**
+ * Asks the instance that owns the request's session to act on it (`/stop`, `/new`, `/model`, `/queue`, `/status` typed on another
+ * instance). Contract: undefined when this instance owns the session, when there is no cluster, or when the owner
+ * did not answer in time — the caller then acts here (the store is shared; a session whose owner is gone is taken
+ * over from it).
+ */
+export async function askOwner(ctx: GatewayContext, request: ClusterRequest): Promise<ClusterAnswer | undefined> {
+  if (ctx.cluster === undefined) return undefined;
+  if ("sessionKey" in request && ctx.store.ownership?.fenceFor(request.sessionKey) !== undefined) return undefined;
+  return ctx.cluster.ask(request);
+}
+
+/**
+ * What this instance does for another instance's request: a kill of a run live here, a session command for a
+ * session owned here. Contract: undefined (no answer: another instance is meant) otherwise; never rejects.
+ */
+export async function answerClusterRequest(ctx: GatewayContext, request: ClusterRequest): Promise<unknown> {
+  try {
+    if (request.op === "kill")
+      return ctx.runs.get(request.runId) === undefined ? undefined : killRunHere(ctx, request.runId);
+    if (ctx.store.ownership?.fenceFor(request.sessionKey) === undefined) return undefined;
+    ctx.logger.info({ op: request.op, sessionKey: request.sessionKey }, "command from another instance");
+    switch (request.op) {
+      case "stop":
+        return await stopSessionHere(ctx, request.sessionKey);
+      case "status":
+        return await statusHere(ctx, request.sessionKey);
+      case "new":
+        await newSessionHere(ctx, request.sessionKey);
+        return { done: true };
+      case "model":
+        return await switchModelHere(ctx, request.sessionKey, request.modelId);
+      case "queue":
+        await setQueueModeHere(ctx, request.sessionKey, request.mode);
+        return { done: true };
+    }
+  } catch (error) {
+    ctx.logger.error({ op: request.op, error: String(error) }, "a request from another instance failed");
+    return undefined;
+  }
+}

@@ -1,0 +1,47 @@
+import { estimateTokens, type Model } from "@chorus/core";
+import type { SessionStatus } from "../commands/command-types.js";
+import type { QueueMode } from "../config/gateway-config-schema.js";
+import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
+import type { GatewayContext } from "./gateway-context.js";
+
+/**
+ * The model a session uses now: its live runtime's, else its stored override (when the agent restores choices and the
+ * catalog still has it), else its agent's default.
+ */
+export async function modelOf(ctx: GatewayContext, key: string): Promise<Model> {
+  const runtime = ctx.sessions.get(key);
+  if (runtime !== undefined) return runtime.model;
+  const session = await ctx.store.getSession(key);
+  const prepared = session === undefined ? undefined : ctx.agents.get(session.agentId);
+  const override =
+    session === undefined
+      ? undefined
+      : findChosenModel(ctx.options.models, restoredModelChoice(prepared?.config, session));
+  return override ?? prepared?.defaultModel ?? ctx.agents.values().next().value!.defaultModel;
+}
+
+/**
+ * /status of a session in this process: agent, model, context, cost, queue, whether a run is going, last compaction.
+ * Contract: read-only apart from creating the session's runtime (released again when idle).
+ */
+export async function statusHere(ctx: GatewayContext, key: string): Promise<SessionStatus> {
+  const session = await ctx.store.getSession(key);
+  const runtime = session === undefined ? undefined : ctx.sessions.runtimeFor(session);
+  const transcript = runtime?.agent?.state.messages ?? (await ctx.store.readTranscript(key)).map((e) => e.message);
+  const runs = await ctx.store.listRuns({ sessionKey: key });
+  let cost = 0;
+  for (const run of runs) cost += ctx.runs.get(run.id)?.usage().cost.total ?? run.usage.cost.total;
+  const stored = session?.settings.lastCompaction as { before: number; after: number } | undefined;
+  const lastCompaction = runtime?.lastCompaction ?? stored;
+  const result: SessionStatus = {
+    agentId: session?.agentId ?? "?",
+    model: (await modelOf(ctx, key)).id,
+    contextTokens: estimateTokens(transcript),
+    cost,
+    queueMode: (runtime?.lane.mode ?? "steer") as QueueMode,
+    queued: runtime?.lane.queued ?? 0,
+    running: runtime?.currentRunId !== undefined,
+  };
+  if (runtime !== undefined && !runtime.lane.busy) ctx.sessions.onIdle(runtime);
+  return lastCompaction === undefined ? result : { ...result, lastCompaction };
+}
