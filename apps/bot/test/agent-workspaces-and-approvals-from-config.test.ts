@@ -103,6 +103,7 @@ describe("agent workspaces", () => {
       budgets: {},
       toolOutputCompression: expect.objectContaining({ enabled: false }),
       contextRestoration: expect.objectContaining({ enabled: true }),
+      modelPersistence: true,
       toolPolicy: { deny: ["group:web"] },
     });
   });
