@@ -188,6 +188,19 @@ export const botAgentSchema = agentConfigSchema.extend({
    * the default (writes and exec ask, except for the owner in their own DM).
    */
   approvals: z.record(approvalKeySchema, approvalModeSchema).optional(),
+  /**
+   * Where exec runs (seed 002 "Per-Turn ExecutionContext"): each session has a working directory, fixed at the start of
+   * every turn. `changeDirectory` adds the set_working_directory tool (default false: exec runs at the workspace root);
+   * `env` is added to every exec call's environment.
+   */
+  exec: z
+    .strictObject({
+      changeDirectory: z.boolean().default(false),
+      env: z
+        .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"), z.string())
+        .default({}),
+    })
+    .prefault({}),
 });
 
 /** An Anthropic account. */

@@ -1,3 +1,5 @@
+import type { ContextRestorationConfig } from "../context/context-restoration/restoration-config.js";
+import type { ToolOutputCompressionConfig } from "../context/tool-output-compression/compression-config.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
 import type { CoreLogger } from "../logging/core-logger.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
@@ -13,6 +15,7 @@ import type {
 import type { RetryStrategy } from "../retry/retry-strategy.js";
 import type { StreamFn, StreamOptions } from "../stream/stream-fn.js";
 import type { AgentTelemetryConfig } from "../telemetry/telemetry-config.js";
+import type { ExecutionContextSource } from "../tools/execution-context.js";
 import type { AnyAgentTool, ToolCategory, ToolRunInfo } from "../tools/tool-types.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -79,6 +82,8 @@ export interface ContextConfig {
   blockingReserve?: number;
   microCompaction?: MicroCompactionConfig;
   compaction?: CompactionConfig;
+  /** Re-attach recently read files after a summarising compaction (seed 004). Needs a `recentFiles` source. */
+  restoration?: ContextRestorationConfig;
 }
 
 /** Everything the stateless loop needs. Only `model` and `streamFn` are required. */
@@ -107,6 +112,13 @@ export interface AgentLoopConfig {
   awaitApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   tools?: AnyAgentTool[];
   toolExecution?: ToolExecutionConfig;
+  /**
+   * Resolves the run's working directory and environment once at its start (seed 002 "Per-Turn ExecutionContext");
+   * tools get it frozen as `ctx.execution`. A throwing source ends the run with an error.
+   */
+  executionContext?: ExecutionContextSource;
+  /** TACO: large outputs of compressible tools summarised before they enter the transcript (seed 002). Off by default. */
+  toolOutputCompression?: ToolOutputCompressionConfig;
   /** Model calls allowed in one run. Default 100. */
   maxTurns?: number;
   /** No stream event for this long is a stall. Default 30 000 ms. */

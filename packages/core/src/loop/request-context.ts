@@ -6,6 +6,7 @@ import { repairTranscript } from "../context/transcript-repair.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import type { StreamContext } from "../stream/stream-fn.js";
+import { restoreRecentFiles } from "./restore-recent-files.js";
 import type { RunState } from "./run-state.js";
 import { DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
 
@@ -147,6 +148,7 @@ export async function summarize(state: RunState): Promise<boolean> {
   if (outcome.reply) addUsage(state.usage, outcome.reply.usage);
   if (!outcome.ok) return false;
   replaceTranscript(state, outcome.messages);
+  await restoreRecentFiles(state);
   state.emit({
     type: "compaction",
     kind: "summary",

@@ -17,6 +17,7 @@ import { goalOf } from "../goals/goal-record.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { GatewayMemory, withMemoryHooks, withMemoryTools } from "../memory/index.js";
+import { findChosenModel } from "../model-preference/model-preference.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { localIngress } from "../ownership/ingress-leases.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
@@ -198,7 +199,7 @@ export class Gateway {
       admission,
       streamFn,
       loop,
-      resolveModel: (id) => options.models.find(id),
+      resolveModel: (id) => findChosenModel(options.models, id),
       channelFor,
       deliver,
       notice: (sessionKey, chat, text) => notices.post(sessionKey, chat, text),

@@ -31,10 +31,18 @@ export async function stopSessionHere(
   return { stopped: runtime.stop("user", "stopped by the user") || paused, dropped };
 }
 
-/** /model <id> in this process: remembered in the store, and the live session switches. */
+/**
+ * /model <id> in this process: remembered in the store (unless the agent's `modelPersistence` is false: then only in
+ * this process's runtime of the session), and the live session switches.
+ */
 export async function switchModelHere(ctx: GatewayContext, key: string, id: string): Promise<ModelSwitch> {
   const model = ctx.options.models.find(id);
   if (model === undefined) return { ok: false, known: ctx.options.models.list().map((known) => known.id) };
+  const session = await ctx.store.getSession(key);
+  if (session !== undefined && ctx.agents.get(session.agentId)?.config.modelPersistence === false) {
+    ctx.sessions.runtimeFor(session).setModel(model.id);
+    return { ok: true, model: model.id };
+  }
   await ctx.store.updateSession(key, { modelOverride: model.id });
   ctx.sessions.get(key)?.setModel(model.id);
   return { ok: true, model: model.id };

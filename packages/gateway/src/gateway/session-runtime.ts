@@ -1,7 +1,9 @@
 import { Agent, type AgentEvent, type AgentRunResult, type Model } from "@chorus/core";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import { compressionOf } from "../context-features/compression-of.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
+import { restoredModelChoice } from "../model-preference/model-preference.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
 import { ReplyManager } from "../reply-manager/reply-manager.js";
@@ -74,7 +76,7 @@ export class SessionRuntime implements LaneHost {
     this.key = session.key;
     this.agentId = session.agentId;
     this.chat = chat;
-    this.#modelOverride = session.modelOverride;
+    this.#modelOverride = restoredModelChoice(prepared.config, session);
     this.#groupToolPolicy = groupToolPolicy;
     this.lane = new SessionLane(this, deps.admission, {
       mode: session.queueModeOverride ?? mode,
@@ -376,6 +378,7 @@ export class SessionRuntime implements LaneHost {
     const prepared = this.#prepared;
     const agent = new Agent({
       ...this.#deps.loop,
+      ...prepared.loopFeatures,
       model: this.model,
       streamFn: this.#deps.streamFn,
       ...(prepared.config.systemPrompt === undefined ? {} : { systemPrompt: prepared.config.systemPrompt }),
@@ -419,6 +422,9 @@ export class SessionRuntime implements LaneHost {
         toolName: event.toolName,
         phase: event.type === "tool_execution_start" ? "start" : "end",
         ...(event.type === "tool_execution_end" ? { isError: event.isError } : {}),
+        ...(event.type === "tool_execution_end" && event.result.compressed !== undefined
+          ? { compressed: compressionOf(event.result.compressed) }
+          : {}),
       });
     } else if (event.type === "compaction" && event.kind === "summary") {
       this.lastCompaction = { before: event.tokensBefore, after: event.tokensAfter };
