@@ -21,6 +21,7 @@ export function microCompact(
   const keep = config.keepRecent ?? MICRO_COMPACTION_DEFAULTS.keepRecent;
   const minSavings = config.minSavingsTokens ?? MICRO_COMPACTION_DEFAULTS.minSavingsTokens;
   const compactable = config.compactable ?? (() => true);
+  const scores = config.scores?.(messages);
   let seen = 0;
   let saved = 0;
   const clear: number[] = [];
@@ -29,7 +30,7 @@ export function microCompact(
     if ((m as { role: string }).role !== "toolResult") continue;
     if (seen++ < keep) continue;
     const result = m as ToolResultMessage;
-    if (!compactable(result.toolName) || isCleared(result)) continue;
+    if (!compactable(result.toolName) || isCleared(result) || (scores?.[i] ?? 0) >= 1) continue;
     saved += estimateMessageTokens(result) - clearedTokens;
     clear.push(i);
   }

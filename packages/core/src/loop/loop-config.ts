@@ -1,3 +1,4 @@
+import type { CompactionStep } from "../context/compaction-steps.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
 import type { CoreLogger } from "../logging/core-logger.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
@@ -54,6 +55,8 @@ export interface CompactionConfig {
   model?: Model;
   /** StreamFn for the summary call. Default: the run's streamFn. */
   streamFn?: StreamFn;
+  /** Steps run in order after every summarising compaction (then orphaned tool results are always stripped). */
+  afterCompaction?: CompactionStep[];
 }
 
 /** Micro-compaction settings (seed 004: keep 3, minimum saving 20 000 tokens). */
@@ -66,6 +69,8 @@ export interface MicroCompactionConfig {
   minSavingsTokens?: number;
   /** Which tools' results may be cleared. Default: all. */
   compactable?: (toolName: string) => boolean;
+  /** Eviction score per message (e.g. subgoal tiers); results scoring 1 or more are never cleared. Default: none. */
+  scores?: (messages: readonly AgentMessage[]) => readonly number[];
 }
 
 /** Context window management. */
