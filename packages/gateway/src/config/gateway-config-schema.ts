@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { budgetConfigSchema } from "../budgets/budget-config.js";
+import { compactionConfigSchema } from "../compaction/compaction-config.js";
 import { goalConfigSchema } from "../goals/goal-config.js";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
 
@@ -38,6 +39,8 @@ export const agentConfigSchema = z.strictObject({
   goals: goalConfigSchema.prefault({}),
   /** Spending limits: tokens and US dollars per UTC day and per goal (see docs/goals.md "Budgets"). */
   budgets: budgetConfigSchema.prefault({}),
+  /** Compaction: subgoal-aware pruning and the chat's compaction status line (see the gateway README). */
+  compaction: compactionConfigSchema.prefault({}),
 });
 
 /** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */

@@ -1,4 +1,10 @@
-import { DEFAULT_SUMMARY_PROMPT, defaultConvertToLlm, estimateTokens, summarizeOlderMessages } from "@chorus/core";
+import {
+  DEFAULT_SUMMARY_PROMPT,
+  defaultConvertToLlm,
+  estimateTokens,
+  finishCompaction,
+  summarizeOlderMessages,
+} from "@chorus/core";
 import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
 import type { FleetView } from "../fleet/fleet-view.js";
@@ -118,14 +124,16 @@ async function compact(ctx: GatewayContext, key: string): Promise<string> {
       prompt: DEFAULT_SUMMARY_PROMPT,
     });
     if (!outcome.ok) return `Nothing was compacted (${outcome.error}).`;
-    agent.replaceMessages(outcome.messages);
-    const after = estimateTokens(outcome.messages);
+    // The same post-compaction steps as the loop's (subgoal re-insertion…), then the orphaned tool_result strip.
+    const compacted = finishCompaction(agent.state.messages, outcome.messages, runtime.compactionSteps);
+    agent.replaceMessages(compacted);
+    const after = estimateTokens(compacted);
     runtime.lastCompaction = { before, after };
     // Messages that arrived during the summary call are stored already; they stay after the fresh start.
     const waiting = runtime.lane.waitingItems().map((item) => item.message);
     await ctx.store.transaction(async (tx) => {
       await tx.resetTranscript(key);
-      await tx.appendMessages(key, [...outcome.messages, ...waiting]);
+      await tx.appendMessages(key, [...compacted, ...waiting]);
       // Settings are read again here: others (the goal) may have changed since the summary started.
       const settings = (await tx.getSession(key))?.settings ?? session.settings;
       await tx.updateSession(key, { settings: { ...settings, lastCompaction: { before, after } } });

@@ -1,4 +1,13 @@
-import { Agent, type AgentEvent, type AgentRunResult, type Model } from "@chorus/core";
+import {
+  Agent,
+  type AgentEvent,
+  type AgentRunResult,
+  type CompactionStep,
+  type Model,
+  type SubgoalTracker,
+} from "@chorus/core";
+import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
+import { sessionSubgoalTracker } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
@@ -56,6 +65,8 @@ export class SessionRuntime implements LaneHost {
   #turn: Promise<void> | undefined;
   #modelOverride: string | undefined;
   #groupToolPolicy: unknown;
+  /** Subgoal tracking, when the agent's compaction uses a subgoal pruning strategy. */
+  readonly #subgoals: SubgoalTracker | undefined;
   /** Last compaction of this session, for /status. */
   lastCompaction: { before: number; after: number } | undefined;
 
@@ -74,6 +85,12 @@ export class SessionRuntime implements LaneHost {
     this.chat = chat;
     this.#modelOverride = session.modelOverride;
     this.#groupToolPolicy = groupToolPolicy;
+    this.#subgoals = sessionSubgoalTracker(prepared.config.compaction, {
+      model: () => this.model,
+      resolveModel: deps.resolveModel,
+      streamFn: deps.streamFn,
+      logger: deps.logger,
+    });
     this.lane = new SessionLane(this, deps.admission, {
       mode: session.queueModeOverride ?? mode,
       maxQueued: deps.maxQueued,
@@ -89,6 +106,22 @@ export class SessionRuntime implements LaneHost {
 
   get agent(): Agent | undefined {
     return this.#agent;
+  }
+
+  /** The active subgoal's description (for /status), when subgoal pruning is on and one is known. */
+  get activeSubgoal(): string | undefined {
+    return this.#subgoals?.activeSubgoal;
+  }
+
+  /** Whether this session tracks subgoals (a subgoal pruning strategy is configured). */
+  get tracksSubgoals(): boolean {
+    return this.#subgoals !== undefined;
+  }
+
+  /** The steps every hard compaction of this session runs (the loop's and /compact alike). */
+  get compactionSteps(): CompactionStep[] {
+    const configured = this.#deps.loop?.context?.compaction?.afterCompaction ?? [];
+    return this.#subgoals === undefined ? [...configured] : [...configured, this.#subgoals.compactionStep];
   }
 
   get currentRunId(): string | undefined {
@@ -302,8 +335,10 @@ export class SessionRuntime implements LaneHost {
       usage: () => agent.state.usage,
       abort: (reason) => this.stop("admin", reason),
     });
+    const statusLine = this.#statusLine(chat, channel?.capabilities.edit ?? false);
     const unsubscribe = agent.subscribe((event) => {
       replies?.onEvent(event);
+      statusLine?.onEvent(event);
       committer.onEvent(event);
       this.#observe(runId, event);
       if (event.type === "approval_required") {
@@ -336,6 +371,8 @@ export class SessionRuntime implements LaneHost {
       deps.runs.remove(runId);
       deps.approvals.closeRun(runId);
     }
+    // Between turns, never awaited: the next turn does not wait for the subgoal extraction.
+    this.#subgoals?.refreshAfterTurn(agent.state.messages);
     const notice = endNotice(result.reason, result.error, current.cause);
     // The run's work is over: say so, and give the global slot to the next session while this turn is persisted (the
     // cap bounds concurrent model work; this session's next turn still waits for the commit, as the lane runs one
@@ -372,6 +409,7 @@ export class SessionRuntime implements LaneHost {
       streamFn: this.#deps.streamFn,
       ...(prepared.config.systemPrompt === undefined ? {} : { systemPrompt: prepared.config.systemPrompt }),
       messages,
+      ...(this.#subgoals === undefined ? {} : { context: this.#subgoals.applyTo(this.#deps.loop?.context) }),
       tools: [...prepared.tools],
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
@@ -396,6 +434,13 @@ export class SessionRuntime implements LaneHost {
     await Promise.race([committer.callStored(toolCallId), aborted]);
     signal.removeEventListener("abort", onAbort);
     return undefined;
+  }
+
+  /** The chat's compaction status line for one turn, unless the agent turned it off. */
+  #statusLine(chat: SessionChat, canEdit: boolean): CompactionStatusLine | undefined {
+    const notices = this.#deps.notices;
+    if (notices === undefined || !this.#prepared.config.compaction.statusLine) return undefined;
+    return new CompactionStatusLine(noticeOutlet(notices, this.#deps.store, this.key, chat, canEdit, this.#deps.track));
   }
 
   #observe(runId: string, event: AgentEvent): void {
