@@ -21,7 +21,11 @@ export {
   type SubgoalTier,
   TIER_RELEVANCE,
 } from "./context/subgoals/subgoal-registry.js";
-export { SubgoalTracker, type SubgoalTrackerOptions } from "./context/subgoals/subgoal-tracker.js";
+export {
+  SUBGOAL_EXTRACTION_TIMEOUT_MS,
+  SubgoalTracker,
+  type SubgoalTrackerOptions,
+} from "./context/subgoals/subgoal-tracker.js";
 export {
   DEFAULT_SUMMARY_PROMPT,
   findCompactionCut,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   Agent,
   type AgentMessage,
@@ -236,6 +236,27 @@ describe("subgoal extraction (fire-and-forget, between turns only)", () => {
     expect([textOf(second.messages.at(-1)), textOf(third.messages.at(-1))]).toEqual(["two", "three"]);
     expect(calls).toBe(1); // one extraction at a time; the hung one is not stacked on
     expect(tracker.activeSubgoal).toBeUndefined();
+  });
+
+  it("gives a hung extraction up after its time limit, so tracking goes on", async () => {
+    vi.useFakeTimers();
+    try {
+      const answers = [new Promise<AssistantMessage>(() => {}), Promise.resolve(reply("next subgoal"))];
+      const tracker = new SubgoalTracker({
+        strategy: "subgoal",
+        timeoutMs: 1_000,
+        complete: () => answers.shift() as Promise<AssistantMessage>,
+      });
+      const transcript = [userMessage("a"), assistantText("b")];
+      tracker.refreshAfterTurn(transcript);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await tracker.settled();
+      tracker.refreshAfterTurn(transcript);
+      await tracker.settled();
+      expect(tracker.activeSubgoal).toBe("next subgoal");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a failing extraction is ignored; COMPLETED closes the active subgoal and a new line opens the next", async () => {

@@ -77,6 +77,12 @@ export function prepareAgent(
       },
     ]);
   }
+  const subgoalModel = config.compaction.subgoalModel;
+  if (subgoalModel !== undefined && deps.models.find(subgoalModel) === undefined) {
+    throw new GatewayConfigError([
+      { path: `agents.${config.id}.compaction.subgoalModel`, message: `unknown model ${JSON.stringify(subgoalModel)}` },
+    ]);
+  }
   const groups = mergeToolGroups(setup?.toolGroups);
   const tierGate = createToolPolicyGate({
     ...(config.toolPolicy === undefined ? {} : { policy: toToolPolicy(config.toolPolicy) }),

@@ -14,7 +14,12 @@ export interface SubgoalTrackerOptions {
   /** Makes the extraction call (a fast model is enough). Its failure is logged and ignored. */
   complete(context: StreamContext): Promise<AssistantMessage>;
   logger?: CoreLogger;
+  /** An extraction not answered by then is given up, so a hung call does not stop tracking. Default 60 000 ms. */
+  timeoutMs?: number;
 }
+
+/** How long an extraction may take by default. */
+export const SUBGOAL_EXTRACTION_TIMEOUT_MS = 60_000;
 
 /**
  * HiAgent subgoal tracking for one session (seed 002): a fire-and-forget extraction between turns keeps the
@@ -57,8 +62,14 @@ export class SubgoalTracker {
     const turnStart = lastUserIndex(messages);
     this.registry.extendActive(length);
     const request = subgoalRequest(messages, this.activeSubgoal);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeoutMs = this.#options.timeoutMs ?? SUBGOAL_EXTRACTION_TIMEOUT_MS;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+    });
     const run = Promise.resolve()
-      .then(() => this.#options.complete(request))
+      .then(() => Promise.race([this.#options.complete(request), timedOut]))
       .then((reply) => {
         if (reply.stopReason === "error" || reply.stopReason === "aborted") {
           throw new Error(reply.errorMessage ?? reply.stopReason);
@@ -70,6 +81,7 @@ export class SubgoalTracker {
         this.#options.logger?.warn({ error: (error as Error)?.message ?? String(error) }, "subgoal extraction failed"),
       )
       .finally(() => {
+        clearTimeout(timer);
         this.#inFlight = undefined;
       });
     this.#inFlight = run;
