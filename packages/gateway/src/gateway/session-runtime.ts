@@ -458,6 +458,11 @@ export class SessionRuntime implements LaneHost {
       });
     } else if (event.type === "compaction" && event.kind === "summary") {
       this.lastCompaction = { before: event.tokensBefore, after: event.tokensAfter };
+      const saved = event.tokensBefore - event.tokensAfter;
+      this.#deps.logger.info(
+        { sessionKey: this.key, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, saved },
+        "compacted the conversation",
+      );
     }
   }
 }
