@@ -17,6 +17,7 @@ export {
   type CompactionShift,
   type Subgoal,
   SubgoalRegistry,
+  type SubgoalSnapshot,
   type SubgoalState,
   type SubgoalTier,
   TIER_RELEVANCE,

@@ -119,6 +119,28 @@ describe("SubgoalRegistry (seed 002)", () => {
   });
 });
 
+describe("SubgoalRegistry snapshots", () => {
+  it("round-trips through plain data and ignores malformed data", () => {
+    const registry = new SubgoalRegistry();
+    registry.start("first", 0, 2);
+    registry.start("second", 2, 4);
+    const copy = new SubgoalRegistry();
+    copy.restore(JSON.parse(JSON.stringify(registry.snapshot())));
+    expect(copy.snapshot()).toEqual(registry.snapshot());
+    expect(copy.start("third", 4, 6).id).toBe(3);
+    copy.restore({ subgoals: [{ description: 1 }], nextId: 2 });
+    expect(copy.subgoals).toEqual([]);
+  });
+
+  it("a tracker starts afresh when the transcript is shorter than its spans (a new conversation)", async () => {
+    const tracker = new SubgoalTracker({ strategy: "subgoal", complete: async () => reply("NONE") });
+    tracker.registry.start("old conversation", 0, 10);
+    tracker.refreshAfterTurn([userMessage("hi"), assistantText("hello")]);
+    await tracker.settled();
+    expect(tracker.activeSubgoal).toBeUndefined();
+  });
+});
+
 describe("eviction scores (seed 002 tiers and subgoal_mig)", () => {
   const messages = rounds(3, 5);
   const registry = new SubgoalRegistry();

@@ -63,6 +63,24 @@ describe("subgoal-aware compaction through the gateway (seed 002)", () => {
     expect(prompts).toEqual(["turn", "extract"]);
   });
 
+  it("keeps the subgoal in the session's settings, so it survives the session being released while idle, until /new", async () => {
+    h = await startHarness({
+      config: withPruning(["subgoal"]),
+      gateway: { idleEvictMs: 0 },
+      script: (context): ScriptedTurn => (context.systemPrompt === SUBGOAL_PROMPT ? "Plan the trip" : "Sure."),
+    });
+    await h.send({ text: "help me plan a trip" });
+    const key = (await h.store.listSessions())[0]!.key;
+    await vi.waitFor(async () => expect((await h?.store.getSession(key))?.settings.subgoals).toBeDefined());
+    await h.gateway.idle();
+    await h.send({ text: "/status" });
+    expect(h.channel.transcript("dm-user-1").at(-1)).toContain("**Subgoal** Plan the trip");
+    await h.send({ text: "/new" });
+    await h.gateway.idle();
+    await h.send({ text: "/status" });
+    expect(h.channel.transcript("dm-user-1").at(-1)).toContain("**Subgoal** none yet");
+  });
+
   it("has no subgoal line in /status when subgoal pruning is off (the default)", async () => {
     h = await startHarness({ script: ["On it."] });
     await h.send({ text: "hello" });

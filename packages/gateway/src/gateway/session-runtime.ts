@@ -7,7 +7,7 @@ import {
   type SubgoalTracker,
 } from "@chorus/core";
 import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
-import { sessionSubgoalTracker } from "../compaction/session-subgoals.js";
+import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
@@ -86,10 +86,14 @@ export class SessionRuntime implements LaneHost {
     this.#modelOverride = session.modelOverride;
     this.#groupToolPolicy = groupToolPolicy;
     this.#subgoals = sessionSubgoalTracker(prepared.config.compaction, {
+      sessionKey: session.key,
+      stored: session.settings[SUBGOALS_SETTING],
       model: () => this.model,
       resolveModel: deps.resolveModel,
       streamFn: deps.streamFn,
+      store: deps.store,
       logger: deps.logger,
+      track: deps.track,
     });
     this.lane = new SessionLane(this, deps.admission, {
       mode: session.queueModeOverride ?? mode,
@@ -116,6 +120,11 @@ export class SessionRuntime implements LaneHost {
   /** Whether this session tracks subgoals (a subgoal pruning strategy is configured). */
   get tracksSubgoals(): boolean {
     return this.#subgoals !== undefined;
+  }
+
+  /** Forgets the session's subgoals (a new conversation). */
+  resetSubgoals(): void {
+    this.#subgoals?.reset();
   }
 
   /** The steps every hard compaction of this session runs (the loop's and /compact alike). */

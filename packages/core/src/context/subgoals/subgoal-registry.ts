@@ -26,6 +26,12 @@ export interface CompactionShift {
   readonly reinserted: number;
 }
 
+/** A registry as plain data, to store and restore (e.g. in a session's settings). */
+export interface SubgoalSnapshot {
+  readonly subgoals: readonly Subgoal[];
+  readonly nextId: number;
+}
+
 /**
  * The subgoals of one session (seed 002's `SubgoalRegistry`), by transcript index.
  * Contract: at most one subgoal is active; spans never overlap; indices are repaired by offset arithmetic only.
@@ -37,6 +43,39 @@ export class SubgoalRegistry {
   /** The tracked subgoals, oldest first. */
   get subgoals(): readonly Subgoal[] {
     return this.#subgoals;
+  }
+
+  /** The registry as plain data. */
+  snapshot(): SubgoalSnapshot {
+    return { subgoals: this.#subgoals.map((s) => ({ ...s })), nextId: this.#nextId };
+  }
+
+  /** Replaces the contents with a snapshot; malformed data leaves the registry empty. */
+  restore(snapshot: unknown): void {
+    this.clear();
+    const data = snapshot as Partial<SubgoalSnapshot> | undefined;
+    if (!Array.isArray(data?.subgoals) || typeof data.nextId !== "number") return;
+    const valid = data.subgoals.every(
+      (s) =>
+        typeof s?.description === "string" &&
+        (s.state === "active" || s.state === "completed") &&
+        Number.isInteger(s.start) &&
+        Number.isInteger(s.end) &&
+        Number.isInteger(s.id),
+    );
+    if (!valid) return;
+    this.#subgoals = data.subgoals.map((s) => ({ ...s }));
+    this.#nextId = data.nextId;
+  }
+
+  /** Forgets every subgoal (a new conversation). */
+  clear(): void {
+    this.#subgoals = [];
+  }
+
+  /** Where the last span ends: a transcript shorter than this is not the one the registry describes. */
+  get coveredLength(): number {
+    return this.#subgoals.at(-1)?.end ?? 0;
   }
 
   /** The subgoal being worked on (for /status), if any. */

@@ -14,6 +14,8 @@ export interface SubgoalTrackerOptions {
   /** Makes the extraction call (a fast model is enough). Its failure is logged and ignored. */
   complete(context: StreamContext): Promise<AssistantMessage>;
   logger?: CoreLogger;
+  /** Called after the registry changed (a reading applied, spans moved by a compaction), e.g. to store it. */
+  onChange?: (registry: SubgoalRegistry) => void;
   /** An extraction not answered by then is given up, so a hung call does not stop tracking. Default 60 000 ms. */
   timeoutMs?: number;
 }
@@ -45,7 +47,9 @@ export class SubgoalTracker {
     const step = subgoalCompactionStep(this.registry);
     this.compactionStep = (input) => {
       this.#compactions++;
-      return step(input);
+      const out = step(input);
+      this.#changed();
+      return out;
     };
   }
 
@@ -58,6 +62,8 @@ export class SubgoalTracker {
   refreshAfterTurn(messages: readonly AgentMessage[]): void {
     if (this.#inFlight !== undefined) return;
     const length = messages.length;
+    // A transcript shorter than the spans is a new conversation (e.g. /new): its subgoals start afresh.
+    if (length < this.registry.coveredLength) this.registry.clear();
     const compactions = this.#compactions;
     const turnStart = lastUserIndex(messages);
     this.registry.extendActive(length);
@@ -76,6 +82,7 @@ export class SubgoalTracker {
         }
         if (compactions !== this.#compactions) return; // the spans moved meanwhile: this reading is stale
         this.#apply(readSubgoalReply(reply), turnStart, length);
+        this.#changed();
       })
       .catch((error: unknown) =>
         this.#options.logger?.warn({ error: (error as Error)?.message ?? String(error) }, "subgoal extraction failed"),
@@ -108,6 +115,21 @@ export class SubgoalTracker {
         afterCompaction: [...(context.compaction?.afterCompaction ?? []), this.compactionStep],
       },
     };
+  }
+
+  /** Forgets every subgoal (a new conversation); an extraction under way is dropped. */
+  reset(): void {
+    this.#compactions++;
+    this.registry.clear();
+    this.#changed();
+  }
+
+  #changed(): void {
+    try {
+      this.#options.onChange?.(this.registry);
+    } catch (error) {
+      this.#options.logger?.warn({ error: (error as Error)?.message ?? String(error) }, "subgoal change hook failed");
+    }
   }
 
   #apply(reading: { completed: boolean; current: string | undefined }, turnStart: number, length: number): void {
