@@ -179,6 +179,23 @@ describe("NEVER evict active-tier messages", () => {
     expect(results[2]).toBe(CLEARED_RESULT_TEXT);
   });
 
+  it("the loop's micro-compaction sends the active subgoal's old tool results whole", async () => {
+    const history = rounds(7, 15_000);
+    const tracker = new SubgoalTracker({ strategy: "subgoal_mig", complete: async () => reply("unused") });
+    tracker.registry.start("read the first two files", 0, 6);
+    const streamFn = scriptedStreamFn(["ok"]);
+    await collect(
+      agentLoop(
+        [userMessage("next")],
+        { messages: history },
+        { model: fakeModel(), streamFn, context: tracker.applyTo() },
+      ),
+    );
+    const sent = (streamFn.calls[0]?.context.messages ?? []).filter((m) => m.role === "toolResult").map(textOf);
+    expect(sent.slice(0, 2).every((t) => t.length > 60_000)).toBe(true);
+    expect(sent.slice(2, 4)).toEqual([CLEARED_RESULT_TEXT, CLEARED_RESULT_TEXT]);
+  });
+
   it("the loop's hard compaction re-inserts the active subgoal's messages right after the summary", async () => {
     const model = fakeModel({ contextWindow: 10_000 });
     const history = rounds(8, 1_000);
