@@ -24,6 +24,7 @@ export {
 } from "./context/subgoals/subgoal-registry.js";
 export {
   SUBGOAL_EXTRACTION_TIMEOUT_MS,
+  SUBGOAL_REINSERT_TOKENS,
   SubgoalTracker,
   type SubgoalTrackerOptions,
 } from "./context/subgoals/subgoal-tracker.js";

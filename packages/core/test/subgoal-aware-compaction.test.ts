@@ -232,6 +232,25 @@ describe("NEVER evict active-tier messages", () => {
   });
 });
 
+describe("re-insertion is bounded", () => {
+  it("brings back only the newest active messages within maxReinsertTokens, never starting at a tool result", () => {
+    const before = rounds(6, 1_000); // each round ~1 000 tokens
+    const tail = before.slice(15);
+    const after = [userMessage("summary"), ...tail];
+    const tracker = new SubgoalTracker({
+      strategy: "subgoal",
+      maxReinsertTokens: 2_100,
+      complete: async () => reply("x"),
+    });
+    tracker.registry.start("everything", 0, before.length);
+    const out = finishCompaction(before, after, [tracker.compactionStep]);
+    // Rounds 3 and 4 (the newest drained ones, ~2 020 tokens) come back; rounds 0–2 are only in the summary.
+    expect(out.slice(1, 7)).toEqual(before.slice(9, 15));
+    expect(out).toHaveLength(1 + 6 + tail.length);
+    expect(tracker.registry.activeSubgoal()?.start).toBe(1);
+  });
+});
+
 describe("subgoal extraction (fire-and-forget, between turns only)", () => {
   it("NEVER runs in the tool loop: a run with tool rounds makes no extraction call", async () => {
     let extractions = 0;

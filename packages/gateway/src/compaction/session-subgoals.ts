@@ -1,4 +1,11 @@
-import { type CoreLogger, type Model, type StreamFn, type SubgoalSnapshot, SubgoalTracker } from "@chorus/core";
+import {
+  type CoreLogger,
+  type Model,
+  type StreamFn,
+  SUBGOAL_REINSERT_TOKENS,
+  type SubgoalSnapshot,
+  SubgoalTracker,
+} from "@chorus/core";
 import type { SessionStore } from "../store/session-store.js";
 import type { StoredJson } from "../store/store-types.js";
 import type { CompactionSettings } from "./compaction-config.js";
@@ -38,6 +45,8 @@ export function sessionSubgoalTracker(
       const configured = settings.subgoalModel === undefined ? undefined : deps.resolveModel(settings.subgoalModel);
       return deps.streamFn(configured ?? deps.model(), context).result();
     },
+    // A quarter of the current model's window at most, so the re-inserted subgoal leaves room to work.
+    maxReinsertTokens: () => Math.min(SUBGOAL_REINSERT_TOKENS, Math.floor(deps.model().contextWindow / 4)),
     onChange: (registry) => deps.track(storeSubgoals(deps, registry.snapshot())),
     logger: deps.logger,
   });

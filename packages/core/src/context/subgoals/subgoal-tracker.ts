@@ -16,9 +16,17 @@ export interface SubgoalTrackerOptions {
   logger?: CoreLogger;
   /** Called after the registry changed (a reading applied, spans moved by a compaction), e.g. to store it. */
   onChange?: (registry: SubgoalRegistry) => void;
+  /**
+   * Tokens of drained active-subgoal messages re-inserted after a hard compaction, newest first (a number, or a
+   * function read at each compaction, e.g. a share of the current model's window). Default 40 000.
+   */
+  maxReinsertTokens?: number | (() => number);
   /** An extraction not answered by then is given up, so a hung call does not stop tracking. Default 60 000 ms. */
   timeoutMs?: number;
 }
+
+/** Default cap on the drained active-subgoal tokens re-inserted after a hard compaction. */
+export const SUBGOAL_REINSERT_TOKENS = 40_000;
 
 /** How long an extraction may take by default. */
 export const SUBGOAL_EXTRACTION_TIMEOUT_MS = 60_000;
@@ -44,7 +52,8 @@ export class SubgoalTracker {
   constructor(options: SubgoalTrackerOptions) {
     this.strategy = options.strategy;
     this.#options = options;
-    const step = subgoalCompactionStep(this.registry);
+    const max = options.maxReinsertTokens ?? SUBGOAL_REINSERT_TOKENS;
+    const step = subgoalCompactionStep(this.registry, typeof max === "function" ? max : () => max);
     this.compactionStep = (input) => {
       this.#compactions++;
       const out = step(input);
