@@ -13,7 +13,7 @@ const root = join(import.meta.dirname, "..");
 const INSTALL_TIMEOUT_MS = 180_000;
 
 /** What a Telegram-only program installs: the adapter, the SQLite store, the gateway and what they stand on. */
-const PACKED = ["core", "providers", "tools", "gateway", "channel-telegram", "store-sqlite"];
+const PACKED = ["core", "providers", "tools", "memory", "gateway", "channel-telegram", "store-sqlite"];
 
 let folder = "";
 let tarballs: string[] = [];

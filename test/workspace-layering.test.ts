@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, "..");
 /** Bottom to top. A package may depend on its own layer or below, never above. */
 const LAYERS: readonly (readonly RegExp[])[] = [
   [/^@chorus\/core$/],
-  [/^@chorus\/providers$/, /^@chorus\/tools$/],
+  [/^@chorus\/providers$/, /^@chorus\/tools$/, /^@chorus\/memory$/],
   [/^@chorus\/gateway$/],
   [/^@chorus\/channel-[a-z0-9-]+$/, /^@chorus\/store-[a-z0-9-]+$/],
   [/^@chorus\/bot$/, /^@chorus\/bench$/],

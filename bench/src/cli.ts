@@ -19,7 +19,9 @@ function usage(): string {
     "  --chat-sdk-concurrency concurrent|queue|drop   the Chat SDK bots' concurrency strategy (default concurrent)",
     "flags of the cluster suite (PostgreSQL on 127.0.0.1:5432, see bench/README.md):",
     "  --chats N  --messages N   chats and messages per chat of each throughput row (default 20 × 10)",
-    "  --kills N  --lease-ms N   kill -9 failovers timed (default 10) and the instances' leaseMs (default 1500)",
+    "  --kills N  --lease-ms N   kill -9 failovers timed (default 10) and the instances' leaseMs (default: the store's, 3000)",
+    "  --instances N  --cpu-prof DIR   PostgreSQL rows 1…N (default 3); instances write node --cpu-prof profiles to DIR",
+    "  --paired-rounds N     rounds of SQLite ×1 and PostgreSQL ×1 measured in turns (default 5; 0 = none)",
   ].join("\n");
 }
 

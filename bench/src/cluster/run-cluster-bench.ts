@@ -1,15 +1,21 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createScratchDatabase, queryOnce, TEST_SERVER } from "@chorus/store-postgres/testing";
-import { startRoundRobinBalancer } from "@chorus/testkit";
+import { DEFAULT_LEASE_MS } from "@chorus/store-postgres";
+import { createScratchDatabase, queryOnce, TEST_SERVER, waitForShardsSettled } from "@chorus/store-postgres/testing";
+import { freePort, startRoundRobinBalancer } from "@chorus/testkit";
 import { type ChatWorkload, playChatWorkload } from "../side-by-side/chat-workload.js";
 import { chorusSystem } from "../side-by-side/chorus-system.js";
 import { modelAnswer, startBenchModel } from "../side-by-side/fake-model.js";
 import { nextMessageKey, ReplyLedger } from "../side-by-side/reply-ledger.js";
 import { startTelegramBenchPlatform, type TelegramBenchPlatform } from "../side-by-side/telegram-bench-platform.js";
-import { type ClusterInstance, type ClusterRun, startClusterInstance } from "./cluster-instance.js";
+import {
+  CLUSTER_WEBHOOK_SECRET,
+  type ClusterInstance,
+  type ClusterRun,
+  clusterWebhookUrl,
+  startClusterInstance,
+} from "./cluster-instance.js";
 import { serverTransactions } from "./postgres-round-trips.js";
 
 /** Sizes of one `cluster` run (flags `--chats`, `--messages`, `--kills`, `--lease-ms`). */
@@ -17,17 +23,23 @@ export interface ClusterBenchOptions {
   readonly chats: number;
   readonly messagesPerChat: number;
   readonly kills: number;
-  readonly leaseMs: number;
+  /** The instances' `leaseMs`; undefined: not in their config (the store's default, `DEFAULT_LEASE_MS`). */
+  readonly leaseMs: number | undefined;
   /** Most instances on PostgreSQL (1 … this many are measured). */
   readonly maxInstances: number;
+  /** Where the PostgreSQL instances write `node --cpu-prof` profiles (on their graceful stop); none when undefined. */
+  readonly cpuProfileDir?: string;
+  /** Rounds of SQLite ×1 and PostgreSQL ×1 measured in turns (a paired comparison); 0: none. */
+  readonly pairedRounds: number;
 }
 
 export const DEFAULT_CLUSTER_OPTIONS: ClusterBenchOptions = {
   chats: 20,
   messagesPerChat: 10,
   kills: 10,
-  leaseMs: 1500,
+  leaseMs: undefined,
   maxInstances: 3,
+  pairedRounds: 5,
 };
 
 /** One throughput row: a store and a number of instances. */
@@ -44,9 +56,16 @@ export interface ThroughputRow {
   readonly roundTripsPerMessage: number | undefined;
 }
 
+/** One paired round: SQLite ×1 and PostgreSQL ×1 (cluster) measured one right after the other, msg/s. */
+export interface PairedRound {
+  readonly sqlite: number;
+  readonly postgres: number;
+}
+
 /** What a `cluster` run measured. */
 export interface ClusterBenchResult {
   readonly throughput: readonly ThroughputRow[];
+  readonly paired: readonly PairedRound[];
   /** kill -9 → the first answer, from another instance, to a message sent to the dead instance's session; ms, sorted. */
   readonly failoverMs: readonly number[];
   readonly failoverLost: number;
@@ -64,18 +83,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Plays `workload` against whatever the fake's webhook points at; the counts and latencies. */
@@ -117,6 +124,8 @@ export async function runClusterBench(
   const balancer = await startRoundRobinBalancer(ports);
   const instances: ClusterInstance[] = [];
   const throughput: ThroughputRow[] = [];
+  const paired: PairedRound[] = [];
+  let sqlite: Awaited<ReturnType<typeof chorusSystem.start>> | undefined;
   let firstChat = 0;
   const workload = (chats: number, messagesPerChat: number): ChatWorkload => {
     const next = { chats, messagesPerChat, maxOutstanding: chats, firstChat, replyTimeoutMs: 20_000 };
@@ -126,19 +135,40 @@ export async function runClusterBench(
   try {
     // SQLite: the side-by-side part's Chorus system as it is.
     progress("cluster: 1 instance on SQLite");
-    const sqlite = await chorusSystem.start({
+    // Kept running (idle) until the paired rounds after the first PostgreSQL row.
+    sqlite = await chorusSystem.start({
       platform,
       model,
       runId: "cluster-sqlite",
       chatSdkConcurrency: "concurrent",
     });
-    try {
-      await measure(platform, workload(options.chats, 2));
-      const result = await measure(platform, workload(options.chats, options.messagesPerChat));
-      throughput.push(row("SQLite", 1, result, undefined));
-    } finally {
-      await sqlite.stop();
-    }
+    await measure(platform, workload(options.chats, 2));
+    const sqliteResult = await measure(platform, workload(options.chats, options.messagesPerChat));
+    throughput.push(row("SQLite", 1, sqliteResult, undefined));
+
+    /** `rounds` rounds, each measuring both systems on fresh chats, the first of them alternating. */
+    const pairedRounds = async (
+      rounds: number,
+      pointAtSqlite: () => Promise<void>,
+      pointAtPostgres: () => Promise<void>,
+      announce: (round: number) => Promise<void>,
+    ): Promise<PairedRound[]> => {
+      const out: PairedRound[] = [];
+      for (let round = 0; round < rounds; round++) {
+        await announce(round);
+        const measured = { sqlite: 0, postgres: 0 };
+        const order: ("sqlite" | "postgres")[] = round % 2 === 0 ? ["sqlite", "postgres"] : ["postgres", "sqlite"];
+        for (const system of order) {
+          await (system === "sqlite" ? pointAtSqlite() : pointAtPostgres());
+          await measure(platform, workload(options.chats, 1));
+          measured[system] = (
+            await measure(platform, workload(options.chats, options.messagesPerChat))
+          ).messagesPerSecond;
+        }
+        out.push(measured);
+      }
+      return out;
+    };
 
     const run: ClusterRun = {
       dir,
@@ -147,6 +177,7 @@ export async function runClusterBench(
       databaseUrl: database.url,
       publicUrl: balancer.url,
       leaseMs: options.leaseMs,
+      ...(options.cpuProfileDir === undefined ? {} : { cpuProfileDir: options.cpuProfileDir }),
     };
     const addInstance = async (name: string, port: number): Promise<ClusterInstance> => {
       const instance = await startClusterInstance(run, name, port);
@@ -156,7 +187,7 @@ export async function runClusterBench(
     for (let n = 1; n <= options.maxInstances; n++) {
       progress(`cluster: ${n} instance(s) on PostgreSQL`);
       instances.push(await addInstance(`i${n}`, await freePort()));
-      await sharesSettled(database.url, n);
+      await waitForShardsSettled(database.url, n);
       await measure(platform, workload(options.chats, 2));
       // The rate of background statements (lease beats, every instance's 5 s sweep), to subtract from the measured
       // window: over 10 s, so that it holds two sweeps of each instance rather than a lucky zero or one. Every reading
@@ -174,15 +205,24 @@ export async function runClusterBench(
       const background = idlePerMs * (performance.now() - at);
       const perMessage = (after - before - background) / Math.max(1, result.counts.replies);
       throughput.push(row("PostgreSQL (cluster)", n, result, perMessage));
+      if (n === 1 && sqlite !== undefined) {
+        const pointAtPostgres = () => platform.setWebhook(clusterWebhookUrl(run), CLUSTER_WEBHOOK_SECRET);
+        await pairedRounds(options.pairedRounds, sqlite.activate, pointAtPostgres, async (round) => {
+          progress(`cluster: paired round ${round + 1} of ${options.pairedRounds} (SQLite ×1, PostgreSQL ×1)`);
+        }).then((rounds) => paired.push(...rounds));
+        await sqlite.stop();
+        sqlite = undefined;
+        await pointAtPostgres();
+      }
     }
 
-    progress(`cluster: ${options.kills} × kill -9 with leaseMs ${options.leaseMs}`);
+    progress(`cluster: ${options.kills} × kill -9 with leaseMs ${options.leaseMs ?? `${DEFAULT_LEASE_MS} (default)`}`);
     const failoverMs: number[] = [];
     let failoverLost = 0;
     for (let k = 0; k < options.kills; k++) {
       const index = k % instances.length;
       const victim = instances[index] as ClusterInstance;
-      await sharesSettled(database.url, instances.length);
+      await waitForShardsSettled(database.url, instances.length);
       const chat = await chatOwnedBy(database.url, victim.name, firstChat);
       firstChat = chat + 1;
       const ledger = new ReplyLedger();
@@ -205,8 +245,9 @@ export async function runClusterBench(
       instances[index] = await addInstance(victim.name, victim.port);
     }
     failoverMs.sort((a, b) => a - b);
-    return { throughput, failoverMs, failoverLost };
+    return { throughput, paired, failoverMs, failoverLost };
   } finally {
+    await sqlite?.stop();
     for (const instance of instances) await instance.bot.stop();
     await balancer.close();
     await platform.close();
@@ -234,21 +275,6 @@ function row(
     duplicates: result.counts.duplicates,
     roundTripsPerMessage,
   };
-}
-
-/** Waits until `n` live instances hold every shard between them (a joiner gets its share at the others' beats). */
-async function sharesSettled(url: string, n: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const { rows } = await queryOnce(
-      url,
-      `SELECT count(DISTINCT owner)::int AS owners, count(*) FILTER (WHERE owner IS NULL OR expires_at < chorus_now_ms())::int AS free
-         FROM shard_leases`,
-    );
-    if (rows[0]?.owners === n && rows[0]?.free === 0) return;
-    await sleep(200);
-  }
-  throw new Error(`the shards did not settle over ${n} instance(s) within 30 s`);
 }
 
 /** The first chat number ≥ `from` whose session's shard instance `name` holds (chat n is Telegram user 60 000 + n). */

@@ -6,3 +6,9 @@ export function median(values: readonly number[]): number {
   const upper = sorted[mid] as number;
   return sorted.length % 2 === 1 ? upper : ((sorted[mid - 1] as number) + upper) / 2;
 }
+
+/** The p-th percentile (nearest rank) of an ascending list; NaN for an empty one. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}

@@ -1,4 +1,6 @@
+import { DEFAULT_LEASE_MS } from "@chorus/store-postgres";
 import { type ClusterBenchOptions, DEFAULT_CLUSTER_OPTIONS, runClusterBench } from "../cluster/run-cluster-bench.js";
+import { median } from "../measure/stats.js";
 import { formatNumber, formatRatio } from "../report/format-number.js";
 import type { BenchSuite } from "./bench-suite.js";
 
@@ -7,7 +9,11 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 }
 
-/** Reads `--chats N`, `--messages N`, `--kills N`, `--lease-ms N`. Contract: throws naming a bad value. */
+/**
+ * Reads `--chats N`, `--messages N`, `--kills N`, `--lease-ms N` (default: the store's), `--instances N` (PostgreSQL
+ * rows 1 … N, default 3), `--paired-rounds N` (SQLite ×1 and PostgreSQL ×1 in turns, default 5), `--cpu-prof DIR` (the PostgreSQL instances profile themselves into DIR). Contract: throws
+ * naming a bad value.
+ */
 export function clusterOptions(flags: ReadonlyMap<string, readonly string[]>): ClusterBenchOptions {
   const whole = (flag: string, fallback: number, min: number): number => {
     const text = flags.get(flag)?.at(-1);
@@ -17,12 +23,15 @@ export function clusterOptions(flags: ReadonlyMap<string, readonly string[]>): C
       throw new Error(`--${flag} must be a whole number ≥ ${min}, got ${text}`);
     return value;
   };
+  const cpuProfileDir = flags.get("cpu-prof")?.at(-1);
   return {
     chats: whole("chats", DEFAULT_CLUSTER_OPTIONS.chats, 1),
     messagesPerChat: whole("messages", DEFAULT_CLUSTER_OPTIONS.messagesPerChat, 1),
     kills: whole("kills", DEFAULT_CLUSTER_OPTIONS.kills, 0),
-    leaseMs: whole("lease-ms", DEFAULT_CLUSTER_OPTIONS.leaseMs, 300),
-    maxInstances: DEFAULT_CLUSTER_OPTIONS.maxInstances,
+    leaseMs: flags.has("lease-ms") ? whole("lease-ms", 0, 300) : DEFAULT_CLUSTER_OPTIONS.leaseMs,
+    maxInstances: whole("instances", DEFAULT_CLUSTER_OPTIONS.maxInstances, 1),
+    pairedRounds: whole("paired-rounds", DEFAULT_CLUSTER_OPTIONS.pairedRounds, 0),
+    ...(cpuProfileDir === undefined ? {} : { cpuProfileDir }),
   };
 }
 
@@ -41,6 +50,8 @@ export const clusterSuite: BenchSuite = {
     const onePostgres = result.throughput.find((row) => row.instances === 1 && row.label !== "SQLite");
     const failover = result.failoverMs;
     const p99 = percentile(failover, 0.99);
+    const ratios = result.paired.map((round) => round.postgres / round.sqlite).sort((a, b) => a - b);
+    const pairedRatio = ratios.length === 0 ? Number.NaN : median(ratios);
     return {
       suite: "cluster",
       tables: [
@@ -76,8 +87,25 @@ export const clusterSuite: BenchSuite = {
               : `1 PostgreSQL instance / 1 SQLite instance: ${formatRatio(onePostgres.messagesPerSecond / sqlite)} — goal ≥ 0.50×: ${onePostgres.messagesPerSecond / sqlite >= 0.5 ? "met" : "MISSED"}`,
           ].filter((note) => note !== ""),
         },
+        ...(result.paired.length === 0
+          ? []
+          : [
+              {
+                title: `Paired rounds: 1 SQLite instance and 1 PostgreSQL instance (cluster) measured in turns, ${options.chats} chats × ${options.messagesPerChat} messages each`,
+                headers: ["round", "SQLite msg/s", "PostgreSQL msg/s", "PostgreSQL / SQLite"],
+                rows: result.paired.map((round, i) => [
+                  String(i + 1),
+                  formatNumber(round.sqlite),
+                  formatNumber(round.postgres),
+                  formatRatio(round.postgres / round.sqlite),
+                ]),
+                notes: [
+                  `Median of the per-round ratios: ${formatRatio(pairedRatio)} — goal ≥ 0.50×: ${pairedRatio >= 0.5 ? "met" : "MISSED"}. Both bots run through all rounds; the fake Telegram's webhook points at one at a time, the first alternating, each on fresh chats after a 1-message warm-up.`,
+                ],
+              },
+            ]),
         {
-          title: `Failover: kill -9 of one of ${options.maxInstances} instances (leaseMs ${options.leaseMs}) → first answer from another instance`,
+          title: `Failover: kill -9 of one of ${options.maxInstances} instances (leaseMs ${options.leaseMs ?? `${DEFAULT_LEASE_MS}, the default`}) → first answer from another instance`,
           headers: ["kills", "answered", "p50 ms", "p99 ms", "max ms", "goal p99 ≤ 5000 ms"],
           rows: [
             [

@@ -2,8 +2,16 @@ import type { BenchSuite } from "./bench-suite.js";
 import { clusterSuite } from "./cluster.js";
 import { coreSuite } from "./core.js";
 import { gatewaySuite } from "./gateway.js";
+import { memorySuite } from "./memory.js";
 import { platformsSuite } from "./platforms.js";
 import { storeSuite } from "./store.js";
 
 /** Every suite `pnpm bench` knows, in the order `pnpm bench` with no argument runs them. Add new suites here. */
-export const suites: readonly BenchSuite[] = [coreSuite, platformsSuite, gatewaySuite, storeSuite, clusterSuite];
+export const suites: readonly BenchSuite[] = [
+  coreSuite,
+  platformsSuite,
+  gatewaySuite,
+  storeSuite,
+  clusterSuite,
+  memorySuite,
+];

@@ -35,7 +35,7 @@ export interface DiscordChannelOptions extends ChannelAccountOptions {
    * raise it for a bot whose limit Discord raised.
    */
   readonly globalRequestsPerSecond?: number;
-  /** Register /agents /status /new /stop as global application commands on start. Default true. */
+  /** Register the gateway's native commands (/agents /status /new /stop /goal /usage /schedule) as global application commands on start. Default true. */
   readonly registerCommands?: boolean;
 }
 

@@ -52,13 +52,21 @@ describe("Discord ↔ discord.js ↔ Gateway ↔ scripted model", () => {
     expect(botTexts(f, general.id)).toEqual(["Hello channel!"]);
   });
 
-  it("registers /agents /status /new /stop as application commands on start, and answers a registered /status", async () => {
+  it("registers /agents /status /new /stop /goal /usage /schedule as application commands on start, and answers a registered /status", async () => {
     const { f } = await start([]);
     // The gateway's start resolves only after the channel is ready, so the bulk overwrite has already happened.
     const put = f.callsTo("bulkOverwriteGlobalCommands");
     expect(put).toHaveLength(1);
     expect(put[0]?.httpMethod).toBe("PUT");
-    expect(f.registeredCommands().map((c) => c.name)).toEqual(["agents", "status", "new", "stop"]);
+    expect(f.registeredCommands().map((c) => c.name)).toEqual([
+      "agents",
+      "status",
+      "new",
+      "stop",
+      "goal",
+      "usage",
+      "schedule",
+    ]);
 
     await f.injectSlashCommand({ name: "status" });
     const answer = await f.waitForCall("createInteractionResponse", 1, 5_000);
@@ -103,6 +111,20 @@ describe("Discord ↔ discord.js ↔ Gateway ↔ scripted model", () => {
     const edits = f.callsTo("editMessage").map((call) => call.at);
     expect(edits.length).toBeGreaterThan(1);
     for (let i = 5; i < edits.length; i++) expect(edits[i]! - edits[i - 5]!).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it("answers the native /goal with its arguments, and /usage only to the admin who asked", async () => {
+    const { f } = await start([]);
+    await f.injectSlashCommand({
+      name: "goal",
+      options: [{ name: "args", type: 3, value: "write the release notes" }],
+    });
+    const set = await f.waitForCall("createInteractionResponse", 1, 5_000);
+    expect(JSON.stringify(set.body)).toContain("Goal set: write the release notes");
+    await f.injectSlashCommand({ name: "usage" });
+    const usage = await f.waitForCall("createInteractionResponse", 2, 5_000);
+    expect(JSON.stringify(usage.body)).toContain("**Per agent**");
+    expect(((usage.body as { data?: { flags?: number } }).data?.flags ?? 0) & 64).toBe(64);
   });
 
   it("a 429 storm during a reply: the reply still arrives complete, exactly once", async () => {

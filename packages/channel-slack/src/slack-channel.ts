@@ -196,6 +196,9 @@ export class SlackChannel implements Channel {
         : new bolt.App({
             token: options.botToken,
             signingSecret: options.signingSecret ?? "",
+            // Ack an event only once the gateway stored it: an ack before that loses the event if this process dies
+            // in between (Slack does not send it again), and lets a chat's next message overtake it.
+            processBeforeResponse: true,
             logger,
             // Bolt's conversation store keeps state per conversation for every event; the gateway keeps its own.
             convoStore: false,

@@ -1,8 +1,11 @@
 import type { InboundMessage } from "@chorus/gateway";
 import { toSlackChannelError } from "./slack-errors.js";
 
-/** The slash commands a Slack app must declare in its manifest for this channel. */
-export const SLACK_SLASH_COMMANDS = ["/agents", "/chorus"] as const;
+/**
+ * The slash commands this channel answers; a Slack app declares them in its manifest (a command left out of the
+ * manifest is simply never sent). `/chorus <command>` reaches every other gateway command.
+ */
+export const SLACK_SLASH_COMMANDS = ["/agents", "/goal", "/usage", "/schedule", "/chorus"] as const;
 
 /** The fields of a slash command payload this channel reads. */
 export interface SlackSlashCommandPayload {
@@ -19,7 +22,7 @@ export interface SlackSlashCommandPayload {
 export type SlackRespond = (message: { text: string; response_type: "ephemeral" | "in_channel" }) => Promise<unknown>;
 
 /**
- * Turns `/agents args` into the text "/agents args" and `/chorus status x` into "/status x", with an
+ * Turns `/agents args` (and `/goal`, `/usage`, `/schedule`) into the text "/agents args" and `/chorus status x` into "/status x", with an
  * `interaction.respond` that answers through the command's response_url (ephemerally when asked).
  * Contract: returns undefined for an empty `/chorus`.
  */

@@ -106,7 +106,7 @@ describe("Slack channel in Socket Mode: inbound messages through bolt", () => {
     expect(inbox.messages.map((m) => m.eventId)).toEqual([first.item.event_id, first.item.event_id]);
   });
 
-  it("delivers /agents and /chorus <command> with a responder that answers ephemerally", async () => {
+  it("delivers /agents, /goal and /chorus <command> with a responder that answers ephemerally", async () => {
     fake = await startFakeSlack({ mode: "socket", pingIntervalMs: 1_000 });
     const { inbox } = await started(fake, "sl-main");
     await fake.injectSlashCommand({ command: "/agents", text: "kill a1" });
@@ -121,6 +121,9 @@ describe("Slack channel in Socket Mode: inbound messages through bolt", () => {
 
     await fake.injectSlashCommand({ command: "/chorus", text: "status" });
     expect(await inbox.byText("/status")).toMatchObject({ mentionsBot: true });
+
+    await fake.injectSlashCommand({ command: "/goal", text: "pause 1a2b3c4d" });
+    expect(await inbox.byText("/goal pause 1a2b3c4d")).toMatchObject({ mentionsBot: true });
   });
 
   it("keeps receiving after Slack refreshes the link and after the link drops", async () => {

@@ -48,7 +48,7 @@ export interface TelegramChannelOptions extends ChannelAccountOptions {
   readonly apiRoot?: string;
   /** Required in webhook mode. */
   readonly webhook?: TelegramWebhookOptions;
-  /** Register /agents /status /new /stop with setMyCommands on start. Default true. */
+  /** Register the gateway's native commands (/agents /status /new /stop /goal /usage /schedule) with setMyCommands on start. Default true. */
   readonly registerCommands?: boolean;
   /**
    * Seconds one long poll waits for updates (getUpdates `timeout`). Every request gets this plus 10 s to answer before

@@ -76,14 +76,14 @@ describe("Telegram ↔ grammy ↔ Gateway ↔ scripted model", () => {
     expect(answer?.message_thread_id).toBe(42);
   });
 
-  it("registers /agents /status /new /stop with setMyCommands on start, and answers /status from the menu", async () => {
+  it("registers /agents /status /new /stop /goal /usage /schedule with setMyCommands on start, and answers /status from the menu", async () => {
     const { f } = await start([]);
     // The gateway's start resolves only after the channel registered its commands.
     const registered = f.callsTo("setMyCommands");
     expect(registered).toHaveLength(1);
     const body = registered[0]?.body as { commands: Array<{ command: string; description: string }> } | undefined;
     const commands = body?.commands ?? [];
-    expect(commands.map((c) => c.command)).toEqual(["agents", "status", "new", "stop"]);
+    expect(commands.map((c) => c.command)).toEqual(["agents", "status", "new", "stop", "goal", "usage", "schedule"]);
     expect(commands.every((c) => c.description.length > 0)).toBe(true);
 
     await f.injectCommand({ command: "status" });

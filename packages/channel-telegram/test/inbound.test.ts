@@ -103,13 +103,13 @@ describe("Telegram channel: inbound messages through grammy and the runner", () 
     expect(fake.callsTo("getUpdates").filter((call) => call.status === 502)).toHaveLength(1);
   }, 15_000);
 
-  it("registers /agents /status /new /stop with setMyCommands on start", async () => {
+  it("registers /agents /status /new /stop /goal /usage /schedule with setMyCommands on start", async () => {
     fake = await startFakeTelegram();
     await started(fake, "tg-main");
     const call = await fake.waitForCall("setMyCommands");
     const commands = (call.body as { commands: Array<{ command: string }> | string }).commands;
     const list = typeof commands === "string" ? (JSON.parse(commands) as Array<{ command: string }>) : commands;
-    expect(list.map((c) => c.command)).toEqual(["agents", "status", "new", "stop"]);
+    expect(list.map((c) => c.command)).toEqual(["agents", "status", "new", "stop", "goal", "usage", "schedule"]);
   });
 
   it("runs two bots side by side, each with its own accountId and event ids", async () => {

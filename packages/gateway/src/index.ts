@@ -5,6 +5,7 @@ export * from "./config/index.js";
 export * from "./events/index.js";
 export * from "./goals/index.js";
 export * from "./markup/index.js";
+export * from "./memory/index.js";
 export * from "./ownership/index.js";
 export * from "./policy/index.js";
 export * from "./replies/index.js";

@@ -124,6 +124,19 @@ describe("a gateway whose store shares sessions with other instances", () => {
     expect(await store.listOutbox()).toEqual([]);
   });
 
+  it("stores a message its channel takes while it stops, runs no turn for it, and leaves it for the next owner", async () => {
+    const { store, ownership } = clusterStore();
+    ownership.owned.add(KEY);
+    h = await startHarness({ store });
+    const stopping = h.gateway.stop();
+    await h.channel.inject({ text: "sent during the drain", sender: { id: "user-1" } });
+    await stopping;
+    expect(h.streamFn.calls).toHaveLength(0);
+    expect((await store.readTranscript(KEY)).map((entry) => entry.message.role)).toEqual(["user"]);
+    expect((await store.listUnansweredSessions()).map((session) => session.key)).toEqual([KEY]);
+    expect(ownership.stopped).toBe(true);
+  });
+
   it("releases its ownership when it stops, after its turns", async () => {
     const { store, ownership } = clusterStore();
     h = await startHarness({ store });

@@ -1,14 +1,21 @@
 import { fakeModel, type ScriptedTurn } from "@chorus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { spendOfRuns } from "../src/budgets/gateway-budgets.js";
 import { TestChannel } from "../src/channel/index.js";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { GatewayConfigError } from "../src/config/index.js";
 import { goalOf } from "../src/goals/goal-record.js";
 import { Gateway } from "../src/index.js";
-import { MemorySessionStore } from "../src/store/index.js";
+import { MemorySessionStore, type RunRecord } from "../src/store/index.js";
 import { type Harness, modelCatalog, startHarness } from "./fixtures/gateway-harness.js";
-import { autonomousTurnOf, goalScript } from "./fixtures/goal-script.js";
+import { autonomousTurnOf, goalScript, isSupervisorCall, verdict } from "./fixtures/goal-script.js";
+
+/** What stored runs spent, as their usage says. */
+function spendOfRuns(runs: readonly RunRecord[]): { tokens: number; cost: number } {
+  return {
+    tokens: runs.reduce((sum, run) => sum + run.usage.totalTokens, 0),
+    cost: runs.reduce((sum, run) => sum + run.usage.cost.total, 0),
+  };
+}
 
 const ADMIN = { id: "admin", name: "Admin" };
 const KEY = "main:main:test:dm:admin";
@@ -147,6 +154,46 @@ describe("budgets through the gateway", () => {
     expect(answer).toMatch(
       /- write two steps \[turn-limit\] `main:main:test:dm:admin`: today 202 tokens .*\(budget \$5\.00 per goal\)/,
     );
+  });
+
+  it("/usage survives a restart, with the supervisor's checks counted for their goal and its user", async () => {
+    const store = new MemorySessionStore();
+    const script = goalScript({
+      agent: () => priced("step"),
+      supervisor: () => ({
+        text: verdict(true, "both steps are there"),
+        usage: { input: 1, output: 49, totalTokens: 50 },
+      }),
+      user: () => priced("hello"),
+    });
+    const goals = { autonomousMaxTurns: 5, verifyInterval: 2 };
+    h = await startHarness({
+      store,
+      script,
+      config: config({ goalTokens: 10_000 }, goals),
+      gateway: { models: modelCatalog([SMALL]) },
+    });
+    await h.send({ text: "hi", sender: { id: "u1" } });
+    await h.send({ text: "/goal create --auto --turns 5 write two steps", sender: ADMIN });
+    // Two turns of 101 tokens, then the supervisor's check of 50 says achieved.
+    expect(h.streamFn.calls.filter((call) => isSupervisorCall(call.context))).toHaveLength(1);
+    await h.close();
+
+    h = await startHarness({
+      store,
+      script,
+      config: config({ goalTokens: 10_000 }, goals),
+      gateway: { models: modelCatalog([SMALL]) },
+    });
+    await h.send({ text: "/usage", sender: ADMIN, messageId: "after-restart" });
+    const answer = h.channel.transcript("dm-admin").at(-1) ?? "";
+    expect(answer).toMatch(/- main: today 353 tokens · \$0\.0007; this month 353 tokens/);
+    expect(answer).toContain("- u1: today 101 tokens");
+    expect(answer).toContain("- admin: today 252 tokens");
+    expect(answer).toMatch(
+      /- write two steps \[completed\] `main:main:test:dm:admin`: today 252 tokens .*\(budget 10000 tokens per goal\)/,
+    );
+    expect(h.streamFn.calls).toHaveLength(0);
   });
 
   it("an exhausted schedule budget stops the schedule without making the call, and tells its owner", async () => {

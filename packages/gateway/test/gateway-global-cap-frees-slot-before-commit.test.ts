@@ -11,7 +11,7 @@ class SlowCommitStore extends MemorySessionStore {
   heldSession: string | undefined;
 
   override async commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
-    if (turn.run?.patch.status !== undefined && turn.sessionKey === this.heldSession) await this.#held;
+    if (turn.run?.patch?.status !== undefined && turn.sessionKey === this.heldSession) await this.#held;
     return super.commitTurn(turn);
   }
 

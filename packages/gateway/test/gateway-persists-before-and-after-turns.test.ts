@@ -14,7 +14,7 @@ describe("what the store holds around a turn (the crash-safety hooks)", () => {
     vi.useRealTimers();
   });
 
-  it("stores the user's message and a running run before the model is called", async () => {
+  it("stores the user's message before the model is called; the run is written with the turn's first commit", async () => {
     const store = new MemorySessionStore();
     const seen: Promise<[string, string[]]>[] = [];
     const scripted = scriptedStreamFn(["hi"]);
@@ -31,8 +31,9 @@ describe("what the store holds around a turn (the crash-safety hooks)", () => {
     await h.send({ text: "remember me" });
     const [transcript, statuses] = await seen[0]!;
     expect(transcript).toContain("remember me");
-    expect(statuses).toEqual(["running"]);
-    expect((await store.listRuns())[0]?.status).toBe("completed");
+    // No round trip of its own for the run: it is live (in /agents) from the start and in the store from its commit.
+    expect(statuses).toEqual([]);
+    expect((await store.listRuns()).map((run) => run.status)).toEqual(["completed"]);
   });
 
   it("writes the last turn's messages, the run's end and the reply's outbox entry in one commit, then sends it", async () => {
@@ -49,12 +50,14 @@ describe("what the store holds around a turn (the crash-safety hooks)", () => {
     // First turn: the tool call, stored before the tool runs; then its result; no reply text, the run goes on.
     expect(commits[0]!.messages.map((m) => m.role)).toEqual(["assistant"]);
     expect(commits[1]!.messages.map((m) => m.role)).toEqual(["toolResult"]);
-    expect(commits[0]!.run).toBeUndefined();
+    // The first commit writes the run (running); later ones leave it alone until the last.
+    expect(commits[0]!.run?.start).toEqual({ agentId: "main" });
+    expect(commits[0]!.run?.patch).toBeUndefined();
     expect(commits[1]!.run).toBeUndefined();
     // Last turn: its message, the run's end and the reply, together.
     const last = commits[2]!;
     expect(last.messages.map((m) => m.role)).toEqual(["assistant"]);
-    expect(last.run?.patch.status).toBe("completed");
+    expect(last.run?.patch?.status).toBe("completed");
     expect(last.outbox?.map((entry) => entry.kind)).toEqual(["reply"]);
     const [entry] = await store.listOutbox();
     expect(entry?.status).toBe("sent");

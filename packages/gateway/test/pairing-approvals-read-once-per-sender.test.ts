@@ -51,3 +51,26 @@ it("reads the store on every DM when approvals are not kept (a store other gatew
   // Each message: the intake's lookup and the pairing request's own check.
   expect(store.approvalReads).toBe(4);
 });
+
+it("keeps an approval read from the store only `forMs` when other gateways write approvals too (a cluster)", async () => {
+  const store = new CountingStore();
+  let clock = 1_000_000;
+  const scope = { channel: "test", accountId: "main" };
+  await store.addApproved(scope, "ann", clock);
+  h = await startHarness({
+    store,
+    config,
+    script: ["one", "two", "three"],
+    gateway: { pairing: { cacheApprovals: { forMs: 5000 }, now: () => clock } },
+  });
+  await h.send({ text: "a", sender: ann });
+  await h.send({ text: "b", sender: ann });
+  expect(store.approvalReads).toBe(1);
+  // Another gateway revokes the approval in the shared store: seen once the kept answer is 5 s old.
+  await store.removeApproved(scope, "ann");
+  clock += 5000;
+  await h.send({ text: "c", sender: ann });
+  expect(store.approvalReads).toBe(2);
+  expect(h.streamFn.calls).toHaveLength(2);
+  expect(h.channel.transcript("dm-ann").at(-1)).toMatch(/\/pair approve [A-Z0-9]{8}/);
+});

@@ -6,7 +6,7 @@ export {
 } from "./copy/import-store-rows.js";
 export { inspectPostgresStore, type PostgresStoreInspection } from "./inspect-postgres-store.js";
 export { PostgresInstanceBroadcast } from "./leases/postgres-instance-broadcast.js";
-export { type ClusterOptions, PostgresShardOwnership } from "./leases/postgres-shard-ownership.js";
+export { type ClusterOptions, DEFAULT_LEASE_MS, PostgresShardOwnership } from "./leases/postgres-shard-ownership.js";
 export { SHARD_COUNT, sessionShard } from "./leases/session-shard.js";
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./postgres-session-store.js";
 export { POSTGRES_SCHEMA_VERSION } from "./schema-migrations.js";

@@ -20,6 +20,11 @@ import type {
   SessionPatch,
   SessionRecord,
   SessionStoreOps,
+  SpendBooking,
+  SpendFilter,
+  SpendHold,
+  SpendHoldResult,
+  SpendRow,
   TranscriptEntry,
   TurnCommit,
   TurnCommitResult,
@@ -31,6 +36,7 @@ import * as pairing from "./sql/pairing-statements.js";
 import * as runs from "./sql/run-statements.js";
 import * as schedules from "./sql/schedule-statements.js";
 import * as sessions from "./sql/session-statements.js";
+import * as spend from "./sql/spend-statements.js";
 import type { StoreContext } from "./sql/store-context.js";
 import * as transcript from "./sql/transcript-statements.js";
 import { commitTurn } from "./sql/turn-statements.js";
@@ -159,6 +165,18 @@ export abstract class PostgresOps implements SessionStoreOps {
   }
   deleteSchedule(id: string): Promise<boolean> {
     return this.call((db) => schedules.deleteSchedule(db, id));
+  }
+  recordSpend(bookings: readonly SpendBooking[]): Promise<void> {
+    return this.call((db) => spend.recordSpend(db, this.ctx, bookings));
+  }
+  listSpend(filter?: SpendFilter): Promise<SpendRow[]> {
+    return this.call((db) => spend.listSpend(db, filter));
+  }
+  holdSpend(hold: SpendHold): Promise<SpendHoldResult> {
+    return this.call((db) => spend.holdSpend(db, this.ctx, hold));
+  }
+  settleSpend(id: string, bookings: readonly SpendBooking[]): Promise<void> {
+    return this.call((db) => spend.settleSpend(db, this.ctx, id, bookings));
   }
   commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
     return this.call((db) => commitTurn(db, this.ctx, turn));

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
 import { isConnectionFailure } from "./postgres-errors.js";
+import { isStalePreparedPlan, queryFor } from "./prepared-statements.js";
 
 /** Where store statements go: the pool (each statement its own transaction) or one open transaction. */
 export interface Db {
@@ -25,7 +26,11 @@ export class TransactionDb implements Db {
 
   query<R extends QueryResultRow = QueryResultRow>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>> {
     this.#counter.count++;
-    return this.#client.query<R>(text, values as unknown[] | undefined);
+    // A stale plan aborts the transaction: the error goes to the caller; the statement is sent unnamed from now on.
+    return this.#client.query<R>(queryFor(text, values)).catch((error: unknown) => {
+      isStalePreparedPlan(error, text);
+      throw error;
+    });
   }
 
   /**
@@ -49,7 +54,12 @@ export class PoolDb implements Db {
 
   query<R extends QueryResultRow = QueryResultRow>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>> {
     this.#counter.count++;
-    return this.#pool.query<R>(text, values as unknown[] | undefined);
+    return this.#pool.query<R>(queryFor(text, values)).catch((error: unknown) => {
+      // Its own transaction failed and wrote nothing: sent again, unnamed.
+      if (!isStalePreparedPlan(error, text)) throw error;
+      this.#counter.count++;
+      return this.#pool.query<R>(queryFor(text, values));
+    });
   }
 
   atomically<T>(fn: (db: Db) => Promise<T>): Promise<T> {

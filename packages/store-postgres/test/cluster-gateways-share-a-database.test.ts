@@ -44,7 +44,7 @@ let events = 0;
 async function instance(
   name: string,
   schema: string,
-  options: { leaseMs?: number; throughGate?: boolean; start?: boolean } = {},
+  options: { leaseMs?: number; sweepMs?: number; pollMs?: number; throughGate?: boolean; start?: boolean } = {},
 ): Promise<Instance> {
   const port = options.throughGate === true ? gate.port : TEST_SERVER.port;
   const store = await PostgresSessionStore.open({
@@ -52,13 +52,18 @@ async function instance(
     schema,
     connectTimeoutMs: 1000,
     queryTimeoutMs: 2000,
-    cluster: { instanceId: name, leaseMs: options.leaseMs ?? 1500, sweepMs: 1000 },
+    cluster: { instanceId: name, leaseMs: options.leaseMs ?? 1500, sweepMs: options.sweepMs ?? 1000 },
     onWarning: () => {},
   });
-  return startInstance(name, store, options.start !== false);
+  return startInstance(name, store, options.start !== false, options.pollMs);
 }
 
-async function startInstance(name: string, store: PostgresSessionStore, start: boolean): Promise<Instance> {
+async function startInstance(
+  name: string,
+  store: PostgresSessionStore,
+  start: boolean,
+  pollMs = 200,
+): Promise<Instance> {
   const channel = new TestChannel({ id: "test", accountId: "main" });
   const streamFn = scriptedStreamFn(() => "ok");
   const gateway = new Gateway({
@@ -69,7 +74,7 @@ async function startInstance(name: string, store: PostgresSessionStore, start: b
     models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
     selfIds: { "test/main": "bot" },
     replyMode: "block",
-    outbox: { pollMs: 200 },
+    outbox: { pollMs },
   });
   if (start) await gateway.start();
   return {
@@ -88,6 +93,34 @@ async function startInstance(name: string, store: PostgresSessionStore, start: b
 }
 
 describe("gateway instances sharing one PostgreSQL database", () => {
+  it("answers a DM at its session's owner in 3 round trips: the message, the turn with its run, the reply sent", async () => {
+    // Long lease, sweep and outbox poll: no background statement lands between the readings.
+    const a = await instance("a", "round_trips", { leaseMs: 120_000, sweepMs: 120_000, pollMs: 120_000 });
+    try {
+      await a.send("ann", "first"); // the session's first message also reads its transcript and names it
+      await a.send("ann", "second");
+      await vi.waitFor(() => expect(a.channel.transcript("dm-ann")).toEqual(["ok", "ok"]), { timeout: 5000 });
+      const before = a.store.roundTrips;
+      await a.send("ann", "third");
+      await vi.waitFor(() => expect(a.channel.transcript("dm-ann")).toEqual(["ok", "ok", "ok"]), { timeout: 5000 });
+      await vi.waitFor(
+        async () => {
+          const { rows } = await queryOnce(
+            database.url,
+            "SELECT count(*)::int AS n FROM round_trips.outbox WHERE status <> 'sent'",
+          );
+          expect(rows[0]?.n).toBe(0);
+        },
+        { timeout: 5000 },
+      );
+      expect(a.store.roundTrips - before).toBe(3);
+      const runs = await a.store.listRuns({ sessionKey: sessionKeyOf(a.gateway, "ann") });
+      expect(runs.map((run) => run.status)).toEqual(["completed", "completed", "completed"]);
+    } finally {
+      await a.stop();
+    }
+  });
+
   it("answers a message taken by the instance that does not own its session once, at the owner", async () => {
     const a = await instance("a", "handoff");
     const b = await instance("b", "handoff");

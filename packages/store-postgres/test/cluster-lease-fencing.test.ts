@@ -128,6 +128,87 @@ describe("session ownership by shard lease, fenced by the database", () => {
     }
   });
 
+  it("refuses a turn's first commit (which writes its run), a run start and a compaction under a lost lease", async () => {
+    const schema = "fenced_starts";
+    const a = await clusterStore(schema, "a", 60_000);
+    const b = await clusterStore(schema, "b", 60_000);
+    const refusal = (write: Promise<unknown>) =>
+      write.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    try {
+      await started(a);
+      await a.storeInboundMessage({
+        event: { channel: "test", accountId: "bot", eventId: "e1" },
+        session,
+        message: hello,
+      });
+      const fence = a.ownership?.fenceFor(session.key);
+      if (fence === undefined) throw new Error("instance a should own the session");
+      // Under the lease: the first commit writes the run, a compaction restarts the transcript, a run starts.
+      const first = await a.commitTurn({
+        sessionKey: session.key,
+        messages: [answer],
+        run: { id: "run-1", start: { agentId: "main" } },
+        fence,
+      });
+      expect(first.run).toMatchObject({ id: "run-1", status: "running" });
+      await a.commitTurn({ sessionKey: session.key, messages: [hello, answer], startsTranscript: true, fence });
+      expect((await a.readTranscript(session.key)).map((entry) => entry.seq)).toEqual([3, 4]);
+      await a.startRun({ id: "run-2", sessionKey: session.key, agentId: "main", fence });
+
+      await pause(schema, "a");
+      await started(b);
+      const turn = await refusal(
+        a.commitTurn({
+          sessionKey: session.key,
+          messages: [answer],
+          run: { id: "run-3", start: { agentId: "main" } },
+          fence,
+        }),
+      );
+      const compaction = await refusal(
+        a.commitTurn({ sessionKey: session.key, messages: [answer], startsTranscript: true, fence }),
+      );
+      const start = await refusal(a.startRun({ id: "run-4", sessionKey: session.key, agentId: "main", fence }));
+      for (const error of [turn, compaction, start]) expect(isSessionStoreError(error, "fenced")).toBe(true);
+      // Nothing of them was written: no run, the transcript as the compaction under the lease left it.
+      expect(await b.getRun("run-3")).toBeUndefined();
+      expect(await b.getRun("run-4")).toBeUndefined();
+      expect((await b.readTranscript(session.key)).map((entry) => entry.seq)).toEqual([3, 4]);
+      expect((await b.getSession(session.key))?.lastSeq).toBe(4);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("gives a joining instance its share without the shard of a turn under way here", async () => {
+    const schema = "busy_rebalance";
+    // A session in the highest shard: the one a rebalance would give up first.
+    const busyKey =
+      Array.from({ length: 2000 }, (_, i) => `main:bot:test:dm:busy-${i}`).find(
+        (key) => sessionShard(key) === SHARD_COUNT - 1,
+      ) ?? "";
+    const a = await clusterStore(schema, "a", 900);
+    const b = await clusterStore(schema, "b", 900);
+    try {
+      await a.ownership?.start(
+        () => {},
+        () => [busyKey],
+      );
+      expect(a.ownership?.shards).toHaveLength(SHARD_COUNT);
+      await started(b);
+      await vi.waitFor(() => expect(a.ownership?.shards).toHaveLength(SHARD_COUNT / 2), { timeout: 10_000 });
+      expect(a.ownership?.fenceFor(busyKey)).toBeDefined();
+      expect(b.ownership?.fenceFor(busyKey)).toBeUndefined();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it("claims outbox entries only for the sessions it owns, and requeues in-flight ones on a takeover", async () => {
     const schema = "outbox_owner";
     const a = await clusterStore(schema, "a", 60_000);

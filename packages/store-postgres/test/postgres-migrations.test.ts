@@ -41,6 +41,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0003_schedules", times: 1 },
         { name: "0005_fleet-across-instances", times: 1 },
         { name: "0007_cluster-values", times: 1 },
+        { name: "0008_spend-ledger", times: 1 },
       ]);
       expect([first.schemaVersion, second.schemaVersion]).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
       await first.ensureSession(session);
@@ -66,6 +67,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0003_schedules", times: 1 },
         { name: "0005_fleet-across-instances", times: 1 },
         { name: "0007_cluster-values", times: 1 },
+        { name: "0008_spend-ledger", times: 1 },
       ]);
     } finally {
       await second.close();
@@ -93,6 +95,7 @@ describe("PostgreSQL schema migrations", () => {
       "0003_schedules",
       "0005_fleet-across-instances",
       "0007_cluster-values",
+      "0008_spend-ledger",
       "0042_from-a-newer-chorus",
     ]);
     // The refused open let go of the database: once the newer step is gone, this version opens it again.

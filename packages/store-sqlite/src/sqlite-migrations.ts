@@ -165,6 +165,37 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX schedules_by_age ON schedules (created_at, id);
     `,
   },
+  {
+    version: 6,
+    description: "the spend ledger: model use per agent, user and goal per UTC day, and the budgets' reservations",
+    // A row per (kind, subject, period): an agent's, user's or goal's spend on one UTC day, or a goal's or schedule's
+    // whole life ('total'); reserved_* are the holds of calls under way, each listed in spend_holds.
+    sql: `
+      CREATE TABLE spend_ledger (
+        kind TEXT NOT NULL CHECK (kind IN ('agent', 'user', 'goal', 'schedule')),
+        subject TEXT NOT NULL,
+        period TEXT NOT NULL,
+        tokens INTEGER NOT NULL DEFAULT 0,
+        cost REAL NOT NULL DEFAULT 0,
+        reserved_tokens INTEGER NOT NULL DEFAULT 0,
+        reserved_cost REAL NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (kind, subject, period)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE spend_holds (
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        period TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        cost REAL NOT NULL,
+        held_until INTEGER NOT NULL,
+        PRIMARY KEY (id, kind, subject, period)
+      ) WITHOUT ROWID;
+      CREATE INDEX spend_holds_by_row ON spend_holds (kind, subject, period, held_until);
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

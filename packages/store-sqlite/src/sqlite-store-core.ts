@@ -23,6 +23,7 @@ import type {
   SessionFilter,
   SessionPatch,
   SessionRecord,
+  SpendKind,
   TranscriptEntry,
 } from "@chorus/gateway/store";
 import {
@@ -31,6 +32,7 @@ import {
   buildSessionRecord,
   checkLimit,
   DEFAULT_INBOUND_EVENT_TTL_MS,
+  type HeldSpend,
   notFound,
   OUTBOX_COLUMNS_BUT_JSON,
   outboxFromRow,
@@ -41,9 +43,13 @@ import {
   runFromRow,
   runFromRowWithUsage,
   SessionStoreError,
+  type SpendLedgerOps,
+  type SpendTable,
   type StoredRow,
   scheduleFromRow,
   sessionFromRow,
+  spendLedgerOps,
+  spendRowFromRow,
   statusList,
   toStoredJson,
   zeroUsage,
@@ -661,6 +667,85 @@ export class SqliteStoreCore implements NestingStoreCore {
 
   deleteSchedule(id: string): boolean {
     return Number(this.sql("DELETE FROM schedules WHERE id = ?").run(id).changes) > 0;
+  }
+
+  readonly #spend: SpendLedgerOps = spendLedgerOps(
+    () => this.spendTable(),
+    () => this.now(),
+  );
+  readonly recordSpend = this.#spend.recordSpend;
+  readonly listSpend = this.#spend.listSpend;
+  readonly holdSpend = this.#spend.holdSpend;
+  readonly settleSpend = this.#spend.settleSpend;
+
+  private spendTable(): SpendTable {
+    const KEY = "kind = ? AND subject = ? AND period = ?";
+    const heldFrom = (row: unknown): HeldSpend => {
+      const held = row as StoredRow;
+      return {
+        id: String(held.id),
+        kind: String(held.kind) as SpendKind,
+        subject: String(held.subject),
+        period: String(held.period),
+        tokens: Number(held.tokens),
+        cost: Number(held.cost),
+        heldUntil: Number(held.held_until),
+      };
+    };
+    return {
+      row: (key) => {
+        const row = this.sql(`SELECT * FROM spend_ledger WHERE ${KEY}`).get(key.kind, key.subject, key.period);
+        return row === undefined ? undefined : spendRowFromRow(row as StoredRow);
+      },
+      write: (row) => {
+        this.sql(
+          `INSERT INTO spend_ledger (kind, subject, period, tokens, cost, reserved_tokens, reserved_cost, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (kind, subject, period) DO UPDATE SET tokens = excluded.tokens, cost = excluded.cost,
+             reserved_tokens = excluded.reserved_tokens, reserved_cost = excluded.reserved_cost,
+             updated_at = excluded.updated_at`,
+        ).run(
+          row.kind,
+          row.subject,
+          row.period,
+          row.tokens,
+          row.cost,
+          row.reservedTokens,
+          row.reservedCost,
+          row.updatedAt,
+        );
+      },
+      add: (booking, now) => {
+        this.sql(
+          `INSERT INTO spend_ledger (kind, subject, period, tokens, cost, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (kind, subject, period) DO UPDATE SET tokens = tokens + excluded.tokens,
+             cost = cost + excluded.cost, updated_at = excluded.updated_at`,
+        ).run(booking.kind, booking.subject, booking.period, booking.tokens, booking.cost, now);
+      },
+      list: (filter) => {
+        const where = new Where();
+        if (filter.kind !== undefined) where.equals("kind", filter.kind);
+        if (filter.subject !== undefined) where.equals("subject", filter.subject);
+        if (filter.fromPeriod !== undefined) where.raw("period >= ?", filter.fromPeriod);
+        if (filter.toPeriod !== undefined) where.raw("period <= ?", filter.toPeriod);
+        return this.sql(`SELECT * FROM spend_ledger${where.clause()} ORDER BY kind, subject, period`)
+          .all(...where.values)
+          .map((row) => spendRowFromRow(row as StoredRow));
+      },
+      holdsOf: (id) => this.sql("SELECT * FROM spend_holds WHERE id = ?").all(id).map(heldFrom),
+      lapsedHolds: (key, now) =>
+        this.sql(`SELECT * FROM spend_holds WHERE ${KEY} AND held_until < ?`)
+          .all(key.kind, key.subject, key.period, now)
+          .map(heldFrom),
+      addHold: (hold) => {
+        this.sql(
+          `INSERT INTO spend_holds (id, kind, subject, period, tokens, cost, held_until) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        ).run(hold.id, hold.kind, hold.subject, hold.period, hold.tokens, hold.cost, hold.heldUntil);
+      },
+      deleteHold: (hold) => {
+        this.sql(`DELETE FROM spend_holds WHERE id = ? AND ${KEY}`).run(hold.id, hold.kind, hold.subject, hold.period);
+      },
+    };
   }
 
   removeApproved(scope: PairingScope, senderId: string): boolean {

@@ -259,7 +259,7 @@ export const botConfigSchema = z.strictObject({
          * `chorus start` share the database) instead of one gateway per database. Default false.
          */
         cluster: z.boolean().optional(),
-        /** In a cluster: how long a lease lasts unrenewed, i.e. how soon a dead instance's sessions move. Default 5000. */
+        /** In a cluster: how long a lease lasts unrenewed, i.e. how soon a dead instance's sessions move. Default 3000. */
         leaseMs: z.int().min(300).max(300_000).optional(),
       }),
     ])
@@ -270,6 +270,30 @@ export const botConfigSchema = z.strictObject({
       format: z.enum(["auto", "pretty", "json"]).default("auto"),
     })
     .default({ level: "info", format: "auto" }),
+  /**
+   * Long-term memory (`@chorus/memory`): facts per person, group and agent in a SQLite file, recalled before each
+   * turn; the `remember`, `forget` and `recall` tools; `/memory`. Off unless this section is present. Changes need a
+   * restart.
+   */
+  memory: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** The SQLite file of the facts, relative to the config. Default `<dataDir>/memory.db`. */
+      path: z.string().min(1).optional(),
+      /** How long recall before a turn may take; past it the turn runs without. Default 50. */
+      recallBudgetMs: z.int().min(1).max(10_000).optional(),
+      /** Facts recalled per turn. Default 5. */
+      recallCount: z.int().min(1).max(50).optional(),
+      /** An OpenAI-compatible embeddings server for hybrid recall (OpenAI, Ollama, vLLM …); default full text only. */
+      embeddings: z
+        .strictObject({
+          baseUrl: z.url(),
+          model: z.string().min(1),
+          apiKey: z.string().min(1).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
   /** Graceful shutdown: how long running turns may take to finish before they are aborted. */
   shutdownGraceMs: z.int().min(0).max(600_000).default(15_000),
 });

@@ -8,6 +8,7 @@ export function secretsOf(config: BotConfig): string[] {
   const values: (string | undefined)[] = [
     config.providers.anthropic?.apiKey,
     config.providers.openai?.apiKey,
+    config.memory?.embeddings?.apiKey,
     ...Object.values(config.providers.compatible ?? {}).map((server) => server.apiKey),
     ...config.channels.discord.map((account) => account.token),
     ...config.channels.slack.flatMap((account) => [account.botToken, account.appToken, account.signingSecret]),

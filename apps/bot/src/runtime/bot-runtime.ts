@@ -16,6 +16,7 @@ import { buildGateway } from "./build-gateway.js";
 import { type ChannelSpec, channelSpecsOf } from "./channel-factory.js";
 import { LiveChannels } from "./live-channels.js";
 import type { ManagedChannel } from "./managed-channel.js";
+import { type OpenedMemory, openMemory } from "./open-memory.js";
 import { openStore } from "./open-store.js";
 import { logRunEvents } from "./run-event-log.js";
 import { renderBanner } from "./startup-banner.js";
@@ -70,6 +71,7 @@ export class BotRuntime {
   #config: BotConfig;
   #store: SessionStore | undefined;
   #storeDescription = "";
+  #memory: OpenedMemory | undefined;
   #gateway: Gateway | undefined;
   #ready = false;
   #transition: Promise<void> = Promise.resolve();
@@ -142,10 +144,12 @@ export class BotRuntime {
     const opened = await openStore(config, this.#cwd, (message) => this.#logger.warn({}, message));
     this.#store = opened.store;
     this.#storeDescription = opened.description;
+    this.#memory = openMemory(config, this.#cwd);
     const specs = this.#specsOf(config);
     await this.#channels.sync(specs);
     if (this.#channels.size === 0 && specs.length > 0) {
       await this.#store.close();
+      await this.#memory?.close();
       throw new Error("no channel could start (see the errors above)");
     }
     this.#gateway = await this.#startGateway(config);
@@ -155,6 +159,7 @@ export class BotRuntime {
         channels: this.#channels.keys(),
         agents: config.agents.map((agent) => agent.id),
         store: this.#storeDescription,
+        ...(this.#memory === undefined ? {} : { memory: this.#memory.description }),
       },
       "chorus started",
     );
@@ -228,6 +233,7 @@ export class BotRuntime {
     if (gateway !== undefined) await gateway.stop(this.#config.shutdownGraceMs);
     await this.#channels.closeAll();
     await this.#store?.close();
+    await this.#memory?.close();
     this.#logger.info("stopped");
   }
 
@@ -307,6 +313,7 @@ export class BotRuntime {
       selfIds: this.#channels.selfIds,
       cwd: this.#cwd,
       isAdmin: (message) => this.#admins.isAdmin(message),
+      ...(this.#memory === undefined ? {} : { memory: this.#memory.options }),
       ...(options.demoTokenDelayMs === undefined ? {} : { demoTokenDelayMs: options.demoTokenDelayMs }),
       ...(options.wrapStreamFn === undefined ? {} : { wrapStreamFn: options.wrapStreamFn }),
       ...(options.extraPolicies === undefined ? {} : { extraPolicies: options.extraPolicies }),

@@ -4,6 +4,7 @@ import {
   type ChannelPolicyEntryInput,
   Gateway,
   type GatewayEventBus,
+  type GatewayMemoryOptions,
   type InboundMessage,
   type SessionStore,
 } from "@chorus/gateway";
@@ -33,6 +34,8 @@ export interface GatewayParts {
   readonly outboxPollMs?: number;
   /** Admins beyond the configured ones (WebChat's local browsers). */
   readonly isAdmin?: (message: InboundMessage) => boolean;
+  /** Long-term memory, opened once by the runtime (`memory:` in the config). */
+  readonly memory?: GatewayMemoryOptions;
 }
 
 /**
@@ -80,5 +83,6 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     logger: parts.logger,
     ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
     ...(parts.isAdmin === undefined ? {} : { isAdmin: parts.isAdmin }),
+    ...(parts.memory === undefined ? {} : { memory: parts.memory }),
   });
 }

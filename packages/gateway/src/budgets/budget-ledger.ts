@@ -13,6 +13,31 @@ export interface BudgetLimit {
   seed(): Promise<Spend>;
 }
 
+/**
+ * Why a call does not fit a limit, as the chat is told; undefined when it fits.
+ * Contract: the first cap passed is named, with what is spent, reserved and what the call may need.
+ */
+export function exhaustedText(
+  limit: Pick<BudgetLimit, "label" | "tokens" | "cost">,
+  spent: Spend,
+  held: Spend,
+  estimate: Spend,
+): string | undefined {
+  if (limit.tokens !== undefined && spent.tokens + held.tokens + estimate.tokens > limit.tokens) {
+    return (
+      `${limit.label} of ${limit.tokens} tokens is exhausted (${spent.tokens} spent, ${held.tokens} reserved; ` +
+      `the next model call may need ${estimate.tokens})`
+    );
+  }
+  if (limit.cost !== undefined && spent.cost + held.cost + estimate.cost > limit.cost) {
+    return (
+      `${limit.label} of ${formatCost(limit.cost)} is exhausted (${formatCost(spent.cost)} spent, ${formatCost(held.cost)} reserved; ` +
+      `the next model call may cost ${formatCost(estimate.cost)})`
+    );
+  }
+  return undefined;
+}
+
 /** A reservation: `settle` books what the call really used and frees what was held. */
 export type Reservation =
   | { readonly ok: true; settle(actual: Spend): void }
@@ -22,8 +47,8 @@ export type Reservation =
  * The reservation ledger: a model call first reserves its worst case in every scope it counts against, and runs only
  * if each scope's spent + reserved + this call stays within its limits; after the call the real use is booked and the
  * reservation freed. The check and the reservation happen in one synchronous step, so concurrent calls cannot
- * overspend. Contract: one ledger per process (a cluster needs the reservation in a shared store; see docs/goals.md);
- * spent totals are seeded from the store once per scope.
+ * overspend. Contract: one ledger per process (a gateway alone on its store; a cluster reserves in the store itself,
+ * see `SessionStore.holdSpend`); spent totals are seeded from the store once per scope.
  */
 export class BudgetLedger {
   readonly #spent = new Map<string, Spend>();
@@ -62,21 +87,7 @@ export class BudgetLedger {
   }
 
   #refusal(limit: BudgetLimit, estimate: Spend): string | undefined {
-    const spent = this.spent(limit.scope);
-    const held = this.#held(limit.scope);
-    if (limit.tokens !== undefined && spent.tokens + held.tokens + estimate.tokens > limit.tokens) {
-      return (
-        `${limit.label} of ${limit.tokens} tokens is exhausted (${spent.tokens} spent, ${held.tokens} reserved; ` +
-        `the next model call may need ${estimate.tokens})`
-      );
-    }
-    if (limit.cost !== undefined && spent.cost + held.cost + estimate.cost > limit.cost) {
-      return (
-        `${limit.label} of ${formatCost(limit.cost)} is exhausted (${formatCost(spent.cost)} spent, ${formatCost(held.cost)} reserved; ` +
-        `the next model call may cost ${formatCost(estimate.cost)})`
-      );
-    }
-    return undefined;
+    return exhaustedText(limit, this.spent(limit.scope), this.#held(limit.scope), estimate);
   }
 
   #seed(limit: BudgetLimit): Promise<void> {

@@ -1,12 +1,14 @@
 import type { Model } from "@chorus/core";
 import type { GoalRecord } from "../goals/goal-record.js";
-import { goalOf, isLiveAutonomous } from "../goals/goal-record.js";
+import { isLiveAutonomous } from "../goals/goal-record.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { RunRecord, SessionRecord } from "../store/store-types.js";
+import type { SpendBooking, SpendKey, SpendKind, SpendRow } from "../store/store-types.js";
 import type { BudgetConfig } from "./budget-config.js";
 import { BudgetLedger, type BudgetLimit, type Reservation } from "./budget-ledger.js";
-import { addSpend, NO_SPEND, type Spend, utcDay, utcDayStart } from "./spend-window.js";
+import { SpendRecorder } from "./spend-recorder.js";
+import { NO_SPEND, type Spend, utcDay } from "./spend-window.js";
+import { reserveInStore, type StoreBudgetLimit } from "./store-reservation.js";
 
 /** What the gateway's budgets are wired to. */
 export interface GatewayBudgetParts {
@@ -14,6 +16,11 @@ export interface GatewayBudgetParts {
   readonly now: () => number;
   /** A session's agent when the session is live in memory (no store read); undefined otherwise. */
   agentOf(sessionKey: string): string | undefined;
+  /**
+   * A session's goal: kept in memory by the goal keeper after its first read, or read from the store when `fresh`
+   * (in a cluster another instance may have changed it).
+   */
+  goalOf(sessionKey: string, fresh: boolean): Promise<GoalRecord | undefined>;
   /** An agent's budgets; undefined for an agent no longer configured. */
   budgetsFor(agentId: string): BudgetConfig | undefined;
   /** A running autonomous goal met an exhausted budget: it must start no further turn. */
@@ -24,43 +31,49 @@ export interface GatewayBudgetParts {
   scheduleSpent(scheduleId: string): Promise<Spend>;
   /** A schedule met its exhausted budget: it must run no more. */
   scheduleExhausted(scheduleId: string, reason: string): void;
+  /** Runs a spend write in the background (the gateway tracks it and logs a failure). */
+  persist(work: Promise<unknown>): void;
 }
 
 function hasGoalBudget(budgets: BudgetConfig | undefined): boolean {
   return budgets?.goalTokens !== undefined || budgets?.goalCostUsd !== undefined;
 }
 
-/** The spend of runs, summed. */
-export function spendOfRuns(runs: readonly RunRecord[]): Spend {
-  return runs.reduce(
-    (sum, run) => addSpend(sum, { tokens: run.usage.totalTokens, cost: run.usage.cost.total }),
-    NO_SPEND,
-  );
+/** The spend of a ledger row (or none). */
+function spendOfRow(row: SpendRow | undefined): Spend {
+  return row === undefined ? NO_SPEND : { tokens: row.tokens, cost: row.cost };
 }
 
-/** A goal's runs among a session's: started from when it was set until it was completed. */
-export function runsOfGoal(runs: readonly RunRecord[], goal: GoalRecord): RunRecord[] {
-  const ended = goal.completedAt ?? Number.POSITIVE_INFINITY;
-  return runs.filter((run) => run.startedAt >= goal.setAt && run.startedAt <= ended);
+/** What one row of the ledger has spent. */
+async function rowSpend(store: SessionStore, key: SpendKey): Promise<Spend> {
+  const [row] = await store.listSpend({ ...key, fromPeriod: key.period, toPeriod: key.period });
+  return spendOfRow(row);
 }
+
+/** A limit for both ways of reserving: in this process (`BudgetLedger`) or in the store (`holdSpend`). */
+type GatewayBudgetLimit = BudgetLimit & StoreBudgetLimit;
 
 /**
- * The gateway's budgets: each model call of a session is reserved against its agent's daily budget and its active
- * goal's budget (see BudgetLedger), and its use is booked per user (whoever started the turn; an autonomous goal's
- * turns count for whoever set the goal). Contract: one per gateway; per-user totals cover this process's life.
+ * The gateway's budgets: each model call of a session is reserved against its agent's daily budget, its active goal's
+ * budget and its schedule's (see BudgetLedger), and its real use is booked durably in the store's spend ledger per
+ * agent and UTC day, per user and day (whoever started the turn; an autonomous goal's turns and its supervisor's
+ * checks count for whoever set the goal) and per goal. A gateway alone on its store reserves in memory (no store
+ * round trip before a call) and writes spend in batches; a cluster (the store has `ownership`) reserves in the store,
+ * atomically across instances, and settles each call there (a call no budget limits is only booked, in batches).
+ * Contract: one per gateway; spend survives restarts (what `/usage` and the budgets read).
  */
 export class GatewayBudgets {
   readonly #parts: GatewayBudgetParts;
   readonly #ledger = new BudgetLedger();
+  readonly #recorder: SpendRecorder;
   /** Who started each session's current turn. */
   readonly #turnUser = new Map<string, string>();
   /** The schedule behind each session's current turn. */
   readonly #turnSchedule = new Map<string, string>();
-  /** Spend per `user|day`, booked as calls settle. */
-  readonly #userDays = new Map<string, Spend>();
 
   constructor(parts: GatewayBudgetParts) {
     this.#parts = parts;
+    this.#recorder = new SpendRecorder(parts.store, parts.persist);
   }
 
   /** A turn started: its calls count for the last item's sender. */
@@ -74,83 +87,109 @@ export class GatewayBudgets {
   }
 
   /** Reserves one call of a session. Contract: undefined only when the session is unknown. */
-  async reserve(call: { readonly sessionKey: string; readonly model: Model; readonly estimate: () => Spend }) {
+  async reserve(call: {
+    readonly sessionKey: string;
+    readonly model: Model;
+    readonly estimate: () => Spend;
+  }): Promise<Reservation | undefined> {
     const { store } = this.#parts;
-    // The hot path reads no store: the session's agent is known in memory; its goal is read only when it has a budget.
-    let agentId = this.#parts.agentOf(call.sessionKey);
-    let session: SessionRecord | undefined;
-    if (agentId === undefined || hasGoalBudget(this.#parts.budgetsFor(agentId))) {
-      session = await store.getSession(call.sessionKey);
-      if (session === undefined) return undefined;
-      agentId = session.agentId;
-    }
-    const goal = session === undefined ? undefined : goalOf(session.settings);
+    // The hot path reads no store: the session's agent is known in memory, its goal is kept by the goal keeper.
+    const agentId = this.#parts.agentOf(call.sessionKey) ?? (await store.getSession(call.sessionKey))?.agentId;
+    if (agentId === undefined) return undefined;
+    // In a cluster a goal budget is enforced on the goal as stored: another instance may have set or replaced it.
+    const fresh = store.ownership !== undefined && hasGoalBudget(this.#parts.budgetsFor(agentId));
+    const goal = await this.#parts.goalOf(call.sessionKey, fresh);
     const activeGoal = goal?.status === "active" ? goal : undefined;
     const schedule = this.#turnSchedule.get(call.sessionKey);
-    const limits = this.#limitsOf(agentId, call.sessionKey, activeGoal, schedule);
-    const reservation = await this.#ledger.reserve(limits, limits.length === 0 ? NO_SPEND : call.estimate());
+    const user = this.#turnUser.get(call.sessionKey) ?? activeGoal?.setBy;
+    const day = utcDay(this.#parts.now());
+    const bookings = (actual: Spend): SpendBooking[] => {
+      const at = (kind: SpendKind, subject: string, period: string) => ({ kind, subject, period, ...actual });
+      return [
+        at("agent", agentId, day),
+        ...(user === undefined ? [] : [at("user", user, day)]),
+        ...(activeGoal === undefined ? [] : [at("goal", activeGoal.id, day), at("goal", activeGoal.id, "total")]),
+        ...(schedule === undefined ? [] : [at("schedule", schedule, "total")]),
+      ];
+    };
+    const limits = this.#limitsOf(agentId, day, activeGoal, schedule);
+    const estimate = limits.length === 0 ? NO_SPEND : call.estimate();
+    // Nothing to reserve (no limit applies): even a cluster only books the spend, in batches.
+    const reservation =
+      store.ownership === undefined || limits.length === 0
+        ? await this.#reserveHere(limits, estimate, bookings)
+        : await reserveInStore(
+            { store, now: this.#parts.now, bookings, persist: this.#parts.persist },
+            limits,
+            estimate,
+          );
     if (!reservation.ok) {
       // A running autonomous goal stops starting turns whichever budget refused.
-      const current = session ?? (await store.getSession(call.sessionKey));
-      const live = current === undefined ? undefined : goalOf(current.settings);
-      if (isLiveAutonomous(live)) this.#parts.goalExhausted(call.sessionKey, reservation.exhausted);
+      if (isLiveAutonomous(goal)) this.#parts.goalExhausted(call.sessionKey, reservation.exhausted);
       if (schedule !== undefined && reservation.exhausted.startsWith("schedule")) {
         this.#parts.scheduleExhausted(schedule, reservation.exhausted);
       }
-      return reservation;
     }
-    const user = this.#turnUser.get(call.sessionKey) ?? activeGoal?.setBy;
+    return reservation;
+  }
+
+  /** In this process: the ledger decides, and the real use is booked in the store after (batched). */
+  async #reserveHere(
+    limits: readonly GatewayBudgetLimit[],
+    estimate: Spend,
+    bookings: (actual: Spend) => SpendBooking[],
+  ): Promise<Reservation> {
+    const reservation = await this.#ledger.reserve(limits, estimate);
+    if (!reservation.ok) return reservation;
     return {
       ok: true,
       settle: (actual: Spend) => {
         reservation.settle(actual);
-        if (user !== undefined) this.#bookUser(user, actual);
+        this.#recorder.add(bookings(actual));
       },
-    } satisfies Reservation;
+    };
   }
 
-  /** Spend per user and UTC day ("2026-11-25") booked by this process. */
-  userDays(): ReadonlyMap<string, Spend> {
-    return this.#userDays;
-  }
-
-  #bookUser(user: string, actual: Spend): void {
-    const key = `${user}|${utcDay(this.#parts.now())}`;
-    this.#userDays.set(key, addSpend(this.#userDays.get(key) ?? NO_SPEND, actual));
-  }
-
-  #limitsOf(agentId: string, sessionKey: string, goal: GoalRecord | undefined, schedule: string | undefined) {
+  #limitsOf(
+    agentId: string,
+    day: string,
+    goal: GoalRecord | undefined,
+    schedule: string | undefined,
+  ): GatewayBudgetLimit[] {
     const budgets = this.#parts.budgetsFor(agentId);
     if (budgets === undefined) return [];
     const { store } = this.#parts;
-    const limits: BudgetLimit[] = [];
+    const limits: GatewayBudgetLimit[] = [];
+    const caps = (tokens: number | undefined, cost: number | undefined) => ({
+      ...(tokens === undefined ? {} : { tokens }),
+      ...(cost === undefined ? {} : { cost }),
+    });
     if (budgets.dailyTokens !== undefined || budgets.dailyCostUsd !== undefined) {
-      const now = this.#parts.now();
-      const since = utcDayStart(now);
+      const key: SpendKey = { kind: "agent", subject: agentId, period: day };
       limits.push({
-        scope: `agent:${agentId}:${utcDay(now)}`,
+        scope: `agent:${agentId}:${day}`,
+        key,
         label: `agent ${agentId}'s daily budget`,
-        ...(budgets.dailyTokens === undefined ? {} : { tokens: budgets.dailyTokens }),
-        ...(budgets.dailyCostUsd === undefined ? {} : { cost: budgets.dailyCostUsd }),
-        seed: async () => spendOfRuns((await store.listRuns({ agentId })).filter((run) => run.startedAt >= since)),
+        ...caps(budgets.dailyTokens, budgets.dailyCostUsd),
+        seed: () => rowSpend(store, key),
       });
     }
     if (goal !== undefined && (budgets.goalTokens !== undefined || budgets.goalCostUsd !== undefined)) {
+      const key: SpendKey = { kind: "goal", subject: goal.id, period: "total" };
       limits.push({
         scope: `goal:${goal.id}`,
+        key,
         label: `the goal's budget`,
-        ...(budgets.goalTokens === undefined ? {} : { tokens: budgets.goalTokens }),
-        ...(budgets.goalCostUsd === undefined ? {} : { cost: budgets.goalCostUsd }),
-        seed: async () =>
-          spendOfRuns((await store.listRuns({ sessionKey })).filter((run) => run.startedAt >= goal.setAt)),
+        ...caps(budgets.goalTokens, budgets.goalCostUsd),
+        seed: () => rowSpend(store, key),
       });
     }
     if (schedule !== undefined && (budgets.scheduleTokens !== undefined || budgets.scheduleCostUsd !== undefined)) {
       limits.push({
         scope: `schedule:${schedule}`,
+        key: { kind: "schedule", subject: schedule, period: "total" },
         label: `schedule ${schedule}'s budget`,
-        ...(budgets.scheduleTokens === undefined ? {} : { tokens: budgets.scheduleTokens }),
-        ...(budgets.scheduleCostUsd === undefined ? {} : { cost: budgets.scheduleCostUsd }),
+        ...caps(budgets.scheduleTokens, budgets.scheduleCostUsd),
         seed: () => this.#parts.scheduleSpent(schedule),
       });
     }

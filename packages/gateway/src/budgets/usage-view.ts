@@ -1,10 +1,9 @@
 import { goalOf } from "../goals/goal-record.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { RunRecord } from "../store/store-types.js";
+import type { SpendKind, SpendRow } from "../store/store-types.js";
 import type { BudgetConfig } from "./budget-config.js";
-import { runsOfGoal, spendOfRuns } from "./gateway-budgets.js";
-import { addSpend, NO_SPEND, type Spend, utcDay, utcDayStart, utcMonthStart } from "./spend-window.js";
+import { addSpend, NO_SPEND, type Spend, utcDay } from "./spend-window.js";
 
 /** Spend today and this month (UTC). */
 export interface SpendPeriods {
@@ -19,7 +18,9 @@ export interface UsageView {
   readonly agents: readonly (SpendPeriods & { readonly agentId: string; readonly budgets: BudgetConfig })[];
   readonly users: readonly (SpendPeriods & { readonly userId: string })[];
   readonly goals: readonly (SpendPeriods & {
-    readonly sessionKey: string;
+    readonly goalId: string;
+    /** The goal's session; undefined when no session holds the goal any more (replaced or cleared). */
+    readonly sessionKey: string | undefined;
     readonly text: string;
     readonly status: string;
     readonly budgets: BudgetConfig;
@@ -31,57 +32,62 @@ export interface UsageSources {
   readonly store: SessionStore;
   readonly now: number;
   readonly agents: ReadonlyMap<string, BudgetConfig>;
-  /** Spend per `user|day` booked by this process. */
-  readonly userDays: ReadonlyMap<string, Spend>;
 }
 
+/** Each subject's spend today and this month, from the month's day rows of one kind. */
+function periodsBySubject(rows: readonly SpendRow[], kind: SpendKind, today: string): Map<string, SpendPeriods> {
+  const bySubject = new Map<string, SpendPeriods>();
+  for (const row of rows) {
+    if (row.kind !== kind) continue;
+    const spend = { tokens: row.tokens, cost: row.cost };
+    const held = bySubject.get(row.subject) ?? { today: NO_SPEND, month: NO_SPEND };
+    bySubject.set(row.subject, {
+      today: row.period === today ? addSpend(held.today, spend) : held.today,
+      month: addSpend(held.month, spend),
+    });
+  }
+  return bySubject;
+}
+
+const NOTHING: SpendPeriods = { today: NO_SPEND, month: NO_SPEND };
+
 /**
- * Spend per agent and per goal from the stored runs (durable), per user from this process's bookings.
- * Contract: periods are UTC; a goal is listed when it was set this month, its spend counted from when it was set.
+ * Spend per agent, per user and per goal from the store's spend ledger (durable: it survives restarts, and in a
+ * cluster it is every instance's). Contract: periods are UTC days and the UTC month; every configured agent is listed;
+ * a goal is listed when it spent this month or is the goal of a session now.
  */
 export async function usageViewOf(sources: UsageSources): Promise<UsageView> {
-  const { store, now } = sources;
-  const dayStart = utcDayStart(now);
-  const monthStart = utcMonthStart(now);
-  const runs = (await store.listRuns()).filter((run) => run.startedAt >= monthStart);
-  const periods = (selected: readonly RunRecord[]): SpendPeriods => ({
-    today: spendOfRuns(selected.filter((run) => run.startedAt >= dayStart)),
-    month: spendOfRuns(selected),
-  });
+  const { store } = sources;
+  const today = utcDay(sources.now);
+  const month = today.slice(0, 7);
+  const rows = await store.listSpend({ fromPeriod: `${month}-01`, toPeriod: `${month}-31` });
+  const agentSpend = periodsBySubject(rows, "agent", today);
   const agents = [...sources.agents].map(([agentId, budgets]) => ({
     agentId,
     budgets,
-    ...periods(runs.filter((run) => run.agentId === agentId)),
+    ...(agentSpend.get(agentId) ?? NOTHING),
   }));
-  const goals = [];
+  const users = [...periodsBySubject(rows, "user", today)].map(([userId, periods]) => ({ userId, ...periods }));
+  const goalSpend = periodsBySubject(rows, "goal", today);
+  const goals: UsageView["goals"][number][] = [];
   for (const session of await store.listSessions()) {
     if (isSubagentKey(session.key)) continue;
     const goal = goalOf(session.settings);
-    if (goal === undefined || goal.setAt < monthStart) continue;
-    const own = runsOfGoal(
-      runs.filter((run) => run.sessionKey === session.key),
-      goal,
-    );
+    if (goal === undefined) continue;
+    const spent = goalSpend.get(goal.id);
+    goalSpend.delete(goal.id);
+    if (spent === undefined && utcDay(goal.setAt).slice(0, 7) !== month) continue;
     goals.push({
+      goalId: goal.id,
       sessionKey: session.key,
       text: goal.text,
       status: goal.status === "completed" ? "completed" : (goal.auto?.status ?? "active"),
       budgets: sources.agents.get(session.agentId) ?? {},
-      ...periods(own),
+      ...(spent ?? NOTHING),
     });
   }
-  const today = utcDay(now);
-  const month = today.slice(0, 7);
-  const users = new Map<string, { today: Spend; month: Spend }>();
-  for (const [key, spend] of sources.userDays) {
-    const at = key.lastIndexOf("|");
-    const [userId, day] = [key.slice(0, at), key.slice(at + 1)];
-    if (!day.startsWith(month)) continue;
-    const row = users.get(userId) ?? { today: NO_SPEND, month: NO_SPEND };
-    users.set(userId, {
-      today: day === today ? addSpend(row.today, spend) : row.today,
-      month: addSpend(row.month, spend),
-    });
+  for (const [goalId, spent] of goalSpend) {
+    goals.push({ goalId, sessionKey: undefined, text: `goal ${goalId}`, status: "replaced", budgets: {}, ...spent });
   }
-  return { day: today, agents, goals, users: [...users].map(([userId, row]) => ({ userId, ...row })) };
+  return { day: today, agents, goals, users };
 }

@@ -12,6 +12,17 @@ export const NATIVE_COMMANDS: readonly NativeCommand[] = [
   { name: "status", description: "Show this conversation's session status", ephemeral: false },
   { name: "new", description: "Start a new conversation (forget this session's history)", ephemeral: false },
   { name: "stop", description: "Stop the running turn and its sub-agents", ephemeral: false },
+  {
+    name: "goal",
+    description: "Show or set this chat's goal; create --auto, stop, pause or resume one",
+    ephemeral: false,
+  },
+  { name: "usage", description: "Spend per agent, user and goal, today and this month (admins)", ephemeral: true },
+  {
+    name: "schedule",
+    description: "Schedule a prompt: at, in, every or cron; list or stop schedules (admins)",
+    ephemeral: false,
+  },
 ];
 
 /** Contract: whether `name` (without "/") is one of NATIVE_COMMANDS. */

@@ -1,4 +1,5 @@
 import { formatAge, renderFleet } from "../fleet/render-fleet.js";
+import { autonomousGoalButtons } from "../goals/goal-fleet.js";
 import { renderSchedules } from "../schedules/schedule-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
 
@@ -19,7 +20,9 @@ export const agentsCommand: CommandDefinition = {
       return "Usage: /agents goal stop|pause|resume <sessionKey> (the keys are listed under Autonomous goals).";
     }
     if (action === undefined) {
-      return [renderFleet(await host.fleet()), "", ...renderSchedules(await host.schedules())].join("\n");
+      const fleet = await host.fleet();
+      const text = [renderFleet(fleet), "", ...renderSchedules(await host.schedules())].join("\n");
+      return { text, buttons: autonomousGoalButtons(fleet.goals ?? []) };
     }
     if (action === "info" && id !== undefined) return (await host.agentInfo(id)) ?? `No agent "${id}".`;
     if (action === "sessions" && id !== undefined) {

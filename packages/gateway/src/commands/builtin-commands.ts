@@ -1,3 +1,5 @@
+import type { OutboundButton } from "../channel/channel-types.js";
+import { memoryCommand } from "../memory/memory-command.js";
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
@@ -41,6 +43,7 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   agentsCommand,
   usageCommand,
   scheduleCommand,
+  memoryCommand,
 ];
 
 /** Whether a name is a builtin command (others go to the agent as ordinary text). */
@@ -48,9 +51,17 @@ export function isBuiltinCommand(name: string): boolean {
   return BUILTIN_COMMANDS.some((command) => command.name === name);
 }
 
-/** The outcome of running a command; `ephemeral` answers only the sender where the platform can. */
+/**
+ * The outcome of running a command; `ephemeral` answers only the sender where the platform can; `buttons` go under
+ * the answer where the platform has them.
+ */
 export type CommandOutcome =
-  | { readonly kind: "reply"; readonly text: string; readonly ephemeral: boolean }
+  | {
+      readonly kind: "reply";
+      readonly text: string;
+      readonly ephemeral: boolean;
+      readonly buttons?: readonly OutboundButton[];
+    }
   | { readonly kind: "refused"; readonly text: string; readonly ephemeral: true }
   | { readonly kind: "unknown" };
 
@@ -64,5 +75,13 @@ export async function runBuiltinCommand(name: string, context: CommandContext): 
   if (command.adminOnly && !context.isAdmin) {
     return { kind: "refused", text: `You are not authorised to use /${name}.`, ephemeral: true };
   }
-  return { kind: "reply", text: await command.run(context), ephemeral: command.ephemeral === true };
+  const answer = await command.run(context);
+  const ephemeral = command.ephemeral === true;
+  if (typeof answer === "string") return { kind: "reply", text: answer, ephemeral };
+  return {
+    kind: "reply",
+    text: answer.text,
+    ephemeral,
+    ...(answer.buttons.length === 0 ? {} : { buttons: answer.buttons }),
+  };
 }

@@ -1,11 +1,12 @@
 import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
 import type { UsageView } from "../budgets/usage-view.js";
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalConfig } from "../goals/goal-config.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
+import type { MemoryCommands } from "../memory/gateway-memory.js";
 import type { ClusterInstance } from "../ownership/session-ownership.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
@@ -85,6 +86,8 @@ export interface CommandHost {
   schedules(): Promise<readonly ScheduleEntry[]>;
   /** Stops a schedule. Contract: resolves with the chat's answer. */
   stopSchedule(id: string): Promise<string>;
+  /** Long-term memory (`/memory`), when configured. */
+  readonly memory?: MemoryCommands;
 }
 
 /** Everything a command handler sees. */
@@ -101,6 +104,12 @@ export interface CommandContext {
   readonly host: CommandHost;
 }
 
+/** A command's answer with buttons under it (shown where the platform has buttons; each carries a command). */
+export interface CommandReply {
+  readonly text: string;
+  readonly buttons: readonly OutboundButton[];
+}
+
 /** A builtin command. Contract: resolves with the Markdown reply (the reply layer fits it to the channel). */
 export interface CommandDefinition {
   readonly name: string;
@@ -109,5 +118,5 @@ export interface CommandDefinition {
   readonly adminOnly: boolean;
   /** Answer only the sender where the platform can (a Discord or Slack command's ephemeral reply). */
   readonly ephemeral?: boolean;
-  run(context: CommandContext): Promise<string>;
+  run(context: CommandContext): Promise<string | CommandReply>;
 }

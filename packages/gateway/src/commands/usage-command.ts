@@ -32,13 +32,14 @@ function goalBudget(budgets: BudgetConfig): string {
 export function renderUsage(view: UsageView): string {
   const lines = [`**Usage** (UTC; today is ${view.day})`, "", "**Per agent**"];
   for (const row of view.agents) lines.push(`- ${row.agentId}: ${periods(row)}${dailyBudget(row.budgets)}`);
-  lines.push("", "**Per user** (since the gateway started)");
+  lines.push("", "**Per user**");
   if (view.users.length === 0) lines.push("- none yet");
   for (const row of view.users) lines.push(`- ${row.userId}: ${periods(row)}`);
   lines.push("", "**Per goal**");
   if (view.goals.length === 0) lines.push("- no goal this month");
   for (const row of view.goals) {
-    lines.push(`- ${row.text} [${row.status}] \`${row.sessionKey}\`: ${periods(row)}${goalBudget(row.budgets)}`);
+    const where = row.sessionKey === undefined ? "" : ` \`${row.sessionKey}\``;
+    lines.push(`- ${row.text} [${row.status}]${where}: ${periods(row)}${goalBudget(row.budgets)}`);
   }
   return lines.join("\n");
 }
@@ -49,6 +50,7 @@ export const usageCommand: CommandDefinition = {
   usage: "/usage",
   description: "spend per agent, user and goal, today and this month (admins)",
   adminOnly: true,
+  ephemeral: true,
   async run({ host }) {
     return renderUsage(await host.usage());
   },

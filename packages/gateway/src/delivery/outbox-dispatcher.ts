@@ -93,6 +93,27 @@ export class OutboxDispatcher {
   }
 
   /**
+   * A takeover's requeued entries (see `adoptRequeued`), claimed now and queued in their sessions' delivery chains,
+   * so that the replies of turns run after the takeover leave behind them, in the session's order, instead of
+   * overtaking them until the next poll. Contract: resolves once they are queued (not sent); an entry another poll
+   * claimed first is left to it.
+   */
+  async queueRequeued(requeued: readonly OutboxEntry[]): Promise<void> {
+    this.adoptRequeued(requeued);
+    const claim = (entry: OutboxEntry): Promise<OutboxEntry | undefined> =>
+      this.#options.store.claimOutboxEntry(entry.id).catch((error: unknown) => {
+        this.#logger.error({ outboxId: entry.id, error: describeError(error) }, "requeued reply left to the next poll");
+        return undefined;
+      });
+    const claimed = await Promise.all(requeued.map(claim));
+    for (const entry of claimed) {
+      if (entry === undefined) continue;
+      if (this.#started) void this.#enqueue(entry);
+      else this.#held.push(entry);
+    }
+  }
+
+  /**
    * Starts sending, once the channels can: recovers if that has not happened, then delivers the due entries (oldest
    * first) and what `deliver` was handed meanwhile, and polls every `pollMs`.
    * Contract: resolves once that first round has been delivered (or has failed and been rescheduled).

@@ -1,16 +1,16 @@
-import { runsOfGoal, spendOfRuns } from "../budgets/gateway-budgets.js";
 import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
+import type { LiveRun } from "../fleet/run-tracker.js";
 import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
 import { goalOf } from "../goals/goal-record.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
-import type { SessionRecord } from "../store/store-types.js";
+import type { RunRecord, SessionRecord } from "../store/store-types.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { sessionChatOf } from "./session-chat.js";
 
 /** The fleet as /agents shows it: agents, their sessions, running runs (stored and live). */
 export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
-  const runs = await ctx.store.listRuns({ status: "running" });
+  const runs = withLiveRuns(await ctx.store.listRuns({ status: "running" }), ctx.runs.all());
   const runSessions = new Map<string, SessionRecord>();
   for (const run of runs) {
     const session = await ctx.store.getSession(run.sessionKey);
@@ -32,7 +32,30 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
   return { ...view, goals: await Promise.all(view.goals.map((entry) => withGoalSpend(ctx, sessions, entry))) };
 }
 
-/** An autonomous goal's spend (its session's runs since the goal was set) against its budget. */
+/**
+ * The stored running runs and this process's live runs not stored yet (a turn's run is written by its first commit),
+ * so /agents shows a run from its start.
+ */
+function withLiveRuns(stored: readonly RunRecord[], live: readonly LiveRun[]): RunRecord[] {
+  const ids = new Set(stored.map((run) => run.id));
+  const unstored = live
+    .filter((run) => !ids.has(run.runId))
+    .map(
+      (run): RunRecord => ({
+        id: run.runId,
+        sessionKey: run.sessionKey,
+        ...(run.parentRunId === undefined ? {} : { parentRunId: run.parentRunId }),
+        depth: run.depth,
+        agentId: run.agentId,
+        status: "running",
+        startedAt: run.startedAt,
+        usage: run.usage(),
+      }),
+    );
+  return [...stored, ...unstored];
+}
+
+/** An autonomous goal's spend (the spend ledger's total for it, its supervisor's checks included) against its budget. */
 async function withGoalSpend(
   ctx: GatewayContext,
   sessions: readonly SessionRecord[],
@@ -41,7 +64,8 @@ async function withGoalSpend(
   const session = sessions.find((s) => s.key === entry.sessionKey);
   const goal = session === undefined ? undefined : goalOf(session.settings);
   if (goal === undefined) return entry;
-  const spent = spendOfRuns(runsOfGoal(await ctx.store.listRuns({ sessionKey: entry.sessionKey }), goal));
+  const [row] = await ctx.store.listSpend({ kind: "goal", subject: goal.id, fromPeriod: "total", toPeriod: "total" });
+  const spent = { tokens: row?.tokens ?? 0, cost: row?.cost ?? 0 };
   const budgets = ctx.agents.get(entry.agentId)?.config.budgets;
   return {
     ...entry,

@@ -12,11 +12,10 @@ import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { askOwner } from "./cluster-request-answers.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { controlGoalById, GOAL_CONTROL_PAST } from "./goal-control-by-id.js";
 import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
 import { sessionChatOf } from "./session-chat.js";
 import { modelOf, statusHere } from "./session-status.js";
-
-const PAST = { stop: "stopped", pause: "paused", resume: "resumed" } as const;
 
 /** Tokens kept verbatim by /compact. */
 const COMPACT_KEEP_RECENT_TOKENS = 4_000;
@@ -36,6 +35,7 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
   const { store, options } = ctx;
   const host: CommandHost = {
     pairing: ctx.pairing,
+    ...(ctx.memory === undefined ? {} : { memory: ctx.memory }),
     newSession: async (key) => {
       if ((await askOwner(ctx, { op: "new", sessionKey: key })) === undefined) await newSessionHere(ctx, key);
     },
@@ -75,7 +75,8 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     killRun: async (runId) => control.killRun(runId),
     answerApproval: (code, approve, by) => ctx.approvals.answer(code, approve, by),
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
-    goal: (request, caller) => ctx.goals.command(request, caller),
+    goal: (request, caller) =>
+      request.kind === "control" ? controlGoalById(ctx, request, caller) : ctx.goals.command(request, caller),
     controlGoal: async (key, action, adminId) => {
       const session = await store.getSession(key);
       if (session === undefined || isSubagentKey(key)) return `No session "${key}".`;
@@ -88,7 +89,11 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
       };
       const outcome = await ctx.goals.control(action, caller);
       if (outcome.changed) {
-        ctx.notices.post(key, sessionChatOf(session), `An administrator ${PAST[action]} this chat's autonomous goal.`);
+        ctx.notices.post(
+          key,
+          sessionChatOf(session),
+          `An administrator ${GOAL_CONTROL_PAST[action]} this chat's autonomous goal.`,
+        );
       }
       return outcome.text;
     },
@@ -101,7 +106,6 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         store,
         now: ctx.now(),
         agents: new Map([...ctx.agents].map(([id, prepared]) => [id, prepared.config.budgets])),
-        userDays: ctx.budgets.userDays(),
       }),
   };
   return host;

@@ -5,6 +5,7 @@ import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
+import type { GatewayMemory } from "../memory/gateway-memory.js";
 import type { ClusterRequests } from "../ownership/cluster-requests.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
@@ -43,6 +44,8 @@ export interface GatewayContext {
   readonly budgets: GatewayBudgets;
   /** Requests to the other instances of a cluster (kills, session commands); undefined outside a cluster. */
   readonly cluster?: ClusterRequests;
+  /** Long-term memory, when configured. */
+  readonly memory?: GatewayMemory;
   channelFor(channel: string, accountId: string): Channel | undefined;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

@@ -4,6 +4,7 @@ import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { StoreHousekeepingOptions } from "../housekeeping/store-housekeeper.js";
+import type { GatewayMemoryOptions } from "../memory/gateway-memory-options.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -45,6 +46,8 @@ export interface GatewayOptions {
   models: ModelCatalog;
   /** The bot's own platform user id per channel account, keyed `<channel>/<accountId>`: its messages are ignored. */
   selfIds?: Readonly<Record<string, string>>;
+  /** Long-term memory: facts per person, group and agent, recalled before each turn (`@chorus/memory`). */
+  memory?: GatewayMemoryOptions;
   /** Tools and sub-agent profiles per agent id. */
   agents?: Readonly<Record<string, AgentRuntimeSetup>>;
   events?: GatewayEventBus;

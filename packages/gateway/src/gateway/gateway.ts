@@ -13,8 +13,10 @@ import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
 import { createGatewayGoalKeeper } from "../goals/gateway-goal-keeper.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
+import { goalOf } from "../goals/goal-record.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
+import { GatewayMemory, withMemoryHooks, withMemoryTools } from "../memory/index.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
@@ -36,6 +38,9 @@ import { SessionRateCap } from "./session-rate-cap.js";
 import { SessionRegistry } from "./session-registry.js";
 import type { SessionRuntimeDeps } from "./session-runtime-deps.js";
 import { acceptSubagentResult } from "./subagent-result-intake.js";
+
+/** In a cluster, how long a DM sender's approval read from the store is used: another instance's change shows within it. */
+const CLUSTER_APPROVAL_CACHE_MS = 5000;
 
 /**
  * The chat gateway: takes messages from channels and answers them with agents. Pipeline: dedupe by event id
@@ -87,10 +92,11 @@ export class Gateway {
     const deliver = (entries: readonly OutboxEntry[]): void => this.#track(this.#dispatcher.deliver(entries));
     const channelFor = (channel: string, accountId: string) => this.#channels.get(channelKey(channel, accountId));
     const notices = new ChatNotices({ store: this.store, logger: this.#logger, deliver, track });
-    // One gateway per store (no shared ownership): it writes every approval, so it may keep them in memory.
+    // One gateway per store (no shared ownership): it writes every approval, so it may keep them in memory. In a
+    // cluster others write them too: kept a few seconds, so a DM costs no approval read per message.
     this.pairing = new PairingService(options.store, {
       now,
-      cacheApprovals: options.store.ownership === undefined,
+      cacheApprovals: options.store.ownership === undefined ? true : { forMs: CLUSTER_APPROVAL_CACHE_MS },
       ...options.pairing,
     });
     this.approvals = new ApprovalDesk({
@@ -124,19 +130,32 @@ export class Gateway {
       store: this.store,
       now,
       agentOf: (sessionKey) => this.#sessions.get(sessionKey)?.agentId,
+      goalOf: async (sessionKey, fresh) => {
+        if (!fresh) return this.#goals.goalOf(sessionKey);
+        const session = await this.store.getSession(sessionKey);
+        return session === undefined ? undefined : goalOf(session.settings);
+      },
       budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
       goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
       scheduleOf: (items) => this.#schedules.scheduleOf(items),
       scheduleSpent: (id) => this.#schedules.spent(id),
       scheduleExhausted: (id, reason) => track(this.#schedules.exhausted(id, reason)),
+      persist: (work) =>
+        track(
+          work.catch((error: unknown) => this.#logger.error({ error: describeError(error) }, "spend not recorded")),
+        ),
     });
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
     const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));
     const slots = options.subagentSlots ?? new SubagentSlots();
+    const memory =
+      options.memory === undefined
+        ? undefined
+        : new GatewayMemory(options.memory, { store: this.store, logger: this.#logger, track, now });
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
-        prepareAgent(agent, options.agents?.[agent.id], {
+        prepareAgent(agent, withMemoryTools(options.agents?.[agent.id], memory), {
           models: options.models,
           streamFn,
           store: this.store,
@@ -186,17 +205,20 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
-      turnHooks: {
-        systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
-        turnStarted: (start) => {
-          this.#budgets.turnStarted(start.sessionKey, start.items);
-          this.#goals.turnStarted(start);
+      turnHooks: withMemoryHooks(
+        {
+          systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
+          turnStarted: (start) => {
+            this.#budgets.turnStarted(start.sessionKey, start.items);
+            this.#goals.turnStarted(start);
+          },
+          turnEnded: (end) => {
+            this.#schedules.turnEnded(end);
+            this.#goals.turnEnded(end);
+          },
         },
-        turnEnded: (end) => {
-          this.#schedules.turnEnded(end);
-          this.#goals.turnEnded(end);
-        },
-      },
+        memory,
+      ),
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
     };
     this.#sessions = new SessionRegistry({
@@ -234,6 +256,7 @@ export class Gateway {
       goals: this.#goals,
       budgets: this.#budgets,
       schedules: this.#schedules,
+      ...(memory === undefined ? {} : { memory }),
       channelFor,
       track,
       ...(this.store.ownership?.fleet === undefined
@@ -304,7 +327,12 @@ export class Gateway {
     const owned = this.#owned;
     // Each heartbeat reports the runs live here, for /agents on the other instances.
     ownership?.fleet?.reportRuns(() => reportedRuns(this.runs));
-    if (ownership !== undefined && owned !== undefined) await ownership.start((event) => owned.onEvent(event));
+    if (ownership !== undefined && owned !== undefined) {
+      await ownership.start(
+        (event) => owned.onEvent(event),
+        () => this.runs.all().map((run) => run.sessionKey),
+      );
+    }
     for (const session of resume) await resumeAfterRestart(this.#context, session);
     // In a cluster, each instance resumes the goals of the sessions it owns at start (goals do not move with a takeover).
     await this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined);
@@ -377,8 +405,11 @@ export class Gateway {
 
   /** The channel sink: every inbound message enters here. Contract: never rejects; failures are logged. */
   async handleInbound(message: InboundMessage): Promise<void> {
-    if (!this.#accepting) return;
-    const work = this.#intake.handle(message).catch((error: unknown) => {
+    // A cluster instance that is stopping still stores what its channels take (they ack it to the platform): the
+    // session's next owner answers it. A single gateway takes nothing once stopping, as before.
+    const draining = !this.#accepting;
+    if (draining && this.store.ownership === undefined) return;
+    const work = this.#intake.handle(message, draining).catch((error: unknown) => {
       this.#logger.error(
         { channel: message.channel, eventId: message.eventId, error: describeError(error) },
         "inbound failed",

@@ -1,4 +1,4 @@
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
 import type { CommandHost } from "../commands/command-types.js";
 import { answerInteraction } from "../commands/interaction-reply.js";
@@ -39,7 +39,12 @@ export class InboundIntake {
     this.#rateCap = rateCap;
   }
 
-  async handle(message: InboundMessage): Promise<void> {
+  /**
+   * Acts on one inbound message. `draining` (a cluster instance shutting down): the message is stored as always but
+   * starts no turn here; it stays unanswered for the instance that takes the session over once this one releases its
+   * leases, so a message the platform delivered to a draining instance is neither lost nor answered twice.
+   */
+  async handle(message: InboundMessage, draining = false): Promise<void> {
     const { channel, accountId } = message;
     // Dedupe: the event id is recorded as the message is acted on (with the user's message, in its transaction), so
     // an event whose handling never got that far — a crash, a failed write — is handled when the platform replays it.
@@ -140,7 +145,10 @@ export class InboundIntake {
           "command refused: not authorised",
         );
       }
-      if (outcome.kind !== "unknown") await this.#answerCommand(message, session, outcome.text, outcome.ephemeral);
+      if (outcome.kind !== "unknown") {
+        const buttons = outcome.kind === "reply" ? outcome.buttons : undefined;
+        await this.#answerCommand(message, session, outcome.text, outcome.ephemeral, buttons);
+      }
       return;
     }
     if (userMessage === undefined) return;
@@ -152,6 +160,7 @@ export class InboundIntake {
       await ownership.handOff({ sessionKey: session.key, seq, trust: decision.trust, senderId, ...replyTo });
       return;
     }
+    if (draining) return;
     this.#ctx.sessions.runtimeFor(session, policy).accept({
       message: userMessage,
       ...(seq === undefined ? {} : { seq }),
@@ -173,18 +182,20 @@ export class InboundIntake {
   /**
    * A command's answer: through the platform command's own reply path when it came as one (Discord application
    * command, Slack slash command), else through the outbox. An interaction the platform refuses (e.g. its window
-   * passed) falls back to the outbox unless the answer was only for the sender and the chat is not private.
+   * passed) falls back to the outbox unless the answer was only for the sender and the chat is not private. Buttons
+   * go under an answer sent through the outbox (a platform command's reply path carries text only).
    */
   async #answerCommand(
     message: InboundMessage,
     session: SessionRecord,
     text: string,
     ephemeral: boolean,
+    buttons?: readonly OutboundButton[],
   ): Promise<void> {
     const chat = replyChat(session, message);
     const channel = this.#ctx.channelFor(message.channel, message.accountId);
     if (message.interaction === undefined || channel === undefined) {
-      this.#ctx.notices.post(session.key, chat, text);
+      this.#ctx.notices.post(session.key, chat, text, buttons === undefined ? {} : { buttons });
       return;
     }
     try {

@@ -32,7 +32,11 @@ export interface SessionTurnEnd {
 /** What else happens around each turn (the goals: `{current_goal}` in the system prompt, completion, drivers). */
 export interface SessionTurnHooks {
   /** The system prompt of the session's next turn from the agent's own; undefined keeps it as it is. */
-  systemPromptFor(session: { key: string; agentId: string }, base: string | undefined): Promise<string | undefined>;
+  systemPromptFor(
+    session: { key: string; agentId: string },
+    base: string | undefined,
+    items: readonly LaneItem[],
+  ): Promise<string | undefined>;
   /** A turn started on these items (its run is registered). Contract: must not throw. */
   turnStarted(start: { readonly sessionKey: string; readonly items: readonly LaneItem[] }): void;
   /** Called once per turn, after its commit. Contract: must not throw. */

@@ -284,9 +284,11 @@ export class SessionRuntime implements LaneHost {
       this.meta.trustTier = items.map((item) => item.trust).reduce(lowerTier);
       if (this.#groupToolPolicy === undefined) delete this.meta.groupToolPolicy;
       else this.meta.groupToolPolicy = this.#groupToolPolicy;
-      const systemPrompt = await deps.turnHooks?.systemPromptFor(this, this.#prepared.config.systemPrompt);
+      const systemPrompt = await deps.turnHooks?.systemPromptFor(this, this.#prepared.config.systemPrompt, items);
       if (systemPrompt !== undefined) agent.setSystemPrompt(systemPrompt);
-      await deps.store.startRun({ id: runId, sessionKey: this.key, agentId: this.agentId });
+      // No `startRun` here: the run is written by the turn's first commit (one round trip less per message), fenced
+      // with it. Until then it is live in `deps.runs` only; a crash before that commit leaves nothing of the turn in
+      // the store but its unanswered messages, which restart recovery or a takeover answers.
     } catch (error) {
       deps.logger.error({ sessionKey: this.key, error: describeError(error) }, "could not start a turn");
       deps.notice(this.key, this.chat, "Sorry, I could not start working on that. Please try again.");
@@ -324,6 +326,7 @@ export class SessionRuntime implements LaneHost {
       store: deps.store,
       sessionKey: this.key,
       runId,
+      startRunAs: this.agentId,
       stored: this.#stored,
       chat,
       replies: replies ?? NO_REPLIES,

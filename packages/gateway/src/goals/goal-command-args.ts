@@ -7,9 +7,17 @@ export type GoalRequest =
   | { readonly kind: "set"; readonly text: string }
   | { readonly kind: "auto"; readonly text: string; readonly turns: number }
   | { readonly kind: "stop" | "pause" | "resume" | "clear" | "done" }
+  /** `/goal stop|pause|resume <id>`: an autonomous goal of any chat, named by its id (or its first 8 characters). */
+  | { readonly kind: "control"; readonly action: "stop" | "pause" | "resume"; readonly goalId: string }
   | { readonly kind: "refused"; readonly message: string };
 
-export const GOAL_USAGE = "/goal [<text> | create [--auto [--turns N]] <text> | stop | pause | resume | done | clear]";
+export const GOAL_USAGE =
+  "/goal [<text> | create [--auto [--turns N]] <text> | stop | pause | resume [<id>] | done | clear]";
+
+/** A goal id as `/goal stop <id>` takes it: the whole id, or its first 8 characters as /agents shows them. */
+const GOAL_ID = /^[0-9a-f]{8}(?:-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?$/i;
+
+const CONTROLS = new Set(["stop", "pause", "resume"]);
 
 /** Words that are subcommands when they are the whole argument (`/goal stop smoking` sets a goal). */
 const ALONE = new Set(["stop", "pause", "resume", "clear", "done"]);
@@ -26,6 +34,10 @@ export function parseGoalArgs(args: readonly string[], config: GoalConfig, tier:
   if (!config.enabled) return refuse("Goals are off for this agent.");
   if (args.length === 0) return { kind: "show" };
   const [first, ...rest] = args;
+  if (args.length === 2 && CONTROLS.has(first!.toLowerCase()) && GOAL_ID.test(args[1]!)) {
+    const action = first!.toLowerCase() as "stop" | "pause" | "resume";
+    return { kind: "control", action, goalId: args[1]!.toLowerCase() };
+  }
   if (args.length === 1 && ALONE.has(first!.toLowerCase())) {
     return { kind: first!.toLowerCase() as "stop" | "pause" | "resume" | "clear" | "done" };
   }

@@ -92,6 +92,12 @@ export async function runGoalCommand(port: GoalCommandPort, request: GoalRequest
     case "pause":
     case "resume":
       return (await controlGoal(port, request.kind, caller)).text;
+    case "control":
+      // The gateway finds the goal's chat first (see controlGoalById); here the id must be this chat's goal.
+      if (goal === undefined || !goal.id.startsWith(request.goalId)) {
+        return `No autonomous goal with id ${request.goalId} here.`;
+      }
+      return (await controlGoal(port, request.action, caller)).text;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { OutboundButton } from "../channel/channel-types.js";
 import { formatCost } from "../fleet/render-fleet.js";
 import type { SessionRecord } from "../store/store-types.js";
 import { describeVerdict } from "./describe-goal.js";
@@ -8,6 +9,8 @@ export type AutonomousGoalGroup = "active" | "paused" | "completed" | "orphaned"
 
 /** One autonomous goal in the fleet. */
 export interface AutonomousGoalEntry {
+  /** The goal's id: `/goal stop|pause|resume <id>` (or its first 8 characters) controls it from any chat. */
+  readonly goalId: string;
   readonly sessionKey: string;
   readonly agentId: string;
   readonly text: string;
@@ -33,6 +36,7 @@ export function autonomousGoalsOf(sessions: readonly SessionRecord[]): Autonomou
     const goal = goalOf(session.settings);
     if (goal?.auto === undefined) continue;
     entries.push({
+      goalId: goal.id,
       sessionKey: session.key,
       agentId: session.agentId,
       text: goal.text,
@@ -63,13 +67,46 @@ export function renderAutonomousGoals(entries: readonly AutonomousGoalEntry[]): 
       const note = state.note === undefined || group === "active" ? "" : ` · ${state.note}`;
       lines.push(
         `- ${entry.agentId}: ${quote(entry.text)} · ${state.status} · turn ${state.turns}/${state.maxTurns} · ` +
-          `${describeVerdict(state)}${note}${describeSpend(entry.spend)} · \`${entry.sessionKey}\``,
+          `${describeVerdict(state)}${note}${describeSpend(entry.spend)} · \`${entry.sessionKey}\` · ` +
+          `id \`${shortGoalId(entry.goalId)}\``,
       );
     }
     if (members.length > MAX_PER_GROUP) lines.push(`… and ${members.length - MAX_PER_GROUP} more`);
   }
-  lines.push("Control one: /agents goal stop|pause|resume <sessionKey>, or /goal stop|pause|resume in its chat.");
+  lines.push(
+    "Control one: /goal stop|pause|resume <id> from any chat (or its buttons), /agents goal stop|pause|resume " +
+      "<sessionKey>, or /goal stop|pause|resume in its chat.",
+  );
   return lines;
+}
+
+/** How /agents shows a goal id: its first 8 characters, enough for `/goal stop <id>`. */
+export function shortGoalId(goalId: string): string {
+  return goalId.slice(0, 8);
+}
+
+/**
+ * Goals given buttons under /agents at most (two buttons each), the most recently changed first: four buttons fit one
+ * row everywhere (Discord's row holds five). The others are controlled with `/goal … <id>`.
+ */
+const MAX_GOALS_WITH_BUTTONS = 2;
+
+/**
+ * The buttons under /agents: Pause and Stop for each running goal, Resume and Stop for each paused or orphaned one.
+ * Each carries `/goal <action> <goal id>`, so a press runs that command as whoever pressed it. Contract: pure.
+ */
+export function autonomousGoalButtons(entries: readonly AutonomousGoalEntry[]): OutboundButton[] {
+  return entries
+    .filter((entry) => entry.group !== "completed")
+    .slice(0, MAX_GOALS_WITH_BUTTONS)
+    .flatMap((entry) => {
+      const id = shortGoalId(entry.goalId);
+      const first = entry.group === "active" ? "pause" : "resume";
+      return [
+        { id: `/goal ${first} ${entry.goalId}`, label: `${first === "pause" ? "Pause" : "Resume"} ${id}` },
+        { id: `/goal stop ${entry.goalId}`, label: `Stop ${id}` },
+      ];
+    });
 }
 
 function quote(text: string): string {

@@ -284,6 +284,11 @@ export class GoalKeeper implements SessionTurnHooks {
     return { ...auto, status, note, updatedAt: this.#deps.now() };
   }
 
+  /** A session's goal; read from the store once, then kept (only this keeper writes goals). */
+  goalOf(sessionKey: string): Promise<GoalRecord | undefined> {
+    return this.#goal(sessionKey);
+  }
+
   async #goal(sessionKey: string): Promise<GoalRecord | undefined> {
     if (this.#cache.has(sessionKey)) return this.#cache.get(sessionKey);
     const goal = await this.#storage.read(sessionKey);

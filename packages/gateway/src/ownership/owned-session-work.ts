@@ -44,7 +44,8 @@ export class OwnedSessionWork {
           await repairInterruptedTranscript(store, run.sessionKey, this.#ctx.now());
         }
         await withdrawUndeliveredRequests(store, await openApprovalRequests(store, event.interruptedRuns));
-        this.#dispatcher.adoptRequeued(event.requeuedOutbox);
+        // Before the unanswered messages' turns: their replies must not overtake the requeued ones.
+        await this.#dispatcher.queueRequeued(event.requeuedOutbox);
         // Background sub-agents that died with their instance: their parents are told (at the parents' owners).
         const notes = await noteInterruptedSubagents(store, event.interruptedRuns);
         const ownedNotes = notes.filter((note) => this.#ownership.fenceFor(note.sessionKey) !== undefined);

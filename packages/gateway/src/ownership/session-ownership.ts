@@ -61,9 +61,10 @@ export interface SessionOwnership {
   readonly instanceId: string;
   /**
    * Takes this instance's share of the sessions and starts renewing it; events come to `listener` from now on (the
-   * first `gained` before this resolves). Contract: call once.
+   * first `gained` before this resolves). `busy` lists the sessions with a turn under way here (a turn's run is stored
+   * only from its first commit): giving sessions up for another instance spares them. Contract: call once.
    */
-  start(listener: (event: OwnershipEvent) => void): Promise<void>;
+  start(listener: (event: OwnershipEvent) => void, busy?: () => Iterable<string>): Promise<void>;
   /** The fence a turn of this session starting now carries, or undefined when this instance must not start one. */
   fenceFor(sessionKey: string): StoreFence | undefined;
   /** Wakes the session's owner for a message this instance stored but does not own. Contract: never rejects. */

@@ -13,6 +13,11 @@ export interface TurnCommitterOptions {
   store: SessionStore;
   sessionKey: string;
   runId: string;
+  /**
+   * The run's agent, when the run is not stored yet: the run's first commit writes it (no `startRun` of its own), and
+   * until one succeeds every commit carries it. Without it the run must have been started already.
+   */
+  startRunAs?: string;
   /** Messages already in the store (the prompts, steered messages): never appended twice. */
   stored: WeakSet<object>;
   /** Where replies go. */
@@ -48,9 +53,12 @@ export class TurnCommitter {
   readonly #calls = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   /** The last turn's reply, held back until we know whether the run ends with it. */
   #held: { text: string; preview: Promise<readonly SentMessage[]>; aborted: boolean } | undefined;
+  /** Whether the run is in the store (started elsewhere, or by a commit of this committer). */
+  #runStored: boolean;
 
   constructor(options: TurnCommitterOptions) {
     this.#o = options;
+    this.#runStored = options.startRunAs === undefined;
   }
 
   /** Feed every agent event of the run. */
@@ -166,15 +174,21 @@ export class TurnCommitter {
     if (notice !== undefined) outbox.push(this.#entry("notice", notice, []));
     try {
       const answersSeq = patch === undefined ? undefined : this.#o.answersSeq?.();
+      const start = this.#runStored ? undefined : { agentId: this.#o.startRunAs as string };
+      const run =
+        patch === undefined && start === undefined
+          ? undefined
+          : { id: runId, ...(patch === undefined ? {} : { patch }), ...(start === undefined ? {} : { start }) };
       const result = await store.commitTurn({
         sessionKey,
         messages,
         ...(answersSeq === undefined ? {} : { answersSeq }),
         // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
         ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
-        ...(patch === undefined ? {} : { run: { id: runId, patch } }),
+        ...(run === undefined ? {} : { run }),
         ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
       });
+      this.#runStored = true;
       for (const message of messages) this.#o.stored.add(message as object);
       if (result.outbox.length > 0) this.#o.onCommitted(result.outbox);
       return result.run;
@@ -207,13 +221,17 @@ export class TurnCommitter {
     const snapshot = messages.slice();
     this.#chain = this.#chain.then(async () => {
       try {
-        await store.transaction(async (tx) => {
-          await tx.resetTranscript(sessionKey);
-          await tx.appendMessages(sessionKey, snapshot);
+        // One write, fenced like every commit: an instance that lost the session cannot rewrite its transcript.
+        await store.commitTurn({
+          sessionKey,
+          messages: snapshot,
+          startsTranscript: true,
+          ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
         });
         for (const message of snapshot) this.#o.stored.add(message as object);
       } catch (error) {
         this.#o.logger.error({ sessionKey, error: describeError(error) }, "could not persist a compaction");
+        if (isSessionStoreError(error, "fenced")) this.#o.onFenced?.();
       }
     });
   }

@@ -20,6 +20,11 @@ import type {
   SessionFilter,
   SessionPatch,
   SessionRecord,
+  SpendBooking,
+  SpendFilter,
+  SpendHold,
+  SpendHoldResult,
+  SpendRow,
   TranscriptEntry,
   TurnCommit,
   TurnCommitResult,
@@ -159,6 +164,25 @@ export interface SessionStoreOps extends PairingStore {
   listSchedules(filter?: ScheduleFilter): Promise<ScheduleRecord[]>;
   /** Contract: false when there was none. */
   deleteSchedule(id: string): Promise<boolean>;
+
+  // ── Spend ledger (usage and budgets) ──────────────────────────────────────
+
+  /** Adds each booking's tokens and cost to its row (created at zero). Contract: atomic over all bookings. */
+  recordSpend(bookings: readonly SpendBooking[]): Promise<void>;
+  /** Ledger rows by kind, subject, period. Contract: ordered by kind, subject, period. */
+  listSpend(filter?: SpendFilter): Promise<SpendRow[]>;
+  /**
+   * Reserves `hold.tokens`/`hold.cost` in every limit's row, all or nothing, atomically across every gateway sharing
+   * the store: a row takes it only while spent + reserved + it stays within the limit's caps. Lapsed holds
+   * (`heldUntil` passed, by the store's clock) on a row that would refuse are released first.
+   * Contract: refused → nothing held, with the refusing limit and its row; ids are the caller's, unique per hold.
+   */
+  holdSpend(hold: SpendHold): Promise<SpendHoldResult>;
+  /**
+   * Frees hold `id` (nothing when it is unknown or lapsed and released) and adds `bookings`, in one transaction.
+   * Contract: settling twice books twice; the caller settles each hold once.
+   */
+  settleSpend(id: string, bookings: readonly SpendBooking[]): Promise<void>;
   // ── Turns ─────────────────────────────────────────────────────────────────
 
   /**

@@ -103,6 +103,16 @@ export interface NewRun {
   sessionKey: string;
   agentId: string;
   parentRunId?: string;
+  /**
+   * The ownership fence of the instance starting it (clusters only): refused with `fenced`, nothing written, when the
+   * lease of `sessionKey` has moved on to another epoch. Stores without ownership ignore it.
+   */
+  fence?: StoreFence;
+}
+
+/** A top-level run written by the first `commitTurn` of its turn (see `TurnCommit.run`). */
+export interface RunStart {
+  agentId: string;
 }
 
 /** Changes to a run. Setting `status` ends the run (stamps `endedAt`); only a running run can be changed. */
@@ -204,8 +214,12 @@ export interface TurnCommit {
   sessionKey: string;
   /** The turn's new transcript messages, in order. */
   messages: readonly AgentMessage[];
-  /** A change to the turn's run (e.g. end it with its usage). */
-  run?: { id: string; patch: RunPatch };
+  /**
+   * The turn's run: `patch` changes it (e.g. ends it with its usage); `start` writes it with this commit when the store
+   * has no run with that id yet (a turn's first write; depth 0, no parent, as `startRun` would), so a turn needs no
+   * `startRun` round trip of its own. A run that exists must be running (else `invalid-state`), with or without `start`.
+   */
+  run?: { id: string; patch?: RunPatch; start?: RunStart };
   /** The deliveries the turn produced (replies, sub-agent results). */
   outbox?: readonly NewOutboxEntry[];
   /**
@@ -220,6 +234,11 @@ export interface TurnCommit {
    * answered once this commit is durable, so `listUnansweredSessions` no longer reports them.
    */
   answersSeq?: number;
+  /**
+   * The messages start the transcript afresh (a compaction's summary and the messages it kept): default reads see
+   * only them and what follows, as `resetTranscript` then the append would — in this one atomic, fenced write.
+   */
+  startsTranscript?: boolean;
   /**
    * The ownership fence of the instance writing (clusters only): the store refuses the whole commit with `fenced`,
    * inside the same transaction, when the session's lease epoch has moved on. Stores without ownership ignore it.
@@ -259,3 +278,59 @@ export interface ScheduleRecord {
 export interface ScheduleFilter {
   status?: ScheduleStatus | readonly ScheduleStatus[];
 }
+
+/** What a spend ledger row counts: an agent's, a user's, a goal's or a schedule's model use. */
+export type SpendKind = "agent" | "user" | "goal" | "schedule";
+
+/** A spend ledger row's key. `period` is a UTC day ("2026-11-26") or `"total"` (a goal's or schedule's whole life). */
+export interface SpendKey {
+  readonly kind: SpendKind;
+  /** The agent id, user id, goal id or schedule id. */
+  readonly subject: string;
+  readonly period: string;
+}
+
+/** Spend added to one ledger row by `recordSpend` or `settleSpend`. */
+export interface SpendBooking extends SpendKey {
+  readonly tokens: number;
+  /** US dollars. */
+  readonly cost: number;
+}
+
+/** A spend ledger row: what was spent (settled) and what is reserved by calls under way. */
+export interface SpendRow extends SpendBooking {
+  readonly reservedTokens: number;
+  readonly reservedCost: number;
+  readonly updatedAt: number;
+}
+
+/** Which rows `listSpend` returns (by kind, subject, period); `fromPeriod`/`toPeriod` are inclusive text bounds. */
+export interface SpendFilter {
+  kind?: SpendKind;
+  subject?: string;
+  fromPeriod?: string;
+  toPeriod?: string;
+}
+
+/** One budget a hold must fit in: a ledger row and its caps (a cap left out is no cap). */
+export interface SpendLimit extends SpendKey {
+  readonly maxTokens?: number;
+  readonly maxCost?: number;
+}
+
+/**
+ * A reservation of one model call's worst case (`holdSpend`), in every limit's row at once. `heldUntil` (epoch ms)
+ * is when it lapses if never settled (its process died): a lapsed hold is released when it would refuse a new one.
+ */
+export interface SpendHold {
+  readonly id: string;
+  readonly limits: readonly SpendLimit[];
+  readonly tokens: number;
+  readonly cost: number;
+  readonly heldUntil: number;
+}
+
+/** What `holdSpend` did: held in every row, or refused by one (nothing held), with that row as it stood. */
+export type SpendHoldResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly limit: SpendLimit; readonly row: SpendRow };

@@ -7,6 +7,7 @@ import { SessionStoreError } from "../store/session-store-error.js";
 import type { NewSession, ScheduleRecord } from "../store/store-types.js";
 import { describeClaimOnCommit } from "./claim-on-commit-conformance.js";
 import type { ClockedStore } from "./clocked-store.js";
+import { describeSpendLedger } from "./spend-ledger-conformance.js";
 
 type Harness = ClockedStore;
 
@@ -47,6 +48,7 @@ export function describeSessionStoreConformance(name: string, open: () => Clocke
   describe(name, () => {
     describeStoreContract(open);
     describeClaimOnCommit(open);
+    describeSpendLedger(open);
   });
 }
 
@@ -686,6 +688,73 @@ function describeStoreContract(makeHarness: () => ClockedStore): void {
       expect((await store.getSession(key))?.lastSeq).toBe(0);
       expect(await store.listOutbox()).toEqual([]);
       expect(await store.appendMessages(key, [userMessage("next")])).toEqual({ firstSeq: 1, lastSeq: 1 });
+    });
+
+    it("writes a turn's run with its first commit when asked to start it, and ends it with a later one", async () => {
+      const key = dmSession().key;
+      await store.ensureSession(dmSession());
+      const first = await store.commitTurn({
+        sessionKey: key,
+        messages: [assistantText("calling a tool")],
+        run: { id: "run-1", start: { agentId: "main" } },
+      });
+      expect(first.run).toMatchObject({ id: "run-1", sessionKey: key, agentId: "main", depth: 0, status: "running" });
+      expect((await store.listRuns({ status: "running" })).map((run) => run.id)).toEqual(["run-1"]);
+      // Carrying `start` again (the first commit's outcome was unknown to the caller) changes nothing of the start.
+      const last = await store.commitTurn({
+        sessionKey: key,
+        messages: [assistantText("done")],
+        run: { id: "run-1", start: { agentId: "main" }, patch: { status: "completed", usage: usage(42, 0.001) } },
+      });
+      expect(last.run).toMatchObject({ id: "run-1", status: "completed", usage: { totalTokens: 42 } });
+      expect(last.run?.startedAt).toBe(first.run?.startedAt);
+      expect(await store.listRuns()).toHaveLength(1);
+    });
+
+    it("starts and ends a run in one commit, and refuses to start over an ended run", async () => {
+      const key = dmSession().key;
+      await store.ensureSession(dmSession());
+      const result = await store.commitTurn({
+        sessionKey: key,
+        messages: [assistantText("quick")],
+        run: { id: "run-1", start: { agentId: "main" }, patch: { status: "completed" } },
+        outbox: [{ sessionKey: key, runId: "run-1", kind: "reply", payload: "quick" }],
+      });
+      expect(result.run).toMatchObject({ status: "completed", depth: 0 });
+      expect(result.run?.endedAt).toBeDefined();
+      const again = store.commitTurn({
+        sessionKey: key,
+        messages: [assistantText("late")],
+        run: { id: "run-1", start: { agentId: "main" } },
+      });
+      expect((await rejection(again)).code).toBe("invalid-state");
+      expect((await store.readTranscript(key)).length).toBe(1);
+    });
+
+    it("starts the transcript afresh at a commit's messages when asked (a compaction), in the same write", async () => {
+      const key = dmSession().key;
+      await store.ensureSession(dmSession());
+      await store.appendMessages(key, [userMessage("old question"), assistantText("old answer")]);
+      const result = await store.commitTurn({
+        sessionKey: key,
+        messages: [userMessage("summary of before")],
+        startsTranscript: true,
+      });
+      expect(result).toMatchObject({ firstSeq: 3, lastSeq: 3 });
+      expect((await store.readTranscript(key)).map((entry) => entry.seq)).toEqual([3]);
+      expect((await store.readTranscript(key, { fromSeq: 1 })).length).toBe(3);
+      await store.appendMessages(key, [assistantText("next")]);
+      expect((await store.readTranscript(key)).map((entry) => entry.seq)).toEqual([3, 4]);
+    });
+
+    it("writes no run for a turn whose commit is refused", async () => {
+      const turn = store.commitTurn({
+        sessionKey: "no-such-session",
+        messages: [assistantText("a")],
+        run: { id: "run-1", start: { agentId: "main" } },
+      });
+      expect((await rejection(turn)).code).toBe("not-found");
+      expect(await store.getRun("run-1")).toBeUndefined();
     });
 
     it("commits a transaction's writes when it resolves", async () => {

@@ -14,6 +14,7 @@ export const IMPORT_TABLES = [
   "pairing_requests",
   "paired_senders",
   "schedules",
+  "spend_ledger",
 ] as const;
 
 /** One of the tables an import fills. */

@@ -19,6 +19,8 @@ export interface Heartbeat {
   readonly live: number;
   /** Shards free or expired: another instance's lease ran out, or it released them. */
   readonly claimable: number;
+  /** In how many ms (database clock) the soonest of another instance's leases runs out; undefined when none is held. */
+  readonly nextExpiryMs: number | undefined;
 }
 
 /**
@@ -40,7 +42,9 @@ const HEARTBEAT = `
     (SELECT count(*) FROM cluster_instances, clock WHERE instance_id <> $1 AND heartbeat_at > clock.now - $2)
       + (SELECT count(*) FROM me) AS live,
     (SELECT count(*) FROM shard_leases, clock WHERE (owner IS NULL OR expires_at < clock.now) AND owner IS DISTINCT FROM $1)
-      AS claimable`;
+      AS claimable,
+    (SELECT min(expires_at) - clock.now FROM shard_leases, clock
+      WHERE owner IS NOT NULL AND owner <> $1 AND expires_at >= clock.now GROUP BY clock.now) AS next_expiry_ms`;
 
 /** How long the row of an instance that stopped beating is kept (it no longer counts after one lease). */
 const FORGET_INSTANCES_AFTER_MS = 3_600_000;
@@ -62,6 +66,8 @@ export async function heartbeat(
     renewed: heldShards(row.renewed),
     live: Number(row.live),
     claimable: Number(row.claimable),
+    nextExpiryMs:
+      row.next_expiry_ms === null || row.next_expiry_ms === undefined ? undefined : Number(row.next_expiry_ms),
   };
 }
 
@@ -124,26 +130,38 @@ export async function claimShards(
 
 /**
  * Gives shards up: every one of the instance's (at shutdown, `shards` undefined) or those listed that no run of this
- * instance is running in and no reply of it is in flight (rebalancing: a send under way is not made a resend). Contract: returns the shards released; their owner is cleared, so the next
- * claimer takes them at once and raises the epoch.
+ * instance is running in and no reply of it is in flight (rebalancing: a send under way is not made a resend).
+ * Contract: returns the shards released; their owner is cleared and their epoch raised, so the next claimer takes
+ * them at once and a commit still carrying the old epoch (a turn that started as the shard was released) is refused.
  */
 export async function releaseShards(db: Db, instanceId: string, shards?: readonly number[]): Promise<number[]> {
-  const { rows } =
-    shards === undefined
-      ? await db.query(
-          `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1)
-           UPDATE shard_leases SET owner = NULL, expires_at = 0 WHERE owner = $1 RETURNING shard`,
-          [instanceId],
-        )
-      : await db.query(
-          `UPDATE shard_leases SET owner = NULL, expires_at = 0
-           WHERE owner = $1 AND shard = ANY($2::int[])
-             AND NOT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND chorus_shard(session_key) = shard)
-             AND NOT EXISTS (SELECT 1 FROM outbox WHERE status = 'in-flight' AND chorus_shard(session_key) = shard)
-           RETURNING shard`,
-          [instanceId, shards],
-        );
-  return rows.map((row) => Number(row.shard));
+  if (shards === undefined) {
+    const { rows } = await db.query(
+      `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1)
+       UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1 WHERE owner = $1 RETURNING shard`,
+      [instanceId],
+    );
+    return rows.map((row) => Number(row.shard));
+  }
+  // The rows are locked first, in a statement of their own: a commit holding one (FOR SHARE) is waited for, and the
+  // checks below then run on a snapshot that sees its run ended and its reply in flight. Checked in the same
+  // statement as the lock, they would see the snapshot from before the wait, and release a shard with a reply in
+  // flight (the next owner would send it again).
+  return db.atomically(async (tx) => {
+    await tx.query("SELECT shard FROM shard_leases WHERE owner = $1 AND shard = ANY($2::int[]) FOR UPDATE", [
+      instanceId,
+      shards,
+    ]);
+    const { rows } = await tx.query(
+      `UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1
+       WHERE owner = $1 AND shard = ANY($2::int[])
+         AND NOT EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND chorus_shard(session_key) = shard)
+         AND NOT EXISTS (SELECT 1 FROM outbox WHERE status = 'in-flight' AND chorus_shard(session_key) = shard)
+       RETURNING shard`,
+      [instanceId, shards],
+    );
+    return rows.map((row) => Number(row.shard));
+  });
 }
 
 /** A session with stored messages no commit answered, and where they are. */

@@ -30,11 +30,20 @@ import { WakeListener } from "./wake-listener.js";
 export interface ClusterOptions {
   /** This instance's name (shown to operators; default host and pid in the bot). */
   instanceId: string;
-  /** How long a lease lasts without renewal. Heartbeats come every third of it. Default 5000 ms. */
+  /** How long a lease lasts without renewal. Heartbeats come every third of it. Default 3000 ms. */
   leaseMs?: number;
   /** How often owned sessions are swept for stored, unanswered messages (lost wake-ups). Default 5000 ms. */
   sweepMs?: number;
 }
+
+/**
+ * How long a lease lasts unrenewed by default: a killed instance's sessions move within it (plus a claim's round
+ * trip), and an instance that cannot renew stops starting turns after two thirds of it (two missed beats).
+ */
+export const DEFAULT_LEASE_MS = 3000;
+
+/** How long after another instance's lease runs out the claiming beat comes (the database's and this clock differ). */
+const CLAIM_MARGIN_MS = 25;
 
 interface Held {
   readonly epoch: number;
@@ -69,7 +78,11 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly #clock = (): number => performance.now();
   #held = new Map<number, Held>();
   #listener: ((event: OwnershipEvent) => void) | undefined;
+  /** Sessions with a turn under way here (their runs may not be stored yet): a rebalance gives other shards up. */
+  #busy: (() => Iterable<string>) | undefined;
   #beatTimer: ReturnType<typeof setInterval> | undefined;
+  /** A beat of its own, right after another instance's lease runs out (sooner than the next regular one). */
+  #claimTimer: ReturnType<typeof setTimeout> | undefined;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #beating: Promise<void> | undefined;
   #stopped = true;
@@ -90,7 +103,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.leaseOwner = parts.ctx.leaseOwner ?? leaseOwnerFor(parts.options.instanceId);
     this.#db = parts.db;
     this.#ctx = parts.ctx;
-    this.#leaseMs = parts.options.leaseMs ?? 5000;
+    this.#leaseMs = parts.options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#sweepMs = parts.options.sweepMs ?? 5000;
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
@@ -132,10 +145,11 @@ export class PostgresShardOwnership implements SessionOwnership {
   }
 
   /** Contract: as `SessionOwnership.start`; after `stop` it may start again (a gateway reloading its config). */
-  async start(listener: (event: OwnershipEvent) => void): Promise<void> {
+  async start(listener: (event: OwnershipEvent) => void, busy?: () => Iterable<string>): Promise<void> {
     if (!this.#stopped) throw new Error("This ownership has already started.");
     this.#stopped = false;
     this.#listener = listener;
+    this.#busy = busy;
     this.#wakes = new WakeListener({
       config: this.#clientConfig,
       channel: this.#channel,
@@ -181,6 +195,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     if (this.#stopped) return;
     this.#stopped = true;
     if (this.#beatTimer !== undefined) clearInterval(this.#beatTimer);
+    if (this.#claimTimer !== undefined) clearTimeout(this.#claimTimer);
     if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
     await this.#beating;
     this.#held = new Map();
@@ -222,6 +237,23 @@ export class PostgresShardOwnership implements SessionOwnership {
     const target = Math.ceil(SHARD_COUNT / Math.max(1, beat.live));
     if (next.size < target && beat.claimable > 0) await this.#claim(target - next.size);
     else if (next.size > target) await this.#rebalance(next.size - target);
+    this.#beatWhenNextLeaseEnds(beat.nextExpiryMs);
+  }
+
+  /**
+   * A live instance renews every third of a lease, so another's lease running out before this instance's next beat
+   * means that instance stopped beating: beat right after it ends, and claim its shards then instead of up to a beat
+   * later (a killed instance's sessions move within about one lease).
+   */
+  #beatWhenNextLeaseEnds(nextExpiryMs: number | undefined): void {
+    if (nextExpiryMs === undefined || this.#claimTimer !== undefined || this.#stopped) return;
+    if (nextExpiryMs >= Math.floor(this.#leaseMs / 3)) return;
+    this.#claimTimer = setTimeout(() => {
+      this.#claimTimer = undefined;
+      // After a beat under way, if any: that one read the lease as not yet run out.
+      void (this.#beating ?? Promise.resolve()).then(() => this.#beat());
+    }, nextExpiryMs + CLAIM_MARGIN_MS);
+    this.#claimTimer.unref?.();
   }
 
   #liveRuns(): readonly ReportedRun[] {
@@ -258,11 +290,16 @@ export class PostgresShardOwnership implements SessionOwnership {
   }
 
   /**
-   * Gives `count` shards back so that a newer instance gets its share: they stop counting as held first (no turn
-   * starts there any more), then are released unless a run of theirs is still running (kept, for the next beat).
+   * Gives `count` shards back so that a newer instance gets its share: none where a turn is under way here (`busy`);
+   * they stop counting as held first (no turn starts there any more), then are released unless a run of theirs is
+   * still running (kept, for the next beat).
    */
   async #rebalance(count: number): Promise<void> {
-    const picked = [...this.#held.keys()].sort((a, b) => b - a).slice(0, count);
+    const busy = new Set([...(this.#busy?.() ?? [])].map(sessionShard));
+    const picked = [...this.#held.keys()]
+      .filter((shard) => !busy.has(shard))
+      .sort((a, b) => b - a)
+      .slice(0, count);
     const kept = new Map(picked.map((shard) => [shard, this.#held.get(shard) as Held]));
     for (const shard of picked) this.#held.delete(shard);
     let released: number[] = [];

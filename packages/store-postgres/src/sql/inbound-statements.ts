@@ -1,5 +1,6 @@
 import type { InboundEventRef, InboundMessageStored, NewInboundMessage } from "@chorus/gateway/store";
 import { checkLimit, sessionFromRow, toStoredJson } from "@chorus/gateway/store";
+import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 
@@ -41,7 +42,9 @@ export async function pruneInboundEvents(db: Db, ctx: StoreContext, limit?: numb
  * create the session or take the next seq in it (one upsert), and append the message at that seq. `before` is the
  * session's `updated_at` as this statement found it, for the record "as ensured, before the append".
  */
-const STORE_INBOUND = `
+const STORE_INBOUND = prepared(
+  "store_inbound",
+  `
   WITH event AS (
     INSERT INTO inbound_events (channel, account_id, event_id, seen_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (channel, account_id, event_id) DO UPDATE SET seen_at = excluded.seen_at
@@ -56,7 +59,8 @@ const STORE_INBOUND = `
       last_seq = sessions.last_seq + 1, last_inbound_seq = sessions.last_seq + 1, updated_at = excluded.updated_at
     RETURNING *, (xmax = 0) AS created),
   message AS (INSERT INTO transcript_messages (session_key, seq, message) SELECT key, last_seq, $15 FROM session)
-  SELECT session.*, (SELECT updated_at FROM before) AS before_updated_at FROM session`;
+  SELECT session.*, (SELECT updated_at FROM before) AS before_updated_at FROM session`,
+);
 
 export async function storeInboundMessage(
   db: Db,

@@ -9,6 +9,7 @@ import {
   statusList,
   toStoredJson,
 } from "@chorus/gateway/store";
+import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 import { WhereClause } from "./where-clause.js";
@@ -132,8 +133,11 @@ export async function claimDueOutbox(db: Db, ctx: StoreContext, limit: number): 
 // mark the new owner's claim).
 const BY_CLAIMER = "($4::text IS NULL OR claimed_by IS NOT DISTINCT FROM $4)";
 
-const MARK_SENT = `UPDATE outbox SET status = 'sent', platform_message_ids = $2, last_error = NULL, updated_at = $3
-  WHERE id = $1 AND status = 'in-flight' AND ${BY_CLAIMER} RETURNING ${OUTBOX_COLUMNS_BUT_JSON}`;
+const MARK_SENT = prepared(
+  "mark_outbox_sent",
+  `UPDATE outbox SET status = 'sent', platform_message_ids = $2, last_error = NULL, updated_at = $3
+  WHERE id = $1 AND status = 'in-flight' AND ${BY_CLAIMER} RETURNING ${OUTBOX_COLUMNS_BUT_JSON}`,
+);
 
 export async function markOutboxSent(
   db: Db,

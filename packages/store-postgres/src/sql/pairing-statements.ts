@@ -1,5 +1,6 @@
 import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/gateway";
 import { pairingRequestFromRow } from "@chorus/gateway/store";
+import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
 
 /**
@@ -71,11 +72,13 @@ export async function addApproved(db: Db, scope: PairingScope, senderId: string,
   );
 }
 
+const IS_APPROVED = prepared(
+  "is_approved",
+  "SELECT 1 FROM paired_senders WHERE channel = $1 AND account_id = $2 AND sender_id = $3",
+);
+
 export async function isApproved(db: Db, scope: PairingScope, senderId: string): Promise<boolean> {
-  const { rows } = await db.query(
-    "SELECT 1 FROM paired_senders WHERE channel = $1 AND account_id = $2 AND sender_id = $3",
-    [scope.channel, scope.accountId, senderId],
-  );
+  const { rows } = await db.query(IS_APPROVED, [scope.channel, scope.accountId, senderId]);
   return rows.length > 0;
 }
 

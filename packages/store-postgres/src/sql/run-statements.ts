@@ -11,23 +11,28 @@ import {
   zeroUsage,
 } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
+import { checkFence } from "./fence-check.js";
 import type { StoreContext } from "./store-context.js";
 import { WhereClause } from "./where-clause.js";
 
 const RUN_STATUSES: readonly RunStatus[] = ["running", "completed", "failed", "aborted", "interrupted"];
 
 /** A new run's usage, serialised once. */
-const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
+export const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
 
 // One statement: the parent's depth, and the insert (skipped for an unknown parent; a duplicate id changes nothing).
+// With a fence (`$7`, a cluster), the session's shard lease is locked `FOR SHARE` and must still be at that epoch.
 const START_RUN = `
   WITH parent AS (SELECT depth FROM runs WHERE id = $3),
+  fence AS (SELECT 1 FROM shard_leases WHERE shard = chorus_shard($2) AND epoch = $7::bigint FOR SHARE),
+  fenced AS (SELECT 1 WHERE $7::bigint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM fence)),
   inserted AS (
     INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage)
     SELECT $1, $2, $3, coalesce((SELECT depth + 1 FROM parent), 0), $4, 'running', $5, $6
-    WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM parent)
+    WHERE ($3::text IS NULL OR EXISTS (SELECT 1 FROM parent)) AND NOT EXISTS (SELECT 1 FROM fenced)
     ON CONFLICT (id) DO NOTHING RETURNING depth)
-  SELECT (SELECT depth FROM inserted) AS depth, EXISTS (SELECT 1 FROM parent) AS parent_found`;
+  SELECT (SELECT depth FROM inserted) AS depth, EXISTS (SELECT 1 FROM parent) AS parent_found,
+    EXISTS (SELECT 1 FROM fenced) AS fenced`;
 
 export async function startRun(db: Db, ctx: StoreContext, input: NewRun): Promise<RunRecord> {
   const startedAt = ctx.now();
@@ -38,8 +43,10 @@ export async function startRun(db: Db, ctx: StoreContext, input: NewRun): Promis
     input.agentId,
     startedAt,
     ZERO_USAGE_JSON,
+    input.fence?.epoch ?? null,
   ]);
   const row = rows[0] ?? {};
+  if (row.fenced === true && input.fence !== undefined) await checkFence(db, input.sessionKey, input.fence.epoch);
   if (input.parentRunId !== undefined && row.parent_found !== true) throw notFound("parent run", input.parentRunId);
   if (row.depth === null || row.depth === undefined) {
     throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);

@@ -14,6 +14,7 @@ export const STORE_COPY_TABLES = [
   "pairing_requests",
   "paired_senders",
   "schedules",
+  "spend_ledger",
 ] as const;
 
 /** One of the tables a store copy carries. */

@@ -29,10 +29,18 @@ export interface FakeLlmServer {
 }
 
 /** How one route turns a script into a response. */
-export interface FakeRoute {
+export interface FakeStreamRoute {
   stream(script: FakeLlmScript, ctx: WireContext): WireAction[];
   error(fault: FakeHttpFault): WireErrorResponse;
 }
+
+/** A route that answers plain JSON from the request alone and consumes no script (e.g. embeddings). */
+export interface FakeJsonRoute {
+  json(request: RecordedLlmRequest): { status: number; body: unknown };
+}
+
+/** A scripted streaming route or a plain JSON one. */
+export type FakeRoute = FakeStreamRoute | FakeJsonRoute;
 
 /**
  * Starts an HTTP server on 127.0.0.1, port 0, that plays queued scripts on the given routes.
@@ -82,6 +90,11 @@ export async function startFakeLlmServer(
     const route = routes[path];
     if (!route || req.method !== "POST") {
       sendJson(res, 404, { error: { message: `fake LLM server: no route ${req.method} ${path}` } });
+      return;
+    }
+    if ("json" in route) {
+      const answer = route.json(request);
+      sendJson(res, answer.status, answer.body);
       return;
     }
     const source = queue.shift() ?? answerEvery;

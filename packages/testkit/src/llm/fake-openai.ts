@@ -1,5 +1,6 @@
 import { type FakeLlmScriptSource, type FakeLlmServer, startFakeLlmServer } from "./fake-llm-server.js";
 import { type ChatReasoningField, encodeOpenAIChatStream } from "./openai-chat-wire.js";
+import { type FakeEmbedFunction, hashedWordEmbedding, openAIEmbeddingsRoute } from "./openai-embeddings-wire.js";
 import { openAIErrorResponse } from "./openai-errors.js";
 import { encodeOpenAIResponsesStream } from "./openai-responses-wire.js";
 
@@ -15,11 +16,13 @@ export interface FakeOpenAIOptions {
    * request), so a load test needs no `enqueue` per request. Default: none (such a request gets a 500).
    */
   answerEvery?: FakeLlmScriptSource;
+  /** How `POST /v1/embeddings` turns a text into a vector. Default: `hashedWordEmbedding` (64 dimensions). */
+  embed?: FakeEmbedFunction;
 }
 
 /**
  * Starts a fake OpenAI API on 127.0.0.1 (port 0) serving `POST /v1/chat/completions` and
- * `POST /v1/responses` from one queue of scripts.
+ * `POST /v1/responses` from one queue of scripts, and `POST /v1/embeddings` (no script: `embed` answers it).
  * Contract: each request consumes one enqueued script, or plays `answerEvery` when none is queued; `url` already
  * ends in `/v1`, as
  * `new OpenAI({ baseURL: url })` expects.
@@ -36,6 +39,7 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeLl
         stream: encodeOpenAIResponsesStream,
         error: (fault) => openAIErrorResponse(fault, "responses"),
       },
+      "/v1/embeddings": openAIEmbeddingsRoute(options.embed ?? hashedWordEmbedding),
     },
     "/v1",
     { "x-request-id": "req_fake" },

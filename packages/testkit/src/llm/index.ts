@@ -3,6 +3,7 @@ export { startFakeAnthropic } from "./fake-anthropic.js";
 export type { FakeLlmScriptSource, FakeLlmServer, RecordedLlmRequest } from "./fake-llm-server.js";
 export { type FakeOpenAIOptions, startFakeOpenAI } from "./fake-openai.js";
 export type { ChatReasoningField } from "./openai-chat-wire.js";
+export { type FakeEmbedFunction, hashedWordEmbedding } from "./openai-embeddings-wire.js";
 export type {
   FakeContentStep,
   FakeHttpFault,

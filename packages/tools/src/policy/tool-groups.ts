@@ -1,12 +1,13 @@
 /** Named groups of tools that policies allow or deny together. */
-export type ToolGroup = "fs-read" | "fs-write" | "exec" | "web" | "sessions" | "admin" | "info" | "mcp";
+export type ToolGroup = "fs-read" | "fs-write" | "exec" | "web" | "sessions" | "admin" | "info" | "mcp" | "memory";
 
 /** Which tools belong to which group. Apps extend it (e.g. the gateway's admin tools). */
 export type ToolGroupMap = Partial<Record<ToolGroup, readonly string[]>>;
 
 /**
  * The built-in membership. `info` holds harmless facts (current_time); `mcp` holds every tool
- * named `mcp__*` implicitly; `admin` is empty until the host registers its tools.
+ * named `mcp__*` implicitly; `admin` is empty until the host registers its tools; `memory` holds the long-term
+ * memory tools (`@chorus/memory`), whose scope the host fixes per caller.
  */
 export const DEFAULT_TOOL_GROUPS: Readonly<Record<ToolGroup, readonly string[]>> = {
   "fs-read": ["read_file", "list_dir", "glob", "grep"],
@@ -17,6 +18,7 @@ export const DEFAULT_TOOL_GROUPS: Readonly<Record<ToolGroup, readonly string[]>>
   admin: [],
   info: ["current_time"],
   mcp: [],
+  memory: ["remember", "forget", "recall"],
 };
 
 /**

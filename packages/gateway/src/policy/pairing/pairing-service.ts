@@ -11,10 +11,11 @@ export interface PairingOptions {
   now?: () => number;
   generateCode?: () => string;
   /**
-   * Remember approvals in memory instead of reading the store for every DM. Only when this service is the one writer
-   * of the store's approvals (one gateway per store); a store several gateways share must leave it off. Default false.
+   * Remember approvals in memory instead of reading the store for every DM. `true` only when this service is the one
+   * writer of the store's approvals (one gateway per store); `{ forMs }` when others write them too (a cluster): an
+   * approval or revoke made elsewhere is then seen within `forMs` (here at once). Default false.
    */
-  cacheApprovals?: boolean;
+  cacheApprovals?: boolean | { forMs: number };
 }
 
 /** The outcome of an unknown sender asking to pair. */
@@ -51,7 +52,11 @@ export class PairingService {
     this.#maxPending = options.maxPending ?? 3;
     this.#now = options.now ?? Date.now;
     this.#generateCode = options.generateCode ?? generatePairingCode;
-    this.#cache = options.cacheApprovals === true ? new ApprovalCache() : undefined;
+    const cache = options.cacheApprovals ?? false;
+    this.#cache =
+      cache === false
+        ? undefined
+        : new ApprovalCache({ now: this.#now, ...(cache === true ? {} : { forMs: cache.forMs }) });
   }
 
   /** Issues (or repeats) a code for an unknown DM sender. */

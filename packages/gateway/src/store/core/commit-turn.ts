@@ -1,9 +1,11 @@
-import type { TurnCommit, TurnCommitResult } from "../store-types.js";
+import type { RunRecord, TurnCommit, TurnCommitResult } from "../store-types.js";
 import type { SessionStoreCore } from "./store-core.js";
+import { assertRunning, notFound } from "./store-validation.js";
 
 /** Writes one turn (messages, run change, outbox entries) in one transaction of `core`. Contract: all or nothing. */
 export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnCommitResult {
   return core.atomically(() => {
+    if (turn.startsTranscript === true) core.resetTranscript(turn.sessionKey);
     const appended = core.appendMessages(
       turn.sessionKey,
       turn.messages,
@@ -18,7 +20,19 @@ export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnComm
           ? core.enqueueClaimedOutbox(entries)
           : core.enqueueOutbox(entries);
     if (turn.run === undefined) return { ...appended, outbox };
-    const run = core.updateRun(turn.run.id, turn.run.patch);
+    const run = turnRun(core, turn.sessionKey, turn.run);
     return { ...appended, run, outbox };
   });
+}
+
+/** The turn's run as this commit leaves it: started here when `start` is given and it is not stored yet, then patched. */
+function turnRun(core: SessionStoreCore, sessionKey: string, run: NonNullable<TurnCommit["run"]>): RunRecord {
+  const { id, patch, start } = run;
+  const existing = core.getRun(id);
+  if (existing === undefined && start !== undefined) core.startRun({ id, sessionKey, agentId: start.agentId });
+  if (patch !== undefined) return core.updateRun(id, patch);
+  const current = existing ?? core.getRun(id);
+  if (current === undefined) throw notFound("run", id);
+  assertRunning(id, current.status);
+  return current;
 }

@@ -20,6 +20,11 @@ import type {
   SessionFilter,
   SessionPatch,
   SessionRecord,
+  SpendBooking,
+  SpendFilter,
+  SpendHold,
+  SpendHoldResult,
+  SpendRow,
   TranscriptEntry,
   TurnCommit,
   TurnCommitResult,
@@ -154,6 +159,18 @@ export abstract class CoreOps implements SessionStoreOps {
   }
   deleteSchedule(id: string): Promise<boolean> {
     return this.call(() => this.core.deleteSchedule(id));
+  }
+  recordSpend(bookings: readonly SpendBooking[]): Promise<void> {
+    return this.call(() => this.core.atomically(() => this.core.recordSpend(bookings)));
+  }
+  listSpend(filter?: SpendFilter): Promise<SpendRow[]> {
+    return this.read(() => this.core.listSpend(filter));
+  }
+  holdSpend(hold: SpendHold): Promise<SpendHoldResult> {
+    return this.call(() => this.core.atomically(() => this.core.holdSpend(hold)));
+  }
+  settleSpend(id: string, bookings: readonly SpendBooking[]): Promise<void> {
+    return this.call(() => this.core.atomically(() => this.core.settleSpend(id, bookings)));
   }
   listUnansweredSessions(): Promise<SessionRecord[]> {
     return this.read(() => this.core.listUnansweredSessions());

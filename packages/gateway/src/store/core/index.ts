@@ -5,6 +5,23 @@ export { CoreBackedSessionStore } from "./core-backed-store.js";
 export { GroupCommit, type NestingStoreCore } from "./group-commit.js";
 export { defineLazyJson } from "./lazy-json.js";
 export { buildRunRecord, buildSessionRecord, patched } from "./record-builders.js";
+export {
+  addByRewrite,
+  compareSpendKeys,
+  type HeldSpend,
+  holdFits,
+  holdLimits,
+  holdSpendOn,
+  mergeBookings,
+  recordSpendOn,
+  type SpendLedgerOps,
+  type SpendTable,
+  settleSpendOn,
+  spendKeyText,
+  spendLedgerOps,
+  spendRowFromRow,
+  zeroSpendRow,
+} from "./spend-ledger.js";
 export type { AppendMarks, SessionStoreCore } from "./store-core.js";
 export {
   assertRunning,

@@ -1,6 +1,15 @@
 import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import { buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
+import {
+  addByRewrite,
+  compareSpendKeys,
+  type HeldSpend,
+  type SpendLedgerOps,
+  type SpendTable,
+  spendKeyText,
+  spendLedgerOps,
+} from "../core/spend-ledger.js";
 import type { AppendMarks, SessionStoreCore } from "../core/store-core.js";
 import {
   assertRunning,
@@ -30,6 +39,8 @@ import type {
   SessionFilter,
   SessionPatch,
   SessionRecord,
+  SpendKey,
+  SpendRow,
   TranscriptEntry,
 } from "../store-types.js";
 
@@ -70,6 +81,9 @@ export class MemoryStoreCore implements SessionStoreCore {
   private nextOutboxId = 1;
   /** Schedules by id; `data` kept as its JSON text. */
   private readonly schedules = new Map<string, Omit<ScheduleRecord, "data"> & { readonly dataJson: string }>();
+  /** Spend ledger rows by `spendKeyText`, and holds by `id` + row. */
+  private readonly spendRows = new Map<string, SpendRow>();
+  private readonly spendHolds = new Map<string, HeldSpend>();
   private undoLog: (() => void)[] | undefined;
 
   constructor(options: EmbeddedStoreOptions = {}) {
@@ -535,6 +549,48 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   deleteSchedule(id: string): boolean {
     return this.remove(this.schedules, id);
+  }
+
+  // ── Spend ledger ──────────────────────────────────────────────────────────
+
+  // Spend ledger: the rules in spend-ledger.ts, the rows in the maps above (`spendTable`).
+  readonly #spend: SpendLedgerOps = spendLedgerOps(
+    () => this.spendTable(),
+    () => this.now(),
+  );
+  readonly recordSpend = this.#spend.recordSpend;
+  readonly listSpend = this.#spend.listSpend;
+  readonly holdSpend = this.#spend.holdSpend;
+  readonly settleSpend = this.#spend.settleSpend;
+
+  private spendTable(): SpendTable {
+    const holdKey = (hold: HeldSpend) => `${hold.id}\u0001${spendKeyText(hold)}`;
+    const row = (key: SpendKey) => this.spendRows.get(spendKeyText(key));
+    const write = (next: SpendRow) => this.put(this.spendRows, spendKeyText(next), Object.freeze({ ...next }));
+    return {
+      row,
+      write,
+      add: (booking, now) => addByRewrite({ row, write }, booking, now),
+      list: (filter) =>
+        [...this.spendRows.values()]
+          .filter(
+            (row) =>
+              (filter.kind === undefined || row.kind === filter.kind) &&
+              (filter.subject === undefined || row.subject === filter.subject) &&
+              (filter.fromPeriod === undefined || row.period >= filter.fromPeriod) &&
+              (filter.toPeriod === undefined || row.period <= filter.toPeriod),
+          )
+          .sort(compareSpendKeys),
+      holdsOf: (id) => [...this.spendHolds.values()].filter((hold) => hold.id === id),
+      lapsedHolds: (key, now) =>
+        [...this.spendHolds.values()].filter(
+          (hold) => spendKeyText(hold) === spendKeyText(key) && hold.heldUntil < now,
+        ),
+      addHold: (hold) => this.put(this.spendHolds, holdKey(hold), Object.freeze({ ...hold })),
+      deleteHold: (hold) => {
+        this.remove(this.spendHolds, holdKey(hold));
+      },
+    };
   }
 
   private requestsIn(scope: PairingScope): PairingRequest[] {

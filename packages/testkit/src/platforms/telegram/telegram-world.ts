@@ -84,6 +84,16 @@ export class TelegramWorld {
   }
 
   setWebhook(bot: TelegramBotState, target: WebhookTarget | undefined, dropPending: boolean): void {
+    // The same webhook again (another instance of a bot behind one balancer starting) changes nothing, as on
+    // Telegram ("Webhook is already set"): updates under way are not cut.
+    const current = bot.webhook?.target;
+    const same =
+      target !== undefined &&
+      current !== undefined &&
+      current.url === target.url &&
+      current.secretToken === target.secretToken &&
+      current.maxConnections === target.maxConnections;
+    if (same && !dropPending) return;
     bot.webhook?.close();
     bot.webhook = target ? new WebhookSender(target) : undefined;
     const pending = bot.queue.drain();

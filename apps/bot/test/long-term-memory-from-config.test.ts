@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SqliteMemoryStore } from "@chorus/memory";
+import { startFakeOpenAI } from "@chorus/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { secretsOf } from "../src/config/config-secrets.js";
+import { parseBotConfig } from "../src/config/load-bot-config.js";
+import { BotRuntime } from "../src/runtime/bot-runtime.js";
+import { silentLogger } from "./support/silent-logger.js";
+import { WebchatClient } from "./support/webchat-client.js";
+
+type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
+
+let dir: string;
+let openai: FakeOpenAI;
+let runtime: BotRuntime | undefined;
+let client: WebchatClient | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "chorus-memory-"));
+  openai = await startFakeOpenAI();
+});
+afterEach(async () => {
+  await client?.close();
+  await runtime?.shutdown();
+  await openai.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function config(memory: unknown) {
+  const parsed = parseBotConfig({
+    dataDir: dir,
+    providers: { openai: { apiKey: "sk-test-000000", baseUrl: openai.url } },
+    agents: [{ id: "assistant", model: "openai/gpt-4.1" }],
+    channels: { webchat: [{ port: 0 }] },
+    ...(memory === undefined ? {} : { memory }),
+  });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return parsed.config;
+}
+
+describe("long-term memory from the bot configuration", () => {
+  it("remembers in one turn, recalls before the next turn's first model call, with embeddings from the server", async () => {
+    runtime = new BotRuntime({
+      config: config({
+        embeddings: { baseUrl: openai.url, model: "text-embedding-3-small", apiKey: "emb-key-123456" },
+      }),
+      source: "test",
+      logger: silentLogger(),
+      cwd: dir,
+    });
+    await runtime.start();
+    client = await WebchatClient.connect(runtime.webchatUrl ?? "");
+    openai.enqueue(
+      [{ type: "tool_call", name: "remember", args: { fact: "The user's favourite music is jazz", subject: "music" } }],
+      [{ type: "text", text: "Noted." }],
+      [{ type: "text", text: "Jazz." }],
+    );
+    client.send("dm", "I love jazz, remember that");
+    await client.until(() => (client?.botTexts("dm") ?? []).includes("Noted."));
+    client.send("dm", "what music do I like?");
+    await client.until(() => (client?.botTexts("dm") ?? []).includes("Jazz."));
+
+    const chats = openai.requests.filter((request) => request.path === "/v1/chat/completions");
+    const lastSystem = JSON.stringify((chats.at(-1)?.body.messages as unknown[] | undefined)?.[0]);
+    expect(lastSystem).toContain("remembered-facts");
+    expect(lastSystem).toContain("The user's favourite music is jazz");
+    const embeddings = openai.requests.filter((request) => request.path === "/v1/embeddings");
+    expect(embeddings.length).toBeGreaterThan(0);
+    expect(embeddings[0]?.headers.authorization).toBe("Bearer emb-key-123456");
+
+    await runtime.shutdown();
+    runtime = undefined;
+    const memory = new SqliteMemoryStore({ path: join(dir, "memory.db") });
+    try {
+      const [scope] = await memory.countByScope();
+      expect(scope?.scope).toMatch(/^user:webchat:/);
+      const facts = (await memory.export(scope?.scope ?? "")).facts;
+      expect(facts.map((fact) => fact.text)).toEqual(["The user's favourite music is jazz"]);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it("is off without a memory section, and its embeddings key counts as a secret", () => {
+    expect(config(undefined).memory).toBeUndefined();
+    expect(
+      secretsOf(config({ embeddings: { baseUrl: "http://127.0.0.1:1/v1", model: "m", apiKey: "emb-secret-1" } })),
+    ).toContain("emb-secret-1");
+  });
+});

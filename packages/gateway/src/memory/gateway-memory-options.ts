@@ -1,0 +1,16 @@
+import type { Embedder, MemoryStore, RecallOptions } from "@chorus/memory";
+
+/** Long-term memory for the gateway's agents (`GatewayOptions.memory`). */
+export interface GatewayMemoryOptions {
+  /** Where facts live (`SqliteMemoryStore`, `PostgresMemoryStore`). The gateway never closes it. */
+  readonly store: MemoryStore;
+  /** Vector similarity for recall (and facts embedded after they are written); without it, full text alone. */
+  readonly embedder?: Embedder;
+  /** How recall before each turn ranks and how long it may take (default: top 5 within 50 ms). */
+  readonly recall?: RecallOptions;
+  /**
+   * The person behind a DM peer, so one person's DMs on several platforms share one memory (identity linking).
+   * Default: `<channel>:<peerId>` — each platform account its own person.
+   */
+  readonly personOf?: (channel: string, peerId: string) => string;
+}

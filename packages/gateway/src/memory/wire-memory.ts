@@ -1,0 +1,33 @@
+import type { AgentRuntimeSetup } from "../gateway/gateway-options.js";
+import type { SessionTurnHooks } from "../gateway/session-runtime-deps.js";
+import { lowerTier } from "../lanes/lane-item.js";
+import type { GatewayMemory } from "./gateway-memory.js";
+
+/** An agent's setup with the memory tools added (unchanged without memory). */
+export function withMemoryTools(
+  setup: AgentRuntimeSetup | undefined,
+  memory: GatewayMemory | undefined,
+): AgentRuntimeSetup | undefined {
+  if (memory === undefined) return setup;
+  return { ...setup, tools: [...(setup?.tools ?? []), ...memory.tools] };
+}
+
+/**
+ * The turn hooks with memory around them: recall appended to the system prompt the other hooks made (before the
+ * turn's first model call), held facts written after each turn's commit. Unchanged without memory.
+ */
+export function withMemoryHooks(hooks: SessionTurnHooks, memory: GatewayMemory | undefined): SessionTurnHooks {
+  if (memory === undefined) return hooks;
+  return {
+    systemPromptFor: async (session, base, items) => {
+      const prompt = await hooks.systemPromptFor(session, base, items);
+      const tier = items.length === 0 ? "guest" : items.map((item) => item.trust).reduce(lowerTier);
+      return memory.promptWithRecall(session.key, prompt ?? base, items, tier);
+    },
+    turnStarted: (start) => hooks.turnStarted(start),
+    turnEnded: (end) => {
+      memory.turnEnded(end.sessionKey, end.items);
+      hooks.turnEnded(end);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { PgQueryable } from "./pg-queryable.js";
+
+/** A schema name safe to splice into SQL (lower-case identifier). */
+export function checkSchemaName(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new TypeError(`memory schema must be a lower-case SQL identifier, got ${JSON.stringify(schema)}`);
+  }
+  return schema;
+}
+
+/** Creates the schema and the facts table (with a generated `tsvector` and its GIN index) when missing. */
+export async function ensurePostgresMemorySchema(db: PgQueryable, schema: string): Promise<void> {
+  await db.query(`
+    CREATE SCHEMA IF NOT EXISTS ${schema};
+    CREATE TABLE IF NOT EXISTS ${schema}.memory_facts (
+      seq BIGSERIAL,
+      id TEXT PRIMARY KEY,
+      scope TEXT NOT NULL,
+      subject TEXT,
+      text TEXT NOT NULL,
+      norm TEXT NOT NULL,
+      source_session TEXT NOT NULL,
+      source_message TEXT,
+      source_at BIGINT NOT NULL,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      history JSONB NOT NULL DEFAULT '[]',
+      embedding REAL[],
+      tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('english', text)) STORED
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS memory_facts_scope_norm ON ${schema}.memory_facts (scope, norm);
+    CREATE UNIQUE INDEX IF NOT EXISTS memory_facts_scope_subject ON ${schema}.memory_facts (scope, subject)
+      WHERE subject IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS memory_facts_scope_updated ON ${schema}.memory_facts (scope, updated_at DESC);
+    CREATE INDEX IF NOT EXISTS memory_facts_tsv ON ${schema}.memory_facts USING GIN (tsv);
+  `);
+}

@@ -1,0 +1,53 @@
+import type {
+  Fact,
+  FactHit,
+  FactPage,
+  MemoryExport,
+  NewFact,
+  RememberResult,
+  ScopeCount,
+} from "../facts/fact-types.js";
+
+/** A fact's embedding vector, for hybrid recall. */
+export interface FactVector {
+  readonly id: string;
+  readonly vector: Float32Array;
+}
+
+/**
+ * Durable long-term memory: facts grouped by scope. Every call names its scope(s) and touches nothing else; the
+ * caller (the gateway) decides the scope, never the model. Implementations: `SqliteMemoryStore`,
+ * `PostgresMemoryStore` (one conformance suite).
+ */
+export interface MemoryStore {
+  /**
+   * Stores a fact. Contract: the text is checked first (`MemoryError`: empty, over the cap, or holding a secret —
+   * nothing is written then); the same text in the same scope merges; the same subject replaces, history kept.
+   */
+  remember(input: NewFact): Promise<RememberResult>;
+  /**
+   * Deletes from `scope` the fact with id `target`, or else every fact whose text contains `target` (case
+   * insensitive). Contract: deleted rows are gone, also from the search index; returns what was deleted.
+   */
+  forget(scope: string, target: string): Promise<Fact[]>;
+  /** One fact of `scope` by id, or undefined. */
+  get(scope: string, id: string): Promise<Fact | undefined>;
+  /** A page of `scope`'s facts, most recently updated first (`limit` default 20, at most 200). */
+  list(scope: string, page?: { limit?: number; offset?: number }): Promise<FactPage>;
+  /**
+   * Full-text search (BM25 / ts_rank) over `scopes`, best first (`limit` default 20). Contract: any query is safe —
+   * punctuation, quotes or FTS operators give fewer or no hits, never a syntax error.
+   */
+  search(scopes: readonly string[], query: string, options?: { limit?: number }): Promise<FactHit[]>;
+  /** Every fact of `scope`, as JSON-ready data. */
+  export(scope: string): Promise<MemoryExport>;
+  /** How many facts each scope holds (scopes with none are left out), largest first. */
+  countByScope(): Promise<ScopeCount[]>;
+  /** Keeps `vector` as the embedding of fact `id` (ignored when the fact is gone). */
+  setEmbedding(id: string, vector: Float32Array): Promise<void>;
+  /** The embeddings of `scopes`' facts that have one. */
+  embeddings(scopes: readonly string[]): Promise<FactVector[]>;
+  /** Facts by id (any order; missing ids left out). */
+  getMany(ids: readonly string[]): Promise<Fact[]>;
+  close(): Promise<void>;
+}

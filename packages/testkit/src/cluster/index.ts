@@ -1,0 +1,1 @@
+export { type ClusterInstanceConfigOptions, clusterInstanceConfig } from "./cluster-instance-config.js";
