@@ -102,8 +102,8 @@ describe("SubgoalRegistry (seed 002)", () => {
     expect([2, 4].map((i) => registry.tierOf(i))).toEqual(["completed", "completed"]);
     expect([5, 7].map((i) => registry.tierOf(i))).toEqual(["active", "active"]);
     expect(registry.activeSubgoal()?.description).toBe("fix the parser");
+    expect(registry.tierOf(9)).toBe("active"); // this turn's messages, not yet extended over, are the active one's
     registry.extendActive(10);
-    expect(registry.tierOf(9)).toBe("active");
     registry.completeActive(10);
     expect(registry.activeSubgoal()).toBeUndefined();
     expect(registry.tierOf(9)).toBe("completed");
@@ -173,16 +173,19 @@ describe("NEVER evict active-tier messages", () => {
     const messages = rounds(7, 15_000);
     const registry = new SubgoalRegistry();
     registry.start("look at the first files", 0, 6);
+    registry.start("work on the rest", 6, messages.length); // completes the first
     const out = microCompact(messages, { scores: (m) => evictionScores(m, registry, "subgoal") });
     const results = (out?.messages ?? []).filter((m) => role(m) === "toolResult").map(textOf);
-    expect(results.slice(0, 2).every((t) => t !== CLEARED_RESULT_TEXT)).toBe(true);
-    expect(results[2]).toBe(CLEARED_RESULT_TEXT);
+    // Results 0–1 (completed subgoal) are cleared; 2–3 are old enough but active, so whole; 4–6 are recent.
+    expect(results.slice(0, 2)).toEqual([CLEARED_RESULT_TEXT, CLEARED_RESULT_TEXT]);
+    expect(results.slice(2).every((t) => t.length > 60_000)).toBe(true);
   });
 
   it("the loop's micro-compaction sends the active subgoal's old tool results whole", async () => {
     const history = rounds(7, 15_000);
     const tracker = new SubgoalTracker({ strategy: "subgoal_mig", complete: async () => reply("unused") });
     tracker.registry.start("read the first two files", 0, 6);
+    tracker.registry.start("read the rest", 6, history.length);
     const streamFn = scriptedStreamFn(["ok"]);
     await collect(
       agentLoop(
@@ -192,8 +195,8 @@ describe("NEVER evict active-tier messages", () => {
       ),
     );
     const sent = (streamFn.calls[0]?.context.messages ?? []).filter((m) => m.role === "toolResult").map(textOf);
-    expect(sent.slice(0, 2).every((t) => t.length > 60_000)).toBe(true);
-    expect(sent.slice(2, 4)).toEqual([CLEARED_RESULT_TEXT, CLEARED_RESULT_TEXT]);
+    expect(sent.slice(0, 2)).toEqual([CLEARED_RESULT_TEXT, CLEARED_RESULT_TEXT]);
+    expect(sent.slice(2).every((t) => t.length > 60_000)).toBe(true);
   });
 
   it("the loop's hard compaction re-inserts the active subgoal's messages right after the summary", async () => {

@@ -120,8 +120,11 @@ export class SubgoalRegistry {
     if (active !== undefined && length > active.end) active.end = length;
   }
 
-  /** The tier of the message at `index`. */
+  /** The tier of the message at `index`; the active subgoal runs to the end of the transcript (messages not yet
+   * extended over, e.g. this turn's, are its). */
   tierOf(index: number): SubgoalTier {
+    const active = this.activeSubgoal();
+    if (active !== undefined && index >= active.start) return "active";
     for (let i = this.#subgoals.length - 1; i >= 0; i--) {
       const s = this.#subgoals[i] as Subgoal;
       if (index >= s.start && index < s.end) return s.state;
