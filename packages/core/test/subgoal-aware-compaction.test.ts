@@ -168,6 +168,37 @@ describe("eviction scores (seed 002 tiers and subgoal_mig)", () => {
   });
 });
 
+describe("subgoal_mig clears redundant stale outputs", () => {
+  function transcript(): AgentMessage[] {
+    const repeated = "alpha beta gamma delta ".repeat(50);
+    const texts = [repeated, "unique words here ".repeat(50), repeated, "r3", "r4", "r5"];
+    return texts.flatMap((text, i) => [
+      userMessage(`step ${i}`),
+      assistantToolCalls([{ name: "read", id: `c${i}` }]),
+      toolResult(`c${i}`, "read", text),
+    ]);
+  }
+
+  it("even below the saving threshold, an old completed output repeated by an active one goes; unique ones stay", () => {
+    const messages = transcript();
+    const registry = new SubgoalRegistry();
+    registry.start("first pass", 0, 6);
+    registry.start("second pass", 6, messages.length);
+    const mig = microCompact(messages, { scores: (m) => evictionScores(m, registry, "subgoal_mig") });
+    const results = (mig?.messages ?? []).filter((m) => role(m) === "toolResult").map(textOf);
+    expect(results.map((t) => t.slice(0, 6))).toEqual([
+      CLEARED_RESULT_TEXT.slice(0, 6),
+      "unique",
+      "alpha ",
+      "r3",
+      "r4",
+      "r5",
+    ]);
+    expect(mig?.saved).toBeGreaterThan(0);
+    expect(microCompact(messages, { scores: (m) => evictionScores(m, registry, "subgoal") })).toBeUndefined();
+  });
+});
+
 describe("NEVER evict active-tier messages", () => {
   it("micro-compaction leaves active-subgoal tool results whole", () => {
     const messages = rounds(7, 15_000);

@@ -69,7 +69,10 @@ export interface MicroCompactionConfig {
   minSavingsTokens?: number;
   /** Which tools' results may be cleared. Default: all. */
   compactable?: (toolName: string) => boolean;
-  /** Eviction score per message (e.g. subgoal tiers); results scoring 1 or more are never cleared. Default: none. */
+  /**
+   * Eviction score per message (e.g. subgoal tiers): results scoring 1 or more are never cleared; old results
+   * scoring 0 or less (fully redundant) are cleared even below `minSavingsTokens`. Default: none.
+   */
   scores?: (messages: readonly AgentMessage[]) => readonly number[];
 }
 
