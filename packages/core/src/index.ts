@@ -7,6 +7,7 @@ export {
   type AgentState,
 } from "./agent/agent.js";
 export { SubscriberList } from "./agent/subscriber-list.js";
+export { type CompactionStep, type CompactionStepInput, finishCompaction } from "./context/compaction-steps.js";
 export { attachRestoration } from "./context/context-restoration/attach-restoration.js";
 export {
   CONTEXT_RESTORATION_DEFAULTS,
@@ -26,6 +27,24 @@ export {
 } from "./context/context-restoration/with-restored-files.js";
 export { defaultConvertToLlm } from "./context/convert-to-llm.js";
 export { CLEARED_RESULT_TEXT, MICRO_COMPACTION_DEFAULTS, microCompact } from "./context/micro-compaction.js";
+export { stripOrphanedToolResults } from "./context/orphaned-tool-results.js";
+export { evictionScores, type SubgoalPruningStrategy } from "./context/subgoals/eviction-scores.js";
+export { SUBGOAL_PROMPT } from "./context/subgoals/subgoal-extraction.js";
+export {
+  type CompactionShift,
+  type Subgoal,
+  SubgoalRegistry,
+  type SubgoalSnapshot,
+  type SubgoalState,
+  type SubgoalTier,
+  TIER_RELEVANCE,
+} from "./context/subgoals/subgoal-registry.js";
+export {
+  SUBGOAL_EXTRACTION_TIMEOUT_MS,
+  SUBGOAL_REINSERT_TOKENS,
+  SubgoalTracker,
+  type SubgoalTrackerOptions,
+} from "./context/subgoals/subgoal-tracker.js";
 export {
   DEFAULT_SUMMARY_PROMPT,
   findCompactionCut,

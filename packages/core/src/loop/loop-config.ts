@@ -1,3 +1,4 @@
+import type { CompactionStep } from "../context/compaction-steps.js";
 import type { ContextRestorationConfig } from "../context/context-restoration/restoration-config.js";
 import type { ToolOutputCompressionConfig } from "../context/tool-output-compression/compression-config.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
@@ -58,6 +59,8 @@ export interface CompactionConfig {
   model?: Model;
   /** StreamFn for the summary call. Default: the run's streamFn. */
   streamFn?: StreamFn;
+  /** Steps run in order after every summarising compaction (then orphaned tool results are always stripped). */
+  afterCompaction?: CompactionStep[];
 }
 
 /** Micro-compaction settings (seed 004: keep 3, minimum saving 20 000 tokens). */
@@ -70,6 +73,11 @@ export interface MicroCompactionConfig {
   minSavingsTokens?: number;
   /** Which tools' results may be cleared. Default: all. */
   compactable?: (toolName: string) => boolean;
+  /**
+   * Eviction score per message (e.g. subgoal tiers): results scoring 1 or more are never cleared; old results
+   * scoring 0 or less (fully redundant) are cleared even below `minSavingsTokens`. Default: none.
+   */
+  scores?: (messages: readonly AgentMessage[]) => readonly number[];
 }
 
 /** Context window management. */

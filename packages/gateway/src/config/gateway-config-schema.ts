@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { budgetConfigSchema } from "../budgets/budget-config.js";
+import { compactionConfigSchema } from "../compaction/compaction-config.js";
 import {
   contextRestorationConfigSchema,
   toolOutputCompressionConfigSchema,
@@ -48,6 +49,8 @@ export const agentConfigSchema = z.strictObject({
   modelPersistence: z.boolean().default(true),
   /** Recently read files re-attached after a compaction (seed 004). Default on. */
   contextRestoration: contextRestorationConfigSchema.prefault({}),
+  /** Compaction: subgoal-aware pruning and the chat's compaction status line (see the gateway README). */
+  compaction: compactionConfigSchema.prefault({}),
 });
 
 /** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */

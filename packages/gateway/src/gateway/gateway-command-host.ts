@@ -1,4 +1,10 @@
-import { DEFAULT_SUMMARY_PROMPT, defaultConvertToLlm, estimateTokens, summarizeOlderMessages } from "@chorus/core";
+import {
+  DEFAULT_SUMMARY_PROMPT,
+  defaultConvertToLlm,
+  estimateTokens,
+  finishCompaction,
+  summarizeOlderMessages,
+} from "@chorus/core";
 import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
 import { restoreAfterCompact } from "../context-features/restore-after-compact.js";
@@ -124,7 +130,13 @@ async function compact(ctx: GatewayContext, key: string): Promise<string> {
     });
     if (!outcome.ok) return `Nothing was compacted (${outcome.error}).`;
     const restoration = ctx.agents.get(session.agentId)?.loopFeatures.context?.restoration;
-    const compacted = await restoreAfterCompact(restoration, key, outcome.messages);
+    // The same post-compaction steps as the loop's (subgoal re-insertion…), then the orphaned tool_result strip; then
+    // the recently read files re-attached to the summary.
+    const compacted = await restoreAfterCompact(
+      restoration,
+      key,
+      finishCompaction(agent.state.messages, outcome.messages, runtime.compactionSteps),
+    );
     agent.replaceMessages(compacted);
     const after = estimateTokens(compacted);
     runtime.lastCompaction = { before, after };

@@ -203,6 +203,7 @@ export class Gateway {
       channelFor,
       deliver,
       notice: (sessionKey, chat, text) => notices.post(sessionKey, chat, text),
+      notices,
       onIdle: (runtime) => this.#sessions.onIdle(runtime),
       track,
       replyMode: options.replyMode ?? "preview",

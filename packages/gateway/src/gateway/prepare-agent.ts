@@ -80,6 +80,12 @@ export function prepareAgent(
       },
     ]);
   }
+  const subgoalModel = config.compaction.subgoalModel;
+  if (subgoalModel !== undefined && deps.models.find(subgoalModel) === undefined) {
+    throw new GatewayConfigError([
+      { path: `agents.${config.id}.compaction.subgoalModel`, message: `unknown model ${JSON.stringify(subgoalModel)}` },
+    ]);
+  }
   const loopFeatures = agentLoopFeatures(config, setup, deps.models, deps.loop);
   const groups = mergeToolGroups(setup?.toolGroups);
   const tierGate = createToolPolicyGate({

@@ -1,4 +1,5 @@
 import type { ModelSwitch } from "../commands/command-types.js";
+import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { GatewayContext } from "./gateway-context.js";
 
@@ -13,6 +14,9 @@ export async function newSessionHere(ctx: GatewayContext, key: string): Promise<
     runtime.stop("user", "a new conversation was started");
     await runtime.settled();
     runtime.dropAgent();
+    runtime.resetSubgoals();
+  } else {
+    await forgetStoredSubgoals(ctx.store, key);
   }
   await ctx.store.resetTranscript(key);
   await ctx.goals.sessionReset(key);

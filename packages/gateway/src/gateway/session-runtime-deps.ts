@@ -10,6 +10,7 @@ import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
+import type { ChatNotices } from "./chat-notices.js";
 import type { GatewayLogger } from "./gateway-logger.js";
 import type { SessionRuntime } from "./session-runtime.js";
 
@@ -57,6 +58,8 @@ export interface SessionRuntimeDeps {
   channelFor(channel: string, accountId: string): Channel | undefined;
   deliver(entries: readonly OutboxEntry[]): void;
   notice(sessionKey: string, chat: SessionChat, text: string): void;
+  /** Notices that can be edited later (the compaction status line). Without it, no status line is shown. */
+  notices?: Pick<ChatNotices, "post" | "replace">;
   onIdle(runtime: SessionRuntime): void;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

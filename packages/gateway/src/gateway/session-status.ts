@@ -41,6 +41,7 @@ export async function statusHere(ctx: GatewayContext, key: string): Promise<Sess
     queueMode: (runtime?.lane.mode ?? "steer") as QueueMode,
     queued: runtime?.lane.queued ?? 0,
     running: runtime?.currentRunId !== undefined,
+    ...(runtime?.tracksSubgoals === true ? { activeSubgoal: runtime.activeSubgoal ?? null } : {}),
   };
   if (runtime !== undefined && !runtime.lane.busy) ctx.sessions.onIdle(runtime);
   return lastCompaction === undefined ? result : { ...result, lastCompaction };
