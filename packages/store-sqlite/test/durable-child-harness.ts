@@ -9,7 +9,14 @@ import type { ChildOptions } from "./fixtures/durable-gateway-child.js";
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
 /** One line the child printed. */
-export type ChildLine = { type: string; text?: string; chatId?: string; messageId?: string; eventId?: string };
+export type ChildLine = {
+  type: string;
+  text?: string;
+  chatId?: string;
+  messageId?: string;
+  eventId?: string;
+  sideWritten?: boolean;
+};
 
 /** A Gateway running in a child process (`fixtures/durable-gateway-child.ts`). */
 export interface GatewayChild {

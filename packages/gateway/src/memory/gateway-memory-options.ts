@@ -4,6 +4,12 @@ import type { Embedder, MemoryStore, RecallOptions } from "@chorus/memory";
 export interface GatewayMemoryOptions {
   /** Where facts live (`SqliteMemoryStore`, `PostgresMemoryStore`). The gateway never closes it. */
   readonly store: MemoryStore;
+  /**
+   * A `PostgresMemoryStore` whose tables are in the session store's own database: each fact is then written inside
+   * the commit of the turn that produced it. (A `SqliteMemoryStore` opened on the session store's `database` is
+   * recognised by itself.) Otherwise facts are written right after that commit.
+   */
+  readonly inSessionDatabase?: boolean;
   /** Vector similarity for recall (and facts embedded after they are written); without it, full text alone. */
   readonly embedder?: Embedder;
   /** How recall before each turn ranks and how long it may take (default: top 5 within 50 ms). */

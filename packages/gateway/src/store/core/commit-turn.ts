@@ -1,7 +1,10 @@
 import type { TurnCommit, TurnCommitResult } from "../store-types.js";
 import type { SessionStoreCore } from "./store-core.js";
 
-/** Writes one turn (messages, run change, outbox entries) in one transaction of `core`. Contract: all or nothing. */
+/**
+ * Writes one turn (messages, run change, outbox entries, then its `sideWrites.sync` on the engine's connection) in one
+ * transaction of `core`. Contract: all or nothing.
+ */
 export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnCommitResult {
   return core.atomically(() => {
     const appended = core.appendMessages(
@@ -17,8 +20,9 @@ export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnComm
         : turn.claimOutbox === true
           ? core.enqueueClaimedOutbox(entries)
           : core.enqueueOutbox(entries);
-    if (turn.run === undefined) return { ...appended, outbox };
-    const run = core.updateRun(turn.run.id, turn.run.patch);
-    return { ...appended, run, outbox };
+    const run = turn.run === undefined ? undefined : core.updateRun(turn.run.id, turn.run.patch);
+    const sync = turn.sideWrites?.sync;
+    const sideWritten = sync !== undefined && core.connection !== undefined && sync(core.connection);
+    return { ...appended, ...(run === undefined ? {} : { run }), outbox, ...(sideWritten ? { sideWritten } : {}) };
   });
 }
