@@ -137,7 +137,14 @@ export class Gateway {
     const memory =
       options.memory === undefined
         ? undefined
-        : new GatewayMemory(options.memory, { store: this.store, logger: this.#logger, track, now });
+        : new GatewayMemory(options.memory, {
+            store: this.store,
+            logger: this.#logger,
+            track,
+            now,
+            streamFn: options.streamFn,
+            findModel: (id) => options.models.find(id),
+          });
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
@@ -346,6 +353,7 @@ export class Gateway {
     if (this.#scheduleTimer !== undefined) clearInterval(this.#scheduleTimer);
     // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
     this.#goals.halt();
+    this.#context.memory?.stop();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);

@@ -1,4 +1,5 @@
 import type { Embedder, MemoryStore, RecallOptions } from "@chorus/memory";
+import type { MemoryExtractionOptions } from "./session-extraction.js";
 
 /** Long-term memory for the gateway's agents (`GatewayOptions.memory`). */
 export interface GatewayMemoryOptions {
@@ -19,4 +20,10 @@ export interface GatewayMemoryOptions {
    * Default: `<channel>:<peerId>` — each platform account its own person.
    */
   readonly personOf?: (channel: string, peerId: string) => string;
+  /**
+   * The end-of-session extraction pass: once a session has been quiet `idleMs` (default 5 min), and right before
+   * `/new`, a cheap model (`model`, an id the gateway's `models` know) proposes durable facts from its new messages.
+   * Runs in the background, never before a reply; its model calls are not counted in agents' budgets.
+   */
+  readonly extraction?: MemoryExtractionOptions;
 }

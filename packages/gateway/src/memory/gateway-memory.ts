@@ -1,4 +1,4 @@
-import type { AgentMessage, AnyAgentTool, ToolRunInfo } from "@chorus/core";
+import type { AgentMessage, AnyAgentTool, Model, StreamFn, ToolRunInfo } from "@chorus/core";
 import {
   checkFactText,
   createMemoryTools,
@@ -17,12 +17,13 @@ import {
   storeFactEmbeddings,
 } from "@chorus/memory";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
-import type { LaneItem } from "../lanes/lane-item.js";
+import { type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { GatewayMemoryOptions } from "./gateway-memory-options.js";
 import { HeldFacts } from "./held-facts.js";
+import { SessionExtraction } from "./session-extraction.js";
 import { type SessionMemoryScopes, sessionMemoryScopes } from "./session-memory-scopes.js";
 import { userInputText } from "./user-input-text.js";
 
@@ -36,6 +37,9 @@ export interface GatewayMemoryDeps {
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;
   readonly now: () => number;
+  /** The model calls of the extraction pass (`options.extraction`). */
+  readonly streamFn: StreamFn;
+  findModel(id: string): Model | undefined;
 }
 
 /** What `/memory` may do (the command host hands it to the command). */
@@ -70,11 +74,27 @@ export class GatewayMemory implements MemoryCommands {
   readonly #writing = new Map<string, Promise<void>>();
   /** The platform message each session's running turn answers: the source of the facts it produces. */
   readonly #sourceMessage = new Map<string, string>();
+  readonly #extraction: SessionExtraction | undefined;
   readonly tools: readonly AnyAgentTool[];
 
   constructor(options: GatewayMemoryOptions, deps: GatewayMemoryDeps) {
     this.#options = options;
     this.#deps = deps;
+    this.#extraction =
+      options.extraction === undefined
+        ? undefined
+        : new SessionExtraction({
+            options: options.extraction,
+            store: deps.store,
+            memory: options.store,
+            streamFn: deps.streamFn,
+            findModel: (id) => deps.findModel(id),
+            scopesOf: (sessionKey, tier) => this.scopesOf(sessionKey, tier),
+            enabled: (sessionKey) => this.enabled(sessionKey),
+            track: (work) => deps.track(work),
+            logger: deps.logger,
+            now: deps.now,
+          });
     this.tools = createMemoryTools({
       store: options.store,
       scopes: (run) => this.#scopesOfRun(run),
@@ -169,8 +189,12 @@ export class GatewayMemory implements MemoryCommands {
     };
   }
 
-  /** After a turn: facts still held belong to a `remember` whose result was never committed; they are dropped. */
-  turnEnded(sessionKey: string, _items: readonly LaneItem[]): void {
+  /**
+   * After a turn: facts still held belong to a `remember` whose result was never committed; they are dropped. The
+   * session's extraction pass (when configured) waits for it to go quiet.
+   */
+  turnEnded(sessionKey: string, items: readonly LaneItem[]): void {
+    if (items.length > 0) this.#extraction?.turnEnded(sessionKey, items.map((item) => item.trust).reduce(lowerTier));
     const dropped = this.#held.take(sessionKey);
     this.#sourceMessage.delete(sessionKey);
     if (dropped.length > 0) {
@@ -179,6 +203,19 @@ export class GatewayMemory implements MemoryCommands {
         "remembered facts were dropped: their turn was not committed",
       );
     }
+  }
+
+  /**
+   * The session starts afresh (`/new`): its extraction pass reads its messages now and runs in the background.
+   * Contract: never rejects.
+   */
+  async sessionEnding(sessionKey: string): Promise<void> {
+    await this.#extraction?.sessionEnding(sessionKey);
+  }
+
+  /** Gateway shutdown: extraction passes still waiting for a quiet session are dropped. */
+  stop(): void {
+    this.#extraction?.stop();
   }
 
   list(scope: string, page: { limit: number; offset: number }): Promise<FactPage> {
