@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SqliteMemoryStore } from "@chorus/memory";
+import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
 import { startFakeOpenAI } from "@chorus/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { secretsOf } from "../src/config/config-secrets.js";
@@ -16,6 +17,7 @@ let dir: string;
 let openai: FakeOpenAI;
 let runtime: BotRuntime | undefined;
 let client: WebchatClient | undefined;
+let database: ScratchDatabase | undefined;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "chorus-memory-"));
@@ -25,12 +27,15 @@ afterEach(async () => {
   await client?.close();
   await runtime?.shutdown();
   await openai.close();
+  await database?.drop();
+  database = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
-function config(memory: unknown) {
+function config(memory: unknown, store?: unknown) {
   const parsed = parseBotConfig({
     dataDir: dir,
+    ...(store === undefined ? {} : { store }),
     providers: { openai: { apiKey: "sk-test-000000", baseUrl: openai.url } },
     agents: [{ id: "assistant", model: "openai/gpt-4.1" }],
     channels: { webchat: [{ port: 0 }] },
@@ -72,7 +77,8 @@ describe("long-term memory from the bot configuration", () => {
 
     await runtime.shutdown();
     runtime = undefined;
-    const memory = new SqliteMemoryStore({ path: join(dir, "memory.db") });
+    // In the session store's own file: the fact committed with its turn.
+    const memory = new SqliteMemoryStore({ path: join(dir, "chorus.db") });
     try {
       const [scope] = await memory.countByScope();
       expect(scope?.scope).toMatch(/^user:webchat:/);
@@ -81,6 +87,43 @@ describe("long-term memory from the bot configuration", () => {
     } finally {
       await memory.close();
     }
+  });
+
+  it("keeps facts in the PostgreSQL session store's database, where every cluster instance finds them", async () => {
+    database = await createScratchDatabase();
+    runtime = new BotRuntime({
+      config: config({}, { kind: "postgres", url: database.url }),
+      source: "test",
+      logger: silentLogger(),
+      cwd: dir,
+    });
+    await runtime.start();
+    client = await WebchatClient.connect(runtime.webchatUrl ?? "");
+    openai.enqueue(
+      [{ type: "tool_call", name: "remember", args: { fact: "The user's favourite tea is sencha" } }],
+      [{ type: "text", text: "Noted." }],
+    );
+    client.send("dm", "I love sencha, remember that");
+    await client.until(() => (client?.botTexts("dm") ?? []).includes("Noted."));
+    await runtime.shutdown();
+    runtime = undefined;
+
+    const { rows } = await queryOnce(database.url, "SELECT scope, text FROM chorus_memory.memory_facts");
+    expect(rows).toEqual([
+      { scope: expect.stringMatching(/^user:webchat:/), text: "The user's favourite tea is sencha" },
+    ]);
+  });
+
+  it("links one person's accounts across platforms and refuses an account given to two people", () => {
+    const people = { alice: ["telegram:123", "discord:456"] };
+    expect(config({ people }).memory?.people).toEqual(people);
+    const parsed = parseBotConfig({
+      dataDir: dir,
+      agents: [{ id: "assistant", model: "openai/gpt-4.1" }],
+      memory: { people: { alice: ["telegram:123"], bob: ["telegram:123"] } },
+    });
+    expect(parsed.ok).toBe(false);
+    expect(JSON.stringify(parsed.ok ? [] : parsed.issues)).toContain("telegram:123 is already alice's account");
   });
 
   it("is off without a memory section, and its embeddings key counts as a secret", () => {
