@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { SqliteMemoryStore } from "@chorus/memory";
 import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
 import { startFakeOpenAI } from "@chorus/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { secretsOf } from "../src/config/config-secrets.js";
 import { parseBotConfig } from "../src/config/load-bot-config.js";
 import { BotRuntime } from "../src/runtime/bot-runtime.js";
@@ -112,6 +112,34 @@ describe("long-term memory from the bot configuration", () => {
     expect(rows).toEqual([
       { scope: expect.stringMatching(/^user:webchat:/), text: "The user's favourite tea is sencha" },
     ]);
+  });
+
+  it("runs the extraction pass with its own model once a DM goes quiet, citing the message that stated the fact", async () => {
+    runtime = new BotRuntime({
+      config: config({ extraction: { model: "openai/gpt-4.1-mini", idleMs: 20 } }),
+      source: "test",
+      logger: silentLogger(),
+      cwd: dir,
+    });
+    await runtime.start();
+    client = await WebchatClient.connect(runtime.webchatUrl ?? "");
+    openai.enqueue(
+      [{ type: "text", text: "Enjoy Lisbon!" }],
+      [{ type: "text", text: JSON.stringify({ facts: [{ text: "The user moved to Lisbon", sources: ["1"] }] }) }],
+    );
+    client.send("dm", "I just moved to Lisbon");
+    await client.until(() => (client?.botTexts("dm") ?? []).includes("Enjoy Lisbon!"));
+    const memory = new SqliteMemoryStore({ path: join(dir, "chorus.db") });
+    try {
+      await vi.waitFor(async () => expect((await memory.countByScope()).length).toBe(1), { timeout: 5000 });
+      const [scope] = await memory.countByScope();
+      const [fact] = (await memory.export(scope?.scope ?? "")).facts;
+      expect(fact).toMatchObject({ text: "The user moved to Lisbon", source: { messageId: "1" } });
+    } finally {
+      await memory.close();
+    }
+    const chats = openai.requests.filter((request) => request.path === "/v1/chat/completions");
+    expect(chats.map((request) => request.body.model)).toEqual(["gpt-4.1", "gpt-4.1-mini"]);
   });
 
   it("links one person's accounts across platforms and refuses an account given to two people", () => {
