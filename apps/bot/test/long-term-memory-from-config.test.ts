@@ -45,18 +45,21 @@ function config(memory: unknown, store?: unknown) {
   return parsed.config;
 }
 
+/** Starts a bot on `botConfig` with a WebChat client connected to it. */
+async function startBot(botConfig: ReturnType<typeof config>): Promise<WebchatClient> {
+  runtime = new BotRuntime({ config: botConfig, source: "test", logger: silentLogger(), cwd: dir });
+  await runtime.start();
+  client = await WebchatClient.connect(runtime.webchatUrl ?? "");
+  return client;
+}
+
 describe("long-term memory from the bot configuration", () => {
   it("remembers in one turn, recalls before the next turn's first model call, with embeddings from the server", async () => {
-    runtime = new BotRuntime({
-      config: config({
+    await startBot(
+      config({
         embeddings: { baseUrl: openai.url, model: "text-embedding-3-small", apiKey: "emb-key-123456" },
       }),
-      source: "test",
-      logger: silentLogger(),
-      cwd: dir,
-    });
-    await runtime.start();
-    client = await WebchatClient.connect(runtime.webchatUrl ?? "");
+    );
     openai.enqueue(
       [{ type: "tool_call", name: "remember", args: { fact: "The user's favourite music is jazz", subject: "music" } }],
       [{ type: "text", text: "Noted." }],
@@ -91,14 +94,7 @@ describe("long-term memory from the bot configuration", () => {
 
   it("keeps facts in the PostgreSQL session store's database, where every cluster instance finds them", async () => {
     database = await createScratchDatabase();
-    runtime = new BotRuntime({
-      config: config({}, { kind: "postgres", url: database.url }),
-      source: "test",
-      logger: silentLogger(),
-      cwd: dir,
-    });
-    await runtime.start();
-    client = await WebchatClient.connect(runtime.webchatUrl ?? "");
+    await startBot(config({}, { kind: "postgres", url: database.url }));
     openai.enqueue(
       [{ type: "tool_call", name: "remember", args: { fact: "The user's favourite tea is sencha" } }],
       [{ type: "text", text: "Noted." }],
@@ -115,14 +111,7 @@ describe("long-term memory from the bot configuration", () => {
   });
 
   it("runs the extraction pass with its own model once a DM goes quiet, citing the message that stated the fact", async () => {
-    runtime = new BotRuntime({
-      config: config({ extraction: { model: "openai/gpt-4.1-mini", idleMs: 20 } }),
-      source: "test",
-      logger: silentLogger(),
-      cwd: dir,
-    });
-    await runtime.start();
-    client = await WebchatClient.connect(runtime.webchatUrl ?? "");
+    await startBot(config({ extraction: { model: "openai/gpt-4.1-mini", idleMs: 20 } }));
     openai.enqueue(
       [{ type: "text", text: "Enjoy Lisbon!" }],
       [{ type: "text", text: JSON.stringify({ facts: [{ text: "The user moved to Lisbon", sources: ["1"] }] }) }],

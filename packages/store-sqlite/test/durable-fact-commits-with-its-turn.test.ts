@@ -1,18 +1,7 @@
-import { SqliteMemoryStore } from "@chorus/memory";
 import { afterEach, expect, it } from "vitest";
-import { adminDm, cleanUpChildren, freshDbPath, startGatewayChild } from "./durable-child-harness.js";
+import { adminDm, adminFactsIn, cleanUpChildren, freshDbPath, startGatewayChild } from "./durable-child-harness.js";
 
 afterEach(cleanUpChildren);
-
-/** The facts of the admin's DM kept in the session store's own file. */
-async function factsIn(path: string): Promise<string[]> {
-  const memory = new SqliteMemoryStore({ path });
-  try {
-    return (await memory.export("user:test:admin")).facts.map((fact) => fact.text);
-  } finally {
-    await memory.close();
-  }
-}
 
 it("writes a fact in the same transaction as its turn: none before the commit, there right after it despite SIGKILL", async () => {
   const dbPath = freshDbPath();
@@ -21,7 +10,7 @@ it("writes a fact in the same transaction as its turn: none before the commit, t
   // remember answered; its result is not committed yet (the model hangs before the turn ends).
   await child.waitFor((line) => line.type === "tool-result", "remember answered");
   await child.kill();
-  expect(await factsIn(dbPath)).toEqual([]);
+  expect(await adminFactsIn(dbPath)).toEqual([]);
 
   const again = await startGatewayChild({ dbPath, memoryInSessionDb: true });
   again.inject(adminDm("remember: Admin's cat is called Miso", "m-2"));
@@ -29,5 +18,5 @@ it("writes a fact in the same transaction as its turn: none before the commit, t
   // Killed at once: nothing runs after the commit, so the fact can only be there if the commit itself wrote it.
   await again.kill();
   expect(committed.sideWritten).toBe(true);
-  expect(await factsIn(dbPath)).toEqual(["Admin's cat is called Miso"]);
+  expect(await adminFactsIn(dbPath)).toEqual(["Admin's cat is called Miso"]);
 });
