@@ -55,7 +55,7 @@ async function startBot(botConfig: ReturnType<typeof config>): Promise<WebchatCl
 
 describe("long-term memory from the bot configuration", () => {
   it("remembers in one turn, recalls before the next turn's first model call, with embeddings from the server", async () => {
-    await startBot(
+    const chat = await startBot(
       config({
         embeddings: { baseUrl: openai.url, model: "text-embedding-3-small", apiKey: "emb-key-123456" },
       }),
@@ -65,10 +65,10 @@ describe("long-term memory from the bot configuration", () => {
       [{ type: "text", text: "Noted." }],
       [{ type: "text", text: "Jazz." }],
     );
-    client.send("dm", "I love jazz, remember that");
-    await client.until(() => (client?.botTexts("dm") ?? []).includes("Noted."));
-    client.send("dm", "what music do I like?");
-    await client.until(() => (client?.botTexts("dm") ?? []).includes("Jazz."));
+    chat.send("dm", "I love jazz, remember that");
+    await chat.until(() => chat.botTexts("dm").includes("Noted."));
+    chat.send("dm", "what music do I like?");
+    await chat.until(() => chat.botTexts("dm").includes("Jazz."));
 
     const chats = openai.requests.filter((request) => request.path === "/v1/chat/completions");
     const lastSystem = JSON.stringify((chats.at(-1)?.body.messages as unknown[] | undefined)?.[0]);
@@ -78,7 +78,7 @@ describe("long-term memory from the bot configuration", () => {
     expect(embeddings.length).toBeGreaterThan(0);
     expect(embeddings[0]?.headers.authorization).toBe("Bearer emb-key-123456");
 
-    await runtime.shutdown();
+    await runtime?.shutdown();
     runtime = undefined;
     // In the session store's own file: the fact committed with its turn.
     const memory = new SqliteMemoryStore({ path: join(dir, "chorus.db") });
@@ -94,14 +94,14 @@ describe("long-term memory from the bot configuration", () => {
 
   it("keeps facts in the PostgreSQL session store's database, where every cluster instance finds them", async () => {
     database = await createScratchDatabase();
-    await startBot(config({}, { kind: "postgres", url: database.url }));
+    const chat = await startBot(config({}, { kind: "postgres", url: database.url }));
     openai.enqueue(
       [{ type: "tool_call", name: "remember", args: { fact: "The user's favourite tea is sencha" } }],
       [{ type: "text", text: "Noted." }],
     );
-    client.send("dm", "I love sencha, remember that");
-    await client.until(() => (client?.botTexts("dm") ?? []).includes("Noted."));
-    await runtime.shutdown();
+    chat.send("dm", "I love sencha, remember that");
+    await chat.until(() => chat.botTexts("dm").includes("Noted."));
+    await runtime?.shutdown();
     runtime = undefined;
 
     const { rows } = await queryOnce(database.url, "SELECT scope, text FROM chorus_memory.memory_facts");
@@ -111,13 +111,13 @@ describe("long-term memory from the bot configuration", () => {
   });
 
   it("runs the extraction pass with its own model once a DM goes quiet, citing the message that stated the fact", async () => {
-    await startBot(config({ extraction: { model: "openai/gpt-4.1-mini", idleMs: 20 } }));
+    const chat = await startBot(config({ extraction: { model: "openai/gpt-4.1-mini", idleMs: 20 } }));
     openai.enqueue(
       [{ type: "text", text: "Enjoy Lisbon!" }],
       [{ type: "text", text: JSON.stringify({ facts: [{ text: "The user moved to Lisbon", sources: ["1"] }] }) }],
     );
-    client.send("dm", "I just moved to Lisbon");
-    await client.until(() => (client?.botTexts("dm") ?? []).includes("Enjoy Lisbon!"));
+    chat.send("dm", "I just moved to Lisbon");
+    await chat.until(() => chat.botTexts("dm").includes("Enjoy Lisbon!"));
     const memory = new SqliteMemoryStore({ path: join(dir, "chorus.db") });
     try {
       await vi.waitFor(async () => expect((await memory.countByScope()).length).toBe(1), { timeout: 5000 });
