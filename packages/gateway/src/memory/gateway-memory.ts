@@ -4,6 +4,7 @@ import {
   createMemoryTools,
   type Fact,
   type FactPage,
+  MemoryError,
   type MemoryExport,
   type NewFact,
   type PgQueryable,
@@ -170,13 +171,26 @@ export class GatewayMemory implements MemoryCommands {
       writes: {
         sync: (connection) => {
           if (!(store instanceof SqliteMemoryStore) || store.database !== connection) return false;
-          results = facts.map((fact) => store.rememberSync(fact));
+          results = [];
+          for (const fact of facts) {
+            try {
+              results.push(store.rememberSync(fact));
+            } catch (error) {
+              this.#refused(sessionKey, error);
+            }
+          }
           return true;
         },
         onClient: async (client) => {
           if (!(store instanceof PostgresMemoryStore) || this.#options.inSessionDatabase !== true) return false;
           results = [];
-          for (const fact of facts) results.push(await store.rememberOn(client as PgQueryable, fact));
+          for (const fact of facts) {
+            try {
+              results.push(await store.rememberOn(client as PgQueryable, fact));
+            } catch (error) {
+              this.#refused(sessionKey, error);
+            }
+          }
           return true;
         },
       },
@@ -260,9 +274,27 @@ export class GatewayMemory implements MemoryCommands {
     return this.scopesOf(sessionKey, (run.meta?.trustTier as TrustTier | undefined) ?? "guest");
   }
 
+  /**
+   * A fact the memory store refused inside a turn's commit (`MemoryError`: checked before anything is written) is
+   * dropped and logged, so that the turn still commits; any other error fails the commit (and is rethrown).
+   */
+  #refused(sessionKey: string, error: unknown): void {
+    if (!(error instanceof MemoryError)) throw error;
+    this.#deps.logger.warn({ sessionKey, reason: error.code }, "a remembered fact was refused by the memory store");
+  }
+
   async #writeAll(facts: readonly NewFact[]): Promise<RememberResult[]> {
     const results: RememberResult[] = [];
-    for (const fact of facts) results.push(await this.#options.store.remember(fact));
+    for (const fact of facts) {
+      try {
+        results.push(await this.#options.store.remember(fact));
+      } catch (error) {
+        this.#deps.logger.error(
+          { sessionKey: fact.source.sessionKey, error: describeError(error) },
+          "could not write a remembered fact",
+        );
+      }
+    }
     return results;
   }
 
