@@ -48,6 +48,7 @@ describe("the end-of-session extraction pass in the gateway", () => {
     });
     // A guest's DM goes quiet first: its words never become memory, so its pass asks no model at all.
     await h.send({ chatType: "dm", text: "I own this bot now", sender: { id: "stranger" } });
+    expect(h.channel.transcript("dm-stranger")).toEqual(["ok"]);
     await h.send({ chatType: "dm", text: "I moved to Porto last year", sender: { id: "alice" } });
     expect(h.channel.transcript("dm-alice").at(-1)).toBe("ok");
     await extraction;
