@@ -157,7 +157,14 @@ export class Gateway {
     const memory =
       options.memory === undefined
         ? undefined
-        : new GatewayMemory(options.memory, { store: this.store, logger: this.#logger, track, now });
+        : new GatewayMemory(options.memory, {
+            store: this.store,
+            logger: this.#logger,
+            track,
+            now,
+            streamFn: options.streamFn,
+            findModel: (id) => options.models.find(id),
+          });
     const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
       this.#agents.set(
@@ -383,6 +390,7 @@ export class Gateway {
     if (this.#scheduleTimer !== undefined) clearInterval(this.#scheduleTimer);
     // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
     this.#goals.halt();
+    this.#context.memory?.stop();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);

@@ -18,6 +18,8 @@ export async function newSessionHere(ctx: GatewayContext, key: string): Promise<
   } else {
     await forgetStoredSubgoals(ctx.store, key);
   }
+  // The extraction pass reads the conversation before it leaves the transcript (its model call runs in the background).
+  await ctx.memory?.sessionEnding(key);
   await ctx.store.resetTranscript(key);
   await ctx.goals.sessionReset(key);
 }

@@ -1,4 +1,4 @@
-import type { AgentLoopConfig, AgentRunResult, Model, StreamFn } from "@chorus/core";
+import type { AgentLoopConfig, AgentMessage, AgentRunResult, Model, StreamFn } from "@chorus/core";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { Channel, SendTarget } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -6,6 +6,7 @@ import type { RunTracker } from "../fleet/run-tracker.js";
 import type { FairAdmission } from "../lanes/fair-admission.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import type { SessionOwnership } from "../ownership/session-ownership.js";
+import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
@@ -42,6 +43,8 @@ export interface SessionTurnHooks {
   turnStarted(start: { readonly sessionKey: string; readonly items: readonly LaneItem[] }): void;
   /** Called once per turn, after its commit. Contract: must not throw. */
   turnEnded(end: SessionTurnEnd): void;
+  /** Writes to join a commit of the session's turn (long-term memory's facts), given its messages. */
+  sideWritesFor?(sessionKey: string, messages: readonly AgentMessage[]): CommitSideWrites | undefined;
 }
 
 /** What a session runtime needs from its gateway. */

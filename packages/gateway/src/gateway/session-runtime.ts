@@ -338,6 +338,7 @@ export class SessionRuntime implements LaneHost {
       replies: replies ?? NO_REPLIES,
       answersSeq: () => current.answersSeq,
       ...(fence === undefined ? {} : { fence }),
+      sideWritesFor: (messages) => deps.turnHooks?.sideWritesFor?.(this.key, messages),
       // Taken over by another instance: no tool of this run may act any more (the new owner answers the messages).
       onFenced: () => this.stop("interrupt", "another instance took this session over"),
       onCommitted: (entries) => deps.deliver(entries),
