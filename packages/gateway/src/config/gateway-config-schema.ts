@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { budgetConfigSchema } from "../budgets/budget-config.js";
 import { goalConfigSchema } from "../goals/goal-config.js";
+import { reminderConfigSchema } from "../reminders/reminder-config.js";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
 
 const idSchema = z
@@ -38,6 +39,8 @@ export const agentConfigSchema = z.strictObject({
   goals: goalConfigSchema.prefault({}),
   /** Spending limits: tokens and US dollars per UTC day and per goal (see docs/goals.md "Budgets"). */
   budgets: budgetConfigSchema.prefault({}),
+  /** System reminders before each model call (time passed, approval outcomes); off by default. */
+  reminders: reminderConfigSchema.optional(),
 });
 
 /** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */

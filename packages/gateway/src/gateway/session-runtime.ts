@@ -1,8 +1,9 @@
-import { Agent, type AgentEvent, type AgentRunResult, type Model } from "@chorus/core";
+import { Agent, type AgentEvent, type AgentRunResult, type Model, type RemindersConfig } from "@chorus/core";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
 import type { TrustTier } from "../policy/trust-tier.js";
+import { type ReminderConfig, remindersFromConfig } from "../reminders/reminder-config.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
 import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
@@ -384,6 +385,7 @@ export class SessionRuntime implements LaneHost {
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
       telemetry: agentTelemetry(this.#deps, this.agentId, this.key),
+      ...optionalReminders(prepared.config.reminders),
     });
     this.#unlink = prepared.subagents?.linkAgent(agent);
     this.#agent = agent;
@@ -428,3 +430,8 @@ export class SessionRuntime implements LaneHost {
 
 /** The preview side of a reply manager for a session whose channel is gone: nothing to preview. */
 const NO_REPLIES: Pick<ReplyManager, "previewing" | "takePreview"> = { previewing: false, takePreview: async () => [] };
+
+function optionalReminders(config: ReminderConfig | undefined): { reminders?: RemindersConfig } {
+  const reminders = remindersFromConfig(config);
+  return reminders === undefined ? {} : { reminders };
+}
