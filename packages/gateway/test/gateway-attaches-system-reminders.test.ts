@@ -1,7 +1,9 @@
-import { isSystemReminder } from "@chorus/core";
+import { isSystemReminder, type StreamContext } from "@chorus/core";
 import { scriptedStreamFn } from "@chorus/core/testing";
+import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemorySessionStore } from "../src/store/index.js";
+import { deployProbe } from "../src/testing/index.js";
 import { BASE_CONFIG, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const KEY = "main:main:test:dm:user-1";
@@ -14,6 +16,7 @@ function lastText(messages: readonly unknown[]): string {
 describe("system reminders in a chat (agents[].reminders)", () => {
   let h: Harness;
   afterEach(async () => {
+    if (vi.isFakeTimers()) await vi.runOnlyPendingTimersAsync();
     await h.close();
     vi.useRealTimers();
   });
@@ -44,5 +47,51 @@ describe("system reminders in a chat (agents[].reminders)", () => {
     expect(JSON.stringify(second.slice(0, first.length))).toBe(JSON.stringify(first));
     const stored = (await store.readTranscript(KEY)).map((entry) => entry.message);
     expect(stored.filter((m) => isSystemReminder(m))).toHaveLength(1);
+  });
+
+  it("tell the model what the user answered to an approval", async () => {
+    vi.useFakeTimers();
+    const probe = deployProbe();
+    const seen: StreamContext[] = [];
+    h = await startHarness({
+      config: {
+        agents: [{ id: "main", model: "fake-model", reminders: { approvalOutcomes: true } }],
+        channels: [
+          {
+            channel: "test",
+            dmPolicy: "allowlist",
+            allowFrom: ["user-1"],
+            admins: ["admin"],
+            groups: { "group-1": { requireMention: false, trust: "trusted" } },
+          },
+        ],
+      },
+      channel: { capabilities: { buttons: false } },
+      script: (context: StreamContext) => {
+        seen.push({ ...context, messages: [...context.messages] });
+        return context.messages.some((m) => m.role === "toolResult")
+          ? "deployed"
+          : { toolCalls: [{ name: "deploy", args: { target: "prod" } }] };
+      },
+      gateway: {
+        agents: {
+          main: {
+            tools: [probe.tool],
+            tiers: { trusted: { allow: ["*"] } },
+            policies: [createApprovalPolicy({ require: ["deploy"], timeoutMs: 60_000 })],
+          },
+        },
+      },
+    });
+    const inGroup = { chatType: "group", chatId: "group-1", sender: { id: "user-1" } } as const;
+    await h.channel.inject({ text: "ship it", ...inGroup });
+    await vi.advanceTimersByTimeAsync(20);
+    const request = h.channel.transcript("group-1").at(-1) ?? "";
+    const code = /`\/deny ([a-z0-9]+)`/.exec(request)?.[1] ?? /`\/approve ([a-z0-9]+)`/.exec(request)?.[1];
+    await h.channel.inject({ text: `/deny ${code}`, ...inGroup });
+    await vi.advanceTimersByTimeAsync(20);
+    await h.gateway.idle();
+    expect(probe.deployed).toEqual([]);
+    expect(lastText(seen[1]?.messages ?? [])).toMatch(/^<system-reminder>\nThe user denied the deploy call /);
   });
 });
