@@ -122,6 +122,20 @@ export type {
   PreTurnDecision,
   PreTurnPolicy,
 } from "./policies/policy-types.js";
+export { approvalOutcomesReminder } from "./reminders/approval-outcomes-reminder.js";
+export { changedFilesReminder, type FileVersion } from "./reminders/changed-files-reminder.js";
+export { pendingTodosReminder } from "./reminders/pending-todos-reminder.js";
+export { DEFAULT_REMINDER_TIMEOUT_MS, ReminderPipeline } from "./reminders/reminder-pipeline.js";
+export type {
+  ApprovalOutcome,
+  Reminder,
+  ReminderContext,
+  ReminderSource,
+  RemindersConfig,
+  SystemReminderMessage,
+} from "./reminders/reminder-types.js";
+export { isSystemReminder, systemReminderMessage, wrapSystemReminder } from "./reminders/system-reminder-message.js";
+export { timePassedReminder } from "./reminders/time-passed-reminder.js";
 export { abortableSleep } from "./retry/abortable-sleep.js";
 export {
   type DefaultRetryOptions,

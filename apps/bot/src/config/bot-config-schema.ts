@@ -204,7 +204,12 @@ export const botAgentSchema = agentConfigSchema.extend({
 });
 
 /** An Anthropic account. */
-const anthropicProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
+const anthropicProviderSchema = z.strictObject({
+  apiKey: secretSchema.optional(),
+  baseUrl: urlSchema.optional(),
+  /** Prompt-cache lifetime: 5m (default), 1h, or auto (1h once a request clears the 1024-token caching minimum). */
+  cacheTtl: z.enum(["5m", "1h", "auto"]).optional(),
+});
 /** An OpenAI account. */
 const openaiProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
 /** An OpenAI-compatible server (Ollama, vLLM, LM Studio, OpenRouter…), named by the `provider` of its models. */

@@ -13,6 +13,7 @@ import type {
   PreDispatchPolicy,
   PreTurnPolicy,
 } from "../policies/policy-types.js";
+import type { RemindersConfig } from "../reminders/reminder-types.js";
 import type { RetryStrategy } from "../retry/retry-strategy.js";
 import type { StreamFn, StreamOptions } from "../stream/stream-fn.js";
 import type { AgentTelemetryConfig } from "../telemetry/telemetry-config.js";
@@ -142,6 +143,11 @@ export interface AgentLoopConfig {
   /** Times a `length` stop is recovered from in one run. Default 3. */
   maxOutputRecoveries?: number;
   context?: ContextConfig;
+  /**
+   * System reminders (seed 004): collected before every model call and appended, as one
+   * `systemReminder` entry, at the end of the transcript. Off by default.
+   */
+  reminders?: RemindersConfig;
   /** The run's identity, handed to tools. runId defaults to a random id. */
   run?: Partial<ToolRunInfo>;
   /** Optional pino-compatible logger for what the events cannot say (e.g. a failing subscriber or poll). */
