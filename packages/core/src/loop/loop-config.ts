@@ -1,4 +1,5 @@
 import type { ProviderErrorKind } from "../errors/provider-error.js";
+import type { AgentHooks } from "../hooks/hook-types.js";
 import type { CoreLogger } from "../logging/core-logger.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import type { Model } from "../model/model.js";
@@ -107,6 +108,11 @@ export interface AgentLoopConfig {
   awaitApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   tools?: AnyAgentTool[];
   toolExecution?: ToolExecutionConfig;
+  /**
+   * Operator hooks at turn start, before compaction, before the prompt is sent, before and after each tool
+   * (seed 003). Only the app sets them; nothing the model or a chat user sends can.
+   */
+  hooks?: AgentHooks;
   /** Model calls allowed in one run. Default 100. */
   maxTurns?: number;
   /** No stream event for this long is a stall. Default 30 000 ms. */
