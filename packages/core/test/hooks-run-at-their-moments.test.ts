@@ -74,7 +74,7 @@ describe("hooks in the loop (seed 003 steps 9, 10, 16, pre/post tool)", () => {
     const logger = {
       warn: (_obj: Record<string, unknown>, msg?: string) => {
         warnings.push(msg ?? "");
-        if (msg?.includes("post_tool_use")) failed();
+        if (msg === "hook failed") failed();
       },
     };
     const { events, end } = await run([echoTurn("fine"), "ok"], {

@@ -23,6 +23,7 @@ export { listWorkspaceDir } from "./fs/list-dir.js";
 export { type ReadFileLimits, readFileRange } from "./fs/read-file.js";
 export { ToolInputError } from "./fs/tool-input-error.js";
 export { writeWorkspaceFile } from "./fs/write-file.js";
+export { type ShellHookConfig, type ShellHooksConfig, shellHook, shellHooksOf } from "./hooks/shell-hook.js";
 // MCP
 export {
   type ConnectMcpOptions,

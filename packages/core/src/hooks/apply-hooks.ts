@@ -7,7 +7,7 @@ import { runHooks } from "./run-hooks.js";
 /**
  * Turns `config.hooks` into what the loop already runs: a pre-turn policy (turn_start; a block stops the run), a
  * pre-dispatch policy (pre_tool_use; a block denies the call with its reason) and tools wrapped for post_tool_use
- * (run after each call, never changing its result, failures logged). pre_compact and pre_prompt run in the loop.
+ * (awaited after each call, never changing its result, failures logged). pre_compact and pre_prompt run in the loop.
  * Contract: returns `config` itself when it has no hooks.
  */
 export function applyHooks(config: AgentLoopConfig): AgentLoopConfig {
@@ -60,14 +60,14 @@ function withPostToolHooks(tool: AnyAgentTool, hooks: AgentHooks, config: AgentL
         output = await tool.execute(args, ctx);
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);
-        void notify(text, true);
+        await notify(text, true);
         throw error;
       }
-      void notify(textOf(output), output.isError === true);
+      await notify(textOf(output), output.isError === true);
       return output;
 
       async function notify(text: string, isError: boolean): Promise<void> {
-        const outcome = await runHooks(
+        await runHooks(
           hooks,
           {
             event: "post_tool_use",
@@ -82,7 +82,6 @@ function withPostToolHooks(tool: AnyAgentTool, hooks: AgentHooks, config: AgentL
           ctx.signal,
           config.logger,
         );
-        if (outcome.kind === "block") config.logger?.warn({ tool: tool.name }, "post_tool_use hook failed (ignored)");
       }
     },
   };

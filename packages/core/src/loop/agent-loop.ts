@@ -1,5 +1,4 @@
 import { InvalidContinueError } from "../errors/agent-errors.js";
-import { applyHooks } from "../hooks/apply-hooks.js";
 import type { AgentMessage } from "../messages/message-types.js";
 import { EventStream } from "../stream/event-stream.js";
 import type { AgentEvent } from "./agent-events.js";
@@ -57,6 +56,6 @@ function startRun(
 ): EventStream<AgentEvent, AgentMessage[]> {
   const stream = new EventStream<AgentEvent, AgentMessage[]>();
   const emit = (event: AgentEvent): void => stream.push(event);
-  void runLoop(prompts, context, applyHooks(config), signal, emit).then((added) => stream.end(added));
+  void runLoop(prompts, context, config, signal, emit).then((added) => stream.end(added));
   return stream;
 }
