@@ -1,6 +1,12 @@
 import type { ToolRunInfo } from "@chorus/core";
 import { type AgentRuntimeSetup, parseSessionKey, rootKeyOf } from "@chorus/gateway";
-import { createBuiltinTools, DEFAULT_TIER_POLICIES, openSessionOutputs, type SessionOutputs } from "@chorus/tools";
+import {
+  createBuiltinTools,
+  DEFAULT_TIER_POLICIES,
+  openSessionOutputs,
+  type SessionOutputs,
+  shellHooksOf,
+} from "@chorus/tools";
 import type { BotConfig } from "../config/bot-config-schema.js";
 import { agentApprovalPolicy } from "./agent-approvals.js";
 import type { AgentWorkspaces } from "./agent-workspaces.js";
@@ -43,8 +49,10 @@ export function agentSetupsOf(
     const guestRead = agent.guestRead ?? [];
     const tools = createBuiltinTools({ workspaceRoot, outputs, guestReadFolders: guestRead });
     const researchTools = tools.filter((tool) => RESEARCH_TOOLS.has(tool.name));
+    const hooks = shellHooksOf(agent.hooks, workspaceRoot);
     setups[agent.id] = {
       tools,
+      ...(hooks === undefined ? {} : { hooks }),
       // Guests may call the read tools only where folders were granted; the tools confine them to those folders.
       ...(guestRead.length === 0
         ? {}

@@ -1,4 +1,4 @@
-import type { AgentLoopConfig, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type { AgentHooks, AgentLoopConfig, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
 import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
@@ -34,6 +34,11 @@ export interface AgentRuntimeSetup {
    * they would ask about is refused (a sub-agent cannot ask).
    */
   policies?: readonly PreDispatchPolicy[];
+  /**
+   * Operator hooks (turn start, pre-compact, pre-prompt, pre/post tool; `shellHooksOf` from @chorus/tools for shell
+   * commands). Set by the program only: nothing a chat user or the model sends can add one.
+   */
+  hooks?: AgentHooks;
 }
 
 /** Everything a Gateway is built from. Only config, store, channels, streamFn and models are required. */

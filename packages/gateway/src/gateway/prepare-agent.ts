@@ -1,4 +1,4 @@
-import type { AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type { AgentHooks, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
 import {
   createSubagents,
   createToolPolicyGate,
@@ -29,6 +29,8 @@ export interface PreparedAgent {
   readonly subagents: Subagents | undefined;
   /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
   readonly supervisorModel: Model | undefined;
+  /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
+  readonly hooks: AgentHooks | undefined;
 }
 
 /** What prepareAgent needs from the gateway. */
@@ -138,6 +140,7 @@ export function prepareAgent(
     ],
     subagents,
     supervisorModel,
+    hooks: setup?.hooks,
   };
 }
 

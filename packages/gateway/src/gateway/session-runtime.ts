@@ -384,6 +384,7 @@ export class SessionRuntime implements LaneHost {
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
       telemetry: agentTelemetry(this.#deps, this.agentId, this.key),
+      ...(prepared.hooks === undefined ? {} : { hooks: prepared.hooks }),
     });
     this.#unlink = prepared.subagents?.linkAgent(agent);
     this.#agent = agent;

@@ -66,7 +66,9 @@ export function shellHook(config: ShellHookConfig): AgentHook {
 }
 
 /** The operator's hooks of one agent, as configured: shell commands by event. */
-export type ShellHooksConfig = Partial<Record<HookEventName, { command: string; timeoutMs?: number | undefined }[]>>;
+export type ShellHooksConfig = {
+  [E in HookEventName]?: { command: string; timeoutMs?: number | undefined }[] | undefined;
+};
 
 /**
  * Builds AgentHooks from the operator's configuration, each running in `cwd` (the agent's workspace).
