@@ -1,5 +1,6 @@
 import type { OutboundButton } from "../channel/channel-types.js";
 import { memoryCommand } from "../memory/memory-command.js";
+import { skillsCommand } from "../skills/skills-command.js";
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
@@ -44,6 +45,7 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   usageCommand,
   scheduleCommand,
   memoryCommand,
+  skillsCommand,
 ];
 
 /** Whether a name is a builtin command (others go to the agent as ordinary text). */

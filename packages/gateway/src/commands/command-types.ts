@@ -86,6 +86,8 @@ export interface CommandHost {
   stopSchedule(id: string): Promise<string>;
   /** Long-term memory (`/memory`), when configured. */
   readonly memory?: MemoryCommands;
+  /** An agent's skills (`/skills`); none for an unknown agent or a host without skills. */
+  skills?(agentId: string): readonly { readonly name: string; readonly description: string }[];
 }
 
 /** Everything a command handler sees. */

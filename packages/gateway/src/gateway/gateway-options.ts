@@ -1,5 +1,5 @@
 import type { AgentHooks, AgentLoopConfig, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
-import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
+import type { Skill, SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -39,6 +39,11 @@ export interface AgentRuntimeSetup {
    * commands). Set by the program only: nothing a chat user or the model sends can add one.
    */
   hooks?: AgentHooks;
+  /**
+   * Skills (`loadSkills` from @chorus/tools): their descriptions are appended to the system prompt, `load_skill`
+   * loads a body on demand and `/skills` lists them.
+   */
+  skills?: readonly Skill[];
 }
 
 /** Everything a Gateway is built from. Only config, store, channels, streamFn and models are required. */

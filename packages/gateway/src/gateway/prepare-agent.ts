@@ -4,6 +4,7 @@ import {
   createToolPolicyGate,
   evaluateToolPolicy,
   mergeToolGroups,
+  type Skill,
   type SubagentSlots,
   type Subagents,
   type ToolPolicy,
@@ -12,6 +13,7 @@ import { GatewayConfigError } from "../config/gateway-config-error.js";
 import type { AgentConfig } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
+import { withSkills } from "../skills/agent-skills.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
@@ -29,6 +31,8 @@ export interface PreparedAgent {
   readonly subagents: Subagents | undefined;
   /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
   readonly supervisorModel: Model | undefined;
+  /** The agent's skills (AgentRuntimeSetup.skills), listed by /skills. */
+  readonly skills: readonly Skill[];
   /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
   readonly hooks: AgentHooks | undefined;
 }
@@ -128,10 +132,11 @@ export function prepareAgent(
       ...(setup?.toolGroups === undefined ? {} : { groups: setup.toolGroups }),
     });
   }
+  const skilled = withSkills(config.systemPrompt, setup?.skills);
   return {
-    config,
+    config: skilled.systemPrompt === undefined ? config : { ...config, systemPrompt: skilled.systemPrompt },
     defaultModel: model,
-    tools: [...(setup?.tools ?? []), ...(subagents?.tools ?? [])],
+    tools: [...(setup?.tools ?? []), ...skilled.tools, ...(subagents?.tools ?? [])],
     policies: [
       ...(subagents === undefined ? [] : [subagents.depthPolicy]),
       tierGate,
@@ -141,6 +146,7 @@ export function prepareAgent(
     subagents,
     supervisorModel,
     hooks: setup?.hooks,
+    skills: setup?.skills ?? [],
   };
 }
 
