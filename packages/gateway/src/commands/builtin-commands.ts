@@ -1,5 +1,6 @@
 import type { OutboundButton } from "../channel/channel-types.js";
 import { memoryCommand } from "../memory/memory-command.js";
+import { planCommand } from "../plan-mode/plan-command.js";
 import { skillsCommand } from "../skills/skills-command.js";
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
@@ -46,6 +47,7 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   scheduleCommand,
   memoryCommand,
   skillsCommand,
+  planCommand,
 ];
 
 /** Whether a name is a builtin command (others go to the agent as ordinary text). */

@@ -44,6 +44,11 @@ export interface AgentRuntimeSetup {
    * loads a body on demand and `/skills` lists them.
    */
   skills?: readonly Skill[];
+  /**
+   * Plan mode (seed 003 step 12): `/plan` limits the agent to information tools until its `propose_plan` is approved
+   * (buttons where the platform has them, else `/plan approve` / `/plan reject <feedback>`). Default false.
+   */
+  planMode?: boolean;
 }
 
 /** Everything a Gateway is built from. Only config, store, channels, streamFn and models are required. */

@@ -13,6 +13,9 @@ import { GatewayConfigError } from "../config/gateway-config-error.js";
 import type { AgentConfig } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
+import { planModeGate } from "../plan-mode/plan-mode-gate.js";
+import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
+import { proposePlanTool } from "../plan-mode/propose-plan-tool.js";
 import { withSkills } from "../skills/agent-skills.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
@@ -31,6 +34,8 @@ export interface PreparedAgent {
   readonly subagents: Subagents | undefined;
   /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
   readonly supervisorModel: Model | undefined;
+  /** Whether `/plan` works for this agent. */
+  readonly planMode: boolean;
   /** The agent's skills (AgentRuntimeSetup.skills), listed by /skills. */
   readonly skills: readonly Skill[];
   /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
@@ -48,6 +53,8 @@ export interface PrepareAgentDeps {
   now: () => number;
   slots: SubagentSlots;
   loop: GatewayOptions["loop"];
+  /** Plan mode's sessions; used by agents with `AgentRuntimeSetup.planMode`. */
+  planMode?: PlanModeSessions;
   /** Receives sub-agent result entries to deliver. */
   onEnqueued(entries: readonly OutboxEntry[]): void;
 }
@@ -133,12 +140,19 @@ export function prepareAgent(
     });
   }
   const skilled = withSkills(config.systemPrompt, setup?.skills);
+  const planMode = setup?.planMode === true && deps.planMode !== undefined ? deps.planMode : undefined;
   return {
     config: skilled.systemPrompt === undefined ? config : { ...config, systemPrompt: skilled.systemPrompt },
     defaultModel: model,
-    tools: [...(setup?.tools ?? []), ...skilled.tools, ...(subagents?.tools ?? [])],
+    tools: [
+      ...(setup?.tools ?? []),
+      ...skilled.tools,
+      ...(planMode === undefined ? [] : [proposePlanTool(planMode)]),
+      ...(subagents?.tools ?? []),
+    ],
     policies: [
       ...(subagents === undefined ? [] : [subagents.depthPolicy]),
+      ...(planMode === undefined ? [] : [planModeGate(planMode)]),
       tierGate,
       groupGate,
       ...(setup?.policies ?? []),
@@ -147,6 +161,7 @@ export function prepareAgent(
     supervisorModel,
     hooks: setup?.hooks,
     skills: setup?.skills ?? [],
+    planMode: planMode !== undefined,
   };
 }
 
