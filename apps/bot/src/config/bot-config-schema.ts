@@ -210,6 +210,8 @@ export const botAgentSchema = agentConfigSchema.extend({
    * blocks the call with its stderr) and after each tool (errors logged). They run as the bot's user.
    */
   hooks: agentHooksSchema.optional(),
+  /** `/plan`: the agent only reads until the user approves its proposed plan. Default false. */
+  planMode: z.boolean().optional(),
 });
 
 /** An Anthropic account. */

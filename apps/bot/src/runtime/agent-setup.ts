@@ -53,6 +53,7 @@ export function agentSetupsOf(
     setups[agent.id] = {
       tools,
       ...(hooks === undefined ? {} : { hooks }),
+      ...(agent.planMode === true ? { planMode: true } : {}),
       // Guests may call the read tools only where folders were granted; the tools confine them to those folders.
       ...(guestRead.length === 0
         ? {}

@@ -34,6 +34,22 @@ describe("operator hooks from chorus.config.yaml", () => {
     expect(JSON.stringify(gatewayConfigOf(parsed.config))).not.toContain("hooks");
   });
 
+  it("planMode: true reaches the agent's setup; it is off by default", async () => {
+    const parsed = parseBotConfig({
+      dataDir: "./data",
+      agents: [
+        { id: "planner", model: "demo", planMode: true },
+        { id: "plain", model: "demo" },
+      ],
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const workspaces = await agentWorkspacesOf(parsed.config, dir);
+    await prepareAgentWorkspaces(workspaces);
+    const setups = agentSetupsOf(parsed.config, workspaces);
+    expect(setups.planner?.planMode).toBe(true);
+    expect(setups.plain?.planMode).toBeUndefined();
+  });
+
   it("a hook without a command, or an unknown hook event, is a config error naming its path", () => {
     const bad = parseBotConfig({
       dataDir: "./data",
