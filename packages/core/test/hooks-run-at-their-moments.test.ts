@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type AgentLoopConfig, type AgentMessage, agentLoop, type HookEvent } from "../src/index.js";
+import {
+  type AgentLoopConfig,
+  type AgentMessage,
+  agentLoop,
+  defaultRetryStrategy,
+  type HookEvent,
+} from "../src/index.js";
 import { assistantText, fakeModel, scriptedStreamFn, userMessage } from "../src/testing/index.js";
 import { collect, echoTool, ofType, textOf } from "./support/test-tools.js";
 
@@ -127,5 +133,26 @@ describe("hooks in the loop (seed 003 steps 9, 10, 16, pre/post tool)", () => {
       ),
     );
     expect(order).toEqual(["pre_compact", "summary call", "model call"]);
+  });
+
+  it("pre_prompt fires once per turn, not once per stream retry", async () => {
+    const prompts: number[] = [];
+    const { streamFn, end } = await run(
+      [{ fault: "error", error: { kind: "server", message: "500", retryAfterMs: 0 } }, "hello"],
+      {
+        retryStrategy: defaultRetryStrategy({ random: () => 0, baseDelayMs: 0 }),
+        hooks: {
+          pre_prompt: [
+            (event) => {
+              if (event.event === "pre_prompt") prompts.push(event.turn);
+              return undefined;
+            },
+          ],
+        },
+      },
+    );
+    expect(streamFn.calls).toHaveLength(2);
+    expect(end?.reason).toBe("completed");
+    expect(prompts).toEqual([1]);
   });
 });
