@@ -101,6 +101,9 @@ describe("agent workspaces", () => {
       subagents: expect.anything(),
       goals: expect.anything(),
       budgets: {},
+      toolOutputCompression: expect.objectContaining({ enabled: false }),
+      contextRestoration: expect.objectContaining({ enabled: true }),
+      modelPersistence: true,
       toolPolicy: { deny: ["group:web"] },
     });
   });

@@ -47,13 +47,14 @@ export function gatewayConfigOf(config: BotConfig): GatewayConfigInput {
 }
 
 /**
- * An agent as the gateway knows it: without the bot's workspace and approval fields, and with every `deny` of its
+ * An agent as the gateway knows it: without the bot's workspace, exec and approval fields, and with every `deny` of its
  * approvals added to its tool policy's deny list (so sub-agents are held to it too).
  */
 function gatewayAgentOf(agent: BotAgent): AgentConfigInput {
   const {
     workspace: _workspace,
     guestRead: _guestRead,
+    exec: _exec,
     hooks: _hooks,
     planMode: _planMode,
     approvals,

@@ -11,6 +11,7 @@ import {
 } from "@chorus/tools";
 import { GatewayConfigError } from "../config/gateway-config-error.js";
 import type { AgentConfig } from "../config/gateway-config-schema.js";
+import { type AgentLoopFeatures, agentLoopFeatures } from "../context-features/agent-loop-features.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import { planModeGate } from "../plan-mode/plan-mode-gate.js";
@@ -40,6 +41,8 @@ export interface PreparedAgent {
   readonly skills: readonly Skill[];
   /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
   readonly hooks: AgentHooks | undefined;
+  /** TACO, context restoration and the per-turn execution context, over the gateway-wide loop settings. */
+  readonly loopFeatures: AgentLoopFeatures;
 }
 
 /** What prepareAgent needs from the gateway. */
@@ -90,6 +93,13 @@ export function prepareAgent(
       },
     ]);
   }
+  const subgoalModel = config.compaction.subgoalModel;
+  if (subgoalModel !== undefined && deps.models.find(subgoalModel) === undefined) {
+    throw new GatewayConfigError([
+      { path: `agents.${config.id}.compaction.subgoalModel`, message: `unknown model ${JSON.stringify(subgoalModel)}` },
+    ]);
+  }
+  const loopFeatures = agentLoopFeatures(config, setup, deps.models, deps.loop);
   const groups = mergeToolGroups(setup?.toolGroups);
   const tierGate = createToolPolicyGate({
     ...(config.toolPolicy === undefined ? {} : { policy: toToolPolicy(config.toolPolicy) }),
@@ -162,6 +172,7 @@ export function prepareAgent(
     hooks: setup?.hooks,
     skills: setup?.skills ?? [],
     planMode: planMode !== undefined,
+    loopFeatures,
   };
 }
 
