@@ -2,6 +2,7 @@ import type { CompactionStep } from "../context/compaction-steps.js";
 import type { ContextRestorationConfig } from "../context/context-restoration/restoration-config.js";
 import type { ToolOutputCompressionConfig } from "../context/tool-output-compression/compression-config.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
+import type { AgentHooks } from "../hooks/hook-types.js";
 import type { CoreLogger } from "../logging/core-logger.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import type { Model } from "../model/model.js";
@@ -121,6 +122,11 @@ export interface AgentLoopConfig {
   awaitApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   tools?: AnyAgentTool[];
   toolExecution?: ToolExecutionConfig;
+  /**
+   * Operator hooks at turn start, before compaction, before the prompt is sent, before and after each tool
+   * (seed 003). Only the app sets them; nothing the model or a chat user sends can.
+   */
+  hooks?: AgentHooks;
   /**
    * Resolves the run's working directory and environment once at its start (seed 002 "Per-Turn ExecutionContext");
    * tools get it frozen as `ctx.execution`. A throwing source ends the run with an error.

@@ -1,5 +1,6 @@
 import { DEFAULT_TOOL_TIMEOUTS } from "../executor/abort-reasons.js";
 import { ToolExecutor } from "../executor/tool-executor.js";
+import { applyHooks } from "../hooks/apply-hooks.js";
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, AssistantMessage } from "../messages/message-types.js";
 import { emptyUsage, type Usage } from "../messages/usage.js";
@@ -46,11 +47,12 @@ export interface RunHooks {
 export async function runLoop(
   prompts: AgentMessage[],
   context: AgentContext,
-  config: AgentLoopConfig,
+  configured: AgentLoopConfig,
   signal: AbortSignal | undefined,
   emit: (event: AgentEvent) => void,
   hooks: RunHooks = {},
 ): Promise<AgentMessage[]> {
+  const config = applyHooks(configured);
   const runSignal = signal ?? NEVER_ABORTED;
   const run: ToolRunInfo = {
     runId: config.run?.runId ?? newRunId(),

@@ -438,6 +438,7 @@ export class SessionRuntime implements LaneHost {
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
       telemetry: agentTelemetry(this.#deps, this.agentId, this.key),
       ...optionalReminders(prepared.config.reminders),
+      ...(prepared.hooks === undefined ? {} : { hooks: prepared.hooks }),
     });
     this.#unlink = prepared.subagents?.linkAgent(agent);
     this.#agent = agent;
