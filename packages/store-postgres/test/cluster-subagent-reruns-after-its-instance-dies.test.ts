@@ -45,10 +45,11 @@ interface Instance extends ClusterMember {
   stop(): Promise<void>;
 }
 
-async function instance(name: string, throughGate: boolean): Promise<Instance> {
+/** An instance on its own schema; `withHelper: false` has no "helper" sub-agent configured. */
+async function instance(name: string, throughGate: boolean, schema: string, withHelper = true): Promise<Instance> {
   const store = await PostgresSessionStore.open({
     url: `postgres://${TEST_SERVER.user}@127.0.0.1:${throughGate ? gate.port : TEST_SERVER.port}/${database.name}`,
-    schema: "subagent_rerun",
+    schema,
     connectTimeoutMs: 1000,
     queryTimeoutMs: 2000,
     cluster: { instanceId: name, leaseMs: 1500, sweepMs: 1000 },
@@ -64,7 +65,9 @@ async function instance(name: string, throughGate: boolean): Promise<Instance> {
     selfIds: { "test/main": "bot" },
     replyMode: "block",
     outbox: { pollMs: 200, baseRetryMs: 200 },
-    agents: { main: { subagents: { helper: { description: "helps", tools: [] } } } },
+    agents: withHelper
+      ? { main: { subagents: { helper: { description: "helps", tools: [] } } } }
+      : { main: { subagents: { other: { description: "does other things", tools: [] } } } },
   });
   await gateway.start();
   return {
@@ -78,33 +81,34 @@ async function instance(name: string, throughGate: boolean): Promise<Instance> {
 
 const owns = (one: Instance, key: string): boolean => one.store.ownership?.fenceFor(key) !== undefined;
 
+/** a and b share the shards; a sender of a's spawns a background helper at a; then a loses the database for good. */
+async function spawnAtAThenCutAOff(a: Instance, b: Instance) {
+  await vi.waitFor(() => expect([a, b].map((one) => heldShards(one) > 0)).toEqual([true, true]), { timeout: 5000 });
+  const sender = senders.find((candidate) => owns(a, sessionKeyOf(a.gateway, candidate))) as string;
+  const key = sessionKeyOf(a.gateway, sender);
+  const chat = (): string[] => saidInDm([a, b], sender);
+  await a.channel.inject({ text: "spawn", sender: { id: sender }, eventId: "spawn-1", messageId: "spawn-1" });
+  await vi.waitFor(() => expect(chat()).toEqual(["spawned"]), { timeout: 5000 });
+  const child = await vi.waitFor(
+    async () => {
+      const found = (await a.store.listRuns({ status: "running" })).find((run) => run.depth === 1);
+      expect(found).toBeDefined();
+      expect(await a.store.readTranscript(found?.sessionKey as string)).toHaveLength(1);
+      return found as RunRecord;
+    },
+    { timeout: 5000 },
+  );
+  gate.shut();
+  await vi.waitFor(() => expect(owns(b, key)).toBe(true), { timeout: 8000 });
+  return { key, chat, child };
+}
+
 describe("a background sub-agent whose instance is cut off from the database and never comes back", () => {
   it("is run again by the instance that took its parent's session over, and its result reaches the parent once", async () => {
-    const a = await instance("a", true);
-    const b = await instance("b", false);
+    const a = await instance("a", true, "subagent_rerun");
+    const b = await instance("b", false, "subagent_rerun");
     try {
-      await vi.waitFor(() => expect([a, b].map((one) => heldShards(one) > 0)).toEqual([true, true]), {
-        timeout: 5000,
-      });
-      const sender = senders.find((candidate) => owns(a, sessionKeyOf(a.gateway, candidate))) as string;
-      const key = sessionKeyOf(a.gateway, sender);
-      const chat = (): string[] => saidInDm([a, b], sender);
-
-      await a.channel.inject({ text: "spawn", sender: { id: sender }, eventId: "spawn-1", messageId: "spawn-1" });
-      await vi.waitFor(() => expect(chat()).toEqual(["spawned"]), { timeout: 5000 });
-      const child = await vi.waitFor(
-        async () => {
-          const found = (await a.store.listRuns({ status: "running" })).find((run) => run.depth === 1);
-          expect(found).toBeDefined();
-          expect(await a.store.readTranscript(found?.sessionKey as string)).toHaveLength(1);
-          return found as RunRecord;
-        },
-        { timeout: 5000 },
-      );
-
-      // a loses the database for good while its sub-agent works; b takes a's sessions over and runs it again.
-      gate.shut();
-      await vi.waitFor(() => expect(owns(b, key)).toBe(true), { timeout: 8000 });
+      const { key, chat, child } = await spawnAtAThenCutAOff(a, b);
 
       await vi.waitFor(() => expect(chat()).toContain("Parent got it: slow result"), { timeout: 20_000 });
       await b.gateway.idle();
@@ -121,6 +125,33 @@ describe("a background sub-agent whose instance is cut off from the database and
       const transcript = (await b.store.readTranscript(key)).map((entry) => JSON.stringify(entry.message.content));
       expect(transcript.filter((text) => text.includes(`run ${child.id}, finished: completed`))).toHaveLength(1);
       expect(transcript.filter((text) => text.includes("[Background sub-agent"))).toHaveLength(1);
+    } finally {
+      gate.open();
+      await a.stop();
+      await b.stop();
+    }
+  }, 60_000);
+
+  it("is reported to the parent as interrupted, once, when the instance that took over cannot run it again", async () => {
+    const a = await instance("a", true, "subagent_no_rerun");
+    // b has no "helper" sub-agent configured: it cannot run the task again.
+    const b = await instance("b", false, "subagent_no_rerun", false);
+    try {
+      const { key, chat, child } = await spawnAtAThenCutAOff(a, b);
+
+      await vi.waitFor(
+        () =>
+          expect(chat().filter((text) => text.startsWith("Parent got it: The gateway instance running"))).toHaveLength(
+            1,
+          ),
+        { timeout: 20_000 },
+      );
+      await b.gateway.idle();
+      expect(chat().filter((text) => text.startsWith("Parent got it:"))).toHaveLength(1);
+      const runs = (await b.store.listRuns({})).filter((run) => run.sessionKey === child.sessionKey);
+      expect(runs.map((run) => run.status)).toEqual(["interrupted"]);
+      const transcript = (await b.store.readTranscript(key)).map((entry) => JSON.stringify(entry.message.content));
+      expect(transcript.filter((text) => text.includes(`run ${child.id}, finished: interrupted`))).toHaveLength(1);
     } finally {
       gate.open();
       await a.stop();
