@@ -86,6 +86,11 @@ export interface SessionOwnership {
    * Contract: rejects when the store cannot be reached; never replaces a stored value.
    */
   agreeOn?(name: string, proposal: string): Promise<string>;
+  /**
+   * Runs `task` after each heartbeat (optional): work batched on the heartbeat's cadence, off the message path (the
+   * gateway writes booked spend there). Contract: called before `start`; a later call replaces the task; a rejection is the task's to log.
+   */
+  everyBeat?(task: () => Promise<void>): void;
   /** Stops renewing and releases every lease at once, so another instance takes over without waiting. Idempotent. */
   stop(): Promise<void>;
   /** The fleet across instances, when the store can tell (PostgreSQL in cluster mode). */
