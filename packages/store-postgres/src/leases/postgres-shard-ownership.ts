@@ -177,10 +177,13 @@ export class PostgresShardOwnership implements SessionOwnership {
       throw error;
     }
     await this.#beat();
-    this.#beatTimer = setInterval(() => {
-      void this.#beat();
-      void this.#afterBeat().catch(() => {});
-    }, Math.max(1, Math.floor(this.#leaseMs / 3)));
+    this.#beatTimer = setInterval(
+      () => {
+        void this.#beat();
+        void this.#afterBeat().catch(() => {});
+      },
+      Math.max(1, Math.floor(this.#leaseMs / 3)),
+    );
     this.#beatTimer.unref?.();
     this.#sweepTimer = setInterval(() => this.#sweep(), this.#sweepMs);
     this.#sweepTimer.unref?.();
