@@ -103,6 +103,16 @@ export interface ReportedRun {
   readonly tokens: number;
   /** US dollars so far. */
   readonly cost: number;
+  /**
+   * What the run is, so other instances list it before it is stored (a turn's run is written by its first commit).
+   * Optional: a report without them still places and counts a stored run.
+   */
+  readonly sessionKey?: string;
+  readonly agentId?: string;
+  readonly parentRunId?: string;
+  readonly depth?: number;
+  /** Epoch ms on the reporting instance's clock. */
+  readonly startedAt?: number;
 }
 
 /** An instance of the cluster as `/status` and `/agents` show it. */
