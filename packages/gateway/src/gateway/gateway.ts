@@ -359,6 +359,8 @@ export class Gateway {
     const owned = this.#owned;
     // Each heartbeat reports the runs live here, for /agents on the other instances.
     ownership?.fleet?.reportRuns(() => reportedRuns(this.runs));
+    // Spend of calls no budget limits is written on the heartbeat, in one batch, not per message.
+    ownership?.everyBeat?.(() => this.#budgets.flushSpend());
     if (ownership !== undefined && owned !== undefined) {
       await ownership.start(
         (event) => owned.onEvent(event),
@@ -417,6 +419,8 @@ export class Gateway {
     // take seconds to end) would be refused by it and given up; unsent, it stays pending for the next start.
     await this.#dispatcher.stop();
     for (const channel of this.#channels.values()) await channel.stop();
+    // Spend still queued for the next heartbeat is written now, while the store is open.
+    await this.#budgets.flushSpend();
     this.#sessions.clear();
     this.#unobserve?.();
     this.#unobserve = undefined;
