@@ -20,6 +20,7 @@ import { GatewayMemory, withMemoryHooks, withMemoryTools } from "../memory/index
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { localIngress } from "../ownership/ingress-leases.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
+import { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -265,6 +266,7 @@ export class Gateway {
       ...(memory === undefined ? {} : { memory }),
       channelFor,
       track,
+      ...(this.store.ownership === undefined ? {} : { intakeOrder: new StoredIntakeOrder() }),
       ...(this.store.ownership?.fleet === undefined
         ? {}
         : {

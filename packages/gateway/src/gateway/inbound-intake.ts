@@ -185,15 +185,20 @@ export class InboundIntake {
       return;
     }
     trace.verdict("accepted");
-    this.#ctx.sessions.runtimeFor(session, policy).accept({
-      message: userMessage,
-      ...(seq === undefined ? {} : { seq }),
-      trust: decision.trust,
-      source: "user",
-      senderId,
-      ...replyTo,
-      trace,
-    });
+    const take = (): void =>
+      this.#ctx.sessions.runtimeFor(session, policy).accept({
+        message: userMessage,
+        ...(seq === undefined ? {} : { seq }),
+        trust: decision.trust,
+        source: "user",
+        senderId,
+        ...replyTo,
+        trace,
+      });
+    // In a cluster, while this instance takes up the session's stored, unanswered messages (a takeover, a wake-up),
+    // this one waits for them: each gets its own turn, in seq order.
+    if (seq !== undefined && this.#ctx.intakeOrder?.hold(session.key, seq, take) === true) return;
+    take();
   }
 
   /** The channel account's policy, with the sender among its admins when the `isAdmin` option says so. */

@@ -27,9 +27,17 @@ export class OwnedSessionWork {
   }
 
   onEvent(event: OwnershipEvent): void {
-    const work = this.#handle(event).catch((error: unknown) => {
-      this.#ctx.logger.error({ event: event.type, error: describeError(error) }, "ownership change failed");
-    });
+    // From now until they are in the lane, messages this instance's intake takes for these sessions wait for them.
+    const order = this.#ctx.intakeOrder;
+    const keys = takenUp(event);
+    for (const key of keys) order?.begin(key);
+    const work = this.#handle(event)
+      .catch((error: unknown) => {
+        this.#ctx.logger.error({ event: event.type, error: describeError(error) }, "ownership change failed");
+      })
+      .finally(() => {
+        for (const key of keys) order?.end(key);
+      });
     this.#ctx.track(work);
   }
 
@@ -60,11 +68,11 @@ export class OwnedSessionWork {
           },
           "took sessions over",
         );
-        this.#answer(event.unanswered);
+        await this.#answer(event.unanswered);
         return;
       }
       case "unanswered":
-        this.#answer(event.sessions);
+        await this.#answer(event.sessions);
         return;
       case "signal":
         this.#ctx.cluster?.onSignal(event.signal);
@@ -77,26 +85,29 @@ export class OwnedSessionWork {
     }
   }
 
-  #answer(sessions: readonly UnansweredSession[]): void {
-    for (const unanswered of sessions) {
-      if (isSubagentKey(unanswered.session.key)) continue;
-      this.#ctx.track(
+  /** Takes up every session's stored messages; resolves once each is in its lane (or failed, logged). */
+  async #answer(sessions: readonly UnansweredSession[]): Promise<void> {
+    const taking = sessions
+      .filter((unanswered) => !isSubagentKey(unanswered.session.key))
+      .map((unanswered) =>
         this.#answerOne(unanswered).catch((error: unknown) => {
           const sessionKey = unanswered.session.key;
           this.#ctx.logger.error({ sessionKey, error: describeError(error) }, "could not take up stored messages");
         }),
       );
-    }
+    await Promise.all(taking);
   }
 
   /** Takes the session's stored, unanswered user messages that this process has not taken yet into its lane. */
   async #answerOne({ session, answeredSeq, lastInboundSeq, hints, messages }: UnansweredSession): Promise<void> {
     if (this.#ownership.fenceFor(session.key) === undefined) return;
-    // A session busy with these very messages (its own intake took them; a turn runs) needs no transcript read.
-    const wanted = hints === undefined ? [lastInboundSeq] : [...hints.keys()];
-    const live = this.#ctx.sessions.get(session.key);
-    if (live !== undefined && wanted.every((seq) => live.hasTaken(seq))) return;
     const from = Math.max(answeredSeq, session.transcriptStartSeq - 1);
+    // A session busy with these very messages (its intake or a wake-up took them; a turn runs) needs no transcript
+    // read: the woken ones, or (a sweep, a takeover) every seq of the unanswered range, taken here already. Not just
+    // the last one: an older message whose wake-up was lost would never be answered.
+    const wanted = hints === undefined ? unansweredRange(from, lastInboundSeq) : [...hints.keys()];
+    const live = this.#ctx.sessions.get(session.key);
+    if (live !== undefined && wanted.length > 0 && wanted.every((seq) => live.hasTaken(seq))) return;
     const entries = messages ?? (await this.#ctx.store.readTranscript(session.key, { fromSeq: from + 1 }));
     if (this.#ownership.fenceFor(session.key) === undefined) return;
     const runtime = this.#ctx.sessions.runtimeFor(session);
@@ -115,4 +126,19 @@ export class OwnedSessionWork {
       });
     }
   }
+}
+
+/** The sessions whose stored, unanswered messages an ownership event has this instance take up. */
+function takenUp(event: OwnershipEvent): string[] {
+  const sessions = event.type === "gained" ? event.unanswered : event.type === "unanswered" ? event.sessions : [];
+  return sessions.map((unanswered) => unanswered.session.key);
+}
+
+/** Longer unanswered ranges are read from the store rather than checked seq by seq. */
+const CHECKED_RANGE = 64;
+
+/** The seqs after `from` up to `last`; empty (so: read them) when there are more than `CHECKED_RANGE`. */
+function unansweredRange(from: number, last: number): number[] {
+  if (last - from > CHECKED_RANGE) return [];
+  return Array.from({ length: Math.max(0, last - from) }, (_, i) => from + 1 + i);
 }
