@@ -101,13 +101,11 @@ export class OwnedSessionWork {
   /** Takes the session's stored, unanswered user messages that this process has not taken yet into its lane. */
   async #answerOne({ session, answeredSeq, lastInboundSeq, hints, messages }: UnansweredSession): Promise<void> {
     if (this.#ownership.fenceFor(session.key) === undefined) return;
-    const from = Math.max(answeredSeq, session.transcriptStartSeq - 1);
-    // A session busy with these very messages (its intake or a wake-up took them; a turn runs) needs no transcript
-    // read: the woken ones, or (a sweep, a takeover) every seq of the unanswered range, taken here already. Not just
-    // the last one: an older message whose wake-up was lost would never be answered.
-    const wanted = hints === undefined ? unansweredRange(from, lastInboundSeq) : [...hints.keys()];
+    // A session busy with these very messages (its own intake took them; a turn runs) needs no transcript read.
+    const wanted = hints === undefined ? [lastInboundSeq] : [...hints.keys()];
     const live = this.#ctx.sessions.get(session.key);
-    if (live !== undefined && wanted.length > 0 && wanted.every((seq) => live.hasTaken(seq))) return;
+    if (live !== undefined && wanted.every((seq) => live.hasTaken(seq))) return;
+    const from = Math.max(answeredSeq, session.transcriptStartSeq - 1);
     const entries = messages ?? (await this.#ctx.store.readTranscript(session.key, { fromSeq: from + 1 }));
     if (this.#ownership.fenceFor(session.key) === undefined) return;
     const runtime = this.#ctx.sessions.runtimeFor(session);
@@ -132,13 +130,4 @@ export class OwnedSessionWork {
 function takenUp(event: OwnershipEvent): string[] {
   const sessions = event.type === "gained" ? event.unanswered : event.type === "unanswered" ? event.sessions : [];
   return sessions.map((unanswered) => unanswered.session.key);
-}
-
-/** Longer unanswered ranges are read from the store rather than checked seq by seq. */
-const CHECKED_RANGE = 64;
-
-/** The seqs after `from` up to `last`; empty (so: read them) when there are more than `CHECKED_RANGE`. */
-function unansweredRange(from: number, last: number): number[] {
-  if (last - from > CHECKED_RANGE) return [];
-  return Array.from({ length: Math.max(0, last - from) }, (_, i) => from + 1 + i);
 }
