@@ -6,6 +6,7 @@ import { repairInterruptedTranscript } from "../gateway/restart-repair.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { noteInterruptedSubagents } from "../subagent-sessions/interrupted-subagents.js";
 import type { OwnershipEvent, SessionOwnership, UnansweredSession } from "./session-ownership.js";
+import { takeUpStoredMessages } from "./take-up-stored-messages.js";
 
 /**
  * What a gateway instance does as its ownership changes (a cluster): on a takeover it settles what the previous owner
@@ -99,30 +100,8 @@ export class OwnedSessionWork {
   }
 
   /** Takes the session's stored, unanswered user messages that this process has not taken yet into its lane. */
-  async #answerOne({ session, answeredSeq, lastInboundSeq, hints, messages }: UnansweredSession): Promise<void> {
-    if (this.#ownership.fenceFor(session.key) === undefined) return;
-    // A session busy with these very messages (its own intake took them; a turn runs) needs no transcript read.
-    const wanted = hints === undefined ? [lastInboundSeq] : [...hints.keys()];
-    const live = this.#ctx.sessions.get(session.key);
-    if (live !== undefined && wanted.every((seq) => live.hasTaken(seq))) return;
-    const from = Math.max(answeredSeq, session.transcriptStartSeq - 1);
-    const entries = messages ?? (await this.#ctx.store.readTranscript(session.key, { fromSeq: from + 1 }));
-    if (this.#ownership.fenceFor(session.key) === undefined) return;
-    const runtime = this.#ctx.sessions.runtimeFor(session);
-    for (const { seq, message } of entries) {
-      // A message this runtime has taken already (from its own intake, or an earlier wake-up) is not taken twice.
-      if (seq > lastInboundSeq || message.role !== "user" || runtime.hasTaken(seq)) continue;
-      const hint = hints?.get(seq);
-      runtime.accept({
-        message,
-        seq,
-        // Without the taking instance's word (a lost notification), the lowest tier: never more than was granted.
-        trust: hint?.trust ?? "guest",
-        source: "user",
-        ...(hint?.senderId === undefined ? {} : { senderId: hint.senderId }),
-        ...(hint?.replyToMessageId === undefined ? {} : { replyToMessageId: hint.replyToMessageId }),
-      });
-    }
+  #answerOne(unanswered: UnansweredSession): Promise<void> {
+    return takeUpStoredMessages(this.#ctx, this.#ownership, unanswered);
   }
 }
 
