@@ -101,6 +101,10 @@ describe("agent workspaces", () => {
       subagents: expect.anything(),
       goals: expect.anything(),
       budgets: {},
+      toolOutputCompression: expect.objectContaining({ enabled: false }),
+      contextRestoration: expect.objectContaining({ enabled: true }),
+      modelPersistence: true,
+      compaction: { pruning: [], statusLine: true },
       toolPolicy: { deny: ["group:web"] },
     });
   });

@@ -54,9 +54,10 @@ describe("a chorus instance cut off from PostgreSQL", () => {
     cluster.telegramPorts.splice(cluster.telegramPorts.indexOf(p.telegramPort), 1);
     gate.shut();
 
-    // a takes p's shards once their leases expire: it marks p's run interrupted and answers m1 itself, then m2.
+    // a takes p's shards once their leases expire and answers m1 itself (stored, unanswered: p's turn had not
+    // committed, so it left no run row), then m2.
     await vi.waitFor(() => expect(chat.answers()).toEqual(expectedEchoes(chat, 2)), { timeout: 15_000 });
-    const takeover = cluster.members.get("a")?.bot.lines.find((line) => /"interruptedRuns":[1-9]/.test(line));
+    const takeover = cluster.members.get("a")?.bot.lines.find((line) => /"unanswered":[1-9]/.test(line));
     expect(takeover).toContain('"msg":"took sessions over"');
     await converse(chat, 2, 3);
 

@@ -70,7 +70,15 @@ describe("Discord channel: inbound messages through discord.js", () => {
   it("delivers /agents as a message whose interaction answers ephemerally", async () => {
     fake = await startFakeDiscord();
     const { inbox } = await started(fake, "dc-main");
-    expect(fake.registeredCommands().map((c) => c.name)).toEqual(["agents", "status", "new", "stop"]);
+    expect(fake.registeredCommands().map((c) => c.name)).toEqual([
+      "agents",
+      "status",
+      "new",
+      "stop",
+      "goal",
+      "usage",
+      "schedule",
+    ]);
 
     const delivery = await fake.injectSlashCommand({ name: "agents", inDm: true });
     expect(delivery.ok).toBe(true);

@@ -7,8 +7,44 @@ export {
   type AgentState,
 } from "./agent/agent.js";
 export { SubscriberList } from "./agent/subscriber-list.js";
+export { type CompactionStep, type CompactionStepInput, finishCompaction } from "./context/compaction-steps.js";
+export { attachRestoration } from "./context/context-restoration/attach-restoration.js";
+export {
+  CONTEXT_RESTORATION_DEFAULTS,
+  type ContextRestorationConfig,
+  type RecentFile,
+  type RecentFilesSource,
+} from "./context/context-restoration/restoration-config.js";
+export {
+  RESTORED_FILES_HEADING,
+  type RestorationLimits,
+  type RestorationText,
+  restorationText,
+} from "./context/context-restoration/restoration-text.js";
+export {
+  type RestorationOutcome,
+  withRestoredFiles,
+} from "./context/context-restoration/with-restored-files.js";
 export { defaultConvertToLlm } from "./context/convert-to-llm.js";
 export { CLEARED_RESULT_TEXT, MICRO_COMPACTION_DEFAULTS, microCompact } from "./context/micro-compaction.js";
+export { stripOrphanedToolResults } from "./context/orphaned-tool-results.js";
+export { evictionScores, type SubgoalPruningStrategy } from "./context/subgoals/eviction-scores.js";
+export { SUBGOAL_PROMPT } from "./context/subgoals/subgoal-extraction.js";
+export {
+  type CompactionShift,
+  type Subgoal,
+  SubgoalRegistry,
+  type SubgoalSnapshot,
+  type SubgoalState,
+  type SubgoalTier,
+  TIER_RELEVANCE,
+} from "./context/subgoals/subgoal-registry.js";
+export {
+  SUBGOAL_EXTRACTION_TIMEOUT_MS,
+  SUBGOAL_REINSERT_TOKENS,
+  SubgoalTracker,
+  type SubgoalTrackerOptions,
+} from "./context/subgoals/subgoal-tracker.js";
 export {
   DEFAULT_SUMMARY_PROMPT,
   findCompactionCut,
@@ -18,6 +54,10 @@ export {
   summarizeOlderMessages,
 } from "./context/summary-compaction.js";
 export { estimateMessageTokens, estimateTokens } from "./context/token-estimate.js";
+export {
+  TOOL_OUTPUT_COMPRESSION_DEFAULTS,
+  type ToolOutputCompressionConfig,
+} from "./context/tool-output-compression/compression-config.js";
 export { MISSING_RESULT_TEXT, repairTranscript } from "./context/transcript-repair.js";
 export {
   AgentBusyError,
@@ -62,6 +102,7 @@ export type {
   CustomAgentMessages,
   Message,
   StopReason,
+  ToolOutputCompressionTag,
   ToolResultMessage,
   UserMessage,
 } from "./messages/message-types.js";
@@ -81,6 +122,20 @@ export type {
   PreTurnDecision,
   PreTurnPolicy,
 } from "./policies/policy-types.js";
+export { approvalOutcomesReminder } from "./reminders/approval-outcomes-reminder.js";
+export { changedFilesReminder, type FileVersion } from "./reminders/changed-files-reminder.js";
+export { pendingTodosReminder } from "./reminders/pending-todos-reminder.js";
+export { DEFAULT_REMINDER_TIMEOUT_MS, ReminderPipeline } from "./reminders/reminder-pipeline.js";
+export type {
+  ApprovalOutcome,
+  Reminder,
+  ReminderContext,
+  ReminderSource,
+  RemindersConfig,
+  SystemReminderMessage,
+} from "./reminders/reminder-types.js";
+export { isSystemReminder, systemReminderMessage, wrapSystemReminder } from "./reminders/system-reminder-message.js";
+export { timePassedReminder } from "./reminders/time-passed-reminder.js";
 export { abortableSleep } from "./retry/abortable-sleep.js";
 export {
   type DefaultRetryOptions,
@@ -101,6 +156,12 @@ export {
 export { lazyInstruments } from "./telemetry/lazy-instruments.js";
 export type { AgentTelemetryConfig } from "./telemetry/telemetry-config.js";
 export { defineTool, toLlmTool } from "./tools/define-tool.js";
+export {
+  type ExecutionContext,
+  type ExecutionContextInit,
+  type ExecutionContextSource,
+  freezeExecutionContext,
+} from "./tools/execution-context.js";
 export type {
   AgentTool,
   AnyAgentTool,

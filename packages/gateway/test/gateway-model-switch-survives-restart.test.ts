@@ -1,6 +1,19 @@
+import { fakeModel } from "@chorus/core/testing";
 import { describe, expect, it } from "vitest";
 import { MemorySessionStore } from "../src/store/index.js";
-import { startHarness } from "./fixtures/gateway-harness.js";
+import { BASE_CONFIG, modelCatalog, startHarness } from "./fixtures/gateway-harness.js";
+
+const KEY = "main:main:test:dm:user-1";
+
+/** A store where this chat chose fake-large with /model before the restart. */
+async function storeWithChoice(): Promise<MemorySessionStore> {
+  const store = new MemorySessionStore();
+  const first = await startHarness({ store, script: ["before"] });
+  await first.send({ text: "hello" });
+  await first.send({ text: "/model fake-large" });
+  await first.close();
+  return store;
+}
 
 describe("/model", () => {
   it("switches this chat's model, and a new Gateway on the same store keeps using it", async () => {
@@ -34,5 +47,56 @@ describe("/model", () => {
     );
     expect((await h.store.getSession("main:main:test:dm:user-1"))?.modelOverride).toBeUndefined();
     await h.close();
+  });
+
+  describe("seed 002 Provider Preference Persistence", () => {
+    it("falls back silently to the agent's model when the stored choice is no longer configured", async () => {
+      const store = await storeWithChoice();
+      const second = await startHarness({
+        store,
+        script: ["after"],
+        gateway: { models: modelCatalog([fakeModel()]) },
+      });
+      await second.send({ text: "still there?", messageId: "second-1" });
+      expect(second.streamFn.calls[0]!.model.id).toBe("fake-model");
+      expect(second.channel.transcript("dm-user-1").at(-1)).toBe("after");
+      await second.close();
+    });
+
+    it("NEVER blocks the session's start when looking the choice up fails", async () => {
+      const store = await storeWithChoice();
+      const failing = {
+        find: (id: string) => {
+          if (id === "fake-large") throw new Error("model registry unavailable");
+          return id === "fake-model" ? fakeModel() : undefined;
+        },
+        list: () => [fakeModel()],
+      };
+      const second = await startHarness({ store, script: ["after"], gateway: { models: failing } });
+      await second.send({ text: "still there?", messageId: "second-1" });
+      expect(second.streamFn.calls[0]!.model.id).toBe("fake-model");
+      expect(second.channel.transcript("dm-user-1").at(-1)).toBe("after");
+      await second.send({ text: "/model", messageId: "second-2" });
+      expect(second.channel.transcript("dm-user-1").at(-1)).toContain("This chat uses fake-model.");
+      await second.close();
+    });
+
+    it("with modelPersistence: false a choice holds while the gateway runs and is neither stored nor restored", async () => {
+      const config = { ...BASE_CONFIG, agents: [{ id: "main", model: "fake-model", modelPersistence: false }] };
+      const store = await storeWithChoice();
+      const h = await startHarness({ store, config, script: ["one", "two"] });
+      await h.send({ text: "hi", messageId: "p-1" });
+      // The choice stored before persistence was turned off is not restored.
+      expect(h.streamFn.calls[0]!.model.id).toBe("fake-model");
+      await h.send({ text: "/model fake-large", messageId: "p-2" });
+      await h.send({ text: "and now?", messageId: "p-3" });
+      expect(h.streamFn.calls[1]!.model.id).toBe("fake-large");
+      await h.close();
+      const fresh = new MemorySessionStore();
+      const other = await startHarness({ store: fresh, config, script: ["x"] });
+      await other.send({ text: "/model fake-large" });
+      expect((await fresh.getSession(KEY))?.modelOverride).toBeUndefined();
+      await other.close();
+    });
   });
 });

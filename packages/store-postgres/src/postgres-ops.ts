@@ -39,7 +39,7 @@ import * as sessions from "./sql/session-statements.js";
 import * as spend from "./sql/spend-statements.js";
 import type { StoreContext } from "./sql/store-context.js";
 import * as transcript from "./sql/transcript-statements.js";
-import { commitTurn } from "./sql/turn-statements.js";
+import { commitTurnWithSideWrites } from "./sql/turn-side-writes.js";
 
 /**
  * Every store operation as SQL on a `Db`. Subclasses decide where a call runs (`call`): the store on its pool, a
@@ -179,6 +179,6 @@ export abstract class PostgresOps implements SessionStoreOps {
     return this.call((db) => spend.settleSpend(db, this.ctx, id, bookings));
   }
   commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
-    return this.call((db) => commitTurn(db, this.ctx, turn));
+    return this.call((db) => commitTurnWithSideWrites(db, this.ctx, turn));
   }
 }

@@ -101,6 +101,15 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
   #closed = false;
   #closing: Promise<void> | undefined;
 
+  /**
+   * The store's connection pool, for other tables in the same database (`PostgresMemoryStore.open({ pool })`): a
+   * turn's `sideWrites.onClient` then writes them in the turn's own transaction. Contract: the store owns it — never
+   * end it; it closes with the store.
+   */
+  get pool(): Pool {
+    return this.#pool;
+  }
+
   private constructor(parts: {
     ctx: StoreContext;
     pool: Pool;

@@ -49,10 +49,17 @@ export interface SqliteSessionStoreOptions {
 export class SqliteSessionStore extends CoreBackedSessionStore {
   /** The database file in use. */
   readonly path: string;
+  /**
+   * The open database, to keep other tables in the same file (`new SqliteMemoryStore({ database })`): a turn's
+   * `sideWrites.sync` then writes them in the turn's own transaction. Contract: the store owns it — never close
+   * it, and keep each use synchronous (a transaction opened on it must end in the same tick).
+   */
+  readonly database: DatabaseSync;
 
   private constructor(core: SqliteStoreCore, path: string, groupCommit: boolean) {
     super(core, groupCommit ? new GroupCommit(core) : undefined);
     this.path = path;
+    this.database = core.connection;
   }
 
   /** Opens (creating and migrating as needed) the store. Contract: see the class. */

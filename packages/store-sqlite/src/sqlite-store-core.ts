@@ -114,6 +114,11 @@ export class SqliteStoreCore implements NestingStoreCore {
     return statement;
   }
 
+  /** The database, for writes that join a turn's transaction (`TurnCommit.sideWrites.sync`). */
+  get connection(): DatabaseSync {
+    return this.db;
+  }
+
   // ── Transactions ──────────────────────────────────────────────────────────
 
   begin(): void {

@@ -4,12 +4,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { InjectedMessage } from "@chorus/gateway";
+import { SqliteMemoryStore } from "@chorus/memory";
 import type { ChildOptions } from "./fixtures/durable-gateway-child.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
 /** One line the child printed. */
-export type ChildLine = { type: string; text?: string; chatId?: string; messageId?: string; eventId?: string };
+export type ChildLine = {
+  type: string;
+  text?: string;
+  chatId?: string;
+  messageId?: string;
+  eventId?: string;
+  sideWritten?: boolean;
+};
 
 /** A Gateway running in a child process (`fixtures/durable-gateway-child.ts`). */
 export interface GatewayChild {
@@ -122,4 +130,14 @@ export function sentTexts(child: GatewayChild): string[] {
  */
 export function adminDm(text: string, eventId: string): InjectedMessage {
   return { text, sender: { id: "admin", name: "Admin" }, messageId: eventId, eventId };
+}
+
+/** The texts of the facts remembered about the admin (`adminDm`'s sender) in the SQLite file at `path`. */
+export async function adminFactsIn(path: string): Promise<string[]> {
+  const memory = new SqliteMemoryStore({ path });
+  try {
+    return (await memory.export("user:test:admin")).facts.map((fact) => fact.text);
+  } finally {
+    await memory.close();
+  }
 }

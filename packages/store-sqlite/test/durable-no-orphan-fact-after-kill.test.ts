@@ -1,17 +1,7 @@
-import { SqliteMemoryStore } from "@chorus/memory";
 import { afterEach, expect, it } from "vitest";
-import { adminDm, cleanUpChildren, freshDbPath, startGatewayChild } from "./durable-child-harness.js";
+import { adminDm, adminFactsIn, cleanUpChildren, freshDbPath, startGatewayChild } from "./durable-child-harness.js";
 
 afterEach(cleanUpChildren);
-
-async function factsIn(path: string): Promise<string[]> {
-  const memory = new SqliteMemoryStore({ path });
-  try {
-    return (await memory.export("user:test:admin")).facts.map((fact) => fact.text);
-  } finally {
-    await memory.close();
-  }
-}
 
 it("leaves no fact when the gateway is killed with SIGKILL between the remember call and the turn's commit", async () => {
   const dbPath = freshDbPath();
@@ -21,12 +11,12 @@ it("leaves no fact when the gateway is killed with SIGKILL between the remember 
   // remember ran and answered; the model is called again with its result, which is not committed yet.
   await child.waitFor((line) => line.type === "tool-result", "remember answered");
   await child.kill();
-  expect(await factsIn(memoryPath)).toEqual([]);
+  expect(await adminFactsIn(memoryPath)).toEqual([]);
 
   // The same gateway, not killed: the fact is there once its turn is committed.
   const again = await startGatewayChild({ dbPath, memoryDbPath: memoryPath });
   again.inject(adminDm("remember: Admin's cat is called Miso", "m-2"));
   await again.waitFor((line) => line.type === "fact-written", "the fact was written");
   await again.kill();
-  expect(await factsIn(memoryPath)).toEqual(["Admin's cat is called Miso"]);
+  expect(await adminFactsIn(memoryPath)).toEqual(["Admin's cat is called Miso"]);
 });

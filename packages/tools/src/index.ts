@@ -13,9 +13,13 @@ export {
   readFileTool,
   writeFileTool,
 } from "./builtins/fs-tools.js";
+export { setWorkingDirectoryTool } from "./builtins/set-working-directory-tool.js";
 export { webFetchTool } from "./builtins/web-fetch-tool.js";
 export { type ExecArgs, type ExecOptions, type ExecResult, execInWorkspace } from "./exec/exec-command.js";
 export { killProcessGroup } from "./exec/process-group.js";
+export { effectiveCwd } from "./execution/effective-cwd.js";
+export { RecentFileReads } from "./execution/recent-file-reads.js";
+export { WorkingDirectories } from "./execution/working-directories.js";
 export { editWorkspaceFile } from "./fs/edit-file.js";
 export { globWorkspace } from "./fs/glob-files.js";
 export { grepWorkspace } from "./fs/grep-files.js";

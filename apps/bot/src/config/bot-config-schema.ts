@@ -188,10 +188,28 @@ export const botAgentSchema = agentConfigSchema.extend({
    * the default (writes and exec ask, except for the owner in their own DM).
    */
   approvals: z.record(approvalKeySchema, approvalModeSchema).optional(),
+  /**
+   * Where exec runs (seed 002 "Per-Turn ExecutionContext"): each session has a working directory, fixed at the start of
+   * every turn. `changeDirectory` adds the set_working_directory tool (default false: exec runs at the workspace root);
+   * `env` is added to every exec call's environment.
+   */
+  exec: z
+    .strictObject({
+      changeDirectory: z.boolean().default(false),
+      env: z
+        .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"), z.string())
+        .default({}),
+    })
+    .prefault({}),
 });
 
 /** An Anthropic account. */
-const anthropicProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
+const anthropicProviderSchema = z.strictObject({
+  apiKey: secretSchema.optional(),
+  baseUrl: urlSchema.optional(),
+  /** Prompt-cache lifetime: 5m (default), 1h, or auto (1h once a request clears the 1024-token caching minimum). */
+  cacheTtl: z.enum(["5m", "1h", "auto"]).optional(),
+});
 /** An OpenAI account. */
 const openaiProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
 /** An OpenAI-compatible server (Ollama, vLLM, LM Studio, OpenRouter…), named by the `provider` of its models. */
@@ -215,6 +233,25 @@ export const modelDefinitionSchema = z.strictObject({
 });
 
 /** The whole bot configuration (chorus.config.yaml). */
+/** `memory.people`: person name → the platform accounts (`<channel>:<user id>`) that are that person. */
+const memoryPeopleSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "expected a plain name (letters, digits, _ . -)"),
+    z.array(z.string().regex(/^[a-z]+:[^\s]+$/, "expected <channel>:<user id>, e.g. telegram:123")).min(1),
+  )
+  .superRefine((people, ctx) => {
+    const owner = new Map<string, string>();
+    for (const [person, accounts] of Object.entries(people)) {
+      for (const account of accounts) {
+        const other = owner.get(account);
+        if (other !== undefined && other !== person) {
+          ctx.addIssue({ code: "custom", path: [person], message: `${account} is already ${other}'s account` });
+        }
+        owner.set(account, person);
+      }
+    }
+  });
+
 export const botConfigSchema = z.strictObject({
   /** This instance's name in a cluster (store `cluster: true`): in logs and lease rows. Default host:pid. */
   instanceId: z.string().min(1).max(200).optional(),
@@ -278,15 +315,39 @@ export const botConfigSchema = z.strictObject({
     })
     .default({ level: "info", format: "auto" }),
   /**
-   * Long-term memory (`@chorus/memory`): facts per person, group and agent in a SQLite file, recalled before each
-   * turn; the `remember`, `forget` and `recall` tools; `/memory`. Off unless this section is present. Changes need a
-   * restart.
+   * Long-term memory (`@chorus/memory`): facts per person, group and agent, recalled before each turn; the
+   * `remember`, `forget` and `recall` tools; `/memory`. Kept in the session store's own database (SQLite file or
+   * PostgreSQL database — every cluster instance shares it), each fact committed with the turn that produced it.
+   * Off unless this section is present. Changes need a restart.
    */
   memory: z
     .strictObject({
       enabled: z.boolean().default(true),
-      /** The SQLite file of the facts, relative to the config. Default `<dataDir>/memory.db`. */
+      /**
+       * A SQLite file of its own for the facts, relative to the config (facts are then written right after their
+       * turn's commit, not inside it). Default: the session store's database (`<dataDir>/memory.db` with
+       * `store.kind: memory`).
+       */
       path: z.string().min(1).optional(),
+      /**
+       * Identity linking: one person's accounts on several platforms, `<channel>:<user id>`, so their DM facts follow
+       * them (`{ alice: ["telegram:123", "discord:456"] }`). Unlisted accounts are each a person of their own.
+       */
+      people: memoryPeopleSchema.optional(),
+      /**
+       * The end-of-session extraction pass: once a DM or group goes idle (and on `/new`), a cheap model proposes
+       * durable facts from its new messages, each kept with the ids of the messages that state it. Off the reply path.
+       */
+      extraction: z
+        .strictObject({
+          /** `provider/model`, like an agent's model. */
+          model: z.string().min(1),
+          /** How long a session stays quiet before its pass runs. Default 300000 (5 min). */
+          idleMs: z.int().min(1).max(86_400_000).optional(),
+          /** At most this many facts per pass. Default 10. */
+          maxFacts: z.int().min(1).max(50).optional(),
+        })
+        .optional(),
       /** How long recall before a turn may take; past it the turn runs without. Default 50. */
       recallBudgetMs: z.int().min(1).max(10_000).optional(),
       /** Facts recalled per turn. Default 5. */

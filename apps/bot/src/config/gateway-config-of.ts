@@ -47,11 +47,11 @@ export function gatewayConfigOf(config: BotConfig): GatewayConfigInput {
 }
 
 /**
- * An agent as the gateway knows it: without the bot's workspace and approval fields, and with every `deny` of its
+ * An agent as the gateway knows it: without the bot's workspace, exec and approval fields, and with every `deny` of its
  * approvals added to its tool policy's deny list (so sub-agents are held to it too).
  */
 function gatewayAgentOf(agent: BotAgent): AgentConfigInput {
-  const { workspace: _workspace, guestRead: _guestRead, approvals, ...rest } = agent;
+  const { workspace: _workspace, guestRead: _guestRead, exec: _exec, approvals, ...rest } = agent;
   const denied = Object.entries(approvals ?? {})
     .filter(([, mode]) => mode === "deny")
     .map(([tool]) => tool);

@@ -67,12 +67,17 @@ export function parseBotConfig(input: unknown): ParseBotConfigResult {
     } catch (error) {
       issues.push({ path: `agents[${index}].model`, message: (error as Error).message });
     }
-    const supervisor = agent.goals.supervisorModel;
-    if (supervisor === undefined) return;
-    try {
-      resolveModelRef(supervisor, registry, config);
-    } catch (error) {
-      issues.push({ path: `agents[${index}].goals.supervisorModel`, message: (error as Error).message });
+    const modelRefs = [
+      ["goals.supervisorModel", agent.goals.supervisorModel],
+      ["compaction.subgoalModel", agent.compaction.subgoalModel],
+    ] as const;
+    for (const [path, ref] of modelRefs) {
+      if (ref === undefined) continue;
+      try {
+        resolveModelRef(ref, registry, config);
+      } catch (error) {
+        issues.push({ path: `agents[${index}].${path}`, message: (error as Error).message });
+      }
     }
   });
   for (const kind of ["discord", "slack", "telegram", "webchat"] as const) {

@@ -1,6 +1,13 @@
 import type { ToolRunInfo } from "@chorus/core";
 import { type AgentRuntimeSetup, parseSessionKey, rootKeyOf } from "@chorus/gateway";
-import { createBuiltinTools, DEFAULT_TIER_POLICIES, openSessionOutputs, type SessionOutputs } from "@chorus/tools";
+import {
+  createBuiltinTools,
+  DEFAULT_TIER_POLICIES,
+  openSessionOutputs,
+  RecentFileReads,
+  type SessionOutputs,
+  WorkingDirectories,
+} from "@chorus/tools";
 import type { BotConfig } from "../config/bot-config-schema.js";
 import { agentApprovalPolicy } from "./agent-approvals.js";
 import type { AgentWorkspaces } from "./agent-workspaces.js";
@@ -41,10 +48,21 @@ export function agentSetupsOf(
     const workspaceRoot = workspaces.byAgent[agent.id];
     if (workspaceRoot === undefined) throw new Error(`no workspace for agent ${agent.id}`);
     const guestRead = agent.guestRead ?? [];
-    const tools = createBuiltinTools({ workspaceRoot, outputs, guestReadFolders: guestRead });
+    // Each session's exec directory, fixed per turn, and the files it read (re-attached after a compaction).
+    const directories = new WorkingDirectories({ env: agent.exec.env });
+    const recentReads = new RecentFileReads();
+    const tools = createBuiltinTools({
+      workspaceRoot,
+      outputs,
+      guestReadFolders: guestRead,
+      recentReads,
+      ...(agent.exec.changeDirectory ? { workingDirectories: directories } : {}),
+    });
     const researchTools = tools.filter((tool) => RESEARCH_TOOLS.has(tool.name));
     setups[agent.id] = {
       tools,
+      executionContext: directories.source,
+      recentFiles: recentReads.source,
       // Guests may call the read tools only where folders were granted; the tools confine them to those folders.
       ...(guestRead.length === 0
         ? {}

@@ -152,12 +152,12 @@ export class BotRuntime {
     const opened = await openStore(config, this.#cwd, (message) => this.#logger.warn({}, message));
     this.#store = opened.store;
     this.#storeDescription = opened.description;
-    this.#memory = openMemory(config, this.#cwd);
+    this.#memory = await openMemory(config, this.#cwd, opened.store);
     const specs = this.#specsOf(config);
     await this.#channels.sync(specs);
     if (this.#channels.size === 0 && specs.length > 0) {
-      await this.#store.close();
       await this.#memory?.close();
+      await this.#store.close();
       throw new Error("no channel could start (see the errors above)");
     }
     this.#gateway = await this.#startGateway(config);
@@ -240,8 +240,8 @@ export class BotRuntime {
     this.#gateway = undefined;
     if (gateway !== undefined) await gateway.stop(this.#config.shutdownGraceMs);
     await this.#channels.closeAll();
-    await this.#store?.close();
     await this.#memory?.close();
+    await this.#store?.close();
     this.#logger.info("stopped");
   }
 

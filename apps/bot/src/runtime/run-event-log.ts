@@ -46,6 +46,18 @@ export function logRunEvents(events: GatewayEventBus, logger: Logger): void {
           return;
         }
         case "tool_activity":
+          if (delivery.compressed !== undefined) {
+            // Audit: the model read a summary of this output, not the output itself (TACO, seed 002).
+            logger.info(
+              {
+                sessionKey: delivery.sessionKey,
+                runId: delivery.runId,
+                tool: delivery.toolName,
+                ...delivery.compressed,
+              },
+              "tool output compressed",
+            );
+          }
           if (logger.isLevelEnabled("debug")) {
             logger.debug(
               {

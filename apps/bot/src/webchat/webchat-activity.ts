@@ -50,7 +50,10 @@ export class WebchatActivityMapper {
           kind: event.phase === "start" ? "tool_start" : "tool_end",
           runId: event.runId,
           depth: this.#depths.get(event.runId) ?? 0,
-          label: event.toolName,
+          label:
+            event.compressed === undefined
+              ? event.toolName
+              : `${event.toolName} (output compressed ${event.compressed.rawTokens}→${event.compressed.compressedTokens} tokens)`,
           ...(event.phase === "end" ? { ok: event.isError !== true } : {}),
         };
       case "subagent_spawned":

@@ -21,19 +21,26 @@ export function microCompact(
   const keep = config.keepRecent ?? MICRO_COMPACTION_DEFAULTS.keepRecent;
   const minSavings = config.minSavingsTokens ?? MICRO_COMPACTION_DEFAULTS.minSavingsTokens;
   const compactable = config.compactable ?? (() => true);
+  const scores = config.scores?.(messages);
   let seen = 0;
   let saved = 0;
-  const clear: number[] = [];
+  let clear: number[] = [];
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as AgentMessage;
     if ((m as { role: string }).role !== "toolResult") continue;
     if (seen++ < keep) continue;
     const result = m as ToolResultMessage;
-    if (!compactable(result.toolName) || isCleared(result)) continue;
+    if (!compactable(result.toolName) || isCleared(result) || (scores?.[i] ?? 0) >= 1) continue;
     saved += estimateMessageTokens(result) - clearedTokens;
     clear.push(i);
   }
-  if (clear.length === 0 || saved < minSavings) return undefined;
+  if (saved < minSavings && scores !== undefined) {
+    // Below the saving threshold, only what scores 0 or less goes: a stale output that a more relevant one repeats.
+    const gain = (i: number): number => estimateMessageTokens(messages[i] as AgentMessage) - clearedTokens;
+    clear = clear.filter((i) => (scores[i] ?? 1) <= 0 && gain(i) > 0);
+    if (clear.length === 0) return undefined;
+    saved = clear.reduce((sum, i) => sum + gain(i), 0);
+  } else if (clear.length === 0 || saved < minSavings) return undefined;
   const out = messages.slice();
   for (const i of clear) {
     const result = out[i] as ToolResultMessage;

@@ -1,11 +1,13 @@
 import type { Span } from "@opentelemetry/api";
 import type { AgentEvent } from "../loop/agent-events.js";
+import type { OutputCompressor } from "../loop/tool-output-compressor.js";
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, ToolResultMessage } from "../messages/message-types.js";
 import type { Usage } from "../messages/usage.js";
 import { type DispatchDeps, decideDispatch } from "../policies/dispatch-decision.js";
 import { abortableSleep } from "../retry/abortable-sleep.js";
 import type { RunTelemetry } from "../telemetry/run-telemetry.js";
+import type { ExecutionContext } from "../tools/execution-context.js";
 import type { AnyAgentTool, ToolCategory, ToolOutput, ToolRunInfo } from "../tools/tool-types.js";
 import { abortMessage, ToolAbortError, type ToolAbortKind } from "./abort-reasons.js";
 import { validateArgs } from "./validate-args.js";
@@ -50,6 +52,10 @@ export interface ExecutorOptions {
   onSteering: (messages: AgentMessage[]) => void;
   /** Told when polling steering fails (the batch then goes on). */
   onPollError?: (error: unknown) => void;
+  /** The run's frozen execution context, handed to every call. */
+  execution?: ExecutionContext;
+  /** TACO: replaces a finished result before it is reported (never rejects; the raw result on failure). */
+  compressOutput?: OutputCompressor;
 }
 
 /**
@@ -253,11 +259,13 @@ export class ToolExecutor {
     const tool = entry.tool as AnyAgentTool;
     const signal = (entry.controller as AbortController).signal;
     let args = entry.args;
+    let approved = false;
     const dispatch = this.opts.dispatch;
     if (dispatch) {
       const verdict = await decideDispatch(dispatch(entry.call), entry.call, tool, args, signal);
       if (entry.state === DONE) return entry.result as ToolResultMessage;
       if (verdict.kind === "deny") return this.errorResult(entry, verdict.reason);
+      approved = verdict.approved;
       if (verdict.rewritten) {
         const validated = validateArgs(tool, verdict.args);
         if (!validated.ok) return this.errorResult(entry, validated.error);
@@ -277,6 +285,7 @@ export class ToolExecutor {
       toolCallId: entry.call.id,
       run: this.opts.run,
       addUsage: this.opts.addUsage,
+      ...(this.opts.execution === undefined ? {} : { execution: this.opts.execution }),
       onUpdate: (partial: ToolOutput) => {
         if (entry.state !== RUNNING) return;
         this.opts.emit({
@@ -300,7 +309,11 @@ export class ToolExecutor {
       timestamp: Date.now(),
     };
     if (output.details !== undefined) result.details = output.details;
-    return result;
+    const compress = this.opts.compressOutput;
+    if (!compress || entry.state !== RUNNING) return result;
+    // The tool is done: its timeout no longer applies; the summary call has its own.
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    return compress(result, approved, signal);
   }
 
   private complete(entry: Entry, result: ToolResultMessage): void {

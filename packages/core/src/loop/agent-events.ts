@@ -62,6 +62,8 @@ export type AgentEvent =
     }
   | { type: "stall"; timeoutMs: number; attempt: number }
   | { type: "model_fallback"; from: Model; to: Model; reason: string; discarded?: AssistantMessage }
+  | { type: "compaction_start"; kind: "summary"; tokensBefore: number }
+  | { type: "compaction_failed"; kind: "summary"; error: string }
   | {
       type: "compaction";
       kind: "micro" | "summary";

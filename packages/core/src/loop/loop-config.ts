@@ -1,3 +1,6 @@
+import type { CompactionStep } from "../context/compaction-steps.js";
+import type { ContextRestorationConfig } from "../context/context-restoration/restoration-config.js";
+import type { ToolOutputCompressionConfig } from "../context/tool-output-compression/compression-config.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
 import type { CoreLogger } from "../logging/core-logger.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
@@ -10,9 +13,11 @@ import type {
   PreDispatchPolicy,
   PreTurnPolicy,
 } from "../policies/policy-types.js";
+import type { RemindersConfig } from "../reminders/reminder-types.js";
 import type { RetryStrategy } from "../retry/retry-strategy.js";
 import type { StreamFn, StreamOptions } from "../stream/stream-fn.js";
 import type { AgentTelemetryConfig } from "../telemetry/telemetry-config.js";
+import type { ExecutionContextSource } from "../tools/execution-context.js";
 import type { AnyAgentTool, ToolCategory, ToolRunInfo } from "../tools/tool-types.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -55,6 +60,8 @@ export interface CompactionConfig {
   model?: Model;
   /** StreamFn for the summary call. Default: the run's streamFn. */
   streamFn?: StreamFn;
+  /** Steps run in order after every summarising compaction (then orphaned tool results are always stripped). */
+  afterCompaction?: CompactionStep[];
 }
 
 /** Micro-compaction settings (seed 004: keep 3, minimum saving 20 000 tokens). */
@@ -67,6 +74,11 @@ export interface MicroCompactionConfig {
   minSavingsTokens?: number;
   /** Which tools' results may be cleared. Default: all. */
   compactable?: (toolName: string) => boolean;
+  /**
+   * Eviction score per message (e.g. subgoal tiers): results scoring 1 or more are never cleared; old results
+   * scoring 0 or less (fully redundant) are cleared even below `minSavingsTokens`. Default: none.
+   */
+  scores?: (messages: readonly AgentMessage[]) => readonly number[];
 }
 
 /** Context window management. */
@@ -79,6 +91,8 @@ export interface ContextConfig {
   blockingReserve?: number;
   microCompaction?: MicroCompactionConfig;
   compaction?: CompactionConfig;
+  /** Re-attach recently read files after a summarising compaction (seed 004). Needs a `recentFiles` source. */
+  restoration?: ContextRestorationConfig;
 }
 
 /** Everything the stateless loop needs. Only `model` and `streamFn` are required. */
@@ -107,6 +121,13 @@ export interface AgentLoopConfig {
   awaitApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   tools?: AnyAgentTool[];
   toolExecution?: ToolExecutionConfig;
+  /**
+   * Resolves the run's working directory and environment once at its start (seed 002 "Per-Turn ExecutionContext");
+   * tools get it frozen as `ctx.execution`. A throwing source ends the run with an error.
+   */
+  executionContext?: ExecutionContextSource;
+  /** TACO: large outputs of compressible tools summarised before they enter the transcript (seed 002). Off by default. */
+  toolOutputCompression?: ToolOutputCompressionConfig;
   /** Model calls allowed in one run. Default 100. */
   maxTurns?: number;
   /** No stream event for this long is a stall. Default 30 000 ms. */
@@ -122,6 +143,11 @@ export interface AgentLoopConfig {
   /** Times a `length` stop is recovered from in one run. Default 3. */
   maxOutputRecoveries?: number;
   context?: ContextConfig;
+  /**
+   * System reminders (seed 004): collected before every model call and appended, as one
+   * `systemReminder` entry, at the end of the transcript. Off by default.
+   */
+  reminders?: RemindersConfig;
   /** The run's identity, handed to tools. runId defaults to a random id. */
   run?: Partial<ToolRunInfo>;
   /** Optional pino-compatible logger for what the events cannot say (e.g. a failing subscriber or poll). */

@@ -1,11 +1,13 @@
+import { finishCompaction } from "../context/compaction-steps.js";
 import { defaultConvertToLlm } from "../context/convert-to-llm.js";
 import { microCompact } from "../context/micro-compaction.js";
-import { DEFAULT_SUMMARY_PROMPT, summarizeOlderMessages } from "../context/summary-compaction.js";
+import { DEFAULT_SUMMARY_PROMPT, findCompactionCut, summarizeOlderMessages } from "../context/summary-compaction.js";
 import { estimateTokens } from "../context/token-estimate.js";
 import { repairTranscript } from "../context/transcript-repair.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import type { StreamContext } from "../stream/stream-fn.js";
+import { restoreRecentFiles } from "./restore-recent-files.js";
 import type { RunState } from "./run-state.js";
 import { DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
 
@@ -113,13 +115,16 @@ function finishRequest(state: RunState, converted: Message[], transcriptTokens: 
 export async function summarize(state: RunState): Promise<boolean> {
   const cfg = state.config.context?.compaction;
   if (cfg?.enabled === false) return false;
+  const keepRecentTokens = cfg?.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS;
+  if (findCompactionCut(state.messages, keepRecentTokens) === 0) return false;
   const before = estimateTokens(state.messages, state.systemPrompt);
   const model = cfg?.model ?? state.model;
   const apiKey = state.config.getApiKey ? await state.config.getApiKey(model.provider) : undefined;
   const streamFn = cfg?.streamFn ?? state.config.streamFn;
+  state.emit({ type: "compaction_start", kind: "summary", tokensBefore: before });
   const outcome = await summarizeOlderMessages({
     messages: state.messages,
-    keepRecentTokens: cfg?.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS,
+    keepRecentTokens,
     convert: state.config.convertToLlm ?? defaultConvertToLlm,
     prompt: cfg?.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT,
     complete: async (context) => {
@@ -145,8 +150,12 @@ export async function summarize(state: RunState): Promise<boolean> {
     },
   });
   if (outcome.reply) addUsage(state.usage, outcome.reply.usage);
-  if (!outcome.ok) return false;
-  replaceTranscript(state, outcome.messages);
+  if (!outcome.ok) {
+    state.emit({ type: "compaction_failed", kind: "summary", error: outcome.error });
+    return false;
+  }
+  replaceTranscript(state, finishCompaction(state.messages, outcome.messages, cfg?.afterCompaction));
+  await restoreRecentFiles(state);
   state.emit({
     type: "compaction",
     kind: "summary",

@@ -2,16 +2,22 @@ import type { ExecutorOptions, ToolExecutor } from "../executor/tool-executor.js
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, ToolResultMessage } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
+import { freezeExecutionContext } from "../tools/execution-context.js";
 import { appendMessage, policyContext, type RunState } from "./run-state.js";
+import { outputCompressorFor } from "./tool-output-compressor.js";
 
 const DEFAULT_ABORT_GRACE_MS = 2000;
 
-/** The executor settings of a run, built once and shared by its batches. */
+/** The executor settings of a run, built once at its start and shared by its batches (and its execution context). */
 export function executorOptionsFor(state: RunState, steered: AgentMessage[]): ExecutorOptions {
   const { config } = state;
   const policies = config.preDispatchPolicies;
   const provider = config.messageProvider;
+  const compressOutput = outputCompressorFor(state);
+  const source = config.executionContext;
   return {
+    ...(source ? { execution: freezeExecutionContext(source(state.run), state.run) } : {}),
+    ...(compressOutput ? { compressOutput } : {}),
     tools: state.tools,
     maxConcurrency: config.toolExecution?.maxConcurrency ?? 10,
     timeouts: state.timeouts,
@@ -28,7 +34,7 @@ export function executorOptionsFor(state: RunState, steered: AgentMessage[]): Ex
         ? (call: ToolCall) => ({
             policies,
             context: policyContext(state),
-            awaitApproval: config.awaitApproval,
+            awaitApproval: state.reminders?.watchApprovals(config.awaitApproval) ?? config.awaitApproval,
             announce: (request) =>
               state.emit({
                 type: "approval_required",

@@ -40,7 +40,19 @@ export interface ToolResultMessage<TDetails = unknown> {
   isError: boolean;
   /** Structured data for the app (UI, logs); never sent to the model. */
   details?: TDetails;
+  /** Set when TACO replaced the output with a summary (seed 002's `TacoCompressed` part); never sent to the model. */
+  compressed?: ToolOutputCompressionTag;
   timestamp: number;
+}
+
+/** What TACO did to a tool result, for the UI and the audit log. `raw` is the output the tool returned. */
+export interface ToolOutputCompressionTag {
+  by: "taco";
+  /** Id of the model that wrote the summary. */
+  model: string;
+  rawTokens: number;
+  compressedTokens: number;
+  raw: (TextContent | ImageContent)[];
 }
 
 /** The messages a model understands. */

@@ -6,7 +6,14 @@ import type { ApprovalDecision, ApprovalRequest, PolicyContext, PreDispatchPolic
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 
 /** What the pre-dispatch policies decided for one call, after any approval. */
-export type DispatchVerdict = { kind: "allow"; args: unknown; rewritten: boolean } | { kind: "deny"; reason: string };
+export type DispatchVerdict =
+  | {
+      kind: "allow";
+      args: unknown;
+      rewritten: boolean /** A person approved the call through an `ask`. */;
+      approved: boolean;
+    }
+  | { kind: "deny"; reason: string };
 
 /** How the executor reaches the app for approvals and events. */
 export interface DispatchDeps {
@@ -30,6 +37,7 @@ export async function decideDispatch(
 ): Promise<DispatchVerdict> {
   let current = args;
   let rewritten = false;
+  let approved = false;
   for (const policy of deps.policies) {
     let decision: Awaited<ReturnType<PreDispatchPolicy>>;
     try {
@@ -48,8 +56,9 @@ export async function decideDispatch(
     if (!answer.approved) {
       return { kind: "deny", reason: `Tool call denied: ${answer.reason ?? "not approved"}` };
     }
+    approved = true;
   }
-  return { kind: "allow", args: current, rewritten };
+  return { kind: "allow", args: current, rewritten, approved };
 }
 
 function askForApproval(

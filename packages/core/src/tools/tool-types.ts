@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ImageContent, TextContent } from "../messages/content.js";
 import type { Usage } from "../messages/usage.js";
+import type { ExecutionContext } from "./execution-context.js";
 
 /** Timeout class of a tool (seed 003): exec 600 s, mcp 120 s, info 30 s, edit 30 s by default. */
 export type ToolCategory = "info" | "edit" | "exec" | "mcp";
@@ -31,6 +32,8 @@ export interface ToolCallContext<TDetails = unknown> {
   run: ToolRunInfo;
   /** Adds a child run's usage and cost to this run (sub-agents). */
   addUsage(usage: Usage): void;
+  /** The run's working directory and environment, fixed at its start; absent unless `executionContext` is configured. */
+  execution?: ExecutionContext;
 }
 
 /** A tool: a zod schema for its arguments, a timeout category and how to run it. */

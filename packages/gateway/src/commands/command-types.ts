@@ -26,6 +26,8 @@ export interface SessionStatus {
   readonly queued: number;
   readonly running: boolean;
   readonly lastCompaction?: { readonly before: number; readonly after: number };
+  /** With a subgoal pruning strategy: the active subgoal's description, or null when none is known yet. */
+  readonly activeSubgoal?: string | null;
   /** A cluster's instances (id, shards held, heartbeat age); undefined outside a cluster. */
   readonly instances?: readonly ClusterInstance[];
   /** A cluster: the instance that owns this session now (where its turns run), when one answered. */

@@ -16,6 +16,7 @@ export const statusCommand: CommandDefinition = {
       `**Context** ~${s.contextTokens} tokens · **cost** ${formatCost(s.cost)}`,
       `**Queue** ${s.queueMode} · ${s.queued} waiting · ${s.running ? "working" : "idle"}`,
       `**Last compaction** ${compaction}`,
+      ...(s.activeSubgoal === undefined ? [] : [`**Subgoal** ${s.activeSubgoal ?? "none yet"}`]),
       ...(s.instances === undefined ? [] : renderInstances(s.instances, s.owner)),
     ].join("\n");
   },

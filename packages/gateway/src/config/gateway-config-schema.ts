@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { budgetConfigSchema } from "../budgets/budget-config.js";
+import { compactionConfigSchema } from "../compaction/compaction-config.js";
+import {
+  contextRestorationConfigSchema,
+  toolOutputCompressionConfigSchema,
+} from "../context-features/context-features-config.js";
 import { goalConfigSchema } from "../goals/goal-config.js";
+import { reminderConfigSchema } from "../reminders/reminder-config.js";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
 
 const idSchema = z
@@ -38,6 +44,16 @@ export const agentConfigSchema = z.strictObject({
   goals: goalConfigSchema.prefault({}),
   /** Spending limits: tokens and US dollars per UTC day and per goal (see docs/goals.md "Budgets"). */
   budgets: budgetConfigSchema.prefault({}),
+  /** TACO: large tool outputs summarised by a fast model before they enter the transcript (seed 002). Default off. */
+  toolOutputCompression: toolOutputCompressionConfigSchema.prefault({}),
+  /** A chat's `/model` choice is stored and restored after a restart (seed 002). Default true. */
+  modelPersistence: z.boolean().default(true),
+  /** Recently read files re-attached after a compaction (seed 004). Default on. */
+  contextRestoration: contextRestorationConfigSchema.prefault({}),
+  /** Compaction: subgoal-aware pruning and the chat's compaction status line (see the gateway README). */
+  compaction: compactionConfigSchema.prefault({}),
+  /** System reminders before each model call (time passed, approval outcomes); off by default. */
+  reminders: reminderConfigSchema.optional(),
 });
 
 /** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */

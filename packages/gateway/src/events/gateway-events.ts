@@ -40,6 +40,8 @@ export type GatewayEvent =
       readonly toolName: string;
       readonly phase: "start" | "end";
       readonly isError?: boolean;
+      /** Set at the end when TACO replaced the output with a summary (seed 002): who summarised, and the sizes. */
+      readonly compressed?: { readonly model: string; readonly rawTokens: number; readonly compressedTokens: number };
     }
   | {
       readonly type: "subagent_spawned";

@@ -1,6 +1,13 @@
-import { DEFAULT_SUMMARY_PROMPT, defaultConvertToLlm, estimateTokens, summarizeOlderMessages } from "@chorus/core";
+import {
+  DEFAULT_SUMMARY_PROMPT,
+  defaultConvertToLlm,
+  estimateTokens,
+  finishCompaction,
+  summarizeOlderMessages,
+} from "@chorus/core";
 import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
+import { restoreAfterCompact } from "../context-features/restore-after-compact.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
@@ -122,14 +129,22 @@ async function compact(ctx: GatewayContext, key: string): Promise<string> {
       prompt: DEFAULT_SUMMARY_PROMPT,
     });
     if (!outcome.ok) return `Nothing was compacted (${outcome.error}).`;
-    agent.replaceMessages(outcome.messages);
-    const after = estimateTokens(outcome.messages);
+    const restoration = ctx.agents.get(session.agentId)?.loopFeatures.context?.restoration;
+    // The same post-compaction steps as the loop's (subgoal re-insertion…), then the orphaned tool_result strip; then
+    // the recently read files re-attached to the summary.
+    const compacted = await restoreAfterCompact(
+      restoration,
+      key,
+      finishCompaction(agent.state.messages, outcome.messages, runtime.compactionSteps),
+    );
+    agent.replaceMessages(compacted);
+    const after = estimateTokens(compacted);
     runtime.lastCompaction = { before, after };
     // Messages that arrived during the summary call are stored already; they stay after the fresh start.
     const waiting = runtime.lane.waitingItems().map((item) => item.message);
     await ctx.store.transaction(async (tx) => {
       await tx.resetTranscript(key);
-      await tx.appendMessages(key, [...outcome.messages, ...waiting]);
+      await tx.appendMessages(key, [...compacted, ...waiting]);
       // Settings are read again here: others (the goal) may have changed since the summary started.
       const settings = (await tx.getSession(key))?.settings ?? session.settings;
       await tx.updateSession(key, { settings: { ...settings, lastCompaction: { before, after } } });

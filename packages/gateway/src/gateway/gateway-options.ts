@@ -1,4 +1,12 @@
-import type { AgentLoopConfig, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type {
+  AgentLoopConfig,
+  AnyAgentTool,
+  ExecutionContextSource,
+  Model,
+  PreDispatchPolicy,
+  RecentFilesSource,
+  StreamFn,
+} from "@chorus/core";
 import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
@@ -34,6 +42,16 @@ export interface AgentRuntimeSetup {
    * they would ask about is refused (a sub-agent cannot ask).
    */
   policies?: readonly PreDispatchPolicy[];
+  /**
+   * Each session's working directory and environment, read at the start of every turn (seed 002 "Per-Turn
+   * ExecutionContext"; e.g. `new WorkingDirectories().source` from @chorus/tools).
+   */
+  executionContext?: ExecutionContextSource;
+  /**
+   * The files a session read recently, re-attached after a compaction when `contextRestoration` is on (seed 004; e.g.
+   * `new RecentFileReads().source` from @chorus/tools).
+   */
+  recentFiles?: RecentFilesSource;
 }
 
 /** Everything a Gateway is built from. Only config, store, channels, streamFn and models are required. */

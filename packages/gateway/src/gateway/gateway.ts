@@ -17,6 +17,7 @@ import { goalOf } from "../goals/goal-record.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { GatewayMemory, withMemoryHooks, withMemoryTools } from "../memory/index.js";
+import { findChosenModel } from "../model-preference/model-preference.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { localIngress } from "../ownership/ingress-leases.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
@@ -157,7 +158,14 @@ export class Gateway {
     const memory =
       options.memory === undefined
         ? undefined
-        : new GatewayMemory(options.memory, { store: this.store, logger: this.#logger, track, now });
+        : new GatewayMemory(options.memory, {
+            store: this.store,
+            logger: this.#logger,
+            track,
+            now,
+            streamFn: options.streamFn,
+            findModel: (id) => options.models.find(id),
+          });
     const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
       this.#agents.set(
@@ -199,10 +207,11 @@ export class Gateway {
       admission,
       streamFn,
       loop,
-      resolveModel: (id) => options.models.find(id),
+      resolveModel: (id) => findChosenModel(options.models, id),
       channelFor,
       deliver,
       notice: (sessionKey, chat, text) => notices.post(sessionKey, chat, text),
+      notices,
       onIdle: (runtime) => this.#sessions.onIdle(runtime),
       track,
       replyMode: options.replyMode ?? "preview",
@@ -383,6 +392,7 @@ export class Gateway {
     if (this.#scheduleTimer !== undefined) clearInterval(this.#scheduleTimer);
     // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
     this.#goals.halt();
+    this.#context.memory?.stop();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);

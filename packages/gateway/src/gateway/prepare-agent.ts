@@ -10,6 +10,7 @@ import {
 } from "@chorus/tools";
 import { GatewayConfigError } from "../config/gateway-config-error.js";
 import type { AgentConfig } from "../config/gateway-config-schema.js";
+import { type AgentLoopFeatures, agentLoopFeatures } from "../context-features/agent-loop-features.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -29,6 +30,8 @@ export interface PreparedAgent {
   readonly subagents: Subagents | undefined;
   /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
   readonly supervisorModel: Model | undefined;
+  /** TACO, context restoration and the per-turn execution context, over the gateway-wide loop settings. */
+  readonly loopFeatures: AgentLoopFeatures;
 }
 
 /** What prepareAgent needs from the gateway. */
@@ -77,6 +80,13 @@ export function prepareAgent(
       },
     ]);
   }
+  const subgoalModel = config.compaction.subgoalModel;
+  if (subgoalModel !== undefined && deps.models.find(subgoalModel) === undefined) {
+    throw new GatewayConfigError([
+      { path: `agents.${config.id}.compaction.subgoalModel`, message: `unknown model ${JSON.stringify(subgoalModel)}` },
+    ]);
+  }
+  const loopFeatures = agentLoopFeatures(config, setup, deps.models, deps.loop);
   const groups = mergeToolGroups(setup?.toolGroups);
   const tierGate = createToolPolicyGate({
     ...(config.toolPolicy === undefined ? {} : { policy: toToolPolicy(config.toolPolicy) }),
@@ -138,6 +148,7 @@ export function prepareAgent(
     ],
     subagents,
     supervisorModel,
+    loopFeatures,
   };
 }
 

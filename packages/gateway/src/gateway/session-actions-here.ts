@@ -1,4 +1,5 @@
 import type { ModelSwitch } from "../commands/command-types.js";
+import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { GatewayContext } from "./gateway-context.js";
 
@@ -13,7 +14,12 @@ export async function newSessionHere(ctx: GatewayContext, key: string): Promise<
     runtime.stop("user", "a new conversation was started");
     await runtime.settled();
     runtime.dropAgent();
+    runtime.resetSubgoals();
+  } else {
+    await forgetStoredSubgoals(ctx.store, key);
   }
+  // The extraction pass reads the conversation before it leaves the transcript (its model call runs in the background).
+  await ctx.memory?.sessionEnding(key);
   await ctx.store.resetTranscript(key);
   await ctx.goals.sessionReset(key);
 }
@@ -31,10 +37,18 @@ export async function stopSessionHere(
   return { stopped: runtime.stop("user", "stopped by the user") || paused, dropped };
 }
 
-/** /model <id> in this process: remembered in the store, and the live session switches. */
+/**
+ * /model <id> in this process: remembered in the store (unless the agent's `modelPersistence` is false: then only in
+ * this process's runtime of the session), and the live session switches.
+ */
 export async function switchModelHere(ctx: GatewayContext, key: string, id: string): Promise<ModelSwitch> {
   const model = ctx.options.models.find(id);
   if (model === undefined) return { ok: false, known: ctx.options.models.list().map((known) => known.id) };
+  const session = await ctx.store.getSession(key);
+  if (session !== undefined && ctx.agents.get(session.agentId)?.config.modelPersistence === false) {
+    ctx.sessions.runtimeFor(session).setModel(model.id);
+    return { ok: true, model: model.id };
+  }
   await ctx.store.updateSession(key, { modelOverride: model.id });
   ctx.sessions.get(key)?.setModel(model.id);
   return { ok: true, model: model.id };

@@ -1,4 +1,4 @@
-import type { AgentLoopConfig, AgentRunResult, Model, StreamFn } from "@chorus/core";
+import type { AgentLoopConfig, AgentMessage, AgentRunResult, Model, StreamFn } from "@chorus/core";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { Channel, SendTarget } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -6,10 +6,12 @@ import type { RunTracker } from "../fleet/run-tracker.js";
 import type { FairAdmission } from "../lanes/fair-admission.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import type { SessionOwnership } from "../ownership/session-ownership.js";
+import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
+import type { ChatNotices } from "./chat-notices.js";
 import type { GatewayLogger } from "./gateway-logger.js";
 import type { SessionRuntime } from "./session-runtime.js";
 
@@ -41,6 +43,8 @@ export interface SessionTurnHooks {
   turnStarted(start: { readonly sessionKey: string; readonly items: readonly LaneItem[] }): void;
   /** Called once per turn, after its commit. Contract: must not throw. */
   turnEnded(end: SessionTurnEnd): void;
+  /** Writes to join a commit of the session's turn (long-term memory's facts), given its messages. */
+  sideWritesFor?(sessionKey: string, messages: readonly AgentMessage[]): CommitSideWrites | undefined;
 }
 
 /** What a session runtime needs from its gateway. */
@@ -57,6 +61,8 @@ export interface SessionRuntimeDeps {
   channelFor(channel: string, accountId: string): Channel | undefined;
   deliver(entries: readonly OutboxEntry[]): void;
   notice(sessionKey: string, chat: SessionChat, text: string): void;
+  /** Notices that can be edited later (the compaction status line). Without it, no status line is shown. */
+  notices?: Pick<ChatNotices, "post" | "replace">;
   onIdle(runtime: SessionRuntime): void;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

@@ -1,8 +1,21 @@
-import { Agent, type AgentEvent, type AgentRunResult, type Model } from "@chorus/core";
+import {
+  Agent,
+  type AgentEvent,
+  type AgentRunResult,
+  type CompactionStep,
+  type Model,
+  type RemindersConfig,
+  type SubgoalTracker,
+} from "@chorus/core";
+import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
+import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import { compressionOf } from "../context-features/compression-of.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
+import { restoredModelChoice } from "../model-preference/model-preference.js";
 import type { TrustTier } from "../policy/trust-tier.js";
+import { type ReminderConfig, remindersFromConfig } from "../reminders/reminder-config.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
 import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
@@ -63,6 +76,8 @@ export class SessionRuntime implements LaneHost {
   #turn: Promise<void> | undefined;
   #modelOverride: string | undefined;
   #groupToolPolicy: unknown;
+  /** Subgoal tracking, when the agent's compaction uses a subgoal pruning strategy. */
+  readonly #subgoals: SubgoalTracker | undefined;
   /** Last compaction of this session, for /status. */
   lastCompaction: { before: number; after: number } | undefined;
 
@@ -79,8 +94,18 @@ export class SessionRuntime implements LaneHost {
     this.key = session.key;
     this.agentId = session.agentId;
     this.chat = chat;
-    this.#modelOverride = session.modelOverride;
+    this.#modelOverride = restoredModelChoice(prepared.config, session);
     this.#groupToolPolicy = groupToolPolicy;
+    this.#subgoals = sessionSubgoalTracker(prepared.config.compaction, {
+      sessionKey: session.key,
+      stored: session.settings[SUBGOALS_SETTING],
+      model: () => this.model,
+      resolveModel: deps.resolveModel,
+      streamFn: deps.streamFn,
+      store: deps.store,
+      logger: deps.logger,
+      track: deps.track,
+    });
     this.lane = new SessionLane(this, deps.admission, {
       mode: session.queueModeOverride ?? mode,
       maxQueued: deps.maxQueued,
@@ -96,6 +121,27 @@ export class SessionRuntime implements LaneHost {
 
   get agent(): Agent | undefined {
     return this.#agent;
+  }
+
+  /** The active subgoal's description (for /status), when subgoal pruning is on and one is known. */
+  get activeSubgoal(): string | undefined {
+    return this.#subgoals?.activeSubgoal;
+  }
+
+  /** Whether this session tracks subgoals (a subgoal pruning strategy is configured). */
+  get tracksSubgoals(): boolean {
+    return this.#subgoals !== undefined;
+  }
+
+  /** Forgets the session's subgoals (a new conversation). */
+  resetSubgoals(): void {
+    this.#subgoals?.reset();
+  }
+
+  /** The steps every hard compaction of this session runs (the loop's and /compact alike). */
+  get compactionSteps(): CompactionStep[] {
+    const configured = this.#deps.loop?.context?.compaction?.afterCompaction ?? [];
+    return this.#subgoals === undefined ? [...configured] : [...configured, this.#subgoals.compactionStep];
   }
 
   get currentRunId(): string | undefined {
@@ -301,6 +347,7 @@ export class SessionRuntime implements LaneHost {
       replies: replies ?? NO_REPLIES,
       answersSeq: () => current.answersSeq,
       ...(fence === undefined ? {} : { fence }),
+      sideWritesFor: (messages) => deps.turnHooks?.sideWritesFor?.(this.key, messages),
       // Taken over by another instance: no tool of this run may act any more (the new owner answers the messages).
       onFenced: () => this.stop("interrupt", "another instance took this session over"),
       onCommitted: (entries) => deps.deliver(entries),
@@ -316,9 +363,11 @@ export class SessionRuntime implements LaneHost {
       usage: () => agent.state.usage,
       abort: (reason) => this.stop("admin", reason),
     });
+    const statusLine = this.#statusLine(chat, channel?.capabilities.edit ?? false);
     const unsubscribe = agent.subscribe((event) => {
       trace.observe(event);
       replies?.onEvent(event);
+      statusLine?.onEvent(event);
       committer.onEvent(event);
       this.#observe(runId, event);
       if (event.type === "approval_required") {
@@ -351,6 +400,8 @@ export class SessionRuntime implements LaneHost {
       deps.runs.remove(runId);
       deps.approvals.closeRun(runId);
     }
+    // Between turns, never awaited: the next turn does not wait for the subgoal extraction.
+    this.#subgoals?.refreshAfterTurn(agent.state.messages);
     const notice = endNotice(result.reason, result.error, current.cause);
     // The run's work is over: say so, and give the global slot to the next session while this turn is persisted (the
     // cap bounds concurrent model work; this session's next turn still waits for the commit, as the lane runs one
@@ -392,14 +443,17 @@ export class SessionRuntime implements LaneHost {
     const prepared = this.#prepared;
     const agent = new Agent({
       ...this.#deps.loop,
+      ...prepared.loopFeatures,
       model: this.model,
       streamFn: this.#deps.streamFn,
       ...(prepared.config.systemPrompt === undefined ? {} : { systemPrompt: prepared.config.systemPrompt }),
       messages,
+      ...(this.#subgoals === undefined ? {} : { context: this.#subgoals.applyTo(this.#deps.loop?.context) }),
       tools: [...prepared.tools],
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
       telemetry: agentTelemetry(this.#deps, this.agentId, this.key),
+      ...optionalReminders(prepared.config.reminders),
     });
     this.#unlink = prepared.subagents?.linkAgent(agent);
     this.#agent = agent;
@@ -423,6 +477,13 @@ export class SessionRuntime implements LaneHost {
     return undefined;
   }
 
+  /** The chat's compaction status line for one turn, unless the agent turned it off. */
+  #statusLine(chat: SessionChat, canEdit: boolean): CompactionStatusLine | undefined {
+    const notices = this.#deps.notices;
+    if (notices === undefined || !this.#prepared.config.compaction.statusLine) return undefined;
+    return new CompactionStatusLine(noticeOutlet(notices, this.#deps.store, this.key, chat, canEdit, this.#deps.track));
+  }
+
   #observe(runId: string, event: AgentEvent): void {
     const { events, now } = this.#deps;
     if (event.type === "tool_execution_start" || event.type === "tool_execution_end") {
@@ -435,12 +496,25 @@ export class SessionRuntime implements LaneHost {
         toolName: event.toolName,
         phase: event.type === "tool_execution_start" ? "start" : "end",
         ...(event.type === "tool_execution_end" ? { isError: event.isError } : {}),
+        ...(event.type === "tool_execution_end" && event.result.compressed !== undefined
+          ? { compressed: compressionOf(event.result.compressed) }
+          : {}),
       });
     } else if (event.type === "compaction" && event.kind === "summary") {
       this.lastCompaction = { before: event.tokensBefore, after: event.tokensAfter };
+      const saved = event.tokensBefore - event.tokensAfter;
+      this.#deps.logger.info(
+        { sessionKey: this.key, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, saved },
+        "compacted the conversation",
+      );
     }
   }
 }
 
 /** The preview side of a reply manager for a session whose channel is gone: nothing to preview. */
 const NO_REPLIES: Pick<ReplyManager, "previewing" | "takePreview"> = { previewing: false, takePreview: async () => [] };
+
+function optionalReminders(config: ReminderConfig | undefined): { reminders?: RemindersConfig } {
+  const reminders = remindersFromConfig(config);
+  return reminders === undefined ? {} : { reminders };
+}

@@ -1,15 +1,22 @@
 import { estimateTokens, type Model } from "@chorus/core";
 import type { SessionStatus } from "../commands/command-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import type { GatewayContext } from "./gateway-context.js";
 
-/** The model a session uses now: its live runtime's, else its stored override, else its agent's default. */
+/**
+ * The model a session uses now: its live runtime's, else its stored override (when the agent restores choices and the
+ * catalog still has it), else its agent's default.
+ */
 export async function modelOf(ctx: GatewayContext, key: string): Promise<Model> {
   const runtime = ctx.sessions.get(key);
   if (runtime !== undefined) return runtime.model;
   const session = await ctx.store.getSession(key);
   const prepared = session === undefined ? undefined : ctx.agents.get(session.agentId);
-  const override = session?.modelOverride === undefined ? undefined : ctx.options.models.find(session.modelOverride);
+  const override =
+    session === undefined
+      ? undefined
+      : findChosenModel(ctx.options.models, restoredModelChoice(prepared?.config, session));
   return override ?? prepared?.defaultModel ?? ctx.agents.values().next().value!.defaultModel;
 }
 
@@ -34,6 +41,7 @@ export async function statusHere(ctx: GatewayContext, key: string): Promise<Sess
     queueMode: (runtime?.lane.mode ?? "steer") as QueueMode,
     queued: runtime?.lane.queued ?? 0,
     running: runtime?.currentRunId !== undefined,
+    ...(runtime?.tracksSubgoals === true ? { activeSubgoal: runtime.activeSubgoal ?? null } : {}),
   };
   if (runtime !== undefined && !runtime.lane.busy) ctx.sessions.onIdle(runtime);
   return lastCompaction === undefined ? result : { ...result, lastCompaction };

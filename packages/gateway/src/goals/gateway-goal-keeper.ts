@@ -5,6 +5,7 @@ import type { GatewayLogger } from "../gateway/gateway-logger.js";
 import type { ModelCatalog } from "../gateway/gateway-options.js";
 import type { PreparedAgent } from "../gateway/prepare-agent.js";
 import type { SessionRegistry } from "../gateway/session-registry.js";
+import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import type { SessionStore } from "../store/session-store.js";
 import { GoalKeeper } from "./goal-keeper.js";
 
@@ -38,7 +39,7 @@ export function createGatewayGoalKeeper(parts: GatewayGoalParts): GoalKeeper {
     configFor: (agentId) => agents.get(agentId)?.config.goals,
     supervisorModel: (session) => {
       const prepared = agents.get(session.agentId) ?? agents.values().next().value!;
-      const override = session.modelOverride === undefined ? undefined : models.find(session.modelOverride);
+      const override = findChosenModel(models, restoredModelChoice(prepared.config, session));
       return prepared.supervisorModel ?? override ?? prepared.defaultModel;
     },
     cannotRun: (session) => {

@@ -1,23 +1,30 @@
-import type { AnyAgentTool, ToolRunInfo } from "@chorus/core";
+import type { AgentMessage, AnyAgentTool, Model, StreamFn, ToolRunInfo } from "@chorus/core";
 import {
   checkFactText,
   createMemoryTools,
   type Fact,
   type FactPage,
+  MemoryError,
   type MemoryExport,
+  type NewFact,
+  type PgQueryable,
+  PostgresMemoryStore,
   type RecallOptions,
   type RememberResult,
   recallFacts,
   renderRecallBlock,
   type ScopeCount,
+  SqliteMemoryStore,
   storeFactEmbeddings,
 } from "@chorus/memory";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
-import type { LaneItem } from "../lanes/lane-item.js";
+import { type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import type { TrustTier } from "../policy/trust-tier.js";
+import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { GatewayMemoryOptions } from "./gateway-memory-options.js";
-import { type HeldFact, HeldFacts } from "./held-facts.js";
+import { HeldFacts } from "./held-facts.js";
+import { SessionExtraction } from "./session-extraction.js";
 import { type SessionMemoryScopes, sessionMemoryScopes } from "./session-memory-scopes.js";
 import { userInputText } from "./user-input-text.js";
 
@@ -31,6 +38,9 @@ export interface GatewayMemoryDeps {
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;
   readonly now: () => number;
+  /** The model calls of the extraction pass (`options.extraction`). */
+  readonly streamFn: StreamFn;
+  findModel(id: string): Model | undefined;
 }
 
 /** What `/memory` may do (the command host hands it to the command). */
@@ -48,8 +58,9 @@ export interface MemoryCommands {
 
 /**
  * Long-term memory in the gateway: the `remember`/`forget`/`recall` tools with scopes from the session key and the
- * turn's tier, recall into the system prompt before a turn's first model call, and facts written only after the turn
- * that produced them is committed. Contract: memory never fails a turn — a slow or failing recall is skipped and
+ * turn's tier, recall into the system prompt before a turn's first model call, and facts written with the commit that
+ * stores their `remember` result — inside its transaction when the memory store shares the session store's database,
+ * right after it otherwise. Contract: memory never fails a turn — a slow or failing recall is skipped and
  * logged, a failed fact write is logged.
  */
 export class GatewayMemory implements MemoryCommands {
@@ -64,11 +75,27 @@ export class GatewayMemory implements MemoryCommands {
   readonly #writing = new Map<string, Promise<void>>();
   /** The platform message each session's running turn answers: the source of the facts it produces. */
   readonly #sourceMessage = new Map<string, string>();
+  readonly #extraction: SessionExtraction | undefined;
   readonly tools: readonly AnyAgentTool[];
 
   constructor(options: GatewayMemoryOptions, deps: GatewayMemoryDeps) {
     this.#options = options;
     this.#deps = deps;
+    this.#extraction =
+      options.extraction === undefined
+        ? undefined
+        : new SessionExtraction({
+            options: options.extraction,
+            store: deps.store,
+            memory: options.store,
+            streamFn: deps.streamFn,
+            findModel: (id) => deps.findModel(id),
+            scopesOf: (sessionKey, tier) => this.scopesOf(sessionKey, tier),
+            enabled: (sessionKey) => this.enabled(sessionKey),
+            track: (work) => deps.track(work),
+            logger: deps.logger,
+            now: deps.now,
+          });
     this.tools = createMemoryTools({
       store: options.store,
       scopes: (run) => this.#scopesOfRun(run),
@@ -130,23 +157,79 @@ export class GatewayMemory implements MemoryCommands {
   }
 
   /**
-   * After a turn's commit: writes the facts it held whose `remember` result is in the stored transcript (a commit
-   * that failed leaves them unwritten). Contract: never throws; the work is tracked.
+   * The facts to write with a commit of `messages`: those whose `remember` result is among them. Inside the commit's
+   * transaction when the memory store lives in the session store's database; right after it otherwise; back to
+   * waiting when the commit fails (its messages go into the next one). Undefined when there are none.
+   */
+  sideWritesFor(sessionKey: string, messages: readonly AgentMessage[]): CommitSideWrites | undefined {
+    const held = this.#held.takeFor(sessionKey, toolResultIds(messages));
+    if (held.length === 0) return undefined;
+    const store = this.#options.store;
+    const facts = held.map((entry) => entry.fact);
+    let results: RememberResult[] = [];
+    return {
+      writes: {
+        sync: (connection) => {
+          if (!(store instanceof SqliteMemoryStore) || store.database !== connection) return false;
+          results = [];
+          for (const fact of facts) {
+            try {
+              results.push(store.rememberSync(fact));
+            } catch (error) {
+              this.#refused(sessionKey, error);
+            }
+          }
+          return true;
+        },
+        onClient: async (client) => {
+          if (!(store instanceof PostgresMemoryStore) || this.#options.inSessionDatabase !== true) return false;
+          results = [];
+          for (const fact of facts) {
+            try {
+              results.push(await store.rememberOn(client as PgQueryable, fact));
+            } catch (error) {
+              this.#refused(sessionKey, error);
+            }
+          }
+          return true;
+        },
+      },
+      committed: (sideWritten) => {
+        this.#track(sessionKey, sideWritten ? Promise.resolve(results) : this.#writeAll(facts));
+      },
+      failed: () => {
+        for (const entry of held) this.#held.hold(sessionKey, entry);
+      },
+    };
+  }
+
+  /**
+   * After a turn: facts still held belong to a `remember` whose result was never committed; they are dropped. The
+   * session's extraction pass (when configured) waits for it to go quiet.
    */
   turnEnded(sessionKey: string, items: readonly LaneItem[]): void {
-    const held = this.#held.take(sessionKey);
+    if (items.length > 0) this.#extraction?.turnEnded(sessionKey, items.map((item) => item.trust).reduce(lowerTier));
+    const dropped = this.#held.take(sessionKey);
     this.#sourceMessage.delete(sessionKey);
-    if (held.length === 0) return;
-    const writing = this.#writeCommitted(sessionKey, items, held)
-      .then((written) => this.#embed(sessionKey, written))
-      .catch((error: unknown) => {
-        this.#deps.logger.error({ sessionKey, error: describeError(error) }, "could not write remembered facts");
-      })
-      .finally(() => {
-        if (this.#writing.get(sessionKey) === writing) this.#writing.delete(sessionKey);
-      });
-    this.#writing.set(sessionKey, writing);
-    this.#deps.track(writing);
+    if (dropped.length > 0) {
+      this.#deps.logger.warn(
+        { sessionKey, count: dropped.length },
+        "remembered facts were dropped: their turn was not committed",
+      );
+    }
+  }
+
+  /**
+   * The session starts afresh (`/new`): its extraction pass reads its messages now and runs in the background.
+   * Contract: never rejects.
+   */
+  async sessionEnding(sessionKey: string): Promise<void> {
+    await this.#extraction?.sessionEnding(sessionKey);
+  }
+
+  /** Gateway shutdown: extraction passes still waiting for a quiet session are dropped. */
+  stop(): void {
+    this.#extraction?.stop();
   }
 
   list(scope: string, page: { limit: number; offset: number }): Promise<FactPage> {
@@ -191,30 +274,47 @@ export class GatewayMemory implements MemoryCommands {
     return this.scopesOf(sessionKey, (run.meta?.trustTier as TrustTier | undefined) ?? "guest");
   }
 
-  async #writeCommitted(sessionKey: string, items: readonly LaneItem[], held: readonly HeldFact[]): Promise<Fact[]> {
-    const seqs = items.flatMap((item) => {
-      const seq = (item as { seq?: number }).seq;
-      return seq === undefined ? [] : [seq];
-    });
-    const transcript = await this.#deps.store.readTranscript(
-      sessionKey,
-      seqs.length === 0 ? undefined : { fromSeq: Math.min(...seqs) },
-    );
-    const committed = new Set<string>();
-    for (const { message } of transcript) {
-      const m = message as { role?: string; toolCallId?: string };
-      if (m.role === "toolResult" && m.toolCallId !== undefined) committed.add(m.toolCallId);
-    }
-    const written: Fact[] = [];
-    for (const entry of held) {
-      if (!committed.has(entry.toolCallId)) {
-        this.#deps.logger.warn({ sessionKey }, "a remembered fact was dropped: its turn was not committed");
-        continue;
+  /**
+   * A fact the memory store refused inside a turn's commit (`MemoryError`: checked before anything is written) is
+   * dropped and logged, so that the turn still commits; any other error fails the commit (and is rethrown).
+   */
+  #refused(sessionKey: string, error: unknown): void {
+    if (!(error instanceof MemoryError)) throw error;
+    this.#deps.logger.warn({ sessionKey, reason: error.code }, "a remembered fact was refused by the memory store");
+  }
+
+  async #writeAll(facts: readonly NewFact[]): Promise<RememberResult[]> {
+    const results: RememberResult[] = [];
+    for (const fact of facts) {
+      try {
+        results.push(await this.#options.store.remember(fact));
+      } catch (error) {
+        this.#deps.logger.error(
+          { sessionKey: fact.source.sessionKey, error: describeError(error) },
+          "could not write a remembered fact",
+        );
       }
-      const result: RememberResult = await this.#options.store.remember(entry.fact);
-      if (result.kind !== "merged") written.push(result.fact);
     }
-    return written;
+    return results;
+  }
+
+  /** Embeds the facts once written; the session's next recall waits for the writing. */
+  #track(sessionKey: string, written: Promise<readonly RememberResult[]>): void {
+    const writing = written
+      .then((results) =>
+        this.#embed(
+          sessionKey,
+          results.flatMap((result) => (result.kind === "merged" ? [] : [result.fact])),
+        ),
+      )
+      .catch((error: unknown) => {
+        this.#deps.logger.error({ sessionKey, error: describeError(error) }, "could not write remembered facts");
+      })
+      .finally(() => {
+        if (this.#writing.get(sessionKey) === writing) this.#writing.delete(sessionKey);
+      });
+    this.#writing.set(sessionKey, writing);
+    this.#deps.track(writing);
   }
 
   /** Embeds freshly written facts in the background (the next turn does not wait for it). */
@@ -227,6 +327,16 @@ export class GatewayMemory implements MemoryCommands {
       }),
     );
   }
+}
+
+/** The tool call ids answered by the tool results among `messages`. */
+function toolResultIds(messages: readonly AgentMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    const m = message as { role?: string; toolCallId?: string };
+    if (m.role === "toolResult" && m.toolCallId !== undefined) ids.add(m.toolCallId);
+  }
+  return ids;
 }
 
 function withEmbedder(options: GatewayMemoryOptions): RecallOptions {

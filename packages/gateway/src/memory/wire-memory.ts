@@ -14,7 +14,7 @@ export function withMemoryTools(
 
 /**
  * The turn hooks with memory around them: recall appended to the system prompt the other hooks made (before the
- * turn's first model call), held facts written after each turn's commit. Unchanged without memory.
+ * turn's first model call), held facts written with the commit storing their `remember` result. Unchanged without memory.
  */
 export function withMemoryHooks(hooks: SessionTurnHooks, memory: GatewayMemory | undefined): SessionTurnHooks {
   if (memory === undefined) return hooks;
@@ -25,6 +25,7 @@ export function withMemoryHooks(hooks: SessionTurnHooks, memory: GatewayMemory |
       return memory.promptWithRecall(session.key, prompt ?? base, items, tier);
     },
     turnStarted: (start) => hooks.turnStarted(start),
+    sideWritesFor: (sessionKey, messages) => memory.sideWritesFor(sessionKey, messages),
     turnEnded: (end) => {
       memory.turnEnded(end.sessionKey, end.items);
       hooks.turnEnded(end);

@@ -7,6 +7,7 @@ import { isSessionStoreError } from "../store/session-store-error.js";
 import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, StoreFence } from "../store/store-types.js";
 import { timeStoreCommit } from "../telemetry/store-commit-timer.js";
 import { assistantText, hasToolCalls, toolCallIds } from "./assistant-text.js";
+import type { CommitSideWrites } from "./commit-side-writes.js";
 import type { ReplyManager } from "./reply-manager.js";
 
 /** Options of one run's committer. */
@@ -34,6 +35,11 @@ export interface TurnCommitterOptions {
    * its messages will never be stored, and the new owner answers them.
    */
   onFenced?: () => void;
+  /**
+   * Writes to join each commit's transaction, given that commit's messages (long-term memory: the facts whose
+   * `remember` result is among them). Undefined: nothing to join.
+   */
+  sideWritesFor?: (messages: readonly AgentMessage[]) => CommitSideWrites | undefined;
   /** Receives the outbox entries of every commit, in order, to deliver them. */
   onCommitted(entries: readonly OutboxEntry[]): void;
   logger: GatewayLogger;
@@ -173,6 +179,7 @@ export class TurnCommitter {
       }
     }
     if (notice !== undefined) outbox.push(this.#entry("notice", notice, []));
+    const side = this.#o.sideWritesFor?.(messages);
     try {
       const answersSeq = patch === undefined ? undefined : this.#o.answersSeq?.();
       const start = this.#runStored ? undefined : { agentId: this.#o.startRunAs as string };
@@ -189,15 +196,18 @@ export class TurnCommitter {
           ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
           ...(run === undefined ? {} : { run }),
           ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
+          ...(side === undefined ? {} : { sideWrites: side.writes }),
         }),
       );
       this.#runStored = true;
       for (const message of messages) this.#o.stored.add(message as object);
+      side?.committed(result.sideWritten === true);
       if (result.outbox.length > 0) this.#o.onCommitted(result.outbox);
       return result.run;
     } catch (error) {
       // Keep the messages for the next commit of this run; the run record is fixed up at the next start.
       this.#pending.unshift(...messages);
+      side?.failed();
       this.#o.logger.error({ sessionKey, runId, error: describeError(error) }, "could not persist a turn");
       if (isSessionStoreError(error, "fenced")) this.#o.onFenced?.();
       return undefined;

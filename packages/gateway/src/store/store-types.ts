@@ -249,6 +249,20 @@ export interface TurnCommit {
    * inside the same transaction, when the session's lease epoch has moved on. Stores without ownership ignore it.
    */
   fence?: StoreFence;
+  /**
+   * Another component's writes that must commit with this turn (long-term memory's facts): the store runs the
+   * variant it can inside the turn's own transaction, after the turn's writes. A hook answers `false` when it cannot
+   * write on that database (it then writes after the commit itself); throwing undoes the whole commit.
+   */
+  sideWrites?: TurnSideWrites;
+}
+
+/** Writes joined to a turn's transaction (`TurnCommit.sideWrites`). Each answers whether it wrote. */
+export interface TurnSideWrites {
+  /** Synchronous engines (SQLite): runs inside the transaction with the store's own connection (a `DatabaseSync`). */
+  sync?(connection: unknown): boolean;
+  /** PostgreSQL: runs inside the transaction on its client (`query(text, values)`), before COMMIT. */
+  onClient?(client: unknown): Promise<boolean>;
 }
 
 /** Proof of a session's ownership a write carries: the epoch of the lease it was taken under. */
@@ -260,6 +274,8 @@ export interface StoreFence {
 export interface TurnCommitResult extends AppendResult {
   readonly run?: RunRecord;
   readonly outbox: readonly OutboxEntry[];
+  /** True when `sideWrites` ran inside the commit's transaction and wrote (they are durable with the turn). */
+  readonly sideWritten?: boolean;
 }
 
 /** How a schedule stands: `active` runs when due; `stopped` (by an admin) and `done` (a one-off that ran) never run. */

@@ -8,9 +8,13 @@ export function checkSchemaName(schema: string): string {
   return schema;
 }
 
-/** Creates the schema and the facts table (with a generated `tsvector` and its GIN index) when missing. */
+/**
+ * Creates the schema and the facts table (with a generated `tsvector` and its GIN index) when missing. One implicit
+ * transaction under an advisory lock, so instances of a cluster starting together do not race to create them.
+ */
 export async function ensurePostgresMemorySchema(db: PgQueryable, schema: string): Promise<void> {
   await db.query(`
+    SELECT pg_advisory_xact_lock(hashtext('chorus_memory_schema:${schema}'));
     CREATE SCHEMA IF NOT EXISTS ${schema};
     CREATE TABLE IF NOT EXISTS ${schema}.memory_facts (
       seq BIGSERIAL,

@@ -57,10 +57,14 @@ export class PostgresMemoryStore implements MemoryStore {
     return this.inTransaction(input.scope, (db) => this.rememberOn(db, input));
   }
 
-  /** `remember` on a client inside the caller's own transaction (which must lock the scope if it writes it often). */
+  /**
+   * `remember` on a client inside the caller's own transaction (e.g. a session store's turn commit): the scope's
+   * advisory lock is taken on it, held until that transaction ends. Contract: `db` must be in a transaction.
+   */
   async rememberOn(db: PgQueryable, input: NewFact): Promise<RememberResult> {
     this.assertOpen();
     const text = checkFactText(input.text, this.maxFactChars);
+    await lockScope(db, input.scope);
     const subject = normaliseSubject(input.subject);
     const checked: NewFact = {
       scope: input.scope,
@@ -210,7 +214,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`chorus_memory:${scope}`]);
+      await lockScope(client, scope);
       const result = await op(client);
       await client.query("COMMIT");
       client.release();
@@ -230,4 +234,9 @@ export class PostgresMemoryStore implements MemoryStore {
     const { rows } = await db.query(sql, params);
     return rows[0] === undefined ? undefined : factFromRow(rows[0] as FactRow);
   }
+}
+
+/** Serialises writes to one scope until the transaction ends (re-entrant: a second lock in it returns at once). */
+async function lockScope(db: PgQueryable, scope: string): Promise<void> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`chorus_memory:${scope}`]);
 }

@@ -255,15 +255,16 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 
+  /** Runs `op` in its own transaction, or in a savepoint of the one open on a shared database (all or nothing). */
   private inTransaction<T>(op: () => T): T {
-    if (this.database.isTransaction) return op();
-    this.database.exec("BEGIN IMMEDIATE");
+    const nested = this.database.isTransaction;
+    this.database.exec(nested ? "SAVEPOINT memory_write" : "BEGIN IMMEDIATE");
     try {
       const result = op();
-      this.database.exec("COMMIT");
+      this.database.exec(nested ? "RELEASE memory_write" : "COMMIT");
       return result;
     } catch (error) {
-      this.database.exec("ROLLBACK");
+      this.database.exec(nested ? "ROLLBACK TO memory_write; RELEASE memory_write" : "ROLLBACK");
       throw error;
     }
   }

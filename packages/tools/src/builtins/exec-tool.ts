@@ -1,12 +1,14 @@
 import { defineTool } from "@chorus/core";
 import { z } from "zod";
 import { type ExecOptions, execInWorkspace } from "../exec/exec-command.js";
+import { effectiveCwd } from "../execution/effective-cwd.js";
 import { defaultSessionOutputs, type SessionOutputs } from "../workspace/session-outputs.js";
 import type { Workspace } from "../workspace/workspace-root.js";
 import { runSafely } from "./run-safely.js";
 
 /**
- * exec: a shell command in the workspace. A cut output is saved for the calling session only (`outputs`, default
+ * exec: a shell command in the workspace, in the turn's working directory (`ctx.execution.cwd`, else the root) with
+ * the turn's environment overrides. A cut output is saved for the calling session only (`outputs`, default
  * defaultSessionOutputs()). Not concurrency-safe.
  */
 export function execTool(
@@ -23,7 +25,7 @@ export function execTool(
       `command and all its child processes are killed. Default timeout ${options.defaultTimeoutSeconds ?? 120} s, at most ${maxTimeout} s.`,
     parameters: z.object({
       command: z.string().min(1).describe("Shell command line"),
-      cwd: z.string().optional().describe("Folder to run in, relative to the workspace root"),
+      cwd: z.string().optional().describe("Folder to run in, relative to the current working directory"),
       timeout_seconds: z.number().positive().max(maxTimeout).optional(),
     }),
     category: "exec",
@@ -34,8 +36,13 @@ export function execTool(
       runSafely(async () => {
         const result = await execInWorkspace(
           workspace,
-          { command: args.command, cwd: args.cwd, timeoutSeconds: args.timeout_seconds },
-          { ...options, signal: ctx.signal, saveTo: { outputs, run: ctx.run } },
+          { command: args.command, cwd: effectiveCwd(ctx.execution, args.cwd), timeoutSeconds: args.timeout_seconds },
+          {
+            ...options,
+            signal: ctx.signal,
+            saveTo: { outputs, run: ctx.run },
+            ...(ctx.execution === undefined ? {} : { envOverrides: ctx.execution.env }),
+          },
         );
         const failed = result.outcome !== "exited" || result.exitCode !== 0;
         return {

@@ -1,6 +1,7 @@
 import { basename, dirname } from "node:path";
 import { defineTool, type ToolRunInfo } from "@chorus/core";
 import { z } from "zod";
+import type { RecentFileReads } from "../execution/recent-file-reads.js";
 import { editWorkspaceFile } from "../fs/edit-file.js";
 import { globWorkspace } from "../fs/glob-files.js";
 import { grepWorkspace } from "../fs/grep-files.js";
@@ -33,7 +34,12 @@ export interface ReadToolAccess {
  * read_file: a text file by line range, numbered, or a saved output by its handle (`output:<id>.txt`, from the
  * calling session only). Concurrency-safe.
  */
-export function readFileTool(workspace: Workspace, limits: ReadFileLimits = {}, access: ReadToolAccess = {}) {
+export function readFileTool(
+  workspace: Workspace,
+  limits: ReadFileLimits = {},
+  access: ReadToolAccess = {},
+  recentReads?: RecentFileReads,
+) {
   const outputs = access.outputs ?? defaultSessionOutputs();
   return defineTool({
     name: "read_file",
@@ -51,10 +57,15 @@ export function readFileTool(workspace: Workspace, limits: ReadFileLimits = {}, 
     execute: (args, ctx) =>
       runSafely(async () => {
         const view = await readableView(workspace, access.confine?.(ctx.run), args.path);
-        const result =
-          view.workspace === workspace && isOutputHandle(args.path)
-            ? await readSavedOutput(outputs, ctx.run, args, limits)
-            : await readFileRange(view.workspace, { ...args, path: view.path }, limits);
+        const savedOutput = view.workspace === workspace && isOutputHandle(args.path);
+        const result = savedOutput
+          ? await readSavedOutput(outputs, ctx.run, args, limits)
+          : await readFileRange(view.workspace, { ...args, path: view.path }, limits);
+        if (recentReads !== undefined && !savedOutput) {
+          // What is re-attached after a compaction is the file's start, as a plain read shows it.
+          const read = async () => (await readFileRange(view.workspace, { path: view.path }, limits)).text;
+          recentReads.record(ctx.run.sessionId, { path: args.path, toolCallId: ctx.toolCallId, read });
+        }
         return textOutput(result.text, {
           firstLine: result.firstLine,
           lastLine: result.lastLine,

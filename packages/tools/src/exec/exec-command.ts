@@ -26,6 +26,8 @@ export interface ExecOptions {
    * command the model wrote.
    */
   env?: NodeJS.ProcessEnv;
+  /** Variables added on top of `env` (the turn's execution-context overrides). */
+  envOverrides?: Readonly<Record<string, string>>;
   /** Shell to run the command with. Default /bin/sh. */
   shell?: string;
   signal?: AbortSignal;
@@ -73,7 +75,7 @@ export async function execInWorkspace(
 
   const child = spawn(options.shell ?? "/bin/sh", ["-c", args.command], {
     cwd,
-    env: options.env ?? safeEnvironment(),
+    env: { ...(options.env ?? safeEnvironment()), ...options.envOverrides },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -2,7 +2,10 @@ import type { RunRecord, TurnCommit, TurnCommitResult } from "../store-types.js"
 import type { SessionStoreCore } from "./store-core.js";
 import { assertRunning, notFound } from "./store-validation.js";
 
-/** Writes one turn (messages, run change, outbox entries) in one transaction of `core`. Contract: all or nothing. */
+/**
+ * Writes one turn (messages, run change, outbox entries, then its `sideWrites.sync` on the engine's connection) in one
+ * transaction of `core`. Contract: all or nothing.
+ */
 export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnCommitResult {
   return core.atomically(() => {
     if (turn.startsTranscript === true) core.resetTranscript(turn.sessionKey);
@@ -19,9 +22,10 @@ export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnComm
         : turn.claimOutbox === true
           ? core.enqueueClaimedOutbox(entries)
           : core.enqueueOutbox(entries);
-    if (turn.run === undefined) return { ...appended, outbox };
-    const run = turnRun(core, turn.sessionKey, turn.run);
-    return { ...appended, run, outbox };
+    const run = turn.run === undefined ? undefined : turnRun(core, turn.sessionKey, turn.run);
+    const sync = turn.sideWrites?.sync;
+    const sideWritten = sync !== undefined && core.connection !== undefined && sync(core.connection);
+    return { ...appended, ...(run === undefined ? {} : { run }), outbox, ...(sideWritten ? { sideWritten } : {}) };
   });
 }
 

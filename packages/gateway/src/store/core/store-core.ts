@@ -36,6 +36,8 @@ export interface SessionStoreCore
   enqueueClaimedOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[];
   /** Runs `fn` in its own transaction, or inside the one already open. */
   atomically<T>(fn: () => T): T;
+  /** The engine's connection handed to a turn's `sideWrites.sync` (SQLite: its `DatabaseSync`); none in memory. */
+  readonly connection?: unknown;
   /** Turns an engine failure into a `SessionStoreError` where one applies; returns anything else unchanged. */
   translateError(error: unknown): unknown;
   /** Releases the engine; may finish background work first. */

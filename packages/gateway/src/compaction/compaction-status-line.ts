@@ -1,0 +1,87 @@
+import type { AgentEvent } from "@chorus/core";
+import type { ChatNotices } from "../gateway/chat-notices.js";
+import type { SessionChat } from "../gateway/session-runtime-deps.js";
+import type { SessionStore } from "../store/session-store.js";
+
+/** Text of the status line while a compaction runs. */
+export const COMPACTING_TEXT = "🗜️ Compacting the conversation to make room…";
+
+/** What the status line says once a compaction saved tokens. */
+export function compactedText(before: number, after: number): string {
+  const saved = Math.max(0, before - after);
+  return `🗜️ Compacted the conversation: ~${kilo(before)} → ~${kilo(after)} tokens (saved ~${kilo(saved)}).`;
+}
+
+/** What the status line says when the compaction failed. */
+export const COMPACTION_FAILED_TEXT = "🗜️ Could not compact the conversation; carrying on with it as it is.";
+
+/** How the status line reaches the chat. */
+export interface StatusLineOutlet {
+  /** Posts a message; resolves with a handle to edit it (undefined when it could not be posted). */
+  post(text: string): Promise<number | undefined>;
+  /** Changes a posted message in place (or, when it is not on the platform yet, posts the text). */
+  replace(posted: Promise<number | undefined>, text: string): void;
+  /** Whether the platform edits messages; if not, the outcome is a second message. */
+  readonly canEdit: boolean;
+}
+
+/**
+ * The chat side of seed 002's compaction progress UX: a line when a hard compaction starts, turned into what it
+ * saved (or that it failed) when it ends. Contract: one line per compaction; events other than compaction ones are
+ * ignored; never throws.
+ */
+export class CompactionStatusLine {
+  readonly #outlet: StatusLineOutlet;
+  #posted: Promise<number | undefined> | undefined;
+
+  constructor(outlet: StatusLineOutlet) {
+    this.#outlet = outlet;
+  }
+
+  onEvent(event: AgentEvent): void {
+    if (event.type === "compaction_start") this.#posted = this.#outlet.post(COMPACTING_TEXT);
+    else if (event.type === "compaction_failed") this.#end(COMPACTION_FAILED_TEXT);
+    else if (event.type === "compaction" && event.kind === "summary") {
+      this.#end(compactedText(event.tokensBefore, event.tokensAfter));
+    }
+  }
+
+  #end(text: string): void {
+    const posted = this.#posted;
+    this.#posted = undefined;
+    if (posted !== undefined && this.#outlet.canEdit) this.#outlet.replace(posted, text);
+    else void this.#outlet.post(text);
+  }
+}
+
+function kilo(tokens: number): string {
+  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
+}
+
+/**
+ * A status-line outlet over the gateway's notices. A compaction faster than the delivery of its first line would
+ * leave nothing to edit: then the outcome goes out as a message of its own instead of being lost.
+ */
+export function noticeOutlet(
+  notices: Pick<ChatNotices, "post" | "replace">,
+  store: Pick<SessionStore, "getOutboxEntry">,
+  sessionKey: string,
+  chat: SessionChat,
+  canEdit: boolean,
+  track: (work: Promise<unknown>) => void,
+): StatusLineOutlet {
+  const post = (text: string): Promise<number | undefined> => notices.post(sessionKey, chat, text);
+  return {
+    canEdit,
+    post,
+    replace: (posted, text) => {
+      track(
+        posted.then(async (id) => {
+          const entry = id === undefined ? undefined : await store.getOutboxEntry(id).catch(() => undefined);
+          if (entry?.status === "sent" && entry.platformMessageIds.length > 0) notices.replace(posted, text);
+          else await post(text);
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { afterEach, expect, it } from "vitest";
+import { adminDm, adminFactsIn, cleanUpChildren, freshDbPath, startGatewayChild } from "./durable-child-harness.js";
+
+afterEach(cleanUpChildren);
+
+it("writes a fact in the same transaction as its turn: none before the commit, there right after it despite SIGKILL", async () => {
+  const dbPath = freshDbPath();
+  const child = await startGatewayChild({ dbPath, memoryInSessionDb: true });
+  child.inject(adminDm("remember-then-hang: The vault code is on the fridge", "m-1"));
+  // remember answered; its result is not committed yet (the model hangs before the turn ends).
+  await child.waitFor((line) => line.type === "tool-result", "remember answered");
+  await child.kill();
+  expect(await adminFactsIn(dbPath)).toEqual([]);
+
+  const again = await startGatewayChild({ dbPath, memoryInSessionDb: true });
+  again.inject(adminDm("remember: Admin's cat is called Miso", "m-2"));
+  const committed = await again.waitFor((line) => line.type === "committed", "the turn with its fact was committed");
+  // Killed at once: nothing runs after the commit, so the fact can only be there if the commit itself wrote it.
+  await again.kill();
+  expect(committed.sideWritten).toBe(true);
+  expect(await adminFactsIn(dbPath)).toEqual(["Admin's cat is called Miso"]);
+});
