@@ -5,6 +5,7 @@ import {
   converse,
   expectedEchoes,
   markedResends,
+  sendBackToBack,
   slackChat,
   telegramChat,
   withoutMarkedResends,
@@ -18,7 +19,8 @@ const MESSAGES_PER_CHAT = 4;
 let cluster: TestCluster;
 
 beforeAll(async () => {
-  cluster = await TestCluster.create({ leaseMs: 1500, telegram: true, slack: true });
+  // followup: each message its own turn, so every answer names one message (steer, the default, may merge them).
+  cluster = await TestCluster.create({ leaseMs: 1500, telegram: true, slack: true, queueMode: "followup" });
 }, 300_000);
 
 afterAll(async () => {
@@ -38,9 +40,14 @@ describe("three chorus instances on one PostgreSQL, one killed with -9 under loa
     const total = chats.length * MESSAGES_PER_CHAT;
     const answered = (): number => chats.reduce((sum, chat) => sum + chat.answers().length, 0);
 
-    // All chats at once, each sending its next message once the last was answered; b dies with -9 once a third of
-    // them are answered, whatever it is doing then.
-    const load = Promise.all(chats.map((chat) => converse(chat, 0, MESSAGES_PER_CHAT)));
+    // All chats at once: half of them send each message once the last was answered, the other half all four back to
+    // back (several stored and unanswered at once when b dies: its new owner answers each in its own turn, in order);
+    // b dies with -9 once a third of them are answered, whatever it is doing then.
+    const load = Promise.all(
+      chats.map((chat, i) =>
+        i % 2 === 0 ? converse(chat, 0, MESSAGES_PER_CHAT) : sendBackToBack(chat, 0, MESSAGES_PER_CHAT),
+      ),
+    );
     await vi.waitFor(() => expect(answered()).toBeGreaterThanOrEqual(total / 3), { timeout: 30_000, interval: 20 });
     await cluster.kill("b");
     await load;

@@ -79,6 +79,28 @@ export async function converse(chat: ClusterChat, from: number, to: number, answ
   }
 }
 
+/**
+ * Messages `from … to - 1` to `chat` back to back (each sent once the platform took the last, not once it was
+ * answered), then waits for every answer. Contract: as `converse`, the timeout counted from the last send.
+ */
+export async function sendBackToBack(
+  chat: ClusterChat,
+  from: number,
+  to: number,
+  answerTimeoutMs = 20_000,
+): Promise<void> {
+  for (let n = from; n < to; n++) await chat.send(`${chat.label} m${n}`);
+  const deadline = Date.now() + answerTimeoutMs;
+  while (withoutMarkedResends(chat.answers()).length < to) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${chat.label}: not every answer up to m${to - 1} within ${answerTimeoutMs} ms; it shows ${JSON.stringify(chat.answers())}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** The outbox's mark on a reply sent again because its first send's outcome was unknown (Slack shows it in italics). */
 const RESENT = /\n\n_?\(resent after restart\)_?$/;
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase, type ScratchDatabase } from "@chorus/store-postgres/testing";
 import {
+  type ClusterInstanceConfigOptions,
   clusterInstanceConfig,
   type FakeLlmServer,
   type FakeSlack,
@@ -34,6 +35,8 @@ export interface TestClusterOptions {
   readonly telegram?: boolean;
   readonly slack?: boolean;
   readonly shutdownGraceMs?: number;
+  /** The channels' `queueMode` (default `steer`). */
+  readonly queueMode?: ClusterInstanceConfigOptions["queueMode"];
 }
 
 /** The last user message's text in a Chat Completions request (what the echo model answers). */
@@ -107,6 +110,7 @@ export class TestCluster {
       databaseUrl,
       leaseMs: options.leaseMs,
       ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
+      ...(options.queueMode === undefined ? {} : { queueMode: options.queueMode }),
       ...(telegram
         ? {
             telegram: {

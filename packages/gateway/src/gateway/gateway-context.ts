@@ -7,6 +7,7 @@ import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayMemory } from "../memory/gateway-memory.js";
 import type { ClusterRequests } from "../ownership/cluster-requests.js";
+import type { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
@@ -47,6 +48,8 @@ export interface GatewayContext {
   readonly budgets: GatewayBudgets;
   /** Requests to the other instances of a cluster (kills, session commands); undefined outside a cluster. */
   readonly cluster?: ClusterRequests;
+  /** In a cluster: holds the intake's messages of a session while its stored, unanswered ones are taken up. */
+  readonly intakeOrder?: StoredIntakeOrder;
   /** Long-term memory, when configured. */
   readonly memory?: GatewayMemory;
   channelFor(channel: string, accountId: string): Channel | undefined;

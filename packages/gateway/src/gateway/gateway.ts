@@ -21,6 +21,7 @@ import { findChosenModel } from "../model-preference/model-preference.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { localIngress } from "../ownership/ingress-leases.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
+import { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import { planModeForGateway } from "../plan-mode/plan-mode-for-gateway.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
@@ -282,6 +283,7 @@ export class Gateway {
       ...(memory === undefined ? {} : { memory }),
       channelFor,
       track,
+      ...(this.store.ownership === undefined ? {} : { intakeOrder: new StoredIntakeOrder() }),
       ...(this.store.ownership?.fleet === undefined
         ? {}
         : {

@@ -4,13 +4,14 @@ import type { CommandHost } from "../commands/command-types.js";
 import { answerInteraction } from "../commands/interaction-reply.js";
 import { parseCommand } from "../commands/parse-command.js";
 import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
+import { takeUpStoredMessages } from "../ownership/take-up-stored-messages.js";
 import { BotLoopBrake } from "../policy/bot-loop-brake.js";
 import { decideInbound } from "../policy/decide-inbound.js";
 import { OneTimeHints } from "../policy/one-time-hints.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import { routeInbound } from "../routing/route-inbound.js";
 import { isSessionStoreError } from "../store/session-store-error.js";
-import type { SessionRecord } from "../store/store-types.js";
+import type { InboundMessageStored, SessionRecord } from "../store/store-types.js";
 import { type InboundTrace, startInboundTrace } from "../telemetry/inbound-trace.js";
 import { generateSessionTitle } from "../titles/session-title.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
@@ -19,6 +20,8 @@ import { inboundUserMessage } from "./inbound-user-message.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
 import type { SessionRateCap } from "./session-rate-cap.js";
 import type { SessionChat } from "./session-runtime-deps.js";
+
+type EarlierUnanswered = NonNullable<InboundMessageStored["earlierUnanswered"]>;
 
 /**
  * The inbound pipeline for one message: inbound policy (own/bot messages, bot hop limit, DM pairing/allowlist, group
@@ -113,7 +116,9 @@ export class InboundIntake {
     // An agent turn's message is stored with its session and event id in one transaction, before anything else
     // happens to it.
     const userMessage = builtin ? undefined : inboundUserMessage(message);
-    let stored: { session: SessionRecord; created: boolean; seq: number | undefined } | undefined;
+    let stored:
+      | { session: SessionRecord; created: boolean; seq: number | undefined; earlierUnanswered?: EarlierUnanswered }
+      | undefined;
     try {
       stored =
         userMessage === undefined
@@ -185,15 +190,41 @@ export class InboundIntake {
       return;
     }
     trace.verdict("accepted");
-    this.#ctx.sessions.runtimeFor(session, policy).accept({
-      message: userMessage,
-      ...(seq === undefined ? {} : { seq }),
-      trust: decision.trust,
-      source: "user",
-      senderId,
-      ...replyTo,
-      trace,
-    });
+    const take = (): void =>
+      this.#ctx.sessions.runtimeFor(session, policy).accept({
+        message: userMessage,
+        ...(seq === undefined ? {} : { seq }),
+        trust: decision.trust,
+        source: "user",
+        senderId,
+        ...replyTo,
+        trace,
+      });
+    const order = this.#ctx.intakeOrder;
+    const earlier = stored.earlierUnanswered;
+    if (ownership !== undefined && order !== undefined && seq !== undefined && earlier !== undefined) {
+      // Older messages of the chat, stored by other instances, whose wake-ups have not come yet: taken up first (at
+      // the guest tier, as the sweep does: their takers' word is in the wake-ups), this one after them.
+      if (this.#ctx.sessions.get(session.key)?.hasTaken(earlier.lastInboundSeq) !== true) {
+        order.begin(session.key);
+        order.hold(session.key, seq, take);
+        try {
+          await takeUpStoredMessages(this.#ctx, ownership, { session, ...earlier });
+        } catch (error) {
+          this.#ctx.logger.error(
+            { sessionKey: session.key, error: describeError(error) },
+            "could not take up stored messages",
+          );
+        } finally {
+          order.end(session.key);
+        }
+        return;
+      }
+    }
+    // In a cluster, while this instance takes up the session's stored, unanswered messages (a takeover, a wake-up),
+    // this one waits for them: each gets its own turn, in seq order.
+    if (seq !== undefined && order?.hold(session.key, seq, take) === true) return;
+    take();
   }
 
   /** The channel account's policy, with the sender among its admins when the `isAdmin` option says so. */

@@ -20,7 +20,7 @@ import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js
 import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
 import { timeOrderedId } from "../store/core/time-ordered-id.js";
-import type { SessionRecord, StoreFence } from "../store/store-types.js";
+import type { SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
 import { agentTelemetry } from "../telemetry/agent-telemetry.js";
 import { TurnTrace } from "../telemetry/turn-trace.js";
 import { describeError } from "./gateway-logger.js";
@@ -40,6 +40,11 @@ interface CurrentRun {
 /** The higher of two seqs, either of which may be unknown. */
 function laterSeq(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
+
+/** The store seq of a lane item, when it is a stored message. */
+function seqOf(item: LaneItem): number | undefined {
+  return (item as { seq?: number }).seq;
 }
 
 /**
@@ -281,7 +286,9 @@ export class SessionRuntime implements LaneHost {
       this.#agentEpoch = fence.epoch;
     }
     try {
-      agent = await this.#ensureAgent();
+      agent = await this.#ensureAgent(
+        items.reduce<number | undefined>((last, item) => laterSeq(last, seqOf(item)), undefined),
+      );
       // Checked again after the transcript read, right before the run is written: ownership may have moved meanwhile.
       if (this.#leftToOwner(items, fence)) return;
       for (const item of items) {
@@ -420,10 +427,19 @@ export class SessionRuntime implements LaneHost {
     hooks.turnEnded({ sessionKey: this.key, agentId: this.agentId, chat: this.chat, items, result });
   }
 
-  async #ensureAgent(): Promise<Agent> {
+  /**
+   * Builds the Agent from the stored transcript unless it is in memory. Its history leaves out the user messages not
+   * answered yet: those waiting in the lane, and those stored after the turn's last message (`upToSeq`; stored
+   * meanwhile, or waiting for older ones to be taken up in a cluster): each is a prompt of its own turn later.
+   */
+  async #ensureAgent(upToSeq?: number): Promise<Agent> {
     if (this.#agent !== undefined) return this.#agent;
     const entries = await this.#deps.store.readTranscript(this.key);
-    const messages = entries.filter((entry) => !this.#pendingSeqs.has(entry.seq)).map((entry) => entry.message);
+    const later = (entry: TranscriptEntry): boolean =>
+      upToSeq !== undefined && entry.seq > upToSeq && entry.message.role === "user";
+    const messages = entries
+      .filter((entry) => !this.#pendingSeqs.has(entry.seq) && !later(entry))
+      .map((entry) => entry.message);
     const prepared = this.#prepared;
     const agent = new Agent({
       ...this.#deps.loop,

@@ -7,6 +7,7 @@ import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { noteInterruptedSubagents } from "../subagent-sessions/interrupted-subagents.js";
 import { rerunInterruptedSubagents } from "../subagent-sessions/rerun-interrupted-subagents.js";
 import type { OwnershipEvent, SessionOwnership, UnansweredSession } from "./session-ownership.js";
+import { takeUpStoredMessages } from "./take-up-stored-messages.js";
 
 /**
  * What a gateway instance does as its ownership changes (a cluster): on a takeover it settles what the previous owner
@@ -28,9 +29,17 @@ export class OwnedSessionWork {
   }
 
   onEvent(event: OwnershipEvent): void {
-    const work = this.#handle(event).catch((error: unknown) => {
-      this.#ctx.logger.error({ event: event.type, error: describeError(error) }, "ownership change failed");
-    });
+    // From now until they are in the lane, messages this instance's intake takes for these sessions wait for them.
+    const order = this.#ctx.intakeOrder;
+    const keys = takenUp(event);
+    for (const key of keys) order?.begin(key);
+    const work = this.#handle(event)
+      .catch((error: unknown) => {
+        this.#ctx.logger.error({ event: event.type, error: describeError(error) }, "ownership change failed");
+      })
+      .finally(() => {
+        for (const key of keys) order?.end(key);
+      });
     this.#ctx.track(work);
   }
 
@@ -63,11 +72,11 @@ export class OwnedSessionWork {
           },
           "took sessions over",
         );
-        this.#answer(event.unanswered);
+        await this.#answer(event.unanswered);
         return;
       }
       case "unanswered":
-        this.#answer(event.sessions);
+        await this.#answer(event.sessions);
         return;
       case "signal":
         this.#ctx.cluster?.onSignal(event.signal);
@@ -80,42 +89,27 @@ export class OwnedSessionWork {
     }
   }
 
-  #answer(sessions: readonly UnansweredSession[]): void {
-    for (const unanswered of sessions) {
-      if (isSubagentKey(unanswered.session.key)) continue;
-      this.#ctx.track(
+  /** Takes up every session's stored messages; resolves once each is in its lane (or failed, logged). */
+  async #answer(sessions: readonly UnansweredSession[]): Promise<void> {
+    const taking = sessions
+      .filter((unanswered) => !isSubagentKey(unanswered.session.key))
+      .map((unanswered) =>
         this.#answerOne(unanswered).catch((error: unknown) => {
           const sessionKey = unanswered.session.key;
           this.#ctx.logger.error({ sessionKey, error: describeError(error) }, "could not take up stored messages");
         }),
       );
-    }
+    await Promise.all(taking);
   }
 
   /** Takes the session's stored, unanswered user messages that this process has not taken yet into its lane. */
-  async #answerOne({ session, answeredSeq, lastInboundSeq, hints, messages }: UnansweredSession): Promise<void> {
-    if (this.#ownership.fenceFor(session.key) === undefined) return;
-    // A session busy with these very messages (its own intake took them; a turn runs) needs no transcript read.
-    const wanted = hints === undefined ? [lastInboundSeq] : [...hints.keys()];
-    const live = this.#ctx.sessions.get(session.key);
-    if (live !== undefined && wanted.every((seq) => live.hasTaken(seq))) return;
-    const from = Math.max(answeredSeq, session.transcriptStartSeq - 1);
-    const entries = messages ?? (await this.#ctx.store.readTranscript(session.key, { fromSeq: from + 1 }));
-    if (this.#ownership.fenceFor(session.key) === undefined) return;
-    const runtime = this.#ctx.sessions.runtimeFor(session);
-    for (const { seq, message } of entries) {
-      // A message this runtime has taken already (from its own intake, or an earlier wake-up) is not taken twice.
-      if (seq > lastInboundSeq || message.role !== "user" || runtime.hasTaken(seq)) continue;
-      const hint = hints?.get(seq);
-      runtime.accept({
-        message,
-        seq,
-        // Without the taking instance's word (a lost notification), the lowest tier: never more than was granted.
-        trust: hint?.trust ?? "guest",
-        source: "user",
-        ...(hint?.senderId === undefined ? {} : { senderId: hint.senderId }),
-        ...(hint?.replyToMessageId === undefined ? {} : { replyToMessageId: hint.replyToMessageId }),
-      });
-    }
+  #answerOne(unanswered: UnansweredSession): Promise<void> {
+    return takeUpStoredMessages(this.#ctx, this.#ownership, unanswered);
   }
+}
+
+/** The sessions whose stored, unanswered messages an ownership event has this instance take up. */
+function takenUp(event: OwnershipEvent): string[] {
+  const sessions = event.type === "gained" ? event.unanswered : event.type === "unanswered" ? event.sessions : [];
+  return sessions.map((unanswered) => unanswered.session.key);
 }

@@ -153,6 +153,11 @@ export interface InboundMessageStored {
   readonly session: SessionRecord;
   readonly created: boolean;
   readonly seq: number;
+  /**
+   * Set (by a store with `ownership`) when earlier inbound messages of the session were stored and not answered yet:
+   * those after `answeredSeq` up to `lastInboundSeq` (the one before this). A cluster owner takes them up first.
+   */
+  readonly earlierUnanswered?: { readonly answeredSeq: number; readonly lastInboundSeq: number };
 }
 
 /** What an outbox entry carries: a reply to a chat, a sub-agent's result for its parent, or a notice. */

@@ -81,6 +81,10 @@ export class PostgresShardOwnership implements SessionOwnership {
   readonly #clock = (): number => performance.now();
   #held = new Map<number, Held>();
   #listener: ((event: OwnershipEvent) => void) | undefined;
+  /** Shards claimed whose unanswered sessions are being read: not held yet. */
+  readonly #claiming = new Set<number>();
+  /** Wake-ups for sessions of shards being claimed, taken once the claim is through. */
+  readonly #wokenWhileClaiming: string[] = [];
   /** Sessions with a turn under way here (their runs may not be stored yet): a rebalance gives other shards up. */
   #busy: (() => Iterable<string>) | undefined;
   #beatTimer: ReturnType<typeof setInterval> | undefined;
@@ -300,15 +304,29 @@ export class PostgresShardOwnership implements SessionOwnership {
       const claim = await claimShards(this.#db, this.#ctx, this.leaseOwner, this.#leaseMs, max);
       if (claim.claimed.length === 0) return;
       const validUntil = this.#validFrom(sentAt);
+      const shards = claim.claimed.map((held) => held.shard);
+      // The shards count as held only from the `gained` event on (same tick): a message this instance's intake takes
+      // before it is handed off (its wake-up waits, below), never put into a lane ahead of the stored ones.
+      for (const shard of shards) this.#claiming.add(shard);
+      let rows: Awaited<ReturnType<typeof unansweredSessions>> = [];
+      try {
+        rows = await unansweredSessions(this.#db, { shards });
+      } catch (error) {
+        this.#onWarning(
+          `Could not read the unanswered sessions of claimed shards (the sweep answers them): ${describe(error)}`,
+        );
+      } finally {
+        for (const shard of shards) this.#claiming.delete(shard);
+      }
       for (const { shard, epoch } of claim.claimed) this.#held.set(shard, { epoch, validUntil });
-      const rows = await unansweredSessions(this.#db, { shards: claim.claimed.map((held) => held.shard) });
       this.#emit({
         type: "gained",
-        shards: claim.claimed.map((held) => held.shard),
+        shards,
         interruptedRuns: claim.interruptedRuns,
         requeuedOutbox: claim.requeuedOutbox,
         unanswered: rows,
       });
+      for (const payload of this.#wokenWhileClaiming.splice(0)) this.#woken(payload);
     } catch (error) {
       this.#onWarning(`Could not claim session shards: ${describe(error)}`);
     }
@@ -360,7 +378,12 @@ export class PostgresShardOwnership implements SessionOwnership {
       this.#emit({ type: "signal", signal: message.signal });
       return;
     }
-    if (typeof message.sessionKey !== "string" || this.fenceFor(message.sessionKey) === undefined) return;
+    if (typeof message.sessionKey !== "string") return;
+    if (this.#claiming.has(sessionShard(message.sessionKey))) {
+      this.#wokenWhileClaiming.push(payload); // taken once the claim is through
+      return;
+    }
+    if (this.fenceFor(message.sessionKey) === undefined) return;
     void unansweredSessions(this.#db, { sessionKey: message.sessionKey }).then(
       (rows) => {
         const hints = new Map([[message.seq, message]]);

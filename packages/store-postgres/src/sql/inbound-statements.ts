@@ -50,7 +50,7 @@ const STORE_INBOUND = prepared(
     ON CONFLICT (channel, account_id, event_id) DO UPDATE SET seen_at = excluded.seen_at
     WHERE inbound_events.seen_at <= $5
     RETURNING 1),
-  before AS (SELECT updated_at FROM sessions WHERE key = $6),
+  before AS (SELECT updated_at, last_inbound_seq FROM sessions WHERE key = $6),
   session AS (
     INSERT INTO sessions (key, agent_id, channel, account_id, chat_id, title, model_override, queue_mode_override,
       settings, created_at, updated_at, last_seq, last_inbound_seq)
@@ -59,7 +59,8 @@ const STORE_INBOUND = prepared(
       last_seq = sessions.last_seq + 1, last_inbound_seq = sessions.last_seq + 1, updated_at = excluded.updated_at
     RETURNING *, (xmax = 0) AS created),
   message AS (INSERT INTO transcript_messages (session_key, seq, message) SELECT key, last_seq, $15 FROM session)
-  SELECT session.*, (SELECT updated_at FROM before) AS before_updated_at FROM session`,
+  SELECT session.*, (SELECT updated_at FROM before) AS before_updated_at,
+    (SELECT last_inbound_seq FROM before) AS before_inbound_seq FROM session`,
 );
 
 export async function storeInboundMessage(
@@ -98,5 +99,9 @@ export async function storeInboundMessage(
     last_seq: seq - 1,
     updated_at: created ? row.updated_at : (row.before_updated_at ?? row.updated_at),
   });
-  return { session: ensured, created, seq };
+  // Earlier inbound messages of the session no commit answered yet (for a cluster owner's intake: taken up first).
+  const answered = Math.max(Number(row.answered_seq ?? 0), ensured.transcriptStartSeq - 1);
+  const previous = Number(row.before_inbound_seq ?? 0);
+  const earlier = previous > answered ? { earlierUnanswered: { answeredSeq: answered, lastInboundSeq: previous } } : {};
+  return { session: ensured, created, seq, ...earlier };
 }

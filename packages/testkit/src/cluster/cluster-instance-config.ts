@@ -27,6 +27,8 @@ export interface ClusterInstanceConfigOptions {
   };
   /** `shutdownGraceMs` (default the bot's). */
   readonly shutdownGraceMs?: number;
+  /** The channels' `queueMode` (default the bot's, `steer`); `followup` answers each message in its own turn. */
+  readonly queueMode?: "steer" | "followup" | "collect" | "interrupt";
 }
 
 /**
@@ -36,6 +38,7 @@ export interface ClusterInstanceConfigOptions {
  * await writeFile(join(dir, "a.yaml"), clusterInstanceConfig({ name: "a", dir, modelUrl: model.url, databaseUrl, leaseMs: 1500, telegram }));
  */
 export function clusterInstanceConfig(options: ClusterInstanceConfigOptions): string {
+  const queueMode = options.queueMode === undefined ? [] : [`      queueMode: ${options.queueMode}`];
   const telegram = options.telegram
     ? [
         "  telegram:",
@@ -48,6 +51,7 @@ export function clusterInstanceConfig(options: ClusterInstanceConfigOptions): st
         `        secretToken: ${JSON.stringify(options.telegram.secretToken)}`,
         `        port: ${options.telegram.port}`,
         `        publicUrl: ${JSON.stringify(`${options.telegram.publicUrl}/telegram`)}`,
+        ...queueMode,
       ]
     : [];
   const slack = options.slack
@@ -59,6 +63,7 @@ export function clusterInstanceConfig(options: ClusterInstanceConfigOptions): st
         `      slackApiUrl: ${JSON.stringify(options.slack.apiUrl)}`,
         `      port: ${options.slack.port}`,
         "      dmPolicy: open",
+        ...queueMode,
       ]
     : [];
   return [
