@@ -25,12 +25,23 @@ export interface ClusterInstanceConfigOptions {
     readonly apiUrl: string;
     readonly port: number;
   };
+  /**
+   * Discord with `shards` shards leased across the instances (guild channels need a mention; DMs open), each
+   * IDENTIFY `identifyIntervalMs` after the last (Discord's limit is 5 s; a fake allows less).
+   */
+  readonly discord?: {
+    readonly token: string;
+    readonly restApi: string;
+    readonly shards: number;
+    readonly identifyIntervalMs: number;
+  };
   /** `shutdownGraceMs` (default the bot's). */
   readonly shutdownGraceMs?: number;
 }
 
 /**
- * The chorus.config.yaml text of one cluster instance: PostgreSQL in cluster mode, open DMs, JSON logs.
+ * The chorus.config.yaml text of one cluster instance: PostgreSQL in cluster mode, open DMs (and open Discord guild
+ * channels), JSON logs.
  * Contract: pure; every value is written as a JSON string (valid YAML), so tokens and URLs need no escaping.
  * @example
  * await writeFile(join(dir, "a.yaml"), clusterInstanceConfig({ name: "a", dir, modelUrl: model.url, databaseUrl, leaseMs: 1500, telegram }));
@@ -61,6 +72,18 @@ export function clusterInstanceConfig(options: ClusterInstanceConfigOptions): st
         "      dmPolicy: open",
       ]
     : [];
+  const discord = options.discord
+    ? [
+        "  discord:",
+        "    - accountId: main",
+        `      token: ${JSON.stringify(options.discord.token)}`,
+        `      restApi: ${JSON.stringify(options.discord.restApi)}`,
+        `      shards: ${options.discord.shards}`,
+        `      identifyIntervalMs: ${options.discord.identifyIntervalMs}`,
+        "      dmPolicy: open",
+        "      groupPolicy: open",
+      ]
+    : [];
   return [
     `instanceId: ${JSON.stringify(options.name)}`,
     `dataDir: ${JSON.stringify(join(options.dir, options.name))}`,
@@ -74,6 +97,7 @@ export function clusterInstanceConfig(options: ClusterInstanceConfigOptions): st
     "channels:",
     ...telegram,
     ...slack,
+    ...discord,
     "store:",
     "  kind: postgres",
     `  url: ${JSON.stringify(options.databaseUrl)}`,
