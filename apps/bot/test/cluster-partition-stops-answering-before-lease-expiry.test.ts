@@ -54,11 +54,13 @@ describe("a chorus instance cut off from PostgreSQL", () => {
     cluster.telegramPorts.splice(cluster.telegramPorts.indexOf(p.telegramPort), 1);
     gate.shut();
 
-    // a takes p's shards once their leases expire and answers m1 itself (stored, unanswered: p's turn had not
-    // committed, so it left no run row), then m2.
+    // a takes p's shards once their leases expire and answers m1 itself, then m2. p's turn has no run row yet (a
+    // turn's run is stored by its first commit, which p never reached): a finds m1 stored and unanswered.
     await vi.waitFor(() => expect(chat.answers()).toEqual(expectedEchoes(chat, 2)), { timeout: 15_000 });
-    const takeover = cluster.members.get("a")?.bot.lines.find((line) => /"unanswered":[1-9]/.test(line));
-    expect(takeover).toContain('"msg":"took sessions over"');
+    const takeover = cluster.members
+      .get("a")
+      ?.bot.lines.find((line) => line.includes('"msg":"took sessions over"') && /"unanswered":[1-9]/.test(line));
+    expect(takeover).toBeDefined();
     await converse(chat, 2, 3);
 
     // p comes back while its turn still waits; when the model answers, p's commit carries the old epoch and the

@@ -69,6 +69,14 @@ describe("the offline demo model", () => {
     expect(text).toContain("ANTHROPIC_API_KEY");
   });
 
+  it("answers the user's message, not the system reminder attached after it", async () => {
+    const reminders = {
+      sources: [() => [{ kind: "time_passed", text: "3 hours passed since the previous message." }]],
+    };
+    const agent = new Agent({ model: demoModel(), streamFn: demoStreamFn({ tokenDelayMs: 0 }), reminders });
+    await agent.prompt("Hello there");
+    expect(lastText(agent.state.messages)).toContain("Hello! I'm **Chorus**");
+  });
   it("answers help with what it can do and how to connect a real model", async () => {
     const agent = demoAgent();
     await agent.prompt("help");

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
 import {
   type FakeSlack,
+  freePort,
   type RoundRobinBalancer,
   type SlackUser,
   startFakeOpenAI,
@@ -14,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
-import { echoEveryMessage, freePort, startClusterInstance } from "./support/cluster-instances.js";
+import { echoEveryMessage, startClusterInstance } from "./support/cluster-instances.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
 

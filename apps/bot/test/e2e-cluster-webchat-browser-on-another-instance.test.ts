@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sessionShard } from "@chorus/store-postgres";
 import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
-import { startFakeOpenAI } from "@chorus/testkit";
+import { freePort, startFakeOpenAI } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CREDENTIAL_COOKIE, newCredential, publicIdOf } from "../src/webchat/browser-identity.js";
 import { loadOrCreateWebchatKey, WEBCHAT_KEY_FILE } from "../src/webchat/webchat-key.js";
 import type { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
-import { echoEveryMessage, freePort, startClusterInstance } from "./support/cluster-instances.js";
+import { echoEveryMessage, startClusterInstance } from "./support/cluster-instances.js";
 import { WebchatClient } from "./support/webchat-client.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;

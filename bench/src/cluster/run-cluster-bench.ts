@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { DEFAULT_LEASE_MS } from "@chorus/store-postgres";
 import { createScratchDatabase, queryOnce, TEST_SERVER, waitForShardsSettled } from "@chorus/store-postgres/testing";
 import { freePort, startRoundRobinBalancer } from "@chorus/testkit";
+import { percentile } from "../measure/stats.js";
 import { type ChatWorkload, playChatWorkload } from "../side-by-side/chat-workload.js";
 import { chorusSystem } from "../side-by-side/chorus-system.js";
 import { modelAnswer, startBenchModel } from "../side-by-side/fake-model.js";
@@ -79,11 +80,6 @@ const IDLE_WINDOW_MS = 10_000;
  */
 const STATS_FLUSH_MS = 11_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-}
 
 /** Plays `workload` against whatever the fake's webhook points at; the counts and latencies. */
 async function measure(platform: TelegramBenchPlatform, workload: ChatWorkload) {

@@ -1,6 +1,7 @@
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import type { InboundMessage, SendTarget, SentMessage, SessionStore, TestChannel } from "@chorus/gateway";
 import { forceGc } from "./gc.js";
+import { percentile } from "./stats.js";
 
 /** The part of the Gateway the workload drives (typed locally: the runtime may not be exported yet). */
 export interface GatewayLike {
@@ -34,11 +35,6 @@ export interface GatewayWorkloadResult {
   heapBytesPerIdleSession: number;
   /** Sessions still holding live state (lane or Agent) in memory once idle. */
   liveSessionsWhenIdle: number;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
 /**
@@ -142,8 +138,8 @@ export async function measureGatewayWorkload(
     messages,
     seconds,
     messagesPerSecond: messages / seconds,
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
     heapBytesPerIdleSession: (heapAfter - heapBefore) / options.sessions,
     liveSessionsWhenIdle: live,
   };

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@chorus/testkit";
 import type { BenchSystem, RunningSystem, SystemContext } from "./bench-system.js";
 import { cpuProfileFlags } from "./bench-system.js";
 import { startChildBot } from "./child-bot.js";
@@ -16,18 +16,6 @@ const CHORUS_MAIN = fileURLToPath(new URL("../../../apps/bot/dist/main.js", impo
 /** Where `chorus start` is run from (apps/bot/dist/main.js; build it with `pnpm turbo run build --filter=@chorus/bot...`). */
 export function chorusMain(): string {
   return CHORUS_MAIN;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** chorus.config.yaml for one run: SQLite store in `dir`, the fake model as OpenAI, one channel on the fake. */

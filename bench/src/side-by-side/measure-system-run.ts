@@ -1,3 +1,4 @@
+import { percentile } from "../measure/stats.js";
 import type { BenchPlatform } from "./bench-platform.js";
 import type { BenchSystem, RunningSystem } from "./bench-system.js";
 import { type ChatWorkload, playChatWorkload, type WorkloadTarget } from "./chat-workload.js";
@@ -110,11 +111,6 @@ export async function timeSlice(
   } finally {
     platform.onOutbound(undefined);
   }
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
 
 /** One round's numbers from its slices: replies over the slices' summed time, pooled latencies, summed CPU. */

@@ -1,13 +1,8 @@
 import { DEFAULT_LEASE_MS } from "@chorus/store-postgres";
 import { type ClusterBenchOptions, DEFAULT_CLUSTER_OPTIONS, runClusterBench } from "../cluster/run-cluster-bench.js";
-import { median } from "../measure/stats.js";
+import { median, percentile } from "../measure/stats.js";
 import { formatNumber, formatRatio } from "../report/format-number.js";
 import type { BenchSuite } from "./bench-suite.js";
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
-}
 
 /**
  * Reads `--chats N`, `--messages N`, `--kills N`, `--lease-ms N` (default: the store's), `--instances N` (PostgreSQL
@@ -49,7 +44,7 @@ export const clusterSuite: BenchSuite = {
     const sqlite = result.throughput.find((row) => row.label === "SQLite")?.messagesPerSecond;
     const onePostgres = result.throughput.find((row) => row.instances === 1 && row.label !== "SQLite");
     const failover = result.failoverMs;
-    const p99 = percentile(failover, 0.99);
+    const p99 = failover.length === 0 ? Number.NaN : percentile(failover, 0.99);
     const ratios = result.paired.map((round) => round.postgres / round.sqlite).sort((a, b) => a - b);
     const pairedRatio = ratios.length === 0 ? Number.NaN : median(ratios);
     return {

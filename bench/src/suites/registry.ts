@@ -1,4 +1,5 @@
 import type { BenchSuite } from "./bench-suite.js";
+import { cacheSuite } from "./cache.js";
 import { clusterSuite } from "./cluster.js";
 import { coreSuite } from "./core.js";
 import { gatewaySuite } from "./gateway.js";
@@ -18,4 +19,5 @@ export const suites: readonly BenchSuite[] = [
   memorySuite,
   telemetrySuite,
   latencySuite,
+  cacheSuite,
 ];

@@ -75,6 +75,9 @@ export {
 } from "./executor/abort-reasons.js";
 export { type ExecutorOptions, ToolExecutor } from "./executor/tool-executor.js";
 export { type ValidatedArgs, validateArgs } from "./executor/validate-args.js";
+export { applyHooks } from "./hooks/apply-hooks.js";
+export type { AgentHook, AgentHooks, HookEvent, HookEventName, HookOutcome } from "./hooks/hook-types.js";
+export { runHooks } from "./hooks/run-hooks.js";
 export type { CoreLogger } from "./logging/core-logger.js";
 export type { AgentEndReason, AgentEvent, AgentEventType } from "./loop/agent-events.js";
 export { agentLoop, agentLoopContinue } from "./loop/agent-loop.js";
@@ -122,6 +125,20 @@ export type {
   PreTurnDecision,
   PreTurnPolicy,
 } from "./policies/policy-types.js";
+export { approvalOutcomesReminder } from "./reminders/approval-outcomes-reminder.js";
+export { changedFilesReminder, type FileVersion } from "./reminders/changed-files-reminder.js";
+export { pendingTodosReminder } from "./reminders/pending-todos-reminder.js";
+export { DEFAULT_REMINDER_TIMEOUT_MS, ReminderPipeline } from "./reminders/reminder-pipeline.js";
+export type {
+  ApprovalOutcome,
+  Reminder,
+  ReminderContext,
+  ReminderSource,
+  RemindersConfig,
+  SystemReminderMessage,
+} from "./reminders/reminder-types.js";
+export { isSystemReminder, systemReminderMessage, wrapSystemReminder } from "./reminders/system-reminder-message.js";
+export { timePassedReminder } from "./reminders/time-passed-reminder.js";
 export { abortableSleep } from "./retry/abortable-sleep.js";
 export {
   type DefaultRetryOptions,

@@ -8,6 +8,7 @@ export * from "./markup/index.js";
 export * from "./memory/index.js";
 export * from "./ownership/index.js";
 export * from "./policy/index.js";
+export { type ReminderConfig, reminderConfigSchema, remindersFromConfig } from "./reminders/reminder-config.js";
 export * from "./replies/index.js";
 export * from "./routing/index.js";
 export * from "./runtime-index.js";

@@ -3,6 +3,7 @@ export type { Model } from "@chorus/core";
 export type { Script, ScriptedReply, ScriptedStreamFn, ScriptedTurn } from "@chorus/core/testing";
 export type { AnthropicCacheOptions } from "./anthropic/anthropic-request.js";
 export { type AnthropicProviderOptions, anthropicStreamFn } from "./anthropic/anthropic-stream-fn.js";
+export { MIN_CACHEABLE_TOKENS, pickCacheTier } from "./anthropic/cache-tier.js";
 export { type ClassifyContext, classifyProviderError } from "./errors/classify-error.js";
 export { isContextOverflowText } from "./errors/context-overflow.js";
 export { type HeaderLookup, retryAfterMs } from "./errors/retry-after.js";

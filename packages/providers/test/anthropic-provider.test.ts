@@ -187,3 +187,20 @@ describe("anthropic provider against the fake Messages API", () => {
     expect(fake.requests[1]!.body.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
   });
 });
+
+describe("anthropic cache tier (seed 003 step 15)", () => {
+  it("ttl auto: 5 minutes below the 1024-token caching minimum, 1 hour once the input clears it", async () => {
+    fake = await startFakeAnthropic();
+    const streamFn = anthropicStreamFn({ apiKey: "k", baseUrl: fake.url, cache: { ttl: "auto" } });
+    fake.enqueue([{ type: "text", text: "a" }], [{ type: "text", text: "b" }]);
+    await collect(streamFn(model, { systemPrompt: "Be brief.", messages: [user("short")] }));
+    await collect(streamFn(model, { systemPrompt: "Be brief.", messages: [user("long ".repeat(1000))] }));
+    const [small, large] = fake.requests.map((r) => r.body as unknown as Anthropic.MessageCreateParams);
+    expect(small!.system).toEqual([{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }]);
+    expect(large!.system).toEqual([
+      { type: "text", text: "Be brief.", cache_control: { type: "ephemeral", ttl: "1h" } },
+    ]);
+    const last = large!.messages.at(-1)?.content as Anthropic.TextBlockParam[];
+    expect(last.at(-1)?.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+  });
+});

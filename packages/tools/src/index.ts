@@ -27,6 +27,7 @@ export { listWorkspaceDir } from "./fs/list-dir.js";
 export { type ReadFileLimits, readFileRange } from "./fs/read-file.js";
 export { ToolInputError } from "./fs/tool-input-error.js";
 export { writeWorkspaceFile } from "./fs/write-file.js";
+export { type ShellHookConfig, type ShellHooksConfig, shellHook, shellHooksOf } from "./hooks/shell-hook.js";
 // MCP
 export {
   type ConnectMcpOptions,
@@ -48,6 +49,11 @@ export {
 } from "./policy/tool-groups.js";
 export { evaluateToolPolicy, type PolicyVerdict, type ToolPolicy } from "./policy/tool-policy.js";
 export { DEFAULT_TIER_POLICIES, parseTrustTier, type TrustTier } from "./policy/trust-tiers.js";
+export { loadSkills } from "./skills/load-skills.js";
+export { type ParsedSkillFile, parseSkillFile } from "./skills/parse-skill-file.js";
+export { createSkillTool } from "./skills/skill-tool.js";
+export type { Skill, SkillCatalog, SkillProblem } from "./skills/skill-types.js";
+export { skillsPromptSection } from "./skills/skills-prompt.js";
 // Sub-agents
 export { processSubagentSlots, SubagentSlots } from "./subagents/concurrency-slots.js";
 export { type CoreChildRunnerOptions, coreChildRunner } from "./subagents/core-child-runner.js";

@@ -172,6 +172,23 @@ const approvalKeySchema = z
     "expected a tool name or group:<fs-read|fs-write|exec|web|sessions|admin|info|mcp>",
   );
 
+/** One operator hook: a shell command, run in the agent's workspace with the event as JSON on stdin. */
+const shellHookSchema = z.strictObject({
+  command: z.string().min(1, "expected a shell command"),
+  /** Killed and treated as a failure after this long. Default 10 000 ms. */
+  timeoutMs: z.int().min(1).max(600_000).optional(),
+});
+const shellHookListSchema = z.array(shellHookSchema).optional();
+
+/** Operator hooks by event (seed 003). Only this file configures them; a chat user or the model never can. */
+export const agentHooksSchema = z.strictObject({
+  turn_start: shellHookListSchema,
+  pre_compact: shellHookListSchema,
+  pre_prompt: shellHookListSchema,
+  pre_tool_use: shellHookListSchema,
+  post_tool_use: shellHookListSchema,
+});
+
 /**
  * One agent: the gateway's agent fields plus where its files live and who is asked before its tools change things.
  */
@@ -189,6 +206,13 @@ export const botAgentSchema = agentConfigSchema.extend({
    */
   approvals: z.record(approvalKeySchema, approvalModeSchema).optional(),
   /**
+   * Shell commands at turn start, before compaction, before the prompt is sent, before each tool (a non-zero exit
+   * blocks the call with its stderr) and after each tool (errors logged). They run as the bot's user.
+   */
+  hooks: agentHooksSchema.optional(),
+  /** `/plan`: the agent only reads until the user approves its proposed plan. Default false. */
+  planMode: z.boolean().optional(),
+  /**
    * Where exec runs (seed 002 "Per-Turn ExecutionContext"): each session has a working directory, fixed at the start of
    * every turn. `changeDirectory` adds the set_working_directory tool (default false: exec runs at the workspace root);
    * `env` is added to every exec call's environment.
@@ -204,7 +228,12 @@ export const botAgentSchema = agentConfigSchema.extend({
 });
 
 /** An Anthropic account. */
-const anthropicProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
+const anthropicProviderSchema = z.strictObject({
+  apiKey: secretSchema.optional(),
+  baseUrl: urlSchema.optional(),
+  /** Prompt-cache lifetime: 5m (default), 1h, or auto (1h once a request clears the 1024-token caching minimum). */
+  cacheTtl: z.enum(["5m", "1h", "auto"]).optional(),
+});
 /** An OpenAI account. */
 const openaiProviderSchema = z.strictObject({ apiKey: secretSchema.optional(), baseUrl: urlSchema.optional() });
 /** An OpenAI-compatible server (Ollama, vLLM, LM Studio, OpenRouter…), named by the `provider` of its models. */

@@ -51,7 +51,15 @@ export function gatewayConfigOf(config: BotConfig): GatewayConfigInput {
  * approvals added to its tool policy's deny list (so sub-agents are held to it too).
  */
 function gatewayAgentOf(agent: BotAgent): AgentConfigInput {
-  const { workspace: _workspace, guestRead: _guestRead, exec: _exec, approvals, ...rest } = agent;
+  const {
+    workspace: _workspace,
+    guestRead: _guestRead,
+    exec: _exec,
+    hooks: _hooks,
+    planMode: _planMode,
+    approvals,
+    ...rest
+  } = agent;
   const denied = Object.entries(approvals ?? {})
     .filter(([, mode]) => mode === "deny")
     .map(([tool]) => tool);

@@ -1,4 +1,4 @@
-import type { Message, StreamContext, ToolResultMessage } from "@chorus/core";
+import { isSystemReminder, type Message, type StreamContext, type ToolResultMessage } from "@chorus/core";
 import type { ScriptedTurn } from "@chorus/providers";
 import { recogniseIntent } from "./demo-intent.js";
 import { DEMO_NOTICE, fallbackText, greetingText, helpText } from "./demo-replies.js";
@@ -12,7 +12,8 @@ const SUBAGENT_PROMPT = /You are a sub-agent at depth (\d+)/;
  * Contract: pure and deterministic for a given context; only calls tools that the context offers.
  */
 export function demoTurn(context: StreamContext): ScriptedTurn {
-  const last = context.messages.at(-1);
+  // System reminders (agents[].reminders) come after the message they accompany: the demo answers that message.
+  const last = context.messages.findLast((message) => !isSystemReminder(message));
   const isChild = SUBAGENT_PROMPT.test(context.systemPrompt ?? "");
   if (last?.role === "toolResult") return afterTools(context.messages, isChild);
   const text = last?.role === "user" ? userText(last) : "";

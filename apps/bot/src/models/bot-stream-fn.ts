@@ -13,7 +13,10 @@ export function buildBotStreamFn(
 ): StreamFn {
   const providers: ProviderStreamFnOptions = { scripted: demoStreamFn(options) };
   const { anthropic, openai, compatible } = config.providers;
-  if (anthropic) providers.anthropic = definedOnly({ apiKey: anthropic.apiKey, baseUrl: anthropic.baseUrl });
+  if (anthropic) {
+    providers.anthropic = definedOnly({ apiKey: anthropic.apiKey, baseUrl: anthropic.baseUrl });
+    if (anthropic.cacheTtl !== undefined) providers.anthropic.cache = { ttl: anthropic.cacheTtl };
+  }
   if (openai) providers.openai = definedOnly({ apiKey: openai.apiKey, baseUrl: openai.baseUrl });
   if (compatible) {
     providers.compatible = Object.fromEntries(

@@ -6,6 +6,7 @@ import {
   openSessionOutputs,
   RecentFileReads,
   type SessionOutputs,
+  shellHooksOf,
   WorkingDirectories,
 } from "@chorus/tools";
 import type { BotConfig } from "../config/bot-config-schema.js";
@@ -59,8 +60,11 @@ export function agentSetupsOf(
       ...(agent.exec.changeDirectory ? { workingDirectories: directories } : {}),
     });
     const researchTools = tools.filter((tool) => RESEARCH_TOOLS.has(tool.name));
+    const hooks = shellHooksOf(agent.hooks, workspaceRoot);
     setups[agent.id] = {
       tools,
+      ...(hooks === undefined ? {} : { hooks }),
+      ...(agent.planMode === true ? { planMode: true } : {}),
       executionContext: directories.source,
       recentFiles: recentReads.source,
       // Guests may call the read tools only where folders were granted; the tools confine them to those folders.

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { StreamFn } from "@chorus/core";
 import type { GatewayTelemetryOptions } from "@chorus/gateway";
 import {
@@ -17,6 +18,7 @@ import { ensureDemoWorkspace } from "../demo/demo-workspace.js";
 import { buildBotStreamFn } from "../models/bot-stream-fn.js";
 import { buildModelRegistry } from "../models/model-reference.js";
 import { agentSetupsOf } from "./agent-setup.js";
+import { addAgentSkills } from "./agent-skills.js";
 import { agentWorkspacesOf, prepareAgentWorkspaces } from "./agent-workspaces.js";
 import { botModelCatalog } from "./model-catalog.js";
 
@@ -74,6 +76,9 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     parts.demoTokenDelayMs === undefined ? {} : { tokenDelayMs: parts.demoTokenDelayMs },
   );
   const gatewayConfig = gatewayConfigOf(config);
+  const dataDir = resolve(parts.cwd, config.dataDir);
+  const warn = (obj: Record<string, unknown>, msg: string): void => parts.logger.warn(obj, msg);
+  const agents = await addAgentSkills(config, workspaces, dataDir, agentSetupsOf(config, workspaces), warn);
   return new Gateway({
     config: { ...gatewayConfig, channels: [...(gatewayConfig.channels ?? []), ...(parts.extraPolicies ?? [])] },
     store: parts.store,
@@ -81,7 +86,7 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     streamFn: parts.wrapStreamFn?.(built) ?? built,
     models: botModelCatalog(buildModelRegistry(config), config),
     selfIds: parts.selfIds,
-    agents: agentSetupsOf(config, workspaces),
+    agents,
     events: parts.events,
     logger: parts.logger,
     ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),

@@ -1,21 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${ENV_VAR} references in config text
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { startFakeOpenAI } from "@chorus/testkit";
 import { BotProcess } from "./bot-process.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
-
-/** A TCP port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The text of the last user message of a Chat Completions request. */
 export function lastUserText(body: Record<string, unknown>): string {

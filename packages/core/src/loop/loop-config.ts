@@ -2,6 +2,7 @@ import type { CompactionStep } from "../context/compaction-steps.js";
 import type { ContextRestorationConfig } from "../context/context-restoration/restoration-config.js";
 import type { ToolOutputCompressionConfig } from "../context/tool-output-compression/compression-config.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
+import type { AgentHooks } from "../hooks/hook-types.js";
 import type { CoreLogger } from "../logging/core-logger.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import type { Model } from "../model/model.js";
@@ -13,6 +14,7 @@ import type {
   PreDispatchPolicy,
   PreTurnPolicy,
 } from "../policies/policy-types.js";
+import type { RemindersConfig } from "../reminders/reminder-types.js";
 import type { RetryStrategy } from "../retry/retry-strategy.js";
 import type { StreamFn, StreamOptions } from "../stream/stream-fn.js";
 import type { AgentTelemetryConfig } from "../telemetry/telemetry-config.js";
@@ -121,6 +123,11 @@ export interface AgentLoopConfig {
   tools?: AnyAgentTool[];
   toolExecution?: ToolExecutionConfig;
   /**
+   * Operator hooks at turn start, before compaction, before the prompt is sent, before and after each tool
+   * (seed 003). Only the app sets them; nothing the model or a chat user sends can.
+   */
+  hooks?: AgentHooks;
+  /**
    * Resolves the run's working directory and environment once at its start (seed 002 "Per-Turn ExecutionContext");
    * tools get it frozen as `ctx.execution`. A throwing source ends the run with an error.
    */
@@ -142,6 +149,11 @@ export interface AgentLoopConfig {
   /** Times a `length` stop is recovered from in one run. Default 3. */
   maxOutputRecoveries?: number;
   context?: ContextConfig;
+  /**
+   * System reminders (seed 004): collected before every model call and appended, as one
+   * `systemReminder` entry, at the end of the transcript. Off by default.
+   */
+  reminders?: RemindersConfig;
   /** The run's identity, handed to tools. runId defaults to a random id. */
   run?: Partial<ToolRunInfo>;
   /** Optional pino-compatible logger for what the events cannot say (e.g. a failing subscriber or poll). */

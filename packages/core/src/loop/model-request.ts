@@ -1,5 +1,6 @@
 import type { ProviderErrorInfo } from "../errors/provider-error.js";
 import type { ToolExecutor } from "../executor/tool-executor.js";
+import { runHooks } from "../hooks/run-hooks.js";
 import type { AssistantMessage } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import { abortableSleep } from "../retry/abortable-sleep.js";
@@ -44,6 +45,15 @@ export async function requestAssistant(
   let partialFailures = 0;
   let overflowHandled = false;
   let request = context;
+  if (config.hooks?.pre_prompt) {
+    const event = { event: "pre_prompt" as const, runId: state.run.runId, sessionId: state.run.sessionId };
+    await runHooks(
+      config.hooks,
+      { ...event, turn: state.turn, messageCount: request.messages.length },
+      signal,
+      config.logger,
+    );
+  }
   for (;;) {
     attempt++;
     const apiKey = config.getApiKey ? await config.getApiKey(state.model.provider) : undefined;

@@ -4,6 +4,7 @@ import { microCompact } from "../context/micro-compaction.js";
 import { DEFAULT_SUMMARY_PROMPT, findCompactionCut, summarizeOlderMessages } from "../context/summary-compaction.js";
 import { estimateTokens } from "../context/token-estimate.js";
 import { repairTranscript } from "../context/transcript-repair.js";
+import { runHooks } from "../hooks/run-hooks.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import type { StreamContext } from "../stream/stream-fn.js";
@@ -117,6 +118,11 @@ export async function summarize(state: RunState): Promise<boolean> {
   if (cfg?.enabled === false) return false;
   const keepRecentTokens = cfg?.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS;
   if (findCompactionCut(state.messages, keepRecentTokens) === 0) return false;
+  if (state.config.hooks?.pre_compact) {
+    const event = { event: "pre_compact" as const, runId: state.run.runId, sessionId: state.run.sessionId };
+    const hookEvent = { ...event, turn: state.turn, messageCount: state.messages.length };
+    await runHooks(state.config.hooks, hookEvent, state.signal, state.config.logger);
+  }
   const before = estimateTokens(state.messages, state.systemPrompt);
   const model = cfg?.model ?? state.model;
   const apiKey = state.config.getApiKey ? await state.config.getApiKey(model.provider) : undefined;

@@ -1,8 +1,10 @@
 import { DEFAULT_TOOL_TIMEOUTS } from "../executor/abort-reasons.js";
 import { ToolExecutor } from "../executor/tool-executor.js";
+import { applyHooks } from "../hooks/apply-hooks.js";
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, AssistantMessage } from "../messages/message-types.js";
 import { emptyUsage, type Usage } from "../messages/usage.js";
+import { ReminderPipeline } from "../reminders/reminder-pipeline.js";
 import { defaultRetryStrategy } from "../retry/retry-strategy.js";
 import { startRunTelemetry } from "../telemetry/run-telemetry.js";
 import { toLlmTool } from "../tools/define-tool.js";
@@ -45,11 +47,12 @@ export interface RunHooks {
 export async function runLoop(
   prompts: AgentMessage[],
   context: AgentContext,
-  config: AgentLoopConfig,
+  configured: AgentLoopConfig,
   signal: AbortSignal | undefined,
   emit: (event: AgentEvent) => void,
   hooks: RunHooks = {},
 ): Promise<AgentMessage[]> {
+  const config = applyHooks(configured);
   const runSignal = signal ?? NEVER_ABORTED;
   const run: ToolRunInfo = {
     runId: config.run?.runId ?? newRunId(),
@@ -119,8 +122,16 @@ function createState(
     llmTools,
     timeouts: { ...DEFAULT_TOOL_TIMEOUTS, ...config.toolExecution?.timeouts },
     turn: 0,
+    reminders: remindersOf(config),
     telemetry,
   };
+}
+
+function remindersOf(config: AgentLoopConfig): ReminderPipeline | undefined {
+  if (!config.reminders || config.reminders.sources.length === 0) return undefined;
+  return new ReminderPipeline(config.reminders, (error) =>
+    config.logger?.warn({ err: error instanceof Error ? error.message : String(error) }, "a reminder source failed"),
+  );
 }
 
 type RunEnd = { reason: AgentEndReason; error?: string };
@@ -161,6 +172,11 @@ async function turns(state: RunState): Promise<RunEnd> {
           return { reason: "policy", error: pre.reason ?? "Stopped by a pre-turn policy" };
         }
         if (pre.kind === "inject") for (const m of pre.messages) appendMessage(state, m);
+      }
+
+      if (state.reminders) {
+        const reminder = await state.reminders.collect(state.messages, state.turn, signal);
+        if (reminder) appendMessage(state, reminder);
       }
 
       // Awaited only when it is asynchronous: each needless await costs a turn of the microtask queue.

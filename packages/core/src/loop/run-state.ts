@@ -2,6 +2,7 @@ import type { AgentMessage } from "../messages/message-types.js";
 import type { Usage } from "../messages/usage.js";
 import type { Model } from "../model/model.js";
 import type { PolicyContext } from "../policies/policy-types.js";
+import type { ReminderPipeline } from "../reminders/reminder-pipeline.js";
 import type { RetryStrategy } from "../retry/retry-strategy.js";
 import type { LlmTool } from "../stream/stream-fn.js";
 import type { RunTelemetry } from "../telemetry/run-telemetry.js";
@@ -35,6 +36,8 @@ export interface RunState {
   readonly llmTools: LlmTool[] | undefined;
   readonly timeouts: Readonly<Record<ToolCategory, number>>;
   turn: number;
+  /** The run's system reminders; undefined when they are off. */
+  readonly reminders: ReminderPipeline | undefined;
   /** The run's spans and metrics; undefined when no OpenTelemetry SDK records anything. */
   readonly telemetry: RunTelemetry | undefined;
 }

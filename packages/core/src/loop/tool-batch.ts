@@ -34,7 +34,7 @@ export function executorOptionsFor(state: RunState, steered: AgentMessage[]): Ex
         ? (call: ToolCall) => ({
             policies,
             context: policyContext(state),
-            awaitApproval: config.awaitApproval,
+            awaitApproval: state.reminders?.watchApprovals(config.awaitApproval) ?? config.awaitApproval,
             announce: (request) =>
               state.emit({
                 type: "approval_required",

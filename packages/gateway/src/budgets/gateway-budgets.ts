@@ -59,7 +59,8 @@ type GatewayBudgetLimit = BudgetLimit & StoreBudgetLimit;
  * agent and UTC day, per user and day (whoever started the turn; an autonomous goal's turns and its supervisor's
  * checks count for whoever set the goal) and per goal. A gateway alone on its store reserves in memory (no store
  * round trip before a call) and writes spend in batches; a cluster (the store has `ownership`) reserves in the store,
- * atomically across instances, and settles each call there (a call no budget limits is only booked, in batches).
+ * atomically across instances, and settles each call there (a call no budget limits is only booked, in batches on
+ * each heartbeat: a message costs no spend statement of its own).
  * Contract: one per gateway; spend survives restarts (what `/usage` and the budgets read).
  */
 export class GatewayBudgets {
@@ -73,7 +74,14 @@ export class GatewayBudgets {
 
   constructor(parts: GatewayBudgetParts) {
     this.#parts = parts;
-    this.#recorder = new SpendRecorder(parts.store, parts.persist);
+    // A cluster instance books unlimited calls' spend on its heartbeat (`flushSpend`), not per message.
+    const deferred = parts.store.ownership?.everyBeat !== undefined;
+    this.#recorder = new SpendRecorder(parts.store, parts.persist, { deferred });
+  }
+
+  /** Writes the spend booked but not yet written (a cluster's heartbeat and the gateway's stop). Never rejects. */
+  flushSpend(): Promise<void> {
+    return this.#recorder.flush();
   }
 
   /** A turn started: its calls count for the last item's sender. */

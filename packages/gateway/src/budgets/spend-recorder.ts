@@ -2,29 +2,39 @@ import type { SessionStore } from "../store/session-store.js";
 import type { SpendBooking } from "../store/store-types.js";
 
 /**
- * Writes settled calls' spend to the store's ledger off the message path (a gateway alone on its store), in batches
- * that form by themselves: while one `recordSpend` is under way, the bookings that arrive wait and go together in the
- * next (the store adds up those of one row). No timer: under load one write carries many calls, when quiet each call
- * is written at once.
+ * Writes settled calls' spend to the store's ledger off the message path, in batches. Immediate (a gateway alone on
+ * its store): batches form by themselves — while one `recordSpend` is under way, the bookings that arrive wait and go
+ * together in the next (the store adds up those of one row); when quiet each call is written at once. Deferred (a
+ * cluster instance): bookings only queue, and `flush` (run on each heartbeat and at stop) writes them in one batch,
+ * so a message costs no spend statement of its own.
  * Contract: every booking is handed to the store once; each write is handed to `persist` (the gateway tracks it, so
  * `Gateway.idle()` and `stop()` wait for it, and logs a failure); a failed batch does not stop later ones.
  */
 export class SpendRecorder {
   readonly #store: SessionStore;
   readonly #persist: (work: Promise<unknown>) => void;
+  readonly #deferred: boolean;
   #pending: SpendBooking[] = [];
-  #writing = false;
+  #writing: Promise<void> | undefined;
 
-  constructor(store: SessionStore, persist: (work: Promise<unknown>) => void) {
+  constructor(store: SessionStore, persist: (work: Promise<unknown>) => void, options: { deferred?: boolean } = {}) {
     this.#store = store;
     this.#persist = persist;
+    this.#deferred = options.deferred === true;
   }
 
   add(bookings: readonly SpendBooking[]): void {
     this.#pending.push(...bookings);
-    if (this.#writing) return;
-    this.#writing = true;
-    this.#persist(this.#drain());
+    if (!this.#deferred) void this.flush();
+  }
+
+  /** Writes what is queued (joining a write under way). Contract: never rejects; a failure goes to `persist`. */
+  flush(): Promise<void> {
+    if (this.#writing !== undefined || this.#pending.length === 0) return this.#writing ?? Promise.resolve();
+    const drain = this.#drain();
+    this.#persist(drain);
+    this.#writing = drain.catch(() => {});
+    return this.#writing;
   }
 
   async #drain(): Promise<void> {
@@ -38,7 +48,8 @@ export class SpendRecorder {
         });
       }
     } finally {
-      this.#writing = false;
+      // Cleared as the loop ends (no await between): a booking added from now on starts its own write.
+      this.#writing = undefined;
     }
     if (failure !== undefined) throw failure;
   }

@@ -1,5 +1,7 @@
 import type { OutboundButton } from "../channel/channel-types.js";
 import { memoryCommand } from "../memory/memory-command.js";
+import { planCommand } from "../plan-mode/plan-command.js";
+import { skillsCommand } from "../skills/skills-command.js";
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
@@ -44,6 +46,8 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   usageCommand,
   scheduleCommand,
   memoryCommand,
+  skillsCommand,
+  planCommand,
 ];
 
 /** Whether a name is a builtin command (others go to the agent as ordinary text). */

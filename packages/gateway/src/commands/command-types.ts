@@ -8,6 +8,7 @@ import type { GoalConfig } from "../goals/goal-config.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { MemoryCommands } from "../memory/gateway-memory.js";
 import type { ClusterInstance } from "../ownership/session-ownership.js";
+import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import type { TrustTier } from "../policy/trust-tier.js";
@@ -88,6 +89,10 @@ export interface CommandHost {
   stopSchedule(id: string): Promise<string>;
   /** Long-term memory (`/memory`), when configured. */
   readonly memory?: MemoryCommands;
+  /** An agent's skills (`/skills`); none for an unknown agent or a host without skills. */
+  /** Plan mode's sessions when the agent has plan mode; undefined otherwise. */
+  planModeFor?(agentId: string): PlanModeSessions | undefined;
+  skills?(agentId: string): readonly { readonly name: string; readonly description: string }[];
 }
 
 /** Everything a command handler sees. */

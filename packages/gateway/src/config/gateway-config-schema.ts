@@ -6,6 +6,7 @@ import {
   toolOutputCompressionConfigSchema,
 } from "../context-features/context-features-config.js";
 import { goalConfigSchema } from "../goals/goal-config.js";
+import { reminderConfigSchema } from "../reminders/reminder-config.js";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
 
 const idSchema = z
@@ -51,6 +52,8 @@ export const agentConfigSchema = z.strictObject({
   contextRestoration: contextRestorationConfigSchema.prefault({}),
   /** Compaction: subgoal-aware pruning and the chat's compaction status line (see the gateway README). */
   compaction: compactionConfigSchema.prefault({}),
+  /** System reminders before each model call (time passed, approval outcomes); off by default. */
+  reminders: reminderConfigSchema.optional(),
 });
 
 /** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */

@@ -13,7 +13,16 @@ export interface RunPlacement {
 export function reportedRuns(runs: RunTracker): ReportedRun[] {
   return runs.all().map((run) => {
     const usage = run.usage();
-    return { runId: run.runId, tokens: usage.totalTokens, cost: usage.cost.total };
+    return {
+      runId: run.runId,
+      tokens: usage.totalTokens,
+      cost: usage.cost.total,
+      sessionKey: run.sessionKey,
+      agentId: run.agentId,
+      ...(run.parentRunId === undefined ? {} : { parentRunId: run.parentRunId }),
+      depth: run.depth,
+      startedAt: run.startedAt,
+    };
   });
 }
 

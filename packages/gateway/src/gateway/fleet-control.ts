@@ -1,8 +1,10 @@
+import { emptyUsage } from "@chorus/core";
 import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import type { LiveRun } from "../fleet/run-tracker.js";
 import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
 import { goalOf } from "../goals/goal-record.js";
+import type { ClusterInstance } from "../ownership/session-ownership.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { RunRecord, SessionRecord } from "../store/store-types.js";
 import type { GatewayContext } from "./gateway-context.js";
@@ -10,14 +12,17 @@ import { sessionChatOf } from "./session-chat.js";
 
 /** The fleet as /agents shows it: agents, their sessions, running runs (stored and live). */
 export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
-  const runs = withLiveRuns(await ctx.store.listRuns({ status: "running" }), ctx.runs.all());
+  const instances = await ctx.store.ownership?.fleet?.instances();
+  const runs = withReportedRuns(
+    withLiveRuns(await ctx.store.listRuns({ status: "running" }), ctx.runs.all()),
+    instances ?? [],
+  );
   const runSessions = new Map<string, SessionRecord>();
   for (const run of runs) {
     const session = await ctx.store.getSession(run.sessionKey);
     if (session !== undefined) runSessions.set(run.sessionKey, session);
   }
   const sessions = (await ctx.store.listSessions()).filter((s) => !isSubagentKey(s.key));
-  const instances = await ctx.store.ownership?.fleet?.instances();
   const view = buildFleetView({
     agents: ctx.config.agents,
     bindings: ctx.config.bindings,
@@ -53,6 +58,37 @@ function withLiveRuns(stored: readonly RunRecord[], live: readonly LiveRun[]): R
       }),
     );
   return [...stored, ...unstored];
+}
+
+/**
+ * Also the runs other instances reported live at their last heartbeat but not stored yet (a turn's run is written by
+ * its first commit), so /agents on any instance shows a run from its start. A report without the run's identity
+ * (an older instance) adds nothing.
+ */
+function withReportedRuns(known: readonly RunRecord[], instances: readonly ClusterInstance[]): RunRecord[] {
+  const ids = new Set(known.map((run) => run.id));
+  const reported: RunRecord[] = [];
+  for (const instance of instances) {
+    if (instance.self) continue;
+    for (const run of instance.runs) {
+      const { sessionKey, agentId, depth, startedAt } = run;
+      if (ids.has(run.runId) || sessionKey === undefined || agentId === undefined) continue;
+      if (depth === undefined || startedAt === undefined) continue;
+      ids.add(run.runId);
+      reported.push({
+        id: run.runId,
+        sessionKey,
+        ...(run.parentRunId === undefined ? {} : { parentRunId: run.parentRunId }),
+        depth,
+        agentId,
+        status: "running",
+        startedAt,
+        // Its usage as reported is what the fleet shows (the placement carries it).
+        usage: emptyUsage(),
+      });
+    }
+  }
+  return [...known, ...reported];
 }
 
 /** An autonomous goal's spend (the spend ledger's total for it, its supervisor's checks included) against its budget. */

@@ -75,6 +75,8 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     },
     killRun: async (runId) => control.killRun(runId),
     answerApproval: (code, approve, by) => ctx.approvals.answer(code, approve, by),
+    planModeFor: (agentId) => (ctx.agents.get(agentId)?.planMode === true ? ctx.planMode : undefined),
+    skills: (agentId) => ctx.agents.get(agentId)?.skills ?? [],
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
     goal: (request, caller) =>
       request.kind === "control" ? controlGoalById(ctx, request, caller) : ctx.goals.command(request, caller),

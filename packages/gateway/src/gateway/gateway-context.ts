@@ -7,6 +7,7 @@ import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayMemory } from "../memory/gateway-memory.js";
 import type { ClusterRequests } from "../ownership/cluster-requests.js";
+import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -28,6 +29,8 @@ export interface GatewayContext {
   readonly runs: RunTracker;
   readonly pairing: PairingService;
   readonly approvals: ApprovalDesk;
+  /** Which sessions are in plan mode (`/plan`). */
+  readonly planMode: PlanModeSessions;
   readonly logger: GatewayLogger;
   readonly now: () => number;
   /** The configured agents, prepared once. */

@@ -1,4 +1,5 @@
 import type {
+  AgentHooks,
   AgentLoopConfig,
   AnyAgentTool,
   ExecutionContextSource,
@@ -7,7 +8,7 @@ import type {
   RecentFilesSource,
   StreamFn,
 } from "@chorus/core";
-import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
+import type { Skill, SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -42,6 +43,21 @@ export interface AgentRuntimeSetup {
    * they would ask about is refused (a sub-agent cannot ask).
    */
   policies?: readonly PreDispatchPolicy[];
+  /**
+   * Operator hooks (turn start, pre-compact, pre-prompt, pre/post tool; `shellHooksOf` from @chorus/tools for shell
+   * commands). Set by the program only: nothing a chat user or the model sends can add one.
+   */
+  hooks?: AgentHooks;
+  /**
+   * Skills (`loadSkills` from @chorus/tools): their descriptions are appended to the system prompt, `load_skill`
+   * loads a body on demand and `/skills` lists them.
+   */
+  skills?: readonly Skill[];
+  /**
+   * Plan mode (seed 003 step 12): `/plan` limits the agent to information tools until its `propose_plan` is approved
+   * (buttons where the platform has them, else `/plan approve` / `/plan reject <feedback>`). Default false.
+   */
+  planMode?: boolean;
   /**
    * Each session's working directory and environment, read at the start of every turn (seed 002 "Per-Turn
    * ExecutionContext"; e.g. `new WorkingDirectories().source` from @chorus/tools).

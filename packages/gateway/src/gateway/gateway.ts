@@ -21,6 +21,7 @@ import { findChosenModel } from "../model-preference/model-preference.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { localIngress } from "../ownership/ingress-leases.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
+import { planModeForGateway } from "../plan-mode/plan-mode-for-gateway.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -111,6 +112,11 @@ export class Gateway {
       hasButtons: (chat) => channelFor(chat.channel, chat.accountId)?.capabilities.buttons === true,
       now,
     });
+    const planMode = planModeForGateway({
+      store: this.store,
+      post: (sessionKey, chat, text, options) => notices.post(sessionKey, chat, text, options),
+      hasButtons: (chat) => channelFor(chat.channel, chat.accountId)?.capabilities.buttons === true,
+    });
     const admission = new FairAdmission(options.maxConcurrentTurns ?? GATEWAY_DEFAULTS.maxConcurrentTurns);
     const rateCap = options.rateCap ?? GATEWAY_DEFAULTS.rateCap;
     for (const channel of options.channels) this.#channels.set(channelKey(channel.id, channel.accountId), channel);
@@ -179,6 +185,7 @@ export class Gateway {
           now,
           slots,
           loop,
+          planMode,
           // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
           // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
           onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
@@ -263,6 +270,7 @@ export class Gateway {
       runs: this.runs,
       pairing: this.pairing,
       approvals: this.approvals,
+      planMode,
       logger: this.#logger,
       now,
       agents: this.#agents,
@@ -351,6 +359,8 @@ export class Gateway {
     const owned = this.#owned;
     // Each heartbeat reports the runs live here, for /agents on the other instances.
     ownership?.fleet?.reportRuns(() => reportedRuns(this.runs));
+    // Spend of calls no budget limits is written on the heartbeat, in one batch, not per message.
+    ownership?.everyBeat?.(() => this.#budgets.flushSpend());
     if (ownership !== undefined && owned !== undefined) {
       await ownership.start(
         (event) => owned.onEvent(event),
@@ -409,6 +419,8 @@ export class Gateway {
     // take seconds to end) would be refused by it and given up; unsent, it stays pending for the next start.
     await this.#dispatcher.stop();
     for (const channel of this.#channels.values()) await channel.stop();
+    // Spend still queued for the next heartbeat is written now, while the store is open.
+    await this.#budgets.flushSpend();
     this.#sessions.clear();
     this.#unobserve?.();
     this.#unobserve = undefined;

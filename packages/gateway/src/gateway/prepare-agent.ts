@@ -1,9 +1,10 @@
-import type { AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type { AgentHooks, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
 import {
   createSubagents,
   createToolPolicyGate,
   evaluateToolPolicy,
   mergeToolGroups,
+  type Skill,
   type SubagentSlots,
   type Subagents,
   type ToolPolicy,
@@ -13,6 +14,10 @@ import type { AgentConfig } from "../config/gateway-config-schema.js";
 import { type AgentLoopFeatures, agentLoopFeatures } from "../context-features/agent-loop-features.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
+import { planModeGate } from "../plan-mode/plan-mode-gate.js";
+import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
+import { proposePlanTool } from "../plan-mode/propose-plan-tool.js";
+import { withSkills } from "../skills/agent-skills.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
@@ -30,6 +35,12 @@ export interface PreparedAgent {
   readonly subagents: Subagents | undefined;
   /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
   readonly supervisorModel: Model | undefined;
+  /** Whether `/plan` works for this agent. */
+  readonly planMode: boolean;
+  /** The agent's skills (AgentRuntimeSetup.skills), listed by /skills. */
+  readonly skills: readonly Skill[];
+  /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
+  readonly hooks: AgentHooks | undefined;
   /** TACO, context restoration and the per-turn execution context, over the gateway-wide loop settings. */
   readonly loopFeatures: AgentLoopFeatures;
 }
@@ -45,6 +56,8 @@ export interface PrepareAgentDeps {
   now: () => number;
   slots: SubagentSlots;
   loop: GatewayOptions["loop"];
+  /** Plan mode's sessions; used by agents with `AgentRuntimeSetup.planMode`. */
+  planMode?: PlanModeSessions;
   /** Receives sub-agent result entries to deliver. */
   onEnqueued(entries: readonly OutboxEntry[]): void;
 }
@@ -136,18 +149,29 @@ export function prepareAgent(
       ...(setup?.toolGroups === undefined ? {} : { groups: setup.toolGroups }),
     });
   }
+  const skilled = withSkills(config.systemPrompt, setup?.skills);
+  const planMode = setup?.planMode === true && deps.planMode !== undefined ? deps.planMode : undefined;
   return {
-    config,
+    config: skilled.systemPrompt === undefined ? config : { ...config, systemPrompt: skilled.systemPrompt },
     defaultModel: model,
-    tools: [...(setup?.tools ?? []), ...(subagents?.tools ?? [])],
+    tools: [
+      ...(setup?.tools ?? []),
+      ...skilled.tools,
+      ...(planMode === undefined ? [] : [proposePlanTool(planMode)]),
+      ...(subagents?.tools ?? []),
+    ],
     policies: [
       ...(subagents === undefined ? [] : [subagents.depthPolicy]),
+      ...(planMode === undefined ? [] : [planModeGate(planMode)]),
       tierGate,
       groupGate,
       ...(setup?.policies ?? []),
     ],
     subagents,
     supervisorModel,
+    hooks: setup?.hooks,
+    skills: setup?.skills ?? [],
+    planMode: planMode !== undefined,
     loopFeatures,
   };
 }

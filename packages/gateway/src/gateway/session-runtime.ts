@@ -4,6 +4,7 @@ import {
   type AgentRunResult,
   type CompactionStep,
   type Model,
+  type RemindersConfig,
   type SubgoalTracker,
 } from "@chorus/core";
 import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
@@ -14,6 +15,7 @@ import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
 import { restoredModelChoice } from "../model-preference/model-preference.js";
 import type { TrustTier } from "../policy/trust-tier.js";
+import { type ReminderConfig, remindersFromConfig } from "../reminders/reminder-config.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
 import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
@@ -435,6 +437,8 @@ export class SessionRuntime implements LaneHost {
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
       telemetry: agentTelemetry(this.#deps, this.agentId, this.key),
+      ...optionalReminders(prepared.config.reminders),
+      ...(prepared.hooks === undefined ? {} : { hooks: prepared.hooks }),
     });
     this.#unlink = prepared.subagents?.linkAgent(agent);
     this.#agent = agent;
@@ -494,3 +498,8 @@ export class SessionRuntime implements LaneHost {
 
 /** The preview side of a reply manager for a session whose channel is gone: nothing to preview. */
 const NO_REPLIES: Pick<ReplyManager, "previewing" | "takePreview"> = { previewing: false, takePreview: async () => [] };
+
+function optionalReminders(config: ReminderConfig | undefined): { reminders?: RemindersConfig } {
+  const reminders = remindersFromConfig(config);
+  return reminders === undefined ? {} : { reminders };
+}

@@ -5,12 +5,13 @@ import { describeError } from "../gateway/gateway-logger.js";
 import { repairInterruptedTranscript } from "../gateway/restart-repair.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { noteInterruptedSubagents } from "../subagent-sessions/interrupted-subagents.js";
+import { rerunInterruptedSubagents } from "../subagent-sessions/rerun-interrupted-subagents.js";
 import type { OwnershipEvent, SessionOwnership, UnansweredSession } from "./session-ownership.js";
 
 /**
  * What a gateway instance does as its ownership changes (a cluster): on a takeover it settles what the previous owner
  * left (interrupted runs' transcripts repaired, their open approval requests withdrawn, requeued replies marked as
- * possible resends, the parents of background sub-agents that died there told), then answers every stored message nobody answered — the same repair restart recovery makes, per
+ * possible resends, background sub-agents that died there run again, or their parents told), then answers every stored message nobody answered — the same repair restart recovery makes, per
  * shard instead of per process. Wake-ups and the sweep answer messages other instances stored for sessions it owns;
  * on a loss, queued messages are given back (the new owner answers them from the store).
  * Contract: `onEvent` never rejects; each stored message is taken into its session's lane at most once per process.
@@ -46,8 +47,10 @@ export class OwnedSessionWork {
         await withdrawUndeliveredRequests(store, await openApprovalRequests(store, event.interruptedRuns));
         // Before the unanswered messages' turns: their replies must not overtake the requeued ones.
         await this.#dispatcher.queueRequeued(event.requeuedOutbox);
-        // Background sub-agents that died with their instance: their parents are told (at the parents' owners).
-        const notes = await noteInterruptedSubagents(store, event.interruptedRuns);
+        // Background sub-agents that died with their instance run again here; the parents of those that cannot are
+        // told (at the parents' owners).
+        const notRerun = await rerunInterruptedSubagents(this.#ctx, event.interruptedRuns);
+        const notes = await noteInterruptedSubagents(store, notRerun);
         const ownedNotes = notes.filter((note) => this.#ownership.fenceFor(note.sessionKey) !== undefined);
         if (ownedNotes.length > 0) this.#ctx.track(this.#dispatcher.deliver(ownedNotes));
         this.#ctx.logger.info(

@@ -86,6 +86,11 @@ export interface SessionOwnership {
    * Contract: rejects when the store cannot be reached; never replaces a stored value.
    */
   agreeOn?(name: string, proposal: string): Promise<string>;
+  /**
+   * Runs `task` after each heartbeat (optional): work batched on the heartbeat's cadence, off the message path (the
+   * gateway writes booked spend there). Contract: called before `start`; a later call replaces the task; a rejection is the task's to log.
+   */
+  everyBeat?(task: () => Promise<void>): void;
   /** Stops renewing and releases every lease at once, so another instance takes over without waiting. Idempotent. */
   stop(): Promise<void>;
   /** The fleet across instances, when the store can tell (PostgreSQL in cluster mode). */
@@ -98,6 +103,16 @@ export interface ReportedRun {
   readonly tokens: number;
   /** US dollars so far. */
   readonly cost: number;
+  /**
+   * What the run is, so other instances list it before it is stored (a turn's run is written by its first commit).
+   * Optional: a report without them still places and counts a stored run.
+   */
+  readonly sessionKey?: string;
+  readonly agentId?: string;
+  readonly parentRunId?: string;
+  readonly depth?: number;
+  /** Epoch ms on the reporting instance's clock. */
+  readonly startedAt?: number;
 }
 
 /** An instance of the cluster as `/status` and `/agents` show it. */

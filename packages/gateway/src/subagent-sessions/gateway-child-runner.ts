@@ -17,6 +17,7 @@ import { assistantText } from "../reply-manager/assistant-text.js";
 import { runStatusOf } from "../reply-manager/turn-committer.js";
 import { childSessionKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
+import { rerunSessionKeyOf } from "./subagent-rerun.js";
 
 /** What the gateway's child runner needs. */
 export interface GatewayChildRunnerOptions {
@@ -66,18 +67,22 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
     try {
       const parentKey = await sessionKeyOfRun(parentRunId, runs, store);
       if (parentKey === undefined) throw new Error(`the parent run ${parentRunId} is unknown`);
-      childKey = childSessionKey(parentKey, request.agent, runId);
-      const root = await store.getSession(rootKeyOf(parentKey));
-      await store.ensureSession({
-        key: childKey,
-        agentId: request.agent,
-        channel: root?.channel ?? "",
-        accountId: root?.accountId ?? "",
-        chatId: root?.chatId ?? "",
-        title: request.task.slice(0, 60),
-      });
+      // A re-run (its first run's instance stopped) works in the first run's session, which holds the task already.
+      const rerunKey = rerunSessionKeyOf(request.run.meta, parentRunId);
+      childKey = rerunKey ?? childSessionKey(parentKey, request.agent, runId);
+      if (rerunKey === undefined) {
+        const root = await store.getSession(rootKeyOf(parentKey));
+        await store.ensureSession({
+          key: childKey,
+          agentId: request.agent,
+          channel: root?.channel ?? "",
+          accountId: root?.accountId ?? "",
+          chatId: root?.chatId ?? "",
+          title: request.task.slice(0, 60),
+        });
+      }
       const record = await store.startRun({ id: runId, sessionKey: childKey, agentId: request.agent, parentRunId });
-      await store.appendMessages(childKey, [task]);
+      if (rerunKey === undefined) await store.appendMessages(childKey, [task]);
       events.publish({
         type: "run_started",
         at: now(),

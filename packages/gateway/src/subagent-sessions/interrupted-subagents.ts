@@ -2,6 +2,7 @@ import type { SubagentResultPayload } from "../delivery/outbox-payloads.js";
 import { rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry, RunRecord } from "../store/store-types.js";
+import { taskRunIdOf } from "./subagent-rerun.js";
 
 /** The status of the note a parent gets when its background sub-agent's instance stopped under it. */
 export const INTERRUPTED_STATUS = "interrupted";
@@ -26,7 +27,7 @@ export async function noteInterruptedSubagents(
     const parent = await store.getRun(run.parentRunId);
     if (parent?.status !== "completed") continue;
     const payload: SubagentResultPayload = {
-      childRunId: run.id,
+      childRunId: taskRunIdOf(run.sessionKey, run.id),
       childSessionKey: run.sessionKey,
       agent: run.agentId,
       status: INTERRUPTED_STATUS,

@@ -7,6 +7,7 @@ import { childSessionKey, isSubagentKey, rootKeyOf } from "../session-key/sessio
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { sessionKeyOfRun } from "./gateway-child-runner.js";
+import { taskRunIdOf } from "./subagent-rerun.js";
 
 /**
  * The `deliver` hook for @chorus/tools: a background child's result becomes a `subagent-result` outbox entry for
@@ -23,9 +24,13 @@ export function subagentResultDeliverer(options: {
     const parentKey = await sessionKeyOfRun(parentRunId, options.runs, options.store);
     if (parentKey === undefined) throw new Error(`the parent run ${parentRunId} is unknown`);
     const sessionKey = isSubagentKey(parentKey) ? rootKeyOf(parentKey) : parentKey;
+    // A re-run (its first run's instance stopped) ran in its first run's session: the stored run says where.
+    const childKey =
+      (await options.store.getRun(result.runId))?.sessionKey ?? childSessionKey(parentKey, result.agent, result.runId);
     const payload: SubagentResultPayload = {
-      childRunId: result.runId,
-      childSessionKey: childSessionKey(parentKey, result.agent, result.runId),
+      // The run id the parent spawned it as, also for a re-run: the result is taken once per task.
+      childRunId: taskRunIdOf(childKey, result.runId),
+      childSessionKey: childKey,
       agent: result.agent,
       ...(result.label === undefined ? {} : { label: result.label }),
       status: result.status,

@@ -1,5 +1,7 @@
+import { checkFactText } from "./check-fact-text.js";
 import { newFactId } from "./fact-id.js";
 import type { Fact, FactRevision, NewFact } from "./fact-types.js";
+import { normaliseFactText, normaliseSubject } from "./normalise-fact.js";
 
 /** How many earlier wordings a fact keeps; older ones are dropped. */
 export const MAX_FACT_HISTORY = 20;
@@ -9,6 +11,22 @@ export type RememberPlan =
   | { readonly kind: "added"; readonly fact: Fact }
   | { readonly kind: "merged"; readonly fact: Fact }
   | { readonly kind: "replaced"; readonly fact: Fact; readonly previous: FactRevision };
+
+/**
+ * A fact as `remember` stores it: its text checked (at most `maxChars`), its subject normalised, and the normalised
+ * text its duplicates are found by. Contract: throws what `checkFactText` throws.
+ */
+export function checkNewFact(input: NewFact, maxChars: number): { readonly fact: NewFact; readonly norm: string } {
+  const text = checkFactText(input.text, maxChars);
+  const subject = normaliseSubject(input.subject);
+  const fact: NewFact = {
+    scope: input.scope,
+    text,
+    source: input.source,
+    ...(subject === undefined ? {} : { subject }),
+  };
+  return { fact, norm: normaliseFactText(text) };
+}
 
 /**
  * Decides what `remember` does, given the scope's fact with the same normalised text (`sameText`) and the one with

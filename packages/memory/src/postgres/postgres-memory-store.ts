@@ -1,4 +1,4 @@
-import { checkFactText, MAX_FACT_CHARS } from "../facts/check-fact-text.js";
+import { MAX_FACT_CHARS } from "../facts/check-fact-text.js";
 import { isFactId } from "../facts/fact-id.js";
 import type {
   Fact,
@@ -10,8 +10,7 @@ import type {
   ScopeCount,
 } from "../facts/fact-types.js";
 import { MemoryError } from "../facts/memory-errors.js";
-import { normaliseFactText, normaliseSubject } from "../facts/normalise-fact.js";
-import { planRemember } from "../facts/plan-remember.js";
+import { checkNewFact, planRemember } from "../facts/plan-remember.js";
 import { searchTerms } from "../search/search-terms.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
@@ -63,16 +62,9 @@ export class PostgresMemoryStore implements MemoryStore {
    */
   async rememberOn(db: PgQueryable, input: NewFact): Promise<RememberResult> {
     this.assertOpen();
-    const text = checkFactText(input.text, this.maxFactChars);
+    const { fact: checked, norm } = checkNewFact(input, this.maxFactChars);
     await lockScope(db, input.scope);
-    const subject = normaliseSubject(input.subject);
-    const checked: NewFact = {
-      scope: input.scope,
-      text,
-      source: input.source,
-      ...(subject === undefined ? {} : { subject }),
-    };
-    const norm = normaliseFactText(text);
+    const { subject } = checked;
     const sameText = await this.one(db, `SELECT * FROM ${this.table} WHERE scope = $1 AND norm = $2`, [
       input.scope,
       norm,

@@ -1,5 +1,5 @@
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
-import { checkFactText, MAX_FACT_CHARS } from "../facts/check-fact-text.js";
+import { MAX_FACT_CHARS } from "../facts/check-fact-text.js";
 import { isFactId } from "../facts/fact-id.js";
 import type {
   Fact,
@@ -11,8 +11,7 @@ import type {
   ScopeCount,
 } from "../facts/fact-types.js";
 import { MemoryError } from "../facts/memory-errors.js";
-import { normaliseFactText, normaliseSubject } from "../facts/normalise-fact.js";
-import { planRemember } from "../facts/plan-remember.js";
+import { checkNewFact, planRemember } from "../facts/plan-remember.js";
 import { searchTerms } from "../search/search-terms.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
@@ -65,15 +64,8 @@ export class SqliteMemoryStore implements MemoryStore {
   /** `remember` without its own transaction: for a caller that writes it inside one of its own. */
   rememberSync(input: NewFact): RememberResult {
     this.assertOpen();
-    const text = checkFactText(input.text, this.maxFactChars);
-    const subject = normaliseSubject(input.subject);
-    const checked: NewFact = {
-      scope: input.scope,
-      text,
-      source: input.source,
-      ...(subject === undefined ? {} : { subject }),
-    };
-    const norm = normaliseFactText(text);
+    const { fact: checked, norm } = checkNewFact(input, this.maxFactChars);
+    const { subject } = checked;
     const sameText = this.one("SELECT * FROM memory_facts WHERE scope = ? AND norm = ?", [input.scope, norm]);
     const sameSubject =
       subject === undefined
@@ -85,7 +77,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const { lastInsertRowid } = this.database
         .prepare(`INSERT INTO memory_facts (${FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(...factValues(fact, norm));
-      this.#index(Number(lastInsertRowid), text, input.scope);
+      this.#index(Number(lastInsertRowid), checked.text, input.scope);
     } else if (plan.kind === "merged") {
       this.database
         .prepare("UPDATE memory_facts SET updated_at = ?, subject = ? WHERE id = ?")

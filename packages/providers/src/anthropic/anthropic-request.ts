@@ -1,14 +1,18 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, Model, StreamContext, StreamOptions, ToolResultMessage, UserMessage } from "@chorus/core";
 import { prepareMessagesFor, type ThinkingHandoff } from "../handoff/prepare-messages.js";
+import { pickCacheTier } from "./cache-tier.js";
 
 /** Where prompt-cache breakpoints go (seed 004). Every one is on by default. */
 export interface AnthropicCacheOptions {
   system?: boolean;
   tools?: boolean;
   lastUserMessage?: boolean;
-  /** Cache lifetime; "1h" costs more to write. Default "5m". */
-  ttl?: "5m" | "1h";
+  /**
+   * Cache lifetime; "1h" costs more to write. "auto" (seed 003 step 15): "1h" once the request's estimated
+   * input clears the 1024-token caching minimum, else "5m". Default "5m".
+   */
+  ttl?: "5m" | "1h" | "auto";
 }
 
 /** Thinking budgets in tokens for each reasoning level. */
@@ -25,11 +29,19 @@ export function buildAnthropicRequest(
   cache: AnthropicCacheOptions | false,
   thinkingHandoff: ThinkingHandoff,
 ): Anthropic.MessageCreateParamsStreaming {
+  const messages = toAnthropicMessages(prepareMessagesFor(model, context.messages, thinkingHandoff));
+  const tools = context.tools?.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+  }));
+  const system = context.systemPrompt ? [{ type: "text" as const, text: context.systemPrompt }] : undefined;
+  const ttl =
+    cache === false ? undefined : cache.ttl === "auto" ? pickCacheTier({ system, tools, messages }) : cache.ttl;
   const cacheControl = (on: boolean | undefined): { cache_control?: Anthropic.CacheControlEphemeral } =>
     cache !== false && on !== false
-      ? { cache_control: { type: "ephemeral", ...(cache.ttl === "1h" ? { ttl: "1h" as const } : {}) } }
+      ? { cache_control: { type: "ephemeral", ...(ttl === "1h" ? { ttl: "1h" as const } : {}) } }
       : {};
-  const messages = toAnthropicMessages(prepareMessagesFor(model, context.messages, thinkingHandoff));
   if (cache !== false && cache.lastUserMessage !== false) markLastUserMessage(messages, cacheControl(true));
   let maxTokens = options?.maxTokens ?? model.maxOutput;
   const request: Anthropic.MessageCreateParamsStreaming = {
@@ -38,15 +50,11 @@ export function buildAnthropicRequest(
     messages,
     stream: true,
   };
-  if (context.systemPrompt) {
-    request.system = [{ type: "text", text: context.systemPrompt, ...cacheControl(cache !== false && cache.system) }];
-  }
-  if (context.tools && context.tools.length > 0) {
-    const last = context.tools.length - 1;
-    request.tools = context.tools.map((tool, i) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+  if (system) request.system = [{ ...system[0]!, ...cacheControl(cache !== false && cache.system) }];
+  if (tools && tools.length > 0) {
+    const last = tools.length - 1;
+    request.tools = tools.map((tool, i) => ({
+      ...tool,
       ...(i === last ? cacheControl(cache !== false && cache.tools) : {}),
     }));
   }

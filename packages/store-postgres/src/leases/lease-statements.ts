@@ -251,5 +251,14 @@ export async function clusterInstances(db: Db, self: string): Promise<ClusterIns
 
 function reportedRuns(json: unknown): ReportedRun[] {
   const runs = (typeof json === "string" ? JSON.parse(json) : json) as ReportedRun[] | null;
-  return (runs ?? []).map((run) => ({ runId: String(run.runId), tokens: Number(run.tokens), cost: Number(run.cost) }));
+  return (runs ?? []).map((run) => ({
+    runId: String(run.runId),
+    tokens: Number(run.tokens),
+    cost: Number(run.cost),
+    ...(typeof run.sessionKey === "string" ? { sessionKey: run.sessionKey } : {}),
+    ...(typeof run.agentId === "string" ? { agentId: run.agentId } : {}),
+    ...(typeof run.parentRunId === "string" ? { parentRunId: run.parentRunId } : {}),
+    ...(typeof run.depth === "number" ? { depth: run.depth } : {}),
+    ...(typeof run.startedAt === "number" ? { startedAt: run.startedAt } : {}),
+  }));
 }

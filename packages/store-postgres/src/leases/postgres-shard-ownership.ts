@@ -90,6 +90,8 @@ export class PostgresShardOwnership implements SessionOwnership {
   #beating: Promise<void> | undefined;
   #stopped = true;
   #reportRuns: () => readonly ReportedRun[] = () => [];
+  /** Work run after each heartbeat (the gateway's batched spend writes). */
+  #afterBeat: () => Promise<void> = () => Promise.resolve();
 
   /** The fleet across instances: their runs and shards, and signals between them on the wake-up channel. */
   readonly fleet: ClusterFleet;
@@ -175,10 +177,21 @@ export class PostgresShardOwnership implements SessionOwnership {
       throw error;
     }
     await this.#beat();
-    this.#beatTimer = setInterval(() => void this.#beat(), Math.max(1, Math.floor(this.#leaseMs / 3)));
+    this.#beatTimer = setInterval(
+      () => {
+        void this.#beat();
+        void this.#afterBeat().catch(() => {});
+      },
+      Math.max(1, Math.floor(this.#leaseMs / 3)),
+    );
     this.#beatTimer.unref?.();
     this.#sweepTimer = setInterval(() => this.#sweep(), this.#sweepMs);
     this.#sweepTimer.unref?.();
+  }
+
+  /** Contract: as `SessionOwnership.everyBeat`: `task` runs with each regular heartbeat (beside it, not in its statement). */
+  everyBeat(task: () => Promise<void>): void {
+    this.#afterBeat = task;
   }
 
   fenceFor(sessionKey: string): StoreFence | undefined {

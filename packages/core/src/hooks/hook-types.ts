@@ -1,0 +1,41 @@
+/** The moments a hook can run at (seed 003 steps 9, 10, 16 and "Pre- and post-tool hooks"). */
+export type HookEventName = "turn_start" | "pre_compact" | "pre_prompt" | "pre_tool_use" | "post_tool_use";
+
+/** What a hook is told; shell hooks get it as JSON on stdin. */
+export type HookEvent =
+  | { event: "turn_start"; runId: string; sessionId?: string | undefined; turn: number }
+  | { event: "pre_compact"; runId: string; sessionId?: string | undefined; turn: number; messageCount: number }
+  | { event: "pre_prompt"; runId: string; sessionId?: string | undefined; turn: number; messageCount: number }
+  | {
+      event: "pre_tool_use";
+      runId: string;
+      sessionId?: string | undefined;
+      turn: number;
+      toolName: string;
+      toolCallId: string;
+      args: unknown;
+    }
+  | {
+      event: "post_tool_use";
+      runId: string;
+      sessionId?: string | undefined;
+      toolName: string;
+      toolCallId: string;
+      args: unknown;
+      isError: boolean;
+      output: string;
+    };
+
+/** A hook's answer. `block` matters at `turn_start` (the run stops) and `pre_tool_use` (the call is denied). */
+export type HookOutcome = { kind: "continue" } | { kind: "block"; reason: string };
+
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * An in-process hook. Contract: `undefined` means continue; a throw or a rejection is a failure (it blocks where the
+ * event can block, and is logged everywhere).
+ */
+export type AgentHook = (event: HookEvent, signal: AbortSignal) => MaybePromise<HookOutcome | undefined>;
+
+/** Hooks by event; each list runs in order. Configure them as the operator: the model can never add one. */
+export type AgentHooks = Partial<Record<HookEventName, AgentHook[]>>;

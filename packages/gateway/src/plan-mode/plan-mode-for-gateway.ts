@@ -1,0 +1,22 @@
+import type { OutboundButton } from "../channel/channel-types.js";
+import { sessionChatOf } from "../gateway/session-chat.js";
+import type { SessionChat } from "../gateway/session-runtime-deps.js";
+import type { SessionStore } from "../store/session-store.js";
+import { PlanModeSessions } from "./plan-mode-sessions.js";
+
+/** What the gateway lends plan mode to show a plan in a session's chat. */
+export interface PlanModeDeps {
+  store: SessionStore;
+  post(sessionKey: string, chat: SessionChat, text: string, options?: { buttons?: readonly OutboundButton[] }): unknown;
+  hasButtons(chat: SessionChat): boolean;
+}
+
+/** Plan mode whose plans go to the session's chat, with buttons where its channel has them. */
+export function planModeForGateway(deps: PlanModeDeps): PlanModeSessions {
+  return new PlanModeSessions(async (sessionKey, text, buttons) => {
+    const session = await deps.store.getSession(sessionKey);
+    if (session === undefined) return;
+    const chat = sessionChatOf(session);
+    deps.post(sessionKey, chat, text, deps.hasButtons(chat) ? { buttons } : {});
+  });
+}

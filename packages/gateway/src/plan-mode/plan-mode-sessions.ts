@@ -1,0 +1,80 @@
+import type { OutboundButton } from "../channel/channel-types.js";
+
+/** The user's answer to a proposed plan. */
+export type PlanDecision = { readonly approved: true } | { readonly approved: false; readonly feedback?: string };
+
+/** How a plan reaches the chat: Markdown and, where the platform has them, buttons carrying `/plan …` commands. */
+export type ShowPlan = (sessionKey: string, text: string, buttons: readonly OutboundButton[]) => Promise<void>;
+
+/** Buttons under a proposed plan (each carries the command it runs). */
+export const PLAN_BUTTONS: readonly OutboundButton[] = [
+  { id: "/plan approve", label: "Approve" },
+  { id: "/plan reject", label: "Reject" },
+];
+
+/**
+ * Which sessions are in plan mode (seed 003 step 12) and the plan each one waits on. In memory: plan mode ends with
+ * a restart. Contract: a session leaves plan mode only by `leave` or an approved plan.
+ */
+export class PlanModeSessions {
+  readonly #active = new Set<string>();
+  readonly #waiting = new Map<string, (decision: PlanDecision) => void>();
+  readonly #show: ShowPlan;
+
+  constructor(show: ShowPlan) {
+    this.#show = show;
+  }
+
+  enter(sessionKey: string): void {
+    this.#active.add(sessionKey);
+  }
+
+  /** Leaves plan mode; a plan still waiting is rejected. */
+  leave(sessionKey: string): void {
+    this.#active.delete(sessionKey);
+    this.answer(sessionKey, { approved: false, feedback: "plan mode was switched off" });
+  }
+
+  isActive(sessionKey: string): boolean {
+    return this.#active.has(sessionKey);
+  }
+
+  /** Whether a proposed plan waits for the user. */
+  isWaiting(sessionKey: string): boolean {
+    return this.#waiting.has(sessionKey);
+  }
+
+  /**
+   * Shows a plan and waits for the user's answer; approval leaves plan mode. Contract: an abort resolves as a
+   * rejection without feedback; a newer plan of the same session replaces (rejects) the older one.
+   */
+  async propose(sessionKey: string, plan: string, signal: AbortSignal): Promise<PlanDecision> {
+    this.answer(sessionKey, { approved: false, feedback: "a newer plan replaced it" });
+    const decision = new Promise<PlanDecision>((resolve) => {
+      const onAbort = (): void => {
+        this.answer(sessionKey, { approved: false });
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#waiting.set(sessionKey, (answer) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(answer);
+      });
+    });
+    await this.#show(
+      sessionKey,
+      `**Proposed plan**\n\n${plan}\n\nApprove it, or reject it with \`/plan reject <what to change>\`.`,
+      PLAN_BUTTONS,
+    );
+    return decision;
+  }
+
+  /** Answers the waiting plan. Contract: false when no plan waits. */
+  answer(sessionKey: string, decision: PlanDecision): boolean {
+    const resolve = this.#waiting.get(sessionKey);
+    if (resolve === undefined) return false;
+    this.#waiting.delete(sessionKey);
+    if (decision.approved) this.#active.delete(sessionKey);
+    resolve(decision);
+    return true;
+  }
+}

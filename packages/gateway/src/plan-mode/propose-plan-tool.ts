@@ -1,0 +1,33 @@
+import { type AnyAgentTool, defineTool } from "@chorus/core";
+import { z } from "zod";
+import type { PlanModeSessions } from "./plan-mode-sessions.js";
+
+export const PROPOSE_PLAN_TOOL = "propose_plan";
+const WAIT_FOR_ANSWER_MS = 60 * 60 * 1000;
+
+/**
+ * `propose_plan`: shows the plan in the chat (approve/reject buttons where the platform has them) and waits for the
+ * user. Approved: plan mode ends and the model is told to carry it out; rejected: plan mode stays and the model gets
+ * the user's feedback. Contract: never throws; no answer within an hour is a rejection.
+ */
+export function proposePlanTool(sessions: PlanModeSessions): AnyAgentTool {
+  return defineTool({
+    name: PROPOSE_PLAN_TOOL,
+    description:
+      "In plan mode: propose your plan (Markdown steps) to the user and wait for approval before changing anything.",
+    parameters: z.object({ plan: z.string().min(1).describe("the plan, as Markdown steps") }),
+    category: "info",
+    timeoutMs: WAIT_FOR_ANSWER_MS,
+    execute: async ({ plan }, ctx) => {
+      const sessionKey = ctx.run.sessionId;
+      if (sessionKey === undefined) {
+        return { content: [{ type: "text", text: "No session to show the plan in." }], isError: true };
+      }
+      const decision = await sessions.propose(sessionKey, plan, ctx.signal);
+      const text = decision.approved
+        ? "The user approved the plan. Plan mode is off: carry the plan out now."
+        : `The user rejected the plan${decision.feedback ? `: ${decision.feedback}` : " without saying why"}. You are still in plan mode: revise the plan (ask if unclear) and propose it again.`;
+      return { content: [{ type: "text", text }] };
+    },
+  });
+}

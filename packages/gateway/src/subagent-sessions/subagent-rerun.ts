@@ -1,0 +1,36 @@
+import { parseSessionKey } from "../session-key/parse-session-key.js";
+
+/** The run meta key that makes a child run a re-run in its first run's session. */
+const RERUN_META = "rerunSession";
+
+interface RerunMark {
+  readonly parentRunId: string;
+  readonly sessionKey: string;
+}
+
+/**
+ * The run meta that makes the next child of `parentRunId` a re-run in `sessionKey` (which holds its task already).
+ * Contract: only that parent's child reads it; a grandchild that inherits the meta is not a re-run.
+ */
+export function rerunMeta(parentRunId: string, sessionKey: string): Record<string, unknown> {
+  const mark: RerunMark = { parentRunId, sessionKey };
+  return { [RERUN_META]: mark };
+}
+
+/** The session a child of `parentRunId` re-runs in, when its run meta says so. Contract: undefined otherwise. */
+export function rerunSessionKeyOf(meta: Record<string, unknown> | undefined, parentRunId: string): string | undefined {
+  const mark = meta?.[RERUN_META] as Partial<RerunMark> | undefined;
+  if (mark?.parentRunId !== parentRunId || typeof mark.sessionKey !== "string") return undefined;
+  return mark.sessionKey;
+}
+
+/**
+ * The run id a background sub-agent's task was spawned as: the one in its session key, whichever run (the first, or a
+ * re-run after its instance stopped) delivers its result. The parent knows its task by it, and its result is taken
+ * once by it. Contract: `fallback` when the key is not a sub-agent key.
+ */
+export function taskRunIdOf(childSessionKey: string | undefined, fallback: string): string {
+  if (childSessionKey === undefined) return fallback;
+  const parsed = parseSessionKey(childSessionKey);
+  return parsed.ok && parsed.key.kind === "subagent" ? parsed.key.childId : fallback;
+}
