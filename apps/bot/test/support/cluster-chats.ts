@@ -1,4 +1,4 @@
-import type { FakeSlack, FakeTelegram } from "@chorus/testkit";
+import type { DiscordChannel, DiscordUser, FakeDiscord, FakeSlack, FakeTelegram } from "@chorus/testkit";
 
 /** One DM conversation with the bot on a fake platform: what a user sends and what the bot answered, in order. */
 export interface ClusterChat {
@@ -54,6 +54,45 @@ export function slackChat(slack: FakeSlack, userId: string): ClusterChat {
   };
 }
 
+/** The bot's messages in a fake Discord channel, oldest first. */
+function discordAnswers(discord: FakeDiscord, channelId: string): string[] {
+  return discord
+    .conversation(channelId)
+    .filter((message) => message.author.bot === true)
+    .map((message) => message.content);
+}
+
+/** Rejects when the fake Discord had no bot session (live or awaiting its RESUME) to dispatch the message to. */
+async function delivered(delivery: Promise<{ ok: boolean; reason?: string }>): Promise<void> {
+  const outcome = await delivery;
+  if (!outcome.ok) throw new Error(`Discord delivery failed: ${outcome.reason}`);
+}
+
+/**
+ * A guild text channel on the fake Discord (account `main`), where `alice` mentions the bot in every message.
+ * The model sees a group message as `[alice]: <text>`; `answers` drops that speaker tag so every chat's echoes read
+ * alike (`echo: <text>`).
+ */
+export function discordChannelChat(discord: FakeDiscord, channel: DiscordChannel): ClusterChat {
+  return {
+    label: `discord ${channel.name} ${channel.id}`,
+    sessionKey: `assistant:main:discord:group:${channel.id}`,
+    send: (text) => delivered(discord.injectMention({ content: text, channelId: channel.id })),
+    answers: () => discordAnswers(discord, channel.id).map((answer) => answer.replace(/^echo: \[alice\]: /, "echo: ")),
+  };
+}
+
+/** A DM on the fake Discord (account `main`) with `user` (default `alice`). */
+export function discordDmChat(discord: FakeDiscord, user: DiscordUser = discord.user): ClusterChat {
+  const channel = discord.dmChannel(undefined, user);
+  return {
+    label: `discord dm ${user.id}`,
+    sessionKey: `assistant:main:discord:dm:${user.id}`,
+    send: (text) => delivered(discord.injectDm({ content: text, author: user })),
+    answers: () => discordAnswers(discord, channel.id),
+  };
+}
+
 /** What every chat should show after messages `0 … count - 1`: one echo per message, in order. */
 export function expectedEchoes(chat: ClusterChat, count: number): string[] {
   return Array.from({ length: count }, (_, n) => `echo: ${chat.label} m${n}`);
@@ -101,8 +140,11 @@ export async function sendBackToBack(
   }
 }
 
-/** The outbox's mark on a reply sent again because its first send's outcome was unknown (Slack shows it in italics). */
-const RESENT = /\n\n_?\(resent after restart\)_?$/;
+/**
+ * The outbox's mark on a reply sent again because its first send's outcome was unknown, in italics where the platform
+ * has them (Slack `_…_`, Discord `*…*`).
+ */
+const RESENT = /\n\n[_*]?\(resent after restart\)[_*]?$/;
 
 /**
  * The answers as the user reads them once a resend is recognised: a reply marked "(resent after restart)" right after

@@ -5,12 +5,14 @@ import { createScratchDatabase, type ScratchDatabase } from "@chorus/store-postg
 import {
   type ClusterInstanceConfigOptions,
   clusterInstanceConfig,
+  type FakeDiscord,
   type FakeLlmServer,
   type FakeSlack,
   type FakeTelegram,
   freePort,
   type RecordedLlmRequest,
   type RoundRobinBalancer,
+  startFakeDiscord,
   startFakeOpenAI,
   startFakeSlack,
   startFakeTelegram,
@@ -20,6 +22,8 @@ import { BotProcess } from "./bot-process.js";
 import { buildBot } from "./build-bot.js";
 
 const TELEGRAM_SECRET = "cluster-test-secret";
+/** The fake Discord recommends two shards, one guild on each. */
+const DISCORD_SHARDS = 2;
 
 /** One `chorus start` of a test cluster and the ports its webhook servers listen on (kept across restarts). */
 export interface ClusterMember {
@@ -34,6 +38,8 @@ export interface TestClusterOptions {
   readonly leaseMs: number;
   readonly telegram?: boolean;
   readonly slack?: boolean;
+  /** A fake Discord with two guilds, one on each of two shards the instances lease; guild 0 gets this many extra text channels. */
+  readonly discord?: { readonly extraTextChannels: number };
   readonly shutdownGraceMs?: number;
   /** The channels' `queueMode` (default `steer`). */
   readonly queueMode?: ClusterInstanceConfigOptions["queueMode"];
@@ -49,7 +55,8 @@ export function lastUserText(request: RecordedLlmRequest): string {
 
 /**
  * Real `chorus start` processes in cluster mode on one scratch PostgreSQL database, with a fake Telegram (webhook
- * through a round-robin balancer) and/or a fake Slack (HTTP Events through another balancer), and a fake model that
+ * through a round-robin balancer) and/or a fake Slack (HTTP Events through another balancer) and/or a fake Discord
+ * (two guilds on two shards, each shard's gateway socket held by one instance at a time), and a fake model that
  * answers every message with `echo: <its text>` — so every answer names the message it answers.
  * Contract: `close` kills every process, closes the fakes and balancers, drops the database and removes the dir.
  */
@@ -65,6 +72,7 @@ export class TestCluster {
     readonly model: FakeLlmServer,
     readonly telegram: FakeTelegram | undefined,
     readonly slack: FakeSlack | undefined,
+    readonly discord: FakeDiscord | undefined,
     readonly telegramBalancer: RoundRobinBalancer,
     readonly slackBalancer: RoundRobinBalancer,
     /** The balancers' upstream lists (changed in place as members are spawned). */
@@ -82,6 +90,15 @@ export class TestCluster {
     });
     const telegram = options.telegram ? await startFakeTelegram({ callLogLimit: 20_000 }) : undefined;
     const slack = options.slack ? await startFakeSlack({ mode: "http", callLogLimit: 20_000 }) : undefined;
+    const discord = options.discord
+      ? await startFakeDiscord({
+          guilds: 2,
+          shards: DISCORD_SHARDS,
+          extraTextChannels: options.discord.extraTextChannels,
+          heartbeatIntervalMs: 1000,
+          callLogLimit: 20_000,
+        })
+      : undefined;
     const telegramPorts: number[] = [];
     const slackPorts: number[] = [];
     const cluster = new TestCluster(
@@ -91,6 +108,7 @@ export class TestCluster {
       model,
       telegram,
       slack,
+      discord,
       await startRoundRobinBalancer(telegramPorts),
       await startRoundRobinBalancer(slackPorts),
       telegramPorts,
@@ -102,7 +120,7 @@ export class TestCluster {
 
   /** The config of member `name`; `databaseUrl` defaults to the scratch database (a gate's URL for a partition). */
   config(name: string, ports: { telegram: number; slack: number }, databaseUrl = this.database.url): string {
-    const { telegram, slack, options } = this;
+    const { telegram, slack, discord, options } = this;
     return clusterInstanceConfig({
       name,
       dir: this.dir,
@@ -129,6 +147,16 @@ export class TestCluster {
               signingSecret: slack.signingSecret,
               apiUrl: slack.apiUrl,
               port: ports.slack,
+            },
+          }
+        : {}),
+      ...(discord
+        ? {
+            discord: {
+              token: discord.token,
+              restApi: discord.restApi,
+              shards: DISCORD_SHARDS,
+              identifyIntervalMs: 100,
             },
           }
         : {}),
@@ -195,6 +223,7 @@ export class TestCluster {
     await this.slackBalancer.close();
     await this.telegram?.close();
     await this.slack?.close();
+    await this.discord?.close();
     await this.model.close();
     await this.database.drop();
     await rm(this.dir, { recursive: true, force: true });

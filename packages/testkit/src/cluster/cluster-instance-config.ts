@@ -25,6 +25,16 @@ export interface ClusterInstanceConfigOptions {
     readonly apiUrl: string;
     readonly port: number;
   };
+  /**
+   * Discord with `shards` shards leased across the instances (guild channels need a mention; DMs open), each
+   * IDENTIFY `identifyIntervalMs` after the last (Discord's limit is 5 s; a fake allows less).
+   */
+  readonly discord?: {
+    readonly token: string;
+    readonly restApi: string;
+    readonly shards: number;
+    readonly identifyIntervalMs: number;
+  };
   /** `shutdownGraceMs` (default the bot's). */
   readonly shutdownGraceMs?: number;
   /** The channels' `queueMode` (default the bot's, `steer`); `followup` answers each message in its own turn. */
@@ -32,7 +42,8 @@ export interface ClusterInstanceConfigOptions {
 }
 
 /**
- * The chorus.config.yaml text of one cluster instance: PostgreSQL in cluster mode, open DMs, JSON logs.
+ * The chorus.config.yaml text of one cluster instance: PostgreSQL in cluster mode, open DMs (and open Discord guild
+ * channels), JSON logs.
  * Contract: pure; every value is written as a JSON string (valid YAML), so tokens and URLs need no escaping.
  * @example
  * await writeFile(join(dir, "a.yaml"), clusterInstanceConfig({ name: "a", dir, modelUrl: model.url, databaseUrl, leaseMs: 1500, telegram }));
@@ -66,6 +77,19 @@ export function clusterInstanceConfig(options: ClusterInstanceConfigOptions): st
         ...queueMode,
       ]
     : [];
+  const discord = options.discord
+    ? [
+        "  discord:",
+        "    - accountId: main",
+        `      token: ${JSON.stringify(options.discord.token)}`,
+        `      restApi: ${JSON.stringify(options.discord.restApi)}`,
+        `      shards: ${options.discord.shards}`,
+        `      identifyIntervalMs: ${options.discord.identifyIntervalMs}`,
+        "      dmPolicy: open",
+        "      groupPolicy: open",
+        ...queueMode,
+      ]
+    : [];
   return [
     `instanceId: ${JSON.stringify(options.name)}`,
     `dataDir: ${JSON.stringify(join(options.dir, options.name))}`,
@@ -79,6 +103,7 @@ export function clusterInstanceConfig(options: ClusterInstanceConfigOptions): st
     "channels:",
     ...telegram,
     ...slack,
+    ...discord,
     "store:",
     "  kind: postgres",
     `  url: ${JSON.stringify(options.databaseUrl)}`,
