@@ -1,12 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${ENV_VAR} references in config text
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createScratchDatabase, queryOnce, type ScratchDatabase } from "@chorus/store-postgres/testing";
 import { type FakeDiscord, startFakeDiscord, startFakeOpenAI } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BotProcess } from "./support/bot-process.js";
+import type { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
+import { echoEveryMessage, startClusterInstance } from "./support/cluster-instances.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
 
@@ -33,41 +34,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The text of the last user message of a Chat Completions request. */
-function lastUserText(body: Record<string, unknown>): string {
-  const messages = (body.messages ?? []) as { role: string; content: unknown }[];
-  const content = messages.filter((message) => message.role === "user").at(-1)?.content;
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
-}
-
 describe("two chorus start instances in cluster mode on one Discord bot with two shards", () => {
   it("connects each shard from one instance, and after kill -9 of one the other takes its shard and answers what was sent meanwhile, once", async () => {
-    for (let i = 0; i < 50; i++) {
-      openai.enqueue((request) => [{ type: "text", text: `echo: ${lastUserText(request.body)}` }]);
-    }
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: dir,
-      E2E_OPENAI_KEY: "sk-e2e-test-key-0000000000",
-      E2E_DISCORD_TOKEN: discord.token,
-      E2E_DATABASE_URL: database.url,
-    };
+    echoEveryMessage(openai, 50);
     const start = async (name: string): Promise<BotProcess> => {
-      const configFile = join(dir, `${name}.yaml`);
-      await writeFile(
-        configFile,
-        [
-          `instanceId: ${name}`,
-          `dataDir: ${JSON.stringify(join(dir, name))}`,
-          "providers:",
-          "  openai:",
-          "    apiKey: ${E2E_OPENAI_KEY}",
-          `    baseUrl: ${JSON.stringify(openai.url)}`,
-          "agents:",
-          "  - id: assistant",
-          "    model: openai/gpt-4.1",
-          "channels:",
+      const bot = await startClusterInstance({
+        dir,
+        name,
+        openai,
+        databaseUrl: database.url,
+        channels: [
           "  discord:",
           "    - accountId: main",
           "      token: ${E2E_DISCORD_TOKEN}",
@@ -75,20 +51,10 @@ describe("two chorus start instances in cluster mode on one Discord bot with two
           "      shards: auto",
           "      identifyIntervalMs: 100",
           "      groupPolicy: open",
-          "store:",
-          "  kind: postgres",
-          "  url: ${E2E_DATABASE_URL}",
-          "  cluster: true",
-          "  leaseMs: 1500",
-          "logging:",
-          "  format: json",
-          "shutdownGraceMs: 10000",
-          "",
-        ].join("\n"),
-      );
-      const bot = new BotProcess(["start", "--config", configFile], { cwd: dir, env });
+        ],
+        env: { E2E_DISCORD_TOKEN: discord.token },
+      });
       bots.push(bot);
-      await bot.waitForLine(/"msg":"chorus started"/);
       return bot;
     };
     const a = await start("a");

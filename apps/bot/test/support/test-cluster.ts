@@ -20,6 +20,7 @@ import {
 } from "@chorus/testkit";
 import { BotProcess } from "./bot-process.js";
 import { buildBot } from "./build-bot.js";
+import { lastUserText as lastUserTextOf } from "./cluster-instances.js";
 
 const TELEGRAM_SECRET = "cluster-test-secret";
 /** The fake Discord recommends two shards, one guild on each. */
@@ -47,10 +48,7 @@ export interface TestClusterOptions {
 
 /** The last user message's text in a Chat Completions request (what the echo model answers). */
 export function lastUserText(request: RecordedLlmRequest): string {
-  const messages = (request.body.messages ?? []) as { role: string; content: unknown }[];
-  const content = messages.filter((message) => message.role === "user").at(-1)?.content;
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
+  return lastUserTextOf(request.body);
 }
 
 /**
