@@ -5,10 +5,10 @@ afterEach(cleanUpChildren);
 
 it("writes a fact in the same transaction as its turn: none before the commit, there right after it despite SIGKILL", async () => {
   const dbPath = freshDbPath();
-  const child = await startGatewayChild({ dbPath, memoryInSessionDb: true });
+  const child = await startGatewayChild({ dbPath, memoryInSessionDb: true, holdRememberCommit: true });
   child.inject(adminDm("remember-then-hang: The vault code is on the fridge", "m-1"));
-  // remember answered; its result is not committed yet (the model hangs before the turn ends).
-  await child.waitFor((line) => line.type === "tool-result", "remember answered");
+  // remember answered; the commit that would hold its result never finishes, so the kill lands right before it.
+  await child.waitFor((line) => line.type === "commit-held", "the commit holding remember's result was reached");
   await child.kill();
   expect(await adminFactsIn(dbPath)).toEqual([]);
 

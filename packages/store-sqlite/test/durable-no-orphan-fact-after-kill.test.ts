@@ -6,10 +6,10 @@ afterEach(cleanUpChildren);
 it("leaves no fact when the gateway is killed with SIGKILL between the remember call and the turn's commit", async () => {
   const dbPath = freshDbPath();
   const memoryPath = `${dbPath}.memory`;
-  const child = await startGatewayChild({ dbPath, memoryDbPath: memoryPath });
+  const child = await startGatewayChild({ dbPath, memoryDbPath: memoryPath, holdRememberCommit: true });
   child.inject(adminDm("remember-then-hang: The vault code is on the fridge", "m-1"));
-  // remember ran and answered; the model is called again with its result, which is not committed yet.
-  await child.waitFor((line) => line.type === "tool-result", "remember answered");
+  // remember ran and answered; the commit that would hold its result never finishes, so the kill lands right before it.
+  await child.waitFor((line) => line.type === "commit-held", "the commit holding remember's result was reached");
   await child.kill();
   expect(await adminFactsIn(memoryPath)).toEqual([]);
 
