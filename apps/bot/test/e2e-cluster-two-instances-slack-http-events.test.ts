@@ -15,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
-import { echoEveryMessage, startClusterInstance } from "./support/cluster-instances.js";
+import { echoEveryMessage, startClusterInstance, waitForShardOwners } from "./support/cluster-instances.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
 
@@ -71,6 +71,7 @@ describe("two chorus start instances in cluster mode behind one Slack Request UR
     balancer = await startRoundRobinBalancer(ports);
     slack.setEventsUrl(`${balancer.url}/slack/events`);
     const [a, b] = [await start("a", ports[0] as number), await start("b", ports[1] as number)];
+    await waitForShardOwners(database.url, 2);
     const users: SlackUser[] = Array.from({ length: 6 }, (_, i) => ({
       id: `U0PERSON0${i}`,
       name: `person${i}`,

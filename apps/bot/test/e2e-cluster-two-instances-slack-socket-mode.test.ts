@@ -7,7 +7,7 @@ import { type FakeSlack, type SlackUser, startFakeOpenAI, startFakeSlack } from 
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
-import { echoEveryMessage, startClusterInstance } from "./support/cluster-instances.js";
+import { echoEveryMessage, startClusterInstance, waitForShardOwners } from "./support/cluster-instances.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
 
@@ -58,6 +58,7 @@ describe("two chorus start instances in cluster mode, each holding a Slack Socke
   it("answers every message exactly once, in order per chat, envelopes alternating between the links, one killed", async () => {
     echoEveryMessage(openai, 200);
     const [a, b] = [await start("a"), await start("b")];
+    await waitForShardOwners(database.url, 2);
     await slack.waitForSocket(undefined, 20_000, 2);
     expect(slack.socketLinks()).toBe(2);
     const users: SlackUser[] = Array.from({ length: 6 }, (_, i) => ({

@@ -1,7 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${ENV_VAR} references in config text
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { queryOnce } from "@chorus/store-postgres/testing";
 import type { startFakeOpenAI } from "@chorus/testkit";
+import { expect, vi } from "vitest";
 import { BotProcess } from "./bot-process.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
@@ -81,4 +83,21 @@ export async function startClusterInstance(spec: ClusterInstanceSpec): Promise<B
     throw error;
   }
   return bot;
+}
+
+/**
+ * Resolves once `count` instances hold shard leases (an instance started second gets its share on a later heartbeat),
+ * so a test's messages land on sessions owned by every instance. Contract: rejects after `timeoutMs`.
+ */
+export async function waitForShardOwners(databaseUrl: string, count: number, timeoutMs = 30_000): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const owners = await queryOnce(
+        databaseUrl,
+        "SELECT count(DISTINCT owner)::int AS n FROM shard_leases WHERE owner IS NOT NULL",
+      );
+      expect(owners.rows[0]?.n).toBe(count);
+    },
+    { timeout: timeoutMs, interval: 200 },
+  );
 }
