@@ -1,4 +1,6 @@
+import { assistantText, userMessage } from "@chorus/core/testing";
 import { describe, expect, it } from "vitest";
+import { lastAnsweredAutonomousTurn } from "../src/goals/autonomous-prompt.js";
 import { signalsCompletion } from "../src/goals/completion-phrase.js";
 import { DEFAULT_COMPLETION_PHRASES } from "../src/goals/goal-config.js";
 import { parseVerdict } from "../src/goals/goal-supervisor.js";
@@ -49,5 +51,18 @@ describe("completion phrases", () => {
     expect(said("That is undone and unfinished work")).toBe(false);
     expect(said("Done.", true)).toBe(false);
     expect(said("")).toBe(false);
+  });
+});
+
+describe("a verdict names the turn the supervisor read up to", () => {
+  const prompt = (turn: number) =>
+    userMessage(`[Autonomous goal, turn ${turn} of 10] Continue working toward the goal.`);
+
+  it("is the last autonomous turn with an answer, not one only asked yet", () => {
+    // Turn 5 ended while the supervisor of turn 4 was being asked: its verdict read step 5.
+    const four = [prompt(4), assistantText("step 4")];
+    expect(lastAnsweredAutonomousTurn([...four, prompt(5), assistantText("step 5")])).toBe(5);
+    expect(lastAnsweredAutonomousTurn([...four, prompt(5)])).toBe(4);
+    expect(lastAnsweredAutonomousTurn([userMessage("hello"), assistantText("hi")])).toBeUndefined();
   });
 });

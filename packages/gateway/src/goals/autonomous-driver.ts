@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { type AgentMessage, abortableSleep } from "@chorus/core";
 import type { TrustTier } from "../policy/trust-tier.js";
+import { autonomousPrompt } from "./autonomous-prompt.js";
 import type { TurnOutput } from "./completion-phrase.js";
 import type { GoalConfig } from "./goal-config.js";
 import type { AutonomousState, GoalRecord } from "./goal-record.js";
@@ -33,14 +34,6 @@ export interface AutonomousDriverDeps {
   track(work: Promise<unknown>): void;
   /** Logs a failure of the driver itself. */
   failed(error: unknown): void;
-}
-
-/** What the model reads as an autonomous turn's prompt. */
-export function autonomousPrompt(goal: GoalRecord, turn: number, maxTurns: number): string {
-  return turn === 1
-    ? `[Autonomous goal, turn 1 of ${maxTurns}] ${goal.text}\n\nWork toward this goal on your own, step by step; ` +
-        "each of your replies is followed by another turn until the goal is met."
-    : `[Autonomous goal, turn ${turn} of ${maxTurns}] Continue working toward the goal.`;
 }
 
 /**
@@ -242,7 +235,8 @@ export class AutonomousDriver {
       this.#recheck = false;
       return;
     }
-    await this.#judged(outcome, goal.auto?.turns ?? 0);
+    // The turn the supervisor read up to: later turns may have ended while it was being asked.
+    await this.#judged(outcome, (outcome.kind === "verdict" ? outcome.turn : undefined) ?? goal.auto?.turns ?? 0);
   }
 
   /** The turns that ended during a check are judged now (not at the next turn's end, which may be far off). */

@@ -8,6 +8,7 @@ import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SessionRecord } from "../store/store-types.js";
 import { AutonomousDriver } from "./autonomous-driver.js";
+import { lastAnsweredAutonomousTurn } from "./autonomous-prompt.js";
 import { signalsCompletion, turnOutputOf } from "./completion-phrase.js";
 import type { GoalRequest } from "./goal-command-args.js";
 import { controlGoal, type GoalCommandPort, runGoalCommand } from "./goal-commands-runner.js";
@@ -318,7 +319,7 @@ export class GoalKeeper implements SessionTurnHooks {
     const config = this.#deps.configFor(session.agentId);
     if (config === undefined) return { kind: "failed" as const, error: `agent ${session.agentId} is not configured` };
     const transcript = (await this.#deps.store.readTranscript(sessionKey)).map((entry) => entry.message);
-    return askSupervisor({
+    const outcome = await askSupervisor({
       streamFn: this.#deps.streamFn,
       model: this.#deps.supervisorModel(session),
       timeoutMs: config.supervisorTimeoutSecs * 1000,
@@ -327,6 +328,8 @@ export class GoalKeeper implements SessionTurnHooks {
       sessionKey,
       signal: AbortSignal.any([signal, this.#stopping.signal]),
     });
+    const turn = lastAnsweredAutonomousTurn(transcript);
+    return outcome.kind === "verdict" && turn !== undefined ? { ...outcome, turn } : outcome;
   }
 
   #notice(sessionKey: string, text: string): void {

@@ -9,7 +9,13 @@ export const supervisorVerdictSchema = z.strictObject({ achieved: z.boolean(), r
  * caller's signal) counts for nothing.
  */
 export type SupervisorOutcome =
-  | { readonly kind: "verdict"; readonly achieved: boolean; readonly reason: string }
+  | {
+      readonly kind: "verdict";
+      readonly achieved: boolean;
+      readonly reason: string;
+      /** The last autonomous turn the supervisor read (set by the goal keeper from the transcript it showed). */
+      readonly turn?: number;
+    }
   | { readonly kind: "failed"; readonly error: string }
   | { readonly kind: "cancelled" };
 
