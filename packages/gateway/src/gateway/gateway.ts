@@ -446,10 +446,10 @@ export class Gateway {
 
   /** The channel sink: every inbound message enters here. Contract: never rejects; failures are logged. */
   async handleInbound(message: InboundMessage): Promise<void> {
-    // A cluster instance that is stopping still stores what its channels take (they ack it to the platform): the
-    // session's next owner answers it. A single gateway takes nothing once stopping, as before.
+    // A gateway that is stopping still stores what its channels take (they ack it to the platform), and starts no turn
+    // for it: the session's next owner (in a cluster) or the next start (told, or answered with onRestart "resume")
+    // answers it.
     const draining = !this.#accepting;
-    if (draining && this.store.ownership === undefined) return;
     const trace = startInboundTrace(message, this.#options.telemetry?.sessionKeys);
     const work = this.#intake.handle(message, trace, draining).then(
       () => trace.intakeDone(),

@@ -45,9 +45,9 @@ export class InboundIntake {
 
   /**
    * Acts on one inbound message; `trace` records its verdicts (the Gateway starts it and ends its intake).
-   * `draining` (a cluster instance shutting down): the message is stored as always but starts no turn here; it stays
-   * unanswered for the instance that takes the session over once this one releases its leases, so a message the
-   * platform delivered to a draining instance is neither lost nor answered twice.
+   * `draining` (a gateway shutting down): the message is stored as always but starts no turn here; it stays
+   * unanswered for the instance that takes the session over once this one releases its leases, or for the next start
+   * of a single gateway, so a message the platform delivered to a draining gateway is neither lost nor answered twice.
    */
   async handle(
     message: InboundMessage,
