@@ -22,13 +22,13 @@ import {
   localIngress,
   requireOption,
 } from "@chorus/gateway";
-import type { APIMessage, APIUser, Client } from "discord.js";
+import type { APIMessage, APIUser, Client, GatewayDispatchPayload, WebSocketOptions } from "discord.js";
+import { abortableSleep } from "./abortable-sleep.js";
 import { discordButtonRowsOf, normaliseDiscordButtonPress } from "./discord-buttons.js";
 import { discordCommandPayloads, normaliseDiscordCommand } from "./discord-commands.js";
 import { toDiscordChannelError } from "./discord-errors.js";
 import { type DiscordSelf, normaliseDiscordMessage } from "./discord-inbound.js";
 import { snowflakeCreatedAt } from "./discord-snowflake.js";
-import { abortableSleep } from "./abortable-sleep.js";
 import {
   describeWait,
   type IdentifyBudgetVerdict,
@@ -89,6 +89,15 @@ interface ShardParts {
   readonly listen: (client: Client, inbound: ReplayFirstInbound) => void;
 }
 
+/** The @discordjs/ws manager a discord.js Client runs its gateway socket on (what `ws.buildStrategy` is given). */
+type ShardSockets = Parameters<NonNullable<WebSocketOptions["buildStrategy"]>>[0];
+
+/** A shard connected here: its discord.js Client and, once it connects, the @discordjs/ws manager under it. */
+interface ShardConnection {
+  readonly client: Client;
+  sockets: ShardSockets | undefined;
+}
+
 /** A held shard waiting for the daily IDENTIFY budget: the timer that asks again. */
 interface BudgetWait {
   timer: NodeJS.Timeout | undefined;
@@ -134,7 +143,7 @@ export class DiscordChannel implements Channel {
   readonly #timers = new Set<NodeJS.Timeout>();
   /** A discord.js Client that never logs in: REST only (sends, edits, commands). Gateway shards have their own. */
   readonly #client = new ClientSlot<Client>("discord", toDiscordChannelError);
-  readonly #shardClients = new Map<number, Client>();
+  readonly #shardClients = new Map<number, ShardConnection>();
   /** Shards held here but not connected: the daily IDENTIFY budget is spent (down to its reserve). */
   readonly #budgetWaits = new Map<number, BudgetWait>();
   #shardUnits: IngressRegistration[] = [];
@@ -332,9 +341,18 @@ export class DiscordChannel implements Channel {
       rest: parts.rest,
       shards: [parts.shard],
       shardCount: parts.shardCount,
-      ws: { buildIdentifyThrottler: () => this.#identifyThrottler(parts) },
+      ws: {
+        buildIdentifyThrottler: () => this.#identifyThrottler(parts),
+        // discord.js's default strategy, built here to keep hold of the @discordjs/ws manager through public API: its
+        // `destroy` takes a close code (discord.js's own sends 1000) and its Dispatch event is what discord.js reads.
+        buildStrategy: (manager) => {
+          connection.sockets = manager;
+          return new discord.SimpleShardingStrategy(manager);
+        },
+      },
     });
-    this.#shardClients.set(parts.shard, client);
+    const connection: ShardConnection = { client, sockets: undefined };
+    this.#shardClients.set(parts.shard, connection);
     // Taken over from an instance that died holding the shard: its session is RESUMEd below for what it missed, and
     // this client's live messages wait until those are handed on (a chat's older messages first).
     const previous = shardSessionOf(parts.lease.state);
@@ -348,6 +366,7 @@ export class DiscordChannel implements Channel {
       sequence: 0,
     };
     let saved = 0;
+    let replaying = false;
     const save = (): void => {
       if (session.sessionId === undefined || inbound.holding) return;
       saved = Date.now();
@@ -359,6 +378,8 @@ export class DiscordChannel implements Channel {
       void parts.lease.save({ ...state });
     };
     client.on(discord.Events.Raw, (packet: { t?: string | null; s?: number | null; d?: unknown }) => {
+      // A replayed dispatch carries the previous session's sequence, not this one's.
+      if (replaying) return;
       if (packet.t === "READY") {
         const ready = packet.d as { session_id?: string; resume_gateway_url?: string };
         session = { sessionId: ready.session_id, resumeUrl: ready.resume_gateway_url, sequence: 0 };
@@ -382,12 +403,23 @@ export class DiscordChannel implements Channel {
     try {
       missed = await replayShardSession(previous, this.#options.token);
     } finally {
-      // discord.js has no public way to take a dispatch from elsewhere; `handlePacket` is what its own socket calls.
-      // It emits MessageCreate synchronously, so the replayed messages are passed on before the held ones.
-      const manager = client.ws as unknown as { handlePacket(packet: unknown, shard: unknown): boolean };
-      const shard = client.ws.shards.get(parts.shard);
+      // Emitted as the Dispatch event of the @discordjs/ws manager, as if it had come on this client's socket.
+      // discord.js's listener and its MessageCreate are synchronous: the replayed messages pass before the held ones.
+      // (Typed by hand: @discordjs/ws's `WebSocketShardEvents.Dispatch` is "dispatch", but discord.js's own, older
+      // `WebSocketShardEvents` hides that enum's name.)
+      const sockets = connection.sockets as unknown as
+        | { emit(event: "dispatch", payload: { data: GatewayDispatchPayload; shardId: number }): boolean }
+        | undefined;
       inbound.release(() => {
-        for (const packet of missed) if (packet.t === "MESSAGE_CREATE") manager.handlePacket(packet, shard);
+        replaying = true;
+        try {
+          for (const packet of missed) {
+            if (packet.t !== "MESSAGE_CREATE") continue;
+            sockets?.emit("dispatch", { data: packet as unknown as GatewayDispatchPayload, shardId: parts.shard });
+          }
+        } finally {
+          replaying = false;
+        }
       });
       save();
     }
@@ -396,16 +428,15 @@ export class DiscordChannel implements Channel {
   async #disconnectShard(shard: number): Promise<void> {
     clearTimeout(this.#budgetWaits.get(shard)?.timer);
     this.#budgetWaits.delete(shard);
-    const client = this.#shardClients.get(shard);
+    const connection = this.#shardClients.get(shard);
     this.#shardClients.delete(shard);
-    if (client === undefined) return;
+    if (connection === undefined) return;
     // Closed with a code that keeps the session resumable (discord.js's own destroy sends 1000, which ends it): the next
-    // holder of the shard RESUMEs it for the events sent in between. Through the @discordjs/ws manager discord.js holds.
-    const manager = (
-      client.ws as unknown as { _ws?: { destroy(options: { code: number; reason: string }): Promise<void> } }
-    )._ws;
-    await manager?.destroy({ code: RESUMABLE_CLOSE_CODE, reason: "shard handed over" }).catch(() => {});
-    await client.destroy();
+    // holder of the shard RESUMEs it for the events sent in between.
+    await Promise.resolve(
+      connection.sockets?.destroy({ code: RESUMABLE_CLOSE_CODE, reason: "shard handed over" }),
+    ).catch(() => {});
+    await connection.client.destroy();
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {

@@ -163,7 +163,11 @@ export interface FakeDiscord {
    * Resolves once the client connected on the bot's current session of `shard` (default 0) sent a heartbeat carrying
    * the session's latest sequence: it has read every event dispatched to it so far.
    */
-  waitForHeartbeat(options?: { readonly bot?: string; readonly shard?: number; readonly timeoutMs?: number }): Promise<void>;
+  waitForHeartbeat(options?: {
+    readonly bot?: string;
+    readonly shard?: number;
+    readonly timeoutMs?: number;
+  }): Promise<void>;
   /** Sends op 7 RECONNECT to the bot. */
   requestReconnect(options?: { readonly bot?: string; readonly shard?: number }): boolean;
   /** The DM channel between a bot (default first) and a user (default `user`). */

@@ -244,7 +244,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     }),
     setSessionStartLimit: (limit, bot) => world.sessionStartLimit(account(bot)).set(limit),
     holdResumed: (opts = {}) => gateway.holdResumed(account(opts.bot), opts.shard ?? 0),
-    waitForHeartbeat: (opts = {}) => gateway.waitForHeartbeat(account(opts.bot), opts.timeoutMs ?? 5_000, opts.shard ?? 0),
+    waitForHeartbeat: (opts = {}) =>
+      gateway.waitForHeartbeat(account(opts.bot), opts.timeoutMs ?? 5_000, opts.shard ?? 0),
     requestReconnect: (opts = {}) => gateway.requestReconnect(account(opts.bot), opts.shard ?? 0),
     dmChannel: (bot, user) => world.dmChannel(account(bot), user ?? world.human),
     conversation: (channelId) => world.messages.history(channelId),

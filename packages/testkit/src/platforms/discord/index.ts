@@ -13,5 +13,5 @@ export type {
   DiscordUser,
 } from "./discord-types.js";
 export type { FakeGuild } from "./discord-world.js";
-export type { SessionStartLimitSpec, SessionStartLimitView } from "./session-start-limit.js";
 export { startFakeDiscord } from "./fake-discord.js";
+export type { SessionStartLimitSpec, SessionStartLimitView } from "./session-start-limit.js";
