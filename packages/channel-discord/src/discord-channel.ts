@@ -74,7 +74,7 @@ const RESUMABLE_CLOSE_CODE = 4200;
 /** How often a shard's sequence is saved with its lease at most. */
 const SHARD_SAVE_MS = 1000;
 
-/** How long a shard waiting for the IDENTIFY budget waits before asking again after its connect failed. */
+/** How long a shard waits before asking for the IDENTIFY budget again after asking (or connecting) failed. */
 const SHARD_RETRY_MS = 5000;
 
 /** What connecting one shard takes. */
@@ -313,7 +313,11 @@ export class DiscordChannel implements Channel {
         }
         for (;;) {
           await parts.pacer.waitForIdentify(shardId, signal);
-          const verdict = await this.#identifyBudget(parts);
+          // A throttler that throws makes @discordjs/ws tear the shard down; Discord's REST unreachable is waited out.
+          const verdict = await this.#identifyBudget(parts).catch((error: unknown) => {
+            this.#options.onError?.(toDiscordChannelError(error, `shard ${shardId} identify budget`));
+            return { kind: "wait", retryAfterMs: SHARD_RETRY_MS, reserve: 0 } as const;
+          });
           if (verdict.kind === "identify") return;
           await abortableSleep(verdict.retryAfterMs, signal);
         }
