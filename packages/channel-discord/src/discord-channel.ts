@@ -130,7 +130,9 @@ const INTENT_BITS = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 <
  * discord.js RESUMEs dropped sessions itself; its REST client retries 429s after the platform's retry-after.
  * Each gateway shard (`shards`) is one discord.js Client, run while this instance holds the shard's ingress lease
  * (`ChannelStartContext.ingress`; alone, always); a shard taken over from a dead holder is IDENTIFIED and the holder's
- * saved session RESUMEd for the messages it missed.
+ * saved session RESUMEd for the messages it missed, handed on before the new session's live ones. A shard IDENTIFIES
+ * only within the bot's daily budget (`identifyBudgetVerdict`); otherwise `onError` is told and it tries again after
+ * Discord's `reset_after` (`start` does not wait for it).
  */
 export class DiscordChannel implements Channel {
   readonly id = "discord";
