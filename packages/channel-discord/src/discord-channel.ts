@@ -22,14 +22,22 @@ import {
   localIngress,
   requireOption,
 } from "@chorus/gateway";
-import type { APIMessage, APIUser, Client } from "discord.js";
+import type { APIMessage, APIUser, Client, GatewayDispatchPayload, WebSocketOptions } from "discord.js";
+import { abortableSleep } from "./abortable-sleep.js";
 import { discordButtonRowsOf, normaliseDiscordButtonPress } from "./discord-buttons.js";
 import { discordCommandPayloads, normaliseDiscordCommand } from "./discord-commands.js";
 import { toDiscordChannelError } from "./discord-errors.js";
 import { type DiscordSelf, normaliseDiscordMessage } from "./discord-inbound.js";
 import { snowflakeCreatedAt } from "./discord-snowflake.js";
+import {
+  describeWait,
+  type IdentifyBudgetVerdict,
+  identifyBudgetVerdict,
+  type SessionStartLimit,
+} from "./identify-budget.js";
 import { DISCORD_IDENTIFY_INTERVAL_MS, IdentifyPacer } from "./identify-pacer.js";
-import { replayShardSession, type ShardSession, shardSessionOf } from "./shard-session-replay.js";
+import { ReplayFirstInbound } from "./replay-first-inbound.js";
+import { type GatewayDispatch, replayShardSession, type ShardSession, shardSessionOf } from "./shard-session-replay.js";
 
 /** Discord's documented global REST limit for a bot: 50 requests per second (large bots can ask for more). */
 export const DISCORD_GLOBAL_REQUESTS_PER_SECOND = 50;
@@ -66,6 +74,35 @@ const RESUMABLE_CLOSE_CODE = 4200;
 /** How often a shard's sequence is saved with its lease at most. */
 const SHARD_SAVE_MS = 1000;
 
+/** How long a shard waits before asking for the IDENTIFY budget again after asking (or connecting) failed. */
+const SHARD_RETRY_MS = 5000;
+
+/** What connecting one shard takes. */
+interface ShardParts {
+  readonly shard: number;
+  readonly shardCount: number;
+  readonly rest: { globalRequestsPerSecond: number; api?: string };
+  readonly pacer: IdentifyPacer;
+  readonly lease: IngressLease;
+  /** `session_start_limit` of `GET /gateway/bot`, asked afresh. */
+  readonly sessionStartLimit: () => Promise<SessionStartLimit>;
+  readonly listen: (client: Client, inbound: ReplayFirstInbound) => void;
+}
+
+/** The @discordjs/ws manager a discord.js Client runs its gateway socket on (what `ws.buildStrategy` is given). */
+type ShardSockets = Parameters<NonNullable<WebSocketOptions["buildStrategy"]>>[0];
+
+/** A shard connected here: its discord.js Client and, once it connects, the @discordjs/ws manager under it. */
+interface ShardConnection {
+  readonly client: Client;
+  sockets: ShardSockets | undefined;
+}
+
+/** A held shard waiting for the daily IDENTIFY budget: the timer that asks again. */
+interface BudgetWait {
+  timer: NodeJS.Timeout | undefined;
+}
+
 /**
  * What a Discord channel can do: 2 000 characters and 17 lines a message, about 5 edits per 5 s per channel; buttons
  * (one action row of up to five under a message).
@@ -93,7 +130,9 @@ const INTENT_BITS = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 <
  * discord.js RESUMEs dropped sessions itself; its REST client retries 429s after the platform's retry-after.
  * Each gateway shard (`shards`) is one discord.js Client, run while this instance holds the shard's ingress lease
  * (`ChannelStartContext.ingress`; alone, always); a shard taken over from a dead holder is IDENTIFIED and the holder's
- * saved session RESUMEd for the messages it missed.
+ * saved session RESUMEd for the messages it missed, handed on before the new session's live ones. A shard IDENTIFIES
+ * only within the bot's daily budget (`identifyBudgetVerdict`); otherwise `onError` is told and it tries again after
+ * Discord's `reset_after` (`start` does not wait for it).
  */
 export class DiscordChannel implements Channel {
   readonly id = "discord";
@@ -106,7 +145,9 @@ export class DiscordChannel implements Channel {
   readonly #timers = new Set<NodeJS.Timeout>();
   /** A discord.js Client that never logs in: REST only (sends, edits, commands). Gateway shards have their own. */
   readonly #client = new ClientSlot<Client>("discord", toDiscordChannelError);
-  readonly #shardClients = new Map<number, Client>();
+  readonly #shardClients = new Map<number, ShardConnection>();
+  /** Shards held here but not connected: the daily IDENTIFY budget is spent (down to its reserve). */
+  readonly #budgetWaits = new Map<number, BudgetWait>();
   #shardUnits: IngressRegistration[] = [];
   #self: DiscordSelf | undefined;
 
@@ -151,23 +192,28 @@ export class DiscordChannel implements Channel {
     const deliver = (inbound: InboundMessage | undefined): void => {
       void Promise.resolve().then(() => deliverInbound(inbound));
     };
-    const listen = (client: Client): void => {
+    // A shard taken over hands on the previous holder's replayed messages before its own live ones (`inbound`).
+    const listen = (client: Client, inbound: ReplayFirstInbound): void => {
       client.on(discord.Events.MessageCreate, (message) => {
         const self = this.#self;
-        if (self !== undefined) deliver(normaliseDiscordMessage(message, self, this.#now()));
+        if (self === undefined) return;
+        const normalised = normaliseDiscordMessage(message, self, this.#now());
+        inbound.pass(() => deliver(normalised));
       });
       client.on(discord.Events.InteractionCreate, (interaction) => {
         const self = this.#self;
         if (self === undefined) return;
         if (interaction.isChatInputCommand()) {
-          deliver(normaliseDiscordCommand(interaction, self, this.#now(), this.#timers));
+          const command = normaliseDiscordCommand(interaction, self, this.#now(), this.#timers);
+          inbound.pass(() => deliver(command));
         } else if (interaction.isButton()) {
           // Acknowledged at once with DEFERRED_UPDATE_MESSAGE (type 6): Discord shows "This interaction failed" after
           // 3 s without an answer, and the gateway answers a press with an ordinary message, not through the press.
           interaction
             .deferUpdate()
             .catch((error: unknown) => this.#options.onError?.(toDiscordChannelError(error, "button acknowledgement")));
-          deliver(normaliseDiscordButtonPress(interaction, self, this.#now()));
+          const press = normaliseDiscordButtonPress(interaction, self, this.#now());
+          inbound.pass(() => deliver(press));
         }
       });
     };
@@ -175,10 +221,10 @@ export class DiscordChannel implements Channel {
       async () => {
         const me = (await restClient.rest.get("/users/@me")) as APIUser;
         this.#self = { accountId: this.accountId, botUserId: me.id };
-        const gateway = (await restClient.rest.get("/gateway/bot")) as {
-          shards: number;
-          session_start_limit: { max_concurrency: number };
-        };
+        const gatewayBot = async () =>
+          (await restClient.rest.get("/gateway/bot")) as { shards: number; session_start_limit: SessionStartLimit };
+        const sessionStartLimit = async () => (await gatewayBot()).session_start_limit;
+        const gateway = await gatewayBot();
         const shardCount = shardsOption === "auto" ? Math.max(1, gateway.shards) : shardsOption;
         const ingress = context?.ingress ?? localIngress;
         // Buckets are paced here and, in a cluster, across instances (a row per bucket in the database).
@@ -195,7 +241,8 @@ export class DiscordChannel implements Channel {
         // One gateway WebSocket per shard, each run where its ingress lease is (alone: all of them, here).
         for (let shard = 0; shard < shardCount; shard++) {
           const unit = await ingress.run(ingressUnitName("discord", this.#options.token, shard), {
-            start: (lease) => this.#connectShard(discord, { shard, shardCount, rest, pacer, lease, listen }),
+            start: (lease) =>
+              this.#startShard(discord, { shard, shardCount, rest, pacer, lease, sessionStartLimit, listen }),
             stop: () => this.#disconnectShard(shard),
           });
           this.#shardUnits.push(unit);
@@ -212,23 +259,87 @@ export class DiscordChannel implements Channel {
     const units = this.#shardUnits;
     this.#shardUnits = [];
     for (const unit of units) await unit.withdraw();
+    for (const wait of this.#budgetWaits.values()) clearTimeout(wait.timer);
+    this.#budgetWaits.clear();
     await Promise.all([...this.#shardClients.keys()].map((shard) => this.#disconnectShard(shard)));
     this.#self = undefined;
     await this.#client.release()?.destroy();
   }
 
+  /**
+   * Connects a shard this instance now holds, when the bot's daily IDENTIFY budget allows (`identifyBudgetVerdict`);
+   * otherwise warns and asks again after Discord's `reset_after`, keeping the lease (every instance shares the budget,
+   * so another could not do better) while the other shards run on. `wait` is set when asking again.
+   */
+  async #startShard(discord: typeof import("discord.js"), parts: ShardParts, wait?: BudgetWait): Promise<void> {
+    // The bucket's slot first, then the budget: no other IDENTIFY of the bucket comes between the check and its own.
+    await parts.pacer.waitForIdentify(parts.shard);
+    const verdict = await this.#identifyBudget(parts);
+    // Given up meanwhile: the lease lost, or the channel stopped, while the budget was asked again.
+    if (wait !== undefined && this.#budgetWaits.get(parts.shard) !== wait) return;
+    this.#budgetWaits.delete(parts.shard);
+    if (verdict.kind === "identify") await this.#connectShard(discord, parts);
+    else this.#askBudgetAgain(discord, parts, verdict.retryAfterMs);
+  }
+
+  /** Asks Discord for the daily IDENTIFY budget; warns (without the token) when the shard may not IDENTIFY now. */
+  async #identifyBudget(parts: ShardParts): Promise<IdentifyBudgetVerdict> {
+    const limit = await parts.sessionStartLimit();
+    const verdict = identifyBudgetVerdict(limit);
+    if (verdict.kind === "identify") return verdict;
+    const at = new Date(Date.now() + verdict.retryAfterMs).toISOString();
+    this.#options.onError?.(
+      new ChannelError(
+        "rate-limited",
+        `discord shard ${parts.shard}: not identifying, the daily IDENTIFY budget is spent (${limit.remaining} of ` +
+          `${limit.total} left, ${verdict.reserve} kept back: Discord resets the token beyond it); trying again in ` +
+          `${describeWait(verdict.retryAfterMs)} (${at}). The other shards run on.`,
+        { retryAfterMs: verdict.retryAfterMs },
+      ),
+    );
+    return verdict;
+  }
+
+  /**
+   * The IDENTIFY throttler of a shard's discord.js client: the first IDENTIFY goes at once (`#startShard` took its
+   * slot and checked the budget); a later one (the session lost for good while connected) waits for a slot and the
+   * budget, while discord.js keeps its socket open.
+   */
+  #identifyThrottler(parts: ShardParts): { waitForIdentify(shardId: number, signal: AbortSignal): Promise<void> } {
+    let slotTaken = true;
+    return {
+      waitForIdentify: async (shardId, signal) => {
+        if (slotTaken) {
+          slotTaken = false;
+          return;
+        }
+        for (;;) {
+          await parts.pacer.waitForIdentify(shardId, signal);
+          // A throttler that throws makes @discordjs/ws tear the shard down; Discord's REST unreachable is waited out.
+          const verdict = await this.#identifyBudget(parts).catch((error: unknown) => {
+            this.#options.onError?.(toDiscordChannelError(error, `shard ${shardId} identify budget`));
+            return { kind: "wait", retryAfterMs: SHARD_RETRY_MS, reserve: 0 } as const;
+          });
+          if (verdict.kind === "identify") return;
+          await abortableSleep(verdict.retryAfterMs, signal);
+        }
+      },
+    };
+  }
+
+  #askBudgetAgain(discord: typeof import("discord.js"), parts: ShardParts, afterMs: number): void {
+    const wait: BudgetWait = { timer: undefined };
+    wait.timer = setTimeout(() => {
+      this.#startShard(discord, parts, wait).catch((error: unknown) => {
+        this.#options.onError?.(toDiscordChannelError(error, `shard ${parts.shard} connect`));
+        if (this.#budgetWaits.get(parts.shard) === wait) this.#askBudgetAgain(discord, parts, SHARD_RETRY_MS);
+      });
+    }, afterMs);
+    this.#budgetWaits.set(parts.shard, wait);
+  }
+
   /** Opens the gateway WebSocket of one shard (IDENTIFY, paced) and saves its session with the lease as it goes. */
-  async #connectShard(
-    discord: typeof import("discord.js"),
-    parts: {
-      shard: number;
-      shardCount: number;
-      rest: { globalRequestsPerSecond: number; api?: string };
-      pacer: IdentifyPacer;
-      lease: IngressLease;
-      listen: (client: Client) => void;
-    },
-  ): Promise<void> {
+  async #connectShard(discord: typeof import("discord.js"), parts: ShardParts): Promise<void> {
     const client = new discord.Client({
       intents: Object.values(INTENT_BITS).reduce((all, bit) => all | bit, 0),
       // DMs arrive on channels discord.js has not cached; without Partials.Channel they are dropped silently.
@@ -236,32 +347,51 @@ export class DiscordChannel implements Channel {
       rest: parts.rest,
       shards: [parts.shard],
       shardCount: parts.shardCount,
-      ws: { buildIdentifyThrottler: () => parts.pacer },
+      ws: {
+        buildIdentifyThrottler: () => this.#identifyThrottler(parts),
+        // discord.js's default strategy, built here to keep hold of the @discordjs/ws manager through public API: its
+        // `destroy` takes a close code (discord.js's own sends 1000) and its Dispatch event is what discord.js reads.
+        buildStrategy: (manager) => {
+          connection.sockets = manager;
+          return new discord.SimpleShardingStrategy(manager);
+        },
+      },
     });
-    this.#shardClients.set(parts.shard, client);
-    parts.listen(client);
-    // The session id and sequence go with the lease (at most every second), for whoever holds the shard next.
+    const connection: ShardConnection = { client, sockets: undefined };
+    this.#shardClients.set(parts.shard, connection);
+    // Taken over from an instance that died holding the shard: its session is RESUMEd below for what it missed, and
+    // this client's live messages wait until those are handed on (a chat's older messages first).
+    const previous = shardSessionOf(parts.lease.state);
+    const inbound = new ReplayFirstInbound(previous !== undefined);
+    parts.listen(client, inbound);
+    // The session id and sequence go with the lease (at most every second), for whoever holds the shard next; not
+    // while live messages are held back (a holder dying then would leave them behind the saved sequence).
     let session: { sessionId: string | undefined; resumeUrl: string | undefined; sequence: number } = {
       sessionId: undefined,
       resumeUrl: undefined,
       sequence: 0,
     };
     let saved = 0;
-    client.on(discord.Events.Raw, (packet: { t?: string | null; s?: number | null; d?: unknown }) => {
-      if (packet.t === "READY") {
-        const ready = packet.d as { session_id?: string; resume_gateway_url?: string };
-        session = { sessionId: ready.session_id, resumeUrl: ready.resume_gateway_url, sequence: 0 };
-      }
-      if (typeof packet.s === "number") session.sequence = packet.s;
-      const now = Date.now();
-      if (session.sessionId === undefined || now - saved < SHARD_SAVE_MS) return;
-      saved = now;
+    let replaying = false;
+    const save = (): void => {
+      if (session.sessionId === undefined || inbound.holding) return;
+      saved = Date.now();
       const state: ShardSession = {
         sessionId: session.sessionId,
         resumeUrl: session.resumeUrl ?? "",
         sequence: session.sequence,
       };
       void parts.lease.save({ ...state });
+    };
+    client.on(discord.Events.Raw, (packet: { t?: string | null; s?: number | null; d?: unknown }) => {
+      // A replayed dispatch carries the previous session's sequence, not this one's.
+      if (replaying) return;
+      if (packet.t === "READY") {
+        const ready = packet.d as { session_id?: string; resume_gateway_url?: string };
+        session = { sessionId: ready.session_id, resumeUrl: ready.resume_gateway_url, sequence: 0 };
+      }
+      if (typeof packet.s === "number") session.sequence = packet.s;
+      if (Date.now() - saved >= SHARD_SAVE_MS) save();
     });
     try {
       const ready = once(client, discord.Events.ClientReady);
@@ -271,29 +401,48 @@ export class DiscordChannel implements Channel {
       await this.#disconnectShard(parts.shard);
       throw error;
     }
-    // Taken over from an instance that died holding the shard: what Discord kept for its session (sent after its last
-    // read) is fetched with a RESUME of that session and handed to this client as if it had come on its own socket.
+    // What Discord kept for the previous holder's session (sent after its last read) is fetched with a RESUME of that
+    // session and handed to this client as if it had come on its own socket, then the live messages held meanwhile.
     // What the previous holder did read comes again too, and is stored once (the message id is the event id).
-    const previous = shardSessionOf(parts.lease.state);
     if (previous === undefined) return;
-    const missed = await replayShardSession(previous, this.#options.token);
-    // discord.js has no public way to take a dispatch from elsewhere; `handlePacket` is what its own socket calls.
-    const manager = client.ws as unknown as { handlePacket(packet: unknown, shard: unknown): boolean };
-    const shard = client.ws.shards.get(parts.shard);
-    for (const packet of missed) if (packet.t === "MESSAGE_CREATE") manager.handlePacket(packet, shard);
+    let missed: readonly GatewayDispatch[] = [];
+    try {
+      missed = await replayShardSession(previous, this.#options.token);
+    } finally {
+      // Emitted as the Dispatch event of the @discordjs/ws manager, as if it had come on this client's socket.
+      // discord.js's listener and its MessageCreate are synchronous: the replayed messages pass before the held ones.
+      // (Typed by hand: @discordjs/ws's `WebSocketShardEvents.Dispatch` is "dispatch", but discord.js's own, older
+      // `WebSocketShardEvents` hides that enum's name.)
+      const sockets = connection.sockets as unknown as
+        | { emit(event: "dispatch", payload: { data: GatewayDispatchPayload; shardId: number }): boolean }
+        | undefined;
+      inbound.release(() => {
+        replaying = true;
+        try {
+          for (const packet of missed) {
+            if (packet.t !== "MESSAGE_CREATE") continue;
+            sockets?.emit("dispatch", { data: packet as unknown as GatewayDispatchPayload, shardId: parts.shard });
+          }
+        } finally {
+          replaying = false;
+        }
+      });
+      save();
+    }
   }
 
   async #disconnectShard(shard: number): Promise<void> {
-    const client = this.#shardClients.get(shard);
+    clearTimeout(this.#budgetWaits.get(shard)?.timer);
+    this.#budgetWaits.delete(shard);
+    const connection = this.#shardClients.get(shard);
     this.#shardClients.delete(shard);
-    if (client === undefined) return;
+    if (connection === undefined) return;
     // Closed with a code that keeps the session resumable (discord.js's own destroy sends 1000, which ends it): the next
-    // holder of the shard RESUMEs it for the events sent in between. Through the @discordjs/ws manager discord.js holds.
-    const manager = (
-      client.ws as unknown as { _ws?: { destroy(options: { code: number; reason: string }): Promise<void> } }
-    )._ws;
-    await manager?.destroy({ code: RESUMABLE_CLOSE_CODE, reason: "shard handed over" }).catch(() => {});
-    await client.destroy();
+    // holder of the shard RESUMEs it for the events sent in between.
+    await Promise.resolve(
+      connection.sockets?.destroy({ code: RESUMABLE_CLOSE_CODE, reason: "shard handed over" }),
+    ).catch(() => {});
+    await connection.client.destroy();
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {

@@ -1,3 +1,5 @@
+import { abortableSleep } from "./abortable-sleep.js";
+
 /** Discord's spacing of IDENTIFYs within one rate-limit bucket (`shard_id % max_concurrency`). */
 export const DISCORD_IDENTIFY_INTERVAL_MS = 5000;
 
@@ -7,8 +9,8 @@ export type IdentifySlot = (bucket: number, intervalMs: number) => Promise<numbe
 /**
  * Spaces the IDENTIFYs of one bot's shards as Discord asks: shards whose ids are equal modulo `max_concurrency` (one
  * bucket) identify at least `intervalMs` apart; different buckets at once. Within this process by itself (shared by
- * the discord.js clients of every shard it holds, as their `ws.buildIdentifyThrottler`), across a cluster through
- * `slot` (the ingress leases' `pace`).
+ * every shard it holds: taken before a shard's first IDENTIFY, and by its discord.js client's IDENTIFY throttler for
+ * later ones), across a cluster through `slot` (the ingress leases' `pace`).
  * Contract: `waitForIdentify` resolves when the shard may identify, or rejects when `signal` aborts first.
  */
 export class IdentifyPacer {
@@ -29,22 +31,8 @@ export class IdentifyPacer {
     const now = Date.now();
     const at = Math.max(now, this.#next.get(bucket) ?? 0);
     this.#next.set(bucket, at + this.#intervalMs);
-    if (at > now) await sleep(at - now, signal);
+    if (at > now) await abortableSleep(at - now, signal);
     const clusterWait = (await this.#slot?.(bucket, this.#intervalMs)) ?? 0;
-    if (clusterWait > 0) await sleep(clusterWait, signal);
+    if (clusterWait > 0) await abortableSleep(clusterWait, signal);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

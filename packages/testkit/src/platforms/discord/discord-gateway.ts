@@ -39,6 +39,8 @@ export class DiscordGateway {
   readonly #wss = new WebSocketServer({ noServer: true });
   readonly #sockets = new Set<WebSocket>();
   readonly #readyWaiters = new Set<() => void>();
+  /** RESUMEs to hold between their replay and RESUMED, by session slot: the hold's release. */
+  readonly #resumeHolds = new Map<string, { reached: () => void; released: Promise<void> }>();
 
   constructor(
     readonly world: DiscordWorld,
@@ -106,6 +108,30 @@ export class DiscordGateway {
     return true;
   }
 
+  /**
+   * The next RESUME of `bot`'s session on `shard` sends its replay and then waits for `release` before RESUMED (live
+   * events of the shard's current session may come meanwhile, as on Discord, where a RESUME's replay takes a while).
+   */
+  holdResumed(bot: DiscordBotAccount, shard = 0): { readonly replayed: Promise<void>; release(): void } {
+    let reached = (): void => {};
+    const replayed = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#resumeHolds.set(sessionSlot(bot.user.id, shard), { reached, released });
+    return { replayed, release };
+  }
+
+  /** Resolves once the client on `bot`'s current session of `shard` has read (heartbeated past) every event so far. */
+  async waitForHeartbeat(bot: DiscordBotAccount, timeoutMs: number, shard = 0): Promise<void> {
+    const session = this.world.currentSession.get(sessionSlot(bot.user.id, shard));
+    if (session === undefined) throw new Error(`bot ${bot.user.username} has no session on shard ${shard}`);
+    await session.waitForHeartbeat(session.seq, timeoutMs);
+  }
+
   /** Sends op 7 RECONNECT; the client closes and resumes. */
   requestReconnect(bot: DiscordBotAccount, shard = 0): boolean {
     const socket = this.world.currentSession.get(sessionSlot(bot.user.id, shard))?.socket;
@@ -148,6 +174,7 @@ export class DiscordGateway {
       }
       switch (payload.op) {
         case Op.Heartbeat:
+          if (session?.socket === ws) session.heartbeat(payload.d);
           ws.send(JSON.stringify({ op: Op.HeartbeatAck }));
           return;
         case Op.Identify:
@@ -187,6 +214,12 @@ export class DiscordGateway {
     const shard = shardOfIdentify(d.shard);
     if (shard === undefined) {
       ws.close(4010, "Invalid shard.");
+      return undefined;
+    }
+    // Beyond the daily budget Discord resets the bot's token; the fake refuses the IDENTIFY as a bad token.
+    if (!this.world.sessionStartLimit(bot).spend()) {
+      this.#record("gateway.identifyOverBudget", { body: { shard: d.shard }, botId: bot.user.id });
+      ws.close(4004, "Authentication failed.");
       return undefined;
     }
     const session = new GatewaySession(
@@ -242,8 +275,18 @@ export class DiscordGateway {
     const slot = sessionSlot(session.bot.user.id, session.shard[0]);
     if (this.world.currentSession.get(slot)?.socket === undefined) this.world.currentSession.set(slot, session);
     for (const frame of frames) ws.send(frame);
-    ws.send(JSON.stringify({ op: Op.Dispatch, t: "RESUMED", s: null, d: { _trace: ["fake-discord"] } }));
-    for (const waiter of this.#readyWaiters) waiter();
+    const resumed = (): void => {
+      if (ws.readyState !== 1) return;
+      ws.send(JSON.stringify({ op: Op.Dispatch, t: "RESUMED", s: null, d: { _trace: ["fake-discord"] } }));
+      for (const waiter of this.#readyWaiters) waiter();
+    };
+    const hold = this.#resumeHolds.get(slot);
+    this.#resumeHolds.delete(slot);
+    if (hold === undefined) resumed();
+    else {
+      hold.reached();
+      void hold.released.then(resumed);
+    }
     return session;
   }
 }

@@ -9,6 +9,7 @@ import type {
   DiscordUser,
 } from "./discord-types.js";
 import type { FakeGuild } from "./discord-world.js";
+import type { SessionStartLimitSpec, SessionStartLimitView } from "./session-start-limit.js";
 
 /** A bot account to create on the fake Discord. */
 export interface DiscordBotSpec {
@@ -39,6 +40,12 @@ export interface FakeDiscordOptions {
   readonly shards?: number;
   /** `session_start_limit.max_concurrency` of `GET /gateway/bot`. Default 1. */
   readonly maxConcurrency?: number;
+  /**
+   * Every bot's daily IDENTIFY budget (`session_start_limit` of `GET /gateway/bot`): default 1000 a day, full. Each
+   * IDENTIFY spends one, RESUME none; at `resetAfterMs` it is full again. An IDENTIFY with none left is refused
+   * (close 4004, as the token reset Discord does then) and logged as `gateway.identifyOverBudget`.
+   */
+  readonly sessionStartLimit?: SessionStartLimitSpec;
 }
 
 /** An injected message: who says what, and which bot(s) should see it. */
@@ -139,6 +146,28 @@ export interface FakeDiscord {
     readonly replayDelivered?: number;
     readonly resumable?: boolean;
   }): boolean;
+  /** The bot's (default the first) `session_start_limit` as `GET /gateway/bot` reports it now. */
+  sessionStartLimit(bot?: string): SessionStartLimitView & { readonly max_concurrency: number };
+  /** Changes the bot's (default the first) daily IDENTIFY budget; fields left out keep their value. */
+  setSessionStartLimit(limit: SessionStartLimitSpec, bot?: string): void;
+  /**
+   * The next RESUME of the bot's session on `shard` (default 0) sends its replay, then waits for `release` before
+   * RESUMED. `replayed` resolves when the replay has been sent. Meanwhile new events of the shard go to its current
+   * session (another socket), as on Discord.
+   */
+  holdResumed(options?: { readonly bot?: string; readonly shard?: number }): {
+    readonly replayed: Promise<void>;
+    release(): void;
+  };
+  /**
+   * Resolves once the client connected on the bot's current session of `shard` (default 0) sent a heartbeat carrying
+   * the session's latest sequence: it has read every event dispatched to it so far.
+   */
+  waitForHeartbeat(options?: {
+    readonly bot?: string;
+    readonly shard?: number;
+    readonly timeoutMs?: number;
+  }): Promise<void>;
   /** Sends op 7 RECONNECT to the bot. */
   requestReconnect(options?: { readonly bot?: string; readonly shard?: number }): boolean;
   /** The DM channel between a bot (default first) and a user (default `user`). */

@@ -34,9 +34,7 @@ export const botRoutes = new RestRouter<RestHandler>()
       url: ctx.gatewayUrl,
       shards: ctx.world.gatewayBot.shards,
       session_start_limit: {
-        total: 1000,
-        remaining: 999,
-        reset_after: 14_400_000,
+        ...ctx.world.sessionStartLimit(requireBot(ctx)).view(),
         max_concurrency: ctx.world.gatewayBot.maxConcurrency,
       },
     },

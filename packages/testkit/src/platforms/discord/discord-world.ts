@@ -7,6 +7,7 @@ import type {
   DiscordUser,
 } from "./discord-types.js";
 import type { GatewaySession } from "./gateway-session.js";
+import { SessionStartLimit, type SessionStartLimitSpec } from "./session-start-limit.js";
 import { type SnowflakeGenerator, snowflakeTime } from "./snowflake.js";
 
 /** Gateway intents the fake honours (bit values from the Discord docs). */
@@ -60,16 +61,26 @@ export class DiscordWorld {
   readonly guilds: readonly FakeGuild[];
   /** What `GET /gateway/bot` recommends: the shard count and how many shards may IDENTIFY at once. */
   readonly gatewayBot: { readonly shards: number; readonly maxConcurrency: number };
+  /** Each bot's daily IDENTIFY budget (`session_start_limit`), by bot user id. */
+  readonly #sessionStartLimits = new Map<string, SessionStartLimit>();
 
   /** `ids` must be the generator the bot accounts' ids came from, so no two ids collide. */
   constructor(
     accounts: readonly DiscordBotAccount[],
     extraTextChannels: number,
     ids: SnowflakeGenerator,
-    sharding: { readonly guilds?: number; readonly shards?: number; readonly maxConcurrency?: number } = {},
+    sharding: {
+      readonly guilds?: number;
+      readonly shards?: number;
+      readonly maxConcurrency?: number;
+      readonly sessionStartLimit?: SessionStartLimitSpec;
+    } = {},
   ) {
     this.ids = ids;
-    for (const account of accounts) this.bots.set(account.token, account);
+    for (const account of accounts) {
+      this.bots.set(account.token, account);
+      this.#sessionStartLimits.set(account.user.id, new SessionStartLimit(sharding.sessionStartLimit));
+    }
     this.human = discordUser(this.ids.next(), "alice");
     this.otherBot = discordUser(this.ids.next(), "other-bot", true);
     this.gatewayBot = { shards: sharding.shards ?? 1, maxConcurrency: sharding.maxConcurrency ?? 1 };
@@ -77,6 +88,16 @@ export class DiscordWorld {
       this.#createGuild(index, index === 0 ? extraTextChannels : 0),
     );
     this.guild = this.guilds[0] as FakeGuild;
+  }
+
+  /** A bot's daily IDENTIFY budget. */
+  sessionStartLimit(bot: DiscordBotAccount): SessionStartLimit {
+    let limit = this.#sessionStartLimits.get(bot.user.id);
+    if (limit === undefined) {
+      limit = new SessionStartLimit();
+      this.#sessionStartLimits.set(bot.user.id, limit);
+    }
+    return limit;
   }
 
   /** Guild `index` with its channels, indexed; its id is on shard `index % N` for every shard count N ≤ 10. */

@@ -45,6 +45,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     ...(options.guilds === undefined ? {} : { guilds: options.guilds }),
     ...(options.shards === undefined ? {} : { shards: options.shards }),
     ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+    ...(options.sessionStartLimit === undefined ? {} : { sessionStartLimit: options.sessionStartLimit }),
   });
   const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
@@ -237,6 +238,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     injectButtonPress: async (press) => pressButton(world, press, account),
     dropConnection: (opts = {}) =>
       gateway.drop(account(opts.bot), opts.replayDelivered ?? 0, opts.resumable ?? true, opts.shard ?? 0),
+    sessionStartLimit: (bot) => ({
+      ...world.sessionStartLimit(account(bot)).view(),
+      max_concurrency: world.gatewayBot.maxConcurrency,
+    }),
+    setSessionStartLimit: (limit, bot) => world.sessionStartLimit(account(bot)).set(limit),
+    holdResumed: (opts = {}) => gateway.holdResumed(account(opts.bot), opts.shard ?? 0),
+    waitForHeartbeat: (opts = {}) =>
+      gateway.waitForHeartbeat(account(opts.bot), opts.timeoutMs ?? 5_000, opts.shard ?? 0),
     requestReconnect: (opts = {}) => gateway.requestReconnect(account(opts.bot), opts.shard ?? 0),
     dmChannel: (bot, user) => world.dmChannel(account(bot), user ?? world.human),
     conversation: (channelId) => world.messages.history(channelId),

@@ -16,6 +16,9 @@ export class GatewaySession {
   socket: WebSocket | undefined;
   /** Already-delivered events to replay again on the next RESUME (fault injection). */
   replayDeliveredOnResume = 0;
+  /** The sequence the client last sent in a heartbeat: every event up to it has been read by the client. */
+  heartbeatSeq = 0;
+  readonly #heartbeatWaiters = new Set<() => void>();
   #frames: SentFrame[] = [];
   #firstSeq = 1;
 
@@ -38,6 +41,33 @@ export class GatewaySession {
       this.#firstSeq = (this.#frames[0] as SentFrame).seq;
     }
     if (this.socket?.readyState === 1) this.socket.send(frame);
+  }
+
+  /** Takes a heartbeat's sequence (op 1 `d`). */
+  heartbeat(seq: unknown): void {
+    if (typeof seq === "number" && seq > this.heartbeatSeq) this.heartbeatSeq = seq;
+    for (const waiter of this.#heartbeatWaiters) waiter();
+  }
+
+  /** Resolves once the client has heartbeated with a sequence ≥ `seq` (it has read every event up to it). */
+  waitForHeartbeat(seq: number, timeoutMs: number): Promise<void> {
+    if (this.heartbeatSeq >= seq) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (this.heartbeatSeq < seq) return;
+        done();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no heartbeat acknowledging sequence ${seq} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#heartbeatWaiters.delete(check);
+      };
+      this.#heartbeatWaiters.add(check);
+    });
   }
 
   /** Frames with a sequence above `seq`, or `undefined` when the buffer no longer reaches back that far. */

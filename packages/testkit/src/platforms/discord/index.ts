@@ -14,3 +14,4 @@ export type {
 } from "./discord-types.js";
 export type { FakeGuild } from "./discord-world.js";
 export { startFakeDiscord } from "./fake-discord.js";
+export type { SessionStartLimitSpec, SessionStartLimitView } from "./session-start-limit.js";
