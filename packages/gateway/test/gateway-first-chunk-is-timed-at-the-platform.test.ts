@@ -1,6 +1,6 @@
-import type { OutboundMessage, SendTarget, SentMessage } from "../src/channel/index.js";
 import { captureTelemetry, metricTotals, type TelemetryCapture } from "@chorus/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import type { OutboundMessage, SendTarget, SentMessage } from "../src/channel/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 let capture: TelemetryCapture;
@@ -55,7 +55,7 @@ it("records chorus.turn.first_chunk when the reply's first chunk reaches the pla
 
 it("counts a streamed preview's first message as the first chunk, once per turn", async () => {
   h = await startHarness({
-    script: [{ text: "streamed answer", chunks: ["streamed ", "answer"], tokenDelayMs: 5 }],
+    script: [{ blocks: [{ type: "text", text: "streamed answer", chunks: ["streamed ", "answer"] }], tokenDelayMs: 5 }],
     gateway: { replyMode: "preview" },
   });
   const sends = holdSends(h);

@@ -1,4 +1,4 @@
-import { defineTool } from "@chorus/core";
+import { defineTool, type ToolOutput } from "@chorus/core";
 import { captureTelemetry, type TelemetryCapture } from "@chorus/testkit";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -35,7 +35,7 @@ function slowTool(started: () => void) {
     category: "info",
     execute: () => {
       started();
-      return new Promise((resolve) => {
+      return new Promise<ToolOutput>((resolve) => {
         release = () => resolve({ content: [{ type: "text", text: "finished" }] });
       });
     },
@@ -88,7 +88,13 @@ it("stores the run's span with its first commit, and the turn resumed after a re
 
 it("resumes without a link when the interrupted run was not traced", async () => {
   const store = new MemorySessionStore();
-  await store.ensureSession({ key: SESSION_KEY, agentId: "main", channel: "test", accountId: "main", chatId: "dm-admin" });
+  await store.ensureSession({
+    key: SESSION_KEY,
+    agentId: "main",
+    channel: "test",
+    accountId: "main",
+    chatId: "dm-admin",
+  });
   await store.commitTurn({
     sessionKey: SESSION_KEY,
     messages: [{ role: "user", content: "work on it", timestamp: 1 }],

@@ -27,7 +27,11 @@ const inboundSpans = () => capture.spans().filter((span) => span.name === "inbou
  * message shows. Nothing else of the gateway is needed for a message it has already taken.
  */
 function runtimeThatNeverRuns(): SessionRuntime {
-  const deps = { admission: { request: () => {} }, maxQueued: 10, collectDebounceMs: 0 } as unknown as SessionRuntimeDeps;
+  const deps = {
+    admission: { request: () => {} },
+    maxQueued: 10,
+    collectDebounceMs: 0,
+  } as unknown as SessionRuntimeDeps;
   const prepared = { config: { compaction: { pruning: [] } }, defaultModel: fakeModel() } as unknown as PreparedAgent;
   const session = { key: "main:main:test:dm:u1", agentId: "main", settings: {} } as never;
   const chat = { channel: "test", accountId: "main", target: { chatType: "dm" as const, chatId: "dm-u1" } };

@@ -66,7 +66,11 @@ export async function runLoop(
   const usage = hooks.usage ?? emptyUsage();
   const telemetry = startRunTelemetry(config.telemetry, config.model, run);
   const spanContext = telemetry?.spanContext;
-  emit(spanContext === undefined ? { type: "agent_start", runId: run.runId } : { type: "agent_start", runId: run.runId, spanContext });
+  emit(
+    spanContext === undefined
+      ? { type: "agent_start", runId: run.runId }
+      : { type: "agent_start", runId: run.runId, spanContext },
+  );
   const abortHooks = new AbortHooks(runSignal);
   if (signal) signal.addEventListener("abort", abortHooks.fire, { once: true });
   let state: RunState | undefined;

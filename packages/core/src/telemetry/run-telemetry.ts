@@ -172,7 +172,10 @@ export function startRunTelemetry(
   const parent = settings.parent ?? context.active();
   const name = settings.agentName ?? "agent";
   const links = settings.links?.();
-  const options = links === undefined || links.length === 0 ? { kind: SpanKind.INTERNAL } : { kind: SpanKind.INTERNAL, links: [...links] };
+  const options =
+    links === undefined || links.length === 0
+      ? { kind: SpanKind.INTERNAL }
+      : { kind: SpanKind.INTERNAL, links: [...links] };
   let span: Span | undefined = tracer.startSpan(`invoke_agent ${name}`, options, parent);
   if (!span.isRecording()) span = undefined;
   const metrics = genAiInstruments();

@@ -233,7 +233,9 @@ export class TurnCommitter {
         : {}),
     };
     const traceparent = this.#traceparent;
-    return traceparent === undefined ? { sessionKey, runId, kind, payload } : { sessionKey, runId, kind, payload, traceparent };
+    return traceparent === undefined
+      ? { sessionKey, runId, kind, payload }
+      : { sessionKey, runId, kind, payload, traceparent };
   }
 
   #persistCompaction(messages: AgentMessage[]): void {
