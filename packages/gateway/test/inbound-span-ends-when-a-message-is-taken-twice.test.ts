@@ -80,3 +80,19 @@ it("ends the inbound span of a replayed event id with the dedupe verdict", async
     ["duplicate", "duplicate"],
   ]);
 });
+
+it("gives a replayed pairing request the dedupe verdict, not a second pairing", async () => {
+  h = await startHarness({
+    config: { agents: [{ id: "main", model: "fake-model" }], channels: [{ channel: "test" }] },
+  });
+  await h.send({ text: "hello?", eventId: "evt-ann", sender: { id: "ann", name: "Ann" } });
+  await h.send({ text: "hello?", eventId: "evt-ann", sender: { id: "ann", name: "Ann" } });
+  const verdicts = inboundSpans().map((span) => [
+    span.attributes["chorus.inbound.dedupe"],
+    span.attributes["chorus.inbound.verdict"],
+  ]);
+  expect(verdicts).toEqual([
+    ["new", "pairing"],
+    ["duplicate", "duplicate"],
+  ]);
+});
