@@ -404,6 +404,8 @@ export class SessionRuntime implements LaneHost {
     try {
       result = await agent.prompt(items.map((item) => item.message));
     } finally {
+      // Read once, at the run's start: a later run of this Agent gets its own turn's links.
+      this.#nextLinks = [];
       clearTimeout(timer);
       unsubscribe();
       replies?.close();
