@@ -196,6 +196,16 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX spend_holds_by_row ON spend_holds (kind, subject, period, held_until);
     `,
   },
+  {
+    version: 7,
+    description: "trace links: the W3C traceparent of a run's span and of an outbox entry's producer",
+    // A resumed run links its span to the interrupted one's; a send retried by the poll continues its turn's trace.
+    // Written with the row that is written anyway (the run's first commit, the entry's insert): no extra statement.
+    sql: `
+      ALTER TABLE runs ADD COLUMN traceparent TEXT;
+      ALTER TABLE outbox ADD COLUMN traceparent TEXT;
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

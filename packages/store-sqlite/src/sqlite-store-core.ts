@@ -353,9 +353,18 @@ export class SqliteStoreCore implements NestingStoreCore {
     // written (no RETURNING row to decode, no usage JSON to parse on every turn).
     const startedAt = this.now();
     const inserted = this.sql(
-      `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?) ON CONFLICT (id) DO NOTHING`,
-    ).run(input.id, input.sessionKey, input.parentRunId ?? null, depth, input.agentId, startedAt, ZERO_USAGE_JSON);
+      `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage, traceparent)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    ).run(
+      input.id,
+      input.sessionKey,
+      input.parentRunId ?? null,
+      depth,
+      input.agentId,
+      startedAt,
+      ZERO_USAGE_JSON,
+      input.traceparent ?? null,
+    );
     if (Number(inserted.changes) === 0) {
       throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
     }
@@ -368,6 +377,7 @@ export class SqliteStoreCore implements NestingStoreCore {
       status: "running",
       startedAt,
       usage: zeroUsage(),
+      traceparent: input.traceparent,
     });
   }
 
@@ -466,18 +476,28 @@ export class SqliteStoreCore implements NestingStoreCore {
     // Status and attempts are literals (one cached statement each) so the partial index's WHERE stays plain.
     const insert = this.sql(
       status === "pending"
-        ? `INSERT INTO outbox (session_key, run_id, kind, payload, status, created_at, updated_at, next_attempt_at)
-           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`
+        ? `INSERT INTO outbox (session_key, run_id, kind, payload, status, created_at, updated_at, next_attempt_at,
+             traceparent)
+           VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`
         : `INSERT INTO outbox (session_key, run_id, kind, payload, status, attempts, created_at, updated_at,
-             next_attempt_at)
-           VALUES (?, ?, ?, ?, 'in-flight', 1, ?, ?, ?)`,
+             next_attempt_at, traceparent)
+           VALUES (?, ?, ?, ?, 'in-flight', 1, ?, ?, ?, ?)`,
     );
     // The entry is built from what was written (no RETURNING row to decode); the payload is read back as a JSON round
     // trip of the caller's, detached from it, as the memory store gives it.
     return entries.map((entry, index) => {
       const payload = payloads[index] as string;
       const nextAttemptAt = entry.nextAttemptAt ?? at;
-      const written = insert.run(entry.sessionKey, entry.runId ?? null, entry.kind, payload, at, at, nextAttemptAt);
+      const written = insert.run(
+        entry.sessionKey,
+        entry.runId ?? null,
+        entry.kind,
+        payload,
+        at,
+        at,
+        nextAttemptAt,
+        entry.traceparent ?? null,
+      );
       return {
         id: Number(written.lastInsertRowid),
         sessionKey: entry.sessionKey,
@@ -490,6 +510,7 @@ export class SqliteStoreCore implements NestingStoreCore {
         updatedAt: at,
         nextAttemptAt,
         platformMessageIds: [],
+        ...(entry.traceparent !== undefined ? { traceparent: entry.traceparent } : {}),
       };
     });
   }

@@ -17,6 +17,12 @@ export type ChildLine = {
   messageId?: string;
   eventId?: string;
   sideWritten?: boolean;
+  /** `span` lines: the span's name and ids, and its links' ids and attributes. */
+  name?: string;
+  traceId?: string;
+  spanId?: string;
+  parentSpanId?: string;
+  links?: { traceId: string; spanId: string; attributes?: Record<string, unknown> }[];
 };
 
 /** A Gateway running in a child process (`fixtures/durable-gateway-child.ts`). */

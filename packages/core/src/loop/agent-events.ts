@@ -1,3 +1,4 @@
+import type { SpanContext } from "@opentelemetry/api";
 import type { ProviderErrorInfo } from "../errors/provider-error.js";
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages/message-types.js";
@@ -19,7 +20,12 @@ export type AgentEndReason = "completed" | "max_turns" | "policy" | "length" | "
 
 /** Everything a run reports, in order. Contract: every run starts with `agent_start` and ends with one `agent_end`. */
 export type AgentEvent =
-  | { type: "agent_start"; runId: string }
+  | {
+      type: "agent_start";
+      runId: string;
+      /** The run's `invoke_agent` span, when an OpenTelemetry SDK records it (to store with the run, or link to). */
+      spanContext?: SpanContext;
+    }
   | {
       type: "agent_end";
       /** The messages this run added, in transcript order. */

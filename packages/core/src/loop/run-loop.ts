@@ -64,8 +64,13 @@ export async function runLoop(
   let reason: AgentEndReason = "completed";
   let error: string | undefined;
   const usage = hooks.usage ?? emptyUsage();
-  emit({ type: "agent_start", runId: run.runId });
   const telemetry = startRunTelemetry(config.telemetry, config.model, run);
+  const spanContext = telemetry?.spanContext;
+  emit(
+    spanContext === undefined
+      ? { type: "agent_start", runId: run.runId }
+      : { type: "agent_start", runId: run.runId, spanContext },
+  );
   const abortHooks = new AbortHooks(runSignal);
   if (signal) signal.addEventListener("abort", abortHooks.fire, { once: true });
   let state: RunState | undefined;

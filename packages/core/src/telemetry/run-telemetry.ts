@@ -1,4 +1,13 @@
-import { type Attributes, type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Span,
+  type SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import type { ToolCall } from "../messages/content.js";
 import type { AssistantMessage, ToolResultMessage } from "../messages/message-types.js";
 import type { Usage } from "../messages/usage.js";
@@ -99,6 +108,11 @@ export class RunTelemetry {
     span.end();
   }
 
+  /** The run's `invoke_agent` span, when traced (what a later run that resumes this one links to). */
+  get spanContext(): SpanContext | undefined {
+    return this.#span?.spanContext();
+  }
+
   /** Starts an `execute_tool {tool}` span; undefined when not traced. */
   startTool(call: ToolCall, args: unknown): Span | undefined {
     if (this.#span === undefined) return undefined;
@@ -157,7 +171,12 @@ export function startRunTelemetry(
   const settings = config ?? {};
   const parent = settings.parent ?? context.active();
   const name = settings.agentName ?? "agent";
-  let span: Span | undefined = tracer.startSpan(`invoke_agent ${name}`, { kind: SpanKind.INTERNAL }, parent);
+  const links = settings.links?.();
+  const options =
+    links === undefined || links.length === 0
+      ? { kind: SpanKind.INTERNAL }
+      : { kind: SpanKind.INTERNAL, links: [...links] };
+  let span: Span | undefined = tracer.startSpan(`invoke_agent ${name}`, options, parent);
   if (!span.isRecording()) span = undefined;
   const metrics = genAiInstruments();
   if (span === undefined && metrics === undefined) return undefined;

@@ -1,4 +1,4 @@
-import type { Context } from "@opentelemetry/api";
+import type { Context, Link } from "@opentelemetry/api";
 
 /**
  * What a run's spans and metrics say about it. Contract: content (prompts, model output, tool arguments and results)
@@ -15,4 +15,9 @@ export interface AgentTelemetryConfig {
   captureContent?: boolean;
   /** The parent of the run's span. Default: the active context. */
   parent?: Context;
+  /**
+   * Links of each run's `invoke_agent` span, asked for at the run's start (e.g. to the run it resumes after a
+   * restart, which belongs to another trace). Default: none.
+   */
+  links?: () => readonly Link[];
 }

@@ -66,6 +66,8 @@ export class OutboxDispatcher {
   #started = false;
   /** Entries handed to `deliver` before `start`, in order. */
   #held: OutboxEntry[] = [];
+  /** Per reply entry handed to `deliver` with `onFirstChunk`: told once its first chunk reached the platform. */
+  readonly #firstChunk = new Map<number, () => void>();
 
   constructor(options: OutboxDispatcherOptions) {
     this.#options = options;
@@ -174,9 +176,13 @@ export class OutboxDispatcher {
   /**
    * Claims and delivers entries just written (e.g. by a turn's commit), in order per session. An entry that arrives
    * `in-flight` was claimed by the commit that wrote it (`claimOutbox`) and is sent without another claim.
+   * `onFirstChunk` is told when the first chunk of a `reply` among them reaches the platform (a retry's included).
    * Contract: pass an in-flight entry only from that commit, once — it is then this dispatcher's to send.
    */
-  async deliver(entries: readonly OutboxEntry[]): Promise<void> {
+  async deliver(entries: readonly OutboxEntry[], onFirstChunk?: () => void): Promise<void> {
+    if (onFirstChunk !== undefined) {
+      for (const entry of entries) if (entry.kind === "reply") this.#firstChunk.set(entry.id, onFirstChunk);
+    }
     await Promise.all(
       entries.map(async (entry) => {
         const claimed = entry.status === "in-flight" ? entry : await this.#options.store.claimOutboxEntry(entry.id);
@@ -226,6 +232,7 @@ export class OutboxDispatcher {
         channel: payload.channel,
         createdAt: entry.createdAt,
         now: this.#now(),
+        traceparent: entry.traceparent,
       });
       const ids = await this.#sendChat(entry, payload);
       this.#resent.delete(entry.id);
@@ -259,14 +266,17 @@ export class OutboxDispatcher {
       const edited =
         editId !== undefined &&
         (await tryEdit(channel, sentRef(payload.target, editId, payload.editSentAt?.[i]), outbound));
-      if (edited) done.push(editId);
-      else if (payload.editOnly === true) done.push(undefined);
+      if (edited) {
+        done.push(editId);
+        this.#chunkArrived(entry.id);
+      } else if (payload.editOnly === true) done.push(undefined);
       else {
         const sent = await channel.send(i === 0 ? payload.target : withoutReply(payload.target), {
           ...outbound,
           idempotencyKey: `outbox:${entry.id}:${i}`,
         });
         done.push(sent.messageId);
+        this.#chunkArrived(entry.id);
       }
     }
     // Preview messages the final text no longer needs.
@@ -313,6 +323,7 @@ export class OutboxDispatcher {
     );
     if (permanent) {
       this.#progress.delete(entry.id);
+      this.#firstChunk.delete(entry.id);
       this.#doneRetrying(entry);
     } else if (!forever) {
       this.#retrying.set(entry.sessionKey, { id: entry.id, retryAt: now + retryAfter });
@@ -341,6 +352,14 @@ export class OutboxDispatcher {
     } catch (error) {
       this.#logger.error({ outboxId: entry.id, error: describeError(error) }, "could not hold an outbox entry back");
     }
+  }
+
+  /** A chunk of the entry reached the platform: the first one of a reply is told (once). */
+  #chunkArrived(id: number): void {
+    const told = this.#firstChunk.get(id);
+    if (told === undefined) return;
+    this.#firstChunk.delete(id);
+    told();
   }
 
   #doneRetrying(entry: OutboxEntry): void {

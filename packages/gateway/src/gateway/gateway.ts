@@ -97,7 +97,8 @@ export class Gateway {
     this.#logger = options.logger ?? SILENT_LOGGER;
     const now = options.now ?? Date.now;
     const track = (work: Promise<unknown>): void => this.#track(work);
-    const deliver = (entries: readonly OutboxEntry[]): void => this.#track(this.#dispatcher.deliver(entries));
+    const deliver = (entries: readonly OutboxEntry[], onFirstChunk?: () => void): void =>
+      this.#track(this.#dispatcher.deliver(entries, onFirstChunk));
     const channelFor = (channel: string, accountId: string) => this.#channels.get(channelKey(channel, accountId));
     const notices = new ChatNotices({ store: this.store, logger: this.#logger, deliver, track });
     // One gateway per store (no shared ownership): it writes every approval, so it may keep them in memory. In a
@@ -369,7 +370,7 @@ export class Gateway {
         () => this.runs.all().map((run) => run.sessionKey),
       );
     }
-    for (const session of resume) await resumeAfterRestart(this.#context, session);
+    for (const resumed of resume) await resumeAfterRestart(this.#context, resumed);
     // In a cluster, each instance resumes the goals of the sessions it owns at start (goals do not move with a takeover).
     await this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined);
     // Runs missed while the gateway was down are told to their owners once (not run), then due ones run on a timer.

@@ -92,8 +92,10 @@ export class InboundIntake {
     const route = routeInbound(this.#ctx.config, message);
     trace.session(route.sessionKey, route.agentId);
     if (decision.action === "pair") {
-      trace.verdict("pairing");
-      if (await this.#ctx.store.recordInboundEvent(event)) await this.#pairingReply(message, scope, route.sessionKey);
+      const fresh = await this.#ctx.store.recordInboundEvent(event);
+      trace.dedupe(!fresh);
+      trace.verdict(fresh ? "pairing" : "duplicate");
+      if (fresh) await this.#pairingReply(message, scope, route.sessionKey);
       return;
     }
     if (this.#rateCap !== undefined && !this.#rateCap.allow(route.sessionKey, this.#ctx.now())) {

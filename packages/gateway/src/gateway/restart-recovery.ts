@@ -17,13 +17,20 @@ const UNANSWERED_RESUME_NOTICE = "I was restarted before I could answer — answ
 const RESUME_PROMPT =
   "[The gateway restarted while you were working on this. Continue where you left off; a tool that was running may or may not have finished.]";
 
+/** A session to continue by itself after a restart, and the run it continues (its span's W3C traceparent). */
+export interface RestartResume {
+  readonly session: SessionRecord;
+  /** The interrupted run's traceparent, when it was traced: the resumed turn's span links to it. */
+  readonly resumes?: string;
+}
+
 /**
  * Recovers from a previous process before any channel starts: runs left running are marked interrupted and their
  * transcripts repaired, their open approval requests settled, outbox entries left in flight requeued, and every chat
  * with an interrupted run or an unanswered message told. Contract: resolves with the sessions to continue by
  * themselves (`onRestart: "resume"`; empty otherwise), to be passed to `resumeAfterRestart` once channels run.
  */
-export async function recoverAfterRestart(ctx: GatewayContext, dispatcher: OutboxDispatcher): Promise<SessionRecord[]> {
+export async function recoverAfterRestart(ctx: GatewayContext, dispatcher: OutboxDispatcher): Promise<RestartResume[]> {
   const { store } = ctx;
   const interrupted = await store.interruptRunningRuns("the gateway restarted");
   const repaired = new Set<string>();
@@ -43,7 +50,7 @@ export async function recoverAfterRestart(ctx: GatewayContext, dispatcher: Outbo
     if (entry.status === "sent") ctx.notices.replace(Promise.resolve(entry.id), text);
   }
   const auto = ctx.options.onRestart === "resume";
-  const resume: SessionRecord[] = [];
+  const resume: RestartResume[] = [];
   const told: Promise<void>[] = [];
   for (const run of interrupted) {
     if (run.depth !== 0) continue;
@@ -51,13 +58,13 @@ export async function recoverAfterRestart(ctx: GatewayContext, dispatcher: Outbo
     // A running autonomous goal resumes its session itself, with its own notice (Gateway.start, after this).
     if (session === undefined || isSubagentKey(session.key) || goalRunsItself(session)) continue;
     told.push(tellAfterRestart(ctx, dispatcher, session, auto ? RESUME_NOTICE : RESTART_NOTICE));
-    if (auto) resume.push(session);
+    if (auto) resume.push(run.traceparent === undefined ? { session } : { session, resumes: run.traceparent });
   }
   // Messages that were still waiting for their turn (no run had taken them in) are told about too.
   for (const session of await store.listUnansweredSessions()) {
     if (repaired.has(session.key) || isSubagentKey(session.key) || goalRunsItself(session)) continue;
     told.push(tellAfterRestart(ctx, dispatcher, session, auto ? UNANSWERED_RESUME_NOTICE : UNANSWERED_NOTICE));
-    if (auto) resume.push(session);
+    if (auto) resume.push({ session });
   }
   // Concurrent, so that the notices of one restart share their COMMITs.
   await Promise.all(told);
@@ -91,10 +98,12 @@ async function tellAfterRestart(
 
 /**
  * Continues an interrupted run by itself (`onRestart: "resume"`): a stored note says what happened, and the
- * session's lane takes it like a message. It runs as a guest: nobody is asking, so no tier can be vouched for.
+ * session's lane takes it like a message; the turn's span links to the interrupted run's. It runs as a guest: nobody
+ * is asking, so no tier can be vouched for.
  */
-export async function resumeAfterRestart(ctx: GatewayContext, session: SessionRecord): Promise<void> {
+export async function resumeAfterRestart(ctx: GatewayContext, { session, resumes }: RestartResume): Promise<void> {
   const message = { role: "user" as const, content: RESUME_PROMPT, timestamp: ctx.now() };
   const { firstSeq } = await ctx.store.appendMessages(session.key, [message]);
-  ctx.sessions.runtimeFor(session).accept({ message, seq: firstSeq, trust: "guest", source: "user" });
+  const item = { message, seq: firstSeq, trust: "guest" as const, source: "user" as const };
+  ctx.sessions.runtimeFor(session).accept(resumes === undefined ? item : { ...item, resumes });
 }

@@ -59,7 +59,8 @@ export interface SessionRuntimeDeps {
   loop: Omit<Partial<AgentLoopConfig>, "model" | "streamFn" | "tools" | "run" | "preDispatchPolicies"> | undefined;
   resolveModel(id: string): Model | undefined;
   channelFor(channel: string, accountId: string): Channel | undefined;
-  deliver(entries: readonly OutboxEntry[]): void;
+  /** Hands a commit's outbox entries to the dispatcher; `onFirstChunk` hears when a reply's first chunk arrives. */
+  deliver(entries: readonly OutboxEntry[], onFirstChunk?: () => void): void;
   notice(sessionKey: string, chat: SessionChat, text: string): void;
   /** Notices that can be edited later (the compaction status line). Without it, no status line is shown. */
   notices?: Pick<ChatNotices, "post" | "replace">;

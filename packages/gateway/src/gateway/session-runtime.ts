@@ -7,6 +7,7 @@ import {
   type RemindersConfig,
   type SubgoalTracker,
 } from "@chorus/core";
+import type { Link } from "@opentelemetry/api";
 import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
 import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
@@ -73,6 +74,8 @@ export class SessionRuntime implements LaneHost {
   #current: CurrentRun | undefined;
   #committer: TurnCommitter | undefined;
   #nextRunId = "";
+  /** The span links of the run about to start (read by its telemetry when it starts). */
+  #nextLinks: readonly Link[] = [];
   #turn: Promise<void> | undefined;
   #modelOverride: string | undefined;
   #groupToolPolicy: unknown;
@@ -150,7 +153,10 @@ export class SessionRuntime implements LaneHost {
 
   /** Takes a stored message (with its seq) into the lane. */
   accept(item: LaneItem & { seq?: number }): void {
-    if (item.seq !== undefined && this.#seenSeqs.has(item.seq)) return;
+    if (item.seq !== undefined && this.#seenSeqs.has(item.seq)) {
+      item.trace?.duplicate();
+      return;
+    }
     this.#stored.add(item.message as object);
     if (item.seq !== undefined) {
       this.#seenSeqs.add(item.seq);
@@ -170,7 +176,10 @@ export class SessionRuntime implements LaneHost {
    * lost the session). Contract: the running turn, if any, goes on; its commit is fenced if the session was taken.
    */
   giveBackQueued(): void {
-    for (const item of this.lane.clear()) this.#forget(item);
+    for (const item of this.lane.clear()) {
+      item.trace?.handedOff();
+      this.#forget(item);
+    }
   }
 
   /** Switches the model of this session (already stored by the caller). */
@@ -336,6 +345,7 @@ export class SessionRuntime implements LaneHost {
             typingDelayMs: deps.typingDelayMs,
             now: deps.now,
             notify: (text) => deps.notice(this.key, chat, text),
+            onChunkSent: trace.chunkReachedPlatform,
           });
     const committer = new TurnCommitter({
       store: deps.store,
@@ -350,7 +360,7 @@ export class SessionRuntime implements LaneHost {
       sideWritesFor: (messages) => deps.turnHooks?.sideWritesFor?.(this.key, messages),
       // Taken over by another instance: no tool of this run may act any more (the new owner answers the messages).
       onFenced: () => this.stop("interrupt", "another instance took this session over"),
-      onCommitted: (entries) => deps.deliver(entries),
+      onCommitted: (entries) => deps.deliver(entries, trace.chunkReachedPlatform),
       logger: deps.logger,
     });
     this.#committer = committer;
@@ -365,7 +375,6 @@ export class SessionRuntime implements LaneHost {
     });
     const statusLine = this.#statusLine(chat, channel?.capabilities.edit ?? false);
     const unsubscribe = agent.subscribe((event) => {
-      trace.observe(event);
       replies?.onEvent(event);
       statusLine?.onEvent(event);
       committer.onEvent(event);
@@ -390,10 +399,13 @@ export class SessionRuntime implements LaneHost {
     });
     const timer = setTimeout(() => this.stop("timeout", "the turn took too long"), deps.turnTimeoutMs);
     this.#nextRunId = runId;
+    this.#nextLinks = trace.links;
     let result: AgentRunResult;
     try {
       result = await agent.prompt(items.map((item) => item.message));
     } finally {
+      // Read once, at the run's start: a later run of this Agent gets its own turn's links.
+      this.#nextLinks = [];
       clearTimeout(timer);
       unsubscribe();
       replies?.close();
@@ -452,7 +464,7 @@ export class SessionRuntime implements LaneHost {
       tools: [...prepared.tools],
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
-      telemetry: agentTelemetry(this.#deps, this.agentId, this.key),
+      telemetry: agentTelemetry(this.#deps, this.agentId, this.key, () => this.#nextLinks),
       ...optionalReminders(prepared.config.reminders),
       ...(prepared.hooks === undefined ? {} : { hooks: prepared.hooks }),
     });

@@ -15,6 +15,8 @@ export interface LaneItem {
   readonly replyToMessageId?: string;
   /** The inbound message's trace (spans and queue wait), when it came from a platform. */
   readonly trace?: InboundTrace;
+  /** The W3C traceparent of the run this item resumes (after a restart): the turn's span links to it. */
+  readonly resumes?: string;
 }
 
 /** What a lane asks of the gateway. */

@@ -22,6 +22,8 @@ export interface ReplyManagerOptions {
    * (no Slack reaction to add and remove), which saves the platform's rate-limit budget; 0 shows typing at once.
    */
   typingDelayMs?: number;
+  /** Told each time a preview message reached the platform (the first one is the turn's first reply chunk). */
+  onChunkSent?: () => void;
 }
 
 /**
@@ -192,6 +194,7 @@ export class ReplyManager {
       const id = ids[i];
       if (id === undefined) {
         const sent = await channel.send(target, { text: chunk });
+        this.#o.onChunkSent?.();
         this.#sent.set(sent.messageId, sent);
         ids.push(sent.messageId);
         shown.push(chunk);

@@ -6,6 +6,7 @@ import type { SessionStore } from "../store/session-store.js";
 import { isSessionStoreError } from "../store/session-store-error.js";
 import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, StoreFence } from "../store/store-types.js";
 import { timeStoreCommit } from "../telemetry/store-commit-timer.js";
+import { traceparentOf } from "../telemetry/traceparent.js";
 import { assistantText, hasToolCalls, toolCallIds } from "./assistant-text.js";
 import type { CommitSideWrites } from "./commit-side-writes.js";
 import type { ReplyManager } from "./reply-manager.js";
@@ -62,6 +63,8 @@ export class TurnCommitter {
   #held: { text: string; preview: Promise<readonly SentMessage[]>; aborted: boolean } | undefined;
   /** Whether the run is in the store (started elsewhere, or by a commit of this committer). */
   #runStored: boolean;
+  /** The run's `invoke_agent` span as a W3C traceparent, when traced: stored with the run and its outbox entries. */
+  #traceparent: string | undefined;
 
   constructor(options: TurnCommitterOptions) {
     this.#o = options;
@@ -71,6 +74,9 @@ export class TurnCommitter {
   /** Feed every agent event of the run. */
   onEvent(event: AgentEvent): void {
     switch (event.type) {
+      case "agent_start":
+        if (event.spanContext !== undefined) this.#traceparent = traceparentOf(event.spanContext);
+        break;
       case "message_end":
         if (!this.#o.stored.has(event.message as object)) this.#pending.push(event.message);
         // Tool calls are stored before their tools run: a crash mid-tool leaves them for the restart to repair.
@@ -182,7 +188,8 @@ export class TurnCommitter {
     const side = this.#o.sideWritesFor?.(messages);
     try {
       const answersSeq = patch === undefined ? undefined : this.#o.answersSeq?.();
-      const start = this.#runStored ? undefined : { agentId: this.#o.startRunAs as string };
+      const traceparent = this.#traceparent === undefined ? {} : { traceparent: this.#traceparent };
+      const start = this.#runStored ? undefined : { agentId: this.#o.startRunAs as string, ...traceparent };
       const run =
         patch === undefined && start === undefined
           ? undefined
@@ -225,7 +232,10 @@ export class TurnCommitter {
         ? { editMessageIds: previews.map((m) => m.messageId), editSentAt: previews.map((m) => m.sentAt) }
         : {}),
     };
-    return { sessionKey, runId, kind, payload };
+    const traceparent = this.#traceparent;
+    return traceparent === undefined
+      ? { sessionKey, runId, kind, payload }
+      : { sessionKey, runId, kind, payload, traceparent };
   }
 
   #persistCompaction(messages: AgentMessage[]): void {

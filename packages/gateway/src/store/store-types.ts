@@ -95,6 +95,11 @@ export interface RunRecord {
   /** Tokens and cost so far (cost in US dollars is inside). */
   readonly usage: Usage;
   readonly error?: string;
+  /**
+   * The W3C `traceparent` of the run's `invoke_agent` span, when it was traced: a run resumed after a restart links
+   * its own span to it.
+   */
+  readonly traceparent?: string;
 }
 
 /** What `startRun` needs. Depth is derived from the parent, never given. */
@@ -103,6 +108,8 @@ export interface NewRun {
   sessionKey: string;
   agentId: string;
   parentRunId?: string;
+  /** The W3C `traceparent` of the run's span (see `RunRecord.traceparent`). */
+  traceparent?: string;
   /**
    * The ownership fence of the instance starting it (clusters only): refused with `fenced`, nothing written, when the
    * lease of `sessionKey` has moved on to another epoch. Stores without ownership ignore it.
@@ -113,6 +120,8 @@ export interface NewRun {
 /** A top-level run written by the first `commitTurn` of its turn (see `TurnCommit.run`). */
 export interface RunStart {
   agentId: string;
+  /** The W3C `traceparent` of the run's span (see `RunRecord.traceparent`). */
+  traceparent?: string;
 }
 
 /** Changes to a run. Setting `status` ends the run (stamps `endedAt`); only a running run can be changed. */
@@ -189,6 +198,8 @@ export interface OutboxEntry {
   readonly lastError?: string;
   /** Ids of the platform messages the send produced (every chunk); empty until sent. */
   readonly platformMessageIds: readonly string[];
+  /** The W3C `traceparent` of the span that produced it: a send retried later continues that trace. */
+  readonly traceparent?: string;
 }
 
 /** What `enqueueOutbox` needs. */
@@ -199,6 +210,8 @@ export interface NewOutboxEntry {
   payload: unknown;
   /** Defaults to now. */
   nextAttemptAt?: number;
+  /** The W3C `traceparent` of the span that produced it (see `OutboxEntry.traceparent`). */
+  traceparent?: string;
 }
 
 /** A failed send: retried at `retryAt`, or given up (status `failed`) when it is absent. */

@@ -1,6 +1,7 @@
-import { type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { ChannelError } from "../channel/channel-error.js";
 import { gatewayInstruments } from "./gateway-instruments.js";
+import { spanContextOf } from "./traceparent.js";
 
 const tracer = trace.getTracer("@chorus/gateway");
 
@@ -11,6 +12,8 @@ export interface DeliveryAttempt {
   readonly channel: string;
   readonly createdAt: number;
   readonly now: number;
+  /** The W3C traceparent stored with the entry (its turn's `invoke_agent` span), when it was traced. */
+  readonly traceparent?: string | undefined;
 }
 
 /** Why a send failed, as the `chorus.retry.cause` / `chorus.platform.status` attribute. */
@@ -21,8 +24,9 @@ export function failureCause(error: unknown): string {
 }
 
 /**
- * The span (`deliver {channel}`, PRODUCER) of one outbox send attempt, a child of the active context (the turn's
- * trace when the turn's commit handed the entry over). Contract: `sent`/`failed` end it once.
+ * The span (`deliver {channel}`, PRODUCER) of one outbox send attempt: a child of the active context when the turn's
+ * commit handed the entry over, else (a retry by the outbox poll, a resend after a restart) of the span stored with
+ * the entry, so a retried send stays in its turn's trace. Contract: `sent`/`failed` end it once.
  */
 export class DeliveryTrace {
   readonly #span: Span | undefined;
@@ -30,7 +34,7 @@ export class DeliveryTrace {
 
   constructor(attempt: DeliveryAttempt) {
     this.#attempt = attempt;
-    const span = tracer.startSpan(`deliver ${attempt.channel}`, { kind: SpanKind.PRODUCER });
+    const span = tracer.startSpan(`deliver ${attempt.channel}`, { kind: SpanKind.PRODUCER }, parentOf(attempt));
     if (!span.isRecording()) return;
     span.setAttributes({
       "chorus.channel": attempt.channel,
@@ -60,4 +64,12 @@ export class DeliveryTrace {
     this.#span.setStatus({ code: SpanStatusCode.ERROR });
     this.#span.end();
   }
+}
+
+/** The active context when a span is active in it (the turn delivering its own reply), else the entry's stored one. */
+function parentOf(attempt: DeliveryAttempt): Context {
+  const active = context.active();
+  if (trace.getSpan(active) !== undefined) return active;
+  const stored = spanContextOf(attempt.traceparent);
+  return stored === undefined ? active : trace.setSpanContext(active, stored);
 }

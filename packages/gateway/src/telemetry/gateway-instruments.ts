@@ -11,7 +11,7 @@ export interface GatewayInstruments {
   queueWait: Histogram;
   /** `chorus.turn.duration`: seconds from a turn's start to its end, by agent and outcome. */
   turnDuration: Histogram;
-  /** `chorus.turn.first_chunk`: seconds from a message's arrival to the first reply text of its turn. */
+  /** `chorus.turn.first_chunk`: seconds from a message's delivery to the first chunk of its reply at the platform. */
   firstChunk: Histogram;
   /** `chorus.outbox.age`: seconds from an outbox entry's creation to its successful send, by channel. */
   outboxAge: Histogram;
@@ -62,7 +62,7 @@ export const gatewayInstruments = lazyInstruments<GatewayInstruments>("@chorus/g
     turnDuration: meter.createHistogram("chorus.turn.duration", { ...seconds, description: "Turn duration" }),
     firstChunk: meter.createHistogram("chorus.turn.first_chunk", {
       ...seconds,
-      description: "Time from a message's arrival to the first reply text",
+      description: "Time from a message's delivery to the first reply chunk at the platform",
     }),
     outboxAge: meter.createHistogram("chorus.outbox.age", { ...seconds, description: "Outbox entry age when sent" }),
     retries: meter.createCounter("chorus.delivery.retries", { description: "Failed sends retried, by cause" }),

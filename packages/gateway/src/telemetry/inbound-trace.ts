@@ -88,10 +88,30 @@ export class InboundTrace {
     this.#end();
   }
 
+  /**
+   * The session had taken this stored message already (by its seq: a cluster's take-up or wake-up got there first):
+   * the span ends with the dedupe verdict, as for a replayed event id.
+   */
+  duplicate(): void {
+    if (!this.#open) return;
+    this.#span?.setAttribute("chorus.inbound.dedupe", "duplicate");
+    this.#endAs("duplicate");
+  }
+
+  /** The session went to another instance before the message's turn (it stays stored for the new owner). */
+  handedOff(): void {
+    this.#endAs("handed_off");
+  }
+
   /** The message was dropped from its full lane before its turn: the span ends with that verdict. */
   dropped(): void {
+    this.#endAs("dropped");
+  }
+
+  #endAs(verdict: InboundVerdict | "dropped"): void {
     if (!this.#open) return;
-    this.#span?.setAttribute("chorus.inbound.verdict", "dropped");
+    if (verdict !== "dropped") this.#verdict = verdict;
+    this.#span?.setAttribute("chorus.inbound.verdict", verdict);
     this.#end();
   }
 

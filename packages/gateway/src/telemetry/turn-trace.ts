@@ -1,25 +1,34 @@
-import type { AgentEvent } from "@chorus/core";
-import { type Context, context } from "@opentelemetry/api";
+import { type Context, context, type Link } from "@opentelemetry/api";
 import type { LaneItem } from "../lanes/lane-item.js";
 import { gatewayInstruments } from "./gateway-instruments.js";
+import { spanContextOf } from "./traceparent.js";
+
+/** What a turn's span says of a run it resumes: `chorus.link.type` on the link. */
+const RESUMES = { "chorus.link.type": "resumes" } as const;
 
 /**
  * One turn's telemetry: it ends its messages' inbound spans (their queue wait), runs the turn inside the first
- * message's trace (so `invoke_agent` and the deliveries are its children), and records the turn's duration and the
- * time from the message's arrival to the first reply text. Contract: a turn without traced messages runs as is.
+ * message's trace (so `invoke_agent` and the deliveries are its children), links the turn to the runs it resumes
+ * after a restart (`links`, for its `invoke_agent` span), and records the turn's duration and the
+ * time from the message's delivery to the first reply chunk at the platform. Contract: a turn without traced messages runs as is.
  */
 export class TurnTrace {
   readonly #agentId: string;
   readonly #parent: Context | undefined;
   readonly #startedAt = performance.now();
   readonly #arrivedAt: number;
+  /** Links of the turn's `invoke_agent` span: to the interrupted runs its items resume. */
+  readonly links: readonly Link[];
   #firstChunk = false;
 
   constructor(items: readonly LaneItem[], agentId: string) {
     this.#agentId = agentId;
     let parent: Context | undefined;
     let arrivedAt = this.#startedAt;
+    const links: Link[] = [];
     for (const item of items) {
+      const resumed = spanContextOf(item.resumes);
+      if (resumed !== undefined) links.push({ context: resumed, attributes: RESUMES });
       const inbound = item.trace;
       if (inbound === undefined) continue;
       inbound.dequeued();
@@ -28,6 +37,7 @@ export class TurnTrace {
     }
     this.#parent = parent;
     this.#arrivedAt = arrivedAt;
+    this.links = links;
   }
 
   /** Runs the turn in its messages' trace. */
@@ -43,13 +53,15 @@ export class TurnTrace {
     return turn;
   }
 
-  /** Sees the turn's events: the first text delta is the time to the first reply chunk. */
-  observe(event: AgentEvent): void {
-    if (this.#firstChunk || event.type !== "message_update") return;
-    if (event.assistantMessageEvent.type !== "text_delta") return;
+  /**
+   * A chunk of the turn's reply reached the platform (a preview message, or the outbox's first chunk): the first one
+   * is the time to the first reply chunk, counted from the message's delivery. An arrow, to hand out as a callback.
+   */
+  readonly chunkReachedPlatform = (): void => {
+    if (this.#firstChunk) return;
     this.#firstChunk = true;
     gatewayInstruments()?.firstChunk.record((performance.now() - this.#arrivedAt) / 1000, {
       "gen_ai.agent.name": this.#agentId,
     });
-  }
+  };
 }

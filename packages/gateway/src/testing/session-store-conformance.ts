@@ -8,6 +8,7 @@ import type { NewSession, ScheduleRecord } from "../store/store-types.js";
 import { describeClaimOnCommit } from "./claim-on-commit-conformance.js";
 import type { ClockedStore } from "./clocked-store.js";
 import { describeSpendLedger } from "./spend-ledger-conformance.js";
+import { describeTraceLinks } from "./trace-links-conformance.js";
 
 type Harness = ClockedStore;
 
@@ -40,7 +41,7 @@ async function rejection(promise: Promise<unknown>): Promise<SessionStoreError> 
 
 /**
  * Registers the SessionStore conformance suite (sessions, transcripts, runs, inbound dedupe and messages, outbox,
- * pairing, turns and transactions, close) as a vitest `describe` named `name`, on a fresh store from `open` per test.
+ * pairing, turns and transactions, trace links, close) as a vitest `describe` named `name`, on a fresh store from `open` per test.
  * Contract: every store package calls it once from a test file; a store that passes behaves as the gateway expects.
  * @example describeSessionStoreConformance("MemorySessionStore", () => clockedMemoryStore());
  */
@@ -49,6 +50,7 @@ export function describeSessionStoreConformance(name: string, open: () => Clocke
     describeStoreContract(open);
     describeClaimOnCommit(open);
     describeSpendLedger(open);
+    describeTraceLinks(open);
   });
 }
 

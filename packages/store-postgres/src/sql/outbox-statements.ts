@@ -23,6 +23,8 @@ export interface OutboxRows {
   readonly at: number;
   /** `$n` … `$n+4`: session keys, run ids, kinds, payloads, next attempt times. */
   readonly columns: readonly unknown[];
+  /** The entries' traceparents (null where none), a parameter of its own (see `insertOutboxSql`). */
+  readonly traceparents: readonly (string | null)[];
 }
 
 /** Serialises new entries. Contract: throws `invalid-input` for a payload that is not JSON. */
@@ -40,25 +42,34 @@ export function outboxRows(ctx: StoreContext, entries: readonly NewOutboxEntry[]
       payloads,
       entries.map((entry) => entry.nextAttemptAt ?? at),
     ],
+    traceparents: entries.map((entry) => entry.traceparent ?? null),
   };
 }
 
 /**
  * The INSERT of `outboxRows` columns starting at parameter `$first` (status and attempts as literals), for use alone or
  * as a CTE. `guard` is an extra condition (e.g. `EXISTS (SELECT 1 FROM go)`); `claimer` the parameter naming who
- * claims entries inserted claimed. Ids are drawn in input order.
+ * claims entries inserted claimed; `traceparents` the parameter of `OutboxRows.traceparents` (default right after
+ * the columns and their time). Ids are drawn in input order.
  */
-export function insertOutboxSql(first: number, claimed: boolean, guard = "true", claimer = "NULL"): string {
+export function insertOutboxSql(
+  first: number,
+  claimed: boolean,
+  guard = "true",
+  claimer = "NULL",
+  traceparents = `$${first + 6}`,
+): string {
   const [keys, runs, kinds, payloads, next, at] = [0, 1, 2, 3, 4, 5].map((offset) => `$${first + offset}`);
   // Pending entries have no claimer; the parameter is still named, so that both variants take the same parameters.
   const status = claimed
     ? `'in-flight', 1, ${claimer}::text`
     : `'pending', 0, (CASE WHEN false THEN ${claimer}::text END)`;
   return `INSERT INTO outbox (session_key, run_id, kind, payload, status, attempts, claimed_by, created_at, updated_at,
-      next_attempt_at)
-    SELECT e.session_key, e.run_id, e.kind, e.payload, ${status}, ${at}, ${at}, e.next_at
-    FROM unnest(${keys}::text[], ${runs}::text[], ${kinds}::text[], ${payloads}::text[], ${next}::bigint[])
-      WITH ORDINALITY AS e (session_key, run_id, kind, payload, next_at, ord)
+      next_attempt_at, traceparent)
+    SELECT e.session_key, e.run_id, e.kind, e.payload, ${status}, ${at}, ${at}, e.next_at, e.traceparent
+    FROM unnest(${keys}::text[], ${runs}::text[], ${kinds}::text[], ${payloads}::text[], ${next}::bigint[],
+        ${traceparents}::text[])
+      WITH ORDINALITY AS e (session_key, run_id, kind, payload, next_at, traceparent, ord)
     WHERE ${guard}
     ORDER BY e.ord
     RETURNING id`;
@@ -80,6 +91,7 @@ export function insertedOutbox(rows: OutboxRows, ids: readonly number[], claimed
     updatedAt: rows.at,
     nextAttemptAt: entry.nextAttemptAt ?? rows.at,
     platformMessageIds: [],
+    ...(entry.traceparent !== undefined ? { traceparent: entry.traceparent } : {}),
   }));
 }
 
@@ -90,7 +102,7 @@ export async function enqueueOutbox(
 ): Promise<OutboxEntry[]> {
   const rows = outboxRows(ctx, entries);
   if (entries.length === 0) return [];
-  const result = await db.query(insertOutboxSql(1, false), [...rows.columns, rows.at]);
+  const result = await db.query(insertOutboxSql(1, false), [...rows.columns, rows.at, rows.traceparents]);
   return insertedOutbox(
     rows,
     result.rows.map((row) => Number(row.id)),

@@ -12,7 +12,8 @@ import { appendParameters, transcriptJson } from "./transcript-statements.js";
  * A whole turn in one statement (one round trip, atomic): lock the session row and the running run, and only if both
  * are there append the messages, change the run and insert the outbox entries. With `$20` (the agent id of a run
  * started by this commit) a run that is not stored yet counts as there: it is inserted (depth 0) with the patch
- * applied, so a turn's run costs no statement of its own; `$21` is a new run's usage. `$22`: the messages start
+ * applied, so a turn's run costs no statement of its own; `$21` is a new run's usage, `$23` its traceparent, `$24`
+ * the outbox entries' traceparents. `$22`: the messages start
  * the transcript afresh (a compaction), as `resetTranscript` would. A refused turn writes nothing; why it
  * was refused is read afterwards. Parameters: `$1`–`$6` the append, `$7`–`$11` the run change, `$12`–`$17` the outbox,
  * `$19` the instance claiming the entries inserted claimed (a cluster), `$18` the ownership fence's epoch (a cluster):
@@ -46,12 +47,13 @@ function commitTurnSql(claimed: boolean): string {
     UPDATE runs SET status = coalesce($8, status), ended_at = $9, usage = coalesce($10, usage), error = coalesce($11, error)
     WHERE id = $7 AND EXISTS (SELECT 1 FROM go) RETURNING *),
   started_run AS (
-    INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, usage, error)
-    SELECT $7, $1, NULL, 0, $20, coalesce($8, 'running'), $3, $9, coalesce($10, $21), $11
+    INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, usage, error,
+      traceparent)
+    SELECT $7, $1, NULL, 0, $20, coalesce($8, 'running'), $3, $9, coalesce($10, $21), $11, $23
     WHERE EXISTS (SELECT 1 FROM go) AND EXISTS (SELECT 1 FROM new_run)
     ON CONFLICT (id) DO NOTHING RETURNING *),
   run AS (SELECT * FROM updated_run UNION ALL SELECT * FROM started_run),
-  outbox_ids AS (${insertOutboxSql(12, claimed, "EXISTS (SELECT 1 FROM go)", "$19")})
+  outbox_ids AS (${insertOutboxSql(12, claimed, "EXISTS (SELECT 1 FROM go)", "$19", "$24")})
   SELECT EXISTS (SELECT 1 FROM go) AS committed, (SELECT last_seq FROM reserved) AS last_seq,
     (SELECT array_agg(id) FROM outbox_ids) AS outbox_ids, run.*
   FROM (SELECT 1) AS one LEFT JOIN run ON true`;
@@ -77,6 +79,8 @@ export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): P
     turn.run?.start?.agentId ?? null,
     ZERO_USAGE_JSON,
     turn.startsTranscript === true,
+    turn.run?.start?.traceparent ?? null,
+    outbox.traceparents,
   ]);
   const row = rows[0] ?? {};
   if (row.committed !== true) {

@@ -33,7 +33,10 @@ export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnComm
 function turnRun(core: SessionStoreCore, sessionKey: string, run: NonNullable<TurnCommit["run"]>): RunRecord {
   const { id, patch, start } = run;
   const existing = core.getRun(id);
-  if (existing === undefined && start !== undefined) core.startRun({ id, sessionKey, agentId: start.agentId });
+  if (existing === undefined && start !== undefined) {
+    const traceparent = start.traceparent === undefined ? {} : { traceparent: start.traceparent };
+    core.startRun({ id, sessionKey, agentId: start.agentId, ...traceparent });
+  }
   if (patch !== undefined) return core.updateRun(id, patch);
   const current = existing ?? core.getRun(id);
   if (current === undefined) throw notFound("run", id);

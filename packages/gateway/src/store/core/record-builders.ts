@@ -50,6 +50,7 @@ export function buildRunRecord(fields: {
   endedAt?: number | null | undefined;
   usage: Usage;
   error?: string | null | undefined;
+  traceparent?: string | null | undefined;
 }): RunRecord {
   return {
     id: fields.id,
@@ -62,6 +63,7 @@ export function buildRunRecord(fields: {
     ...(fields.endedAt != null ? { endedAt: fields.endedAt } : {}),
     usage: fields.usage,
     ...(fields.error != null ? { error: fields.error } : {}),
+    ...(fields.traceparent != null ? { traceparent: fields.traceparent } : {}),
   };
 }
 

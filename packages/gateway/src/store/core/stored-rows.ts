@@ -68,7 +68,7 @@ export function sessionFromRow(row: StoredRow): SessionRecord {
 
 /** The `runs` columns but `usage`, for a RETURNING clause when the usage is known already. */
 export const RUN_COLUMNS_BUT_USAGE =
-  "id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, error";
+  "id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, error, traceparent";
 
 export function runFromRow(row: StoredRow): RunRecord {
   return runFromRowWithUsage(row, text(row, "usage"));
@@ -87,13 +87,15 @@ export function runFromRowWithUsage(row: StoredRow, usageJson: string): RunRecor
     endedAt: optionalInt(row, "ended_at"),
     usage: undefined as unknown as Usage, // replaced below, in the same key order
     error: optionalText(row, "error"),
+    traceparent: optionalText(row, "traceparent"),
   });
   return defineLazyJson(run, "usage", usageJson);
 }
 
 /** The `outbox` columns but `platform_message_ids`, for a RETURNING clause when the ids are known already. */
 export const OUTBOX_COLUMNS_BUT_JSON =
-  "id, session_key, run_id, kind, payload, status, attempts, created_at, updated_at, next_attempt_at, last_error";
+  "id, session_key, run_id, kind, payload, status, attempts, created_at, updated_at, next_attempt_at, last_error, " +
+  "traceparent";
 
 export function outboxFromRow(row: StoredRow): OutboxEntry {
   return outboxEntry(row, JSON.parse(text(row, "payload")), JSON.parse(text(row, "platform_message_ids")) as string[]);
@@ -107,6 +109,7 @@ export function outboxFromRowWithLazyPayload(row: StoredRow, platformMessageIds:
 function outboxEntry(row: StoredRow, payload: unknown, platformMessageIds: readonly string[]): OutboxEntry {
   const runId = optionalText(row, "run_id");
   const lastError = optionalText(row, "last_error");
+  const traceparent = optionalText(row, "traceparent");
   return {
     id: int(row, "id"),
     sessionKey: text(row, "session_key"),
@@ -120,6 +123,7 @@ function outboxEntry(row: StoredRow, payload: unknown, platformMessageIds: reado
     nextAttemptAt: int(row, "next_attempt_at"),
     ...(lastError !== undefined ? { lastError } : {}),
     platformMessageIds,
+    ...(traceparent !== undefined ? { traceparent } : {}),
   };
 }
 

@@ -384,6 +384,7 @@ export class MemoryStoreCore implements SessionStoreCore {
         updatedAt: at,
         nextAttemptAt: entry.nextAttemptAt ?? at,
         platformMessageIds: Object.freeze([]),
+        ...(entry.traceparent !== undefined ? { traceparent: entry.traceparent } : {}),
       });
       this.put(this.outbox, held.id, held);
       this.setMember(this.unsentOutbox, held.id, true);
