@@ -66,8 +66,11 @@ export interface CommandHost {
   killRun(
     runId: string,
   ): Promise<{ readonly killed: readonly string[]; readonly instance?: string; readonly unanswered?: boolean }>;
-  /** Answers a tool call waiting for approval. Contract: never throws; the outcome says why nothing happened. */
-  answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): ApprovalAnswerOutcome;
+  /**
+   * Answers a tool call waiting for approval, wherever its run is (in a cluster, the instance whose run asked).
+   * Contract: never rejects; the outcome says why nothing happened.
+   */
+  answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): Promise<ApprovalAnswerOutcome>;
   /** An agent's goal settings. Contract: the defaults for an unknown agent. */
   goalConfig(agentId: string): GoalConfig;
   /** Runs a parsed /goal, /done or /clear. Contract: resolves with the chat's answer; a refusal stores nothing. */
