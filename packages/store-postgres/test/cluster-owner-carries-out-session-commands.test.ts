@@ -5,14 +5,18 @@ import { deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway/testing";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
+import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
+import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
 import { type ClusterMember, heldShards, saidInDm, senderOwnedBy, sessionKeyOf, stopOnce } from "./fixtures/cluster-member.js";
 
 let database: ScratchDatabase;
+let gate: NetworkGate;
 beforeAll(async () => {
   database = await createScratchDatabase();
+  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
 });
 afterAll(async () => {
+  await gate.close();
   await database.drop();
 });
 
@@ -42,10 +46,13 @@ function lastText(context: { messages: readonly unknown[] }): string {
   return JSON.stringify(context.messages.at(-1));
 }
 
-async function instance(name: string, schema: string): Promise<Instance> {
+/** An instance of the cluster on `schema`; `throughGate`: it reaches the database through the test's NetworkGate. */
+async function instance(name: string, schema: string, throughGate = false): Promise<Instance> {
   const store = await PostgresSessionStore.open({
-    url: database.url,
+    url: throughGate ? `postgres://${TEST_SERVER.user}@127.0.0.1:${gate.port}/${database.name}` : database.url,
     schema,
+    connectTimeoutMs: 1000,
+    queryTimeoutMs: 2000,
     cluster: { instanceId: name, leaseMs: 1500, sweepMs: 1000 },
     onWarning: () => {},
   });
@@ -90,9 +97,9 @@ async function instance(name: string, schema: string): Promise<Instance> {
 }
 
 /** Two instances sharing the shards, and a sender whose DM session `b` owns. */
-async function twoInstances(schema: string): Promise<{ a: Instance; b: Instance; sender: string }> {
+async function twoInstances(schema: string, bThroughGate = false): Promise<{ a: Instance; b: Instance; sender: string }> {
   const a = await instance("a", schema);
-  const b = await instance("b", schema);
+  const b = await instance("b", schema, bThroughGate);
   await vi.waitFor(() => expect([heldShards(a) > 0, heldShards(b) > 0]).toEqual([true, true]), { timeout: 5000 });
   return { a, b, sender: senderOwnedBy(b, "bob") };
 }
@@ -213,6 +220,32 @@ describe("session commands typed on an instance that does not own the session", 
       }
       expect(a.model.calls).toHaveLength(0);
     } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("/compact typed while the owner is cut off runs once the session's new owner has it; answered once", async () => {
+    const { a, b, sender } = await twoInstances("owner_gone", true);
+    try {
+      const long = "x ".repeat(12_000);
+      for (const text of [long, long, "short"]) {
+        await b.send(sender, text);
+        await vi.waitFor(() => expect(saidInDm([a, b], sender).filter((t) => t === "ok").length).toBeGreaterThan(0));
+        await b.gateway.idle();
+      }
+      await vi.waitFor(() => expect(saidInDm([a, b], sender)).toEqual(["ok", "ok", "ok"]), { timeout: 5000 });
+      // b loses the database (and with it the signals): nobody answers for the session until a claims its shard.
+      gate.shut();
+      await a.send(sender, "/compact");
+      const compacted = await saidOnce([a, b], sender, (text) => text.startsWith("Compacted the conversation"));
+      expect(compacted[0]).toMatch(/^Compacted the conversation: ~\d+ → ~\d+ tokens\.$/);
+      expect(a.store.ownership?.fenceFor(sessionKeyOf(a.gateway, sender))).toBeDefined();
+      expect(a.model.calls.filter((call) => call.context.systemPrompt === DEFAULT_SUMMARY_PROMPT)).toHaveLength(1);
+      const stored = await a.store.readTranscript(sessionKeyOf(a.gateway, sender));
+      expect(JSON.stringify(stored[0]?.message)).toContain("Summary: they talked about x.");
+    } finally {
+      gate.open();
       await a.stop();
       await b.stop();
     }
