@@ -43,6 +43,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0006_ingress-leases", times: 1 },
         { name: "0007_cluster-values", times: 1 },
         { name: "0008_spend-ledger", times: 1 },
+        { name: "0009_run-spawn-settings", times: 1 },
       ]);
       expect([first.schemaVersion, second.schemaVersion]).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
       await first.ensureSession(session);
@@ -70,6 +71,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0006_ingress-leases", times: 1 },
         { name: "0007_cluster-values", times: 1 },
         { name: "0008_spend-ledger", times: 1 },
+        { name: "0009_run-spawn-settings", times: 1 },
       ]);
     } finally {
       await second.close();
@@ -99,6 +101,7 @@ describe("PostgreSQL schema migrations", () => {
       "0006_ingress-leases",
       "0007_cluster-values",
       "0008_spend-ledger",
+      "0009_run-spawn-settings",
       "0042_from-a-newer-chorus",
     ]);
     // The refused open let go of the database: once the newer step is gone, this version opens it again.

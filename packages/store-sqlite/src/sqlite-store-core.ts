@@ -42,6 +42,7 @@ import {
   RUN_COLUMNS_BUT_USAGE,
   runFromRow,
   runFromRowWithUsage,
+  runSpawnJson,
   SessionStoreError,
   type SpendLedgerOps,
   type SpendTable,
@@ -353,9 +354,18 @@ export class SqliteStoreCore implements NestingStoreCore {
     // written (no RETURNING row to decode, no usage JSON to parse on every turn).
     const startedAt = this.now();
     const inserted = this.sql(
-      `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?) ON CONFLICT (id) DO NOTHING`,
-    ).run(input.id, input.sessionKey, input.parentRunId ?? null, depth, input.agentId, startedAt, ZERO_USAGE_JSON);
+      `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage, spawn)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    ).run(
+      input.id,
+      input.sessionKey,
+      input.parentRunId ?? null,
+      depth,
+      input.agentId,
+      startedAt,
+      ZERO_USAGE_JSON,
+      runSpawnJson(input.spawn),
+    );
     if (Number(inserted.changes) === 0) {
       throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
     }
@@ -368,6 +378,7 @@ export class SqliteStoreCore implements NestingStoreCore {
       status: "running",
       startedAt,
       usage: zeroUsage(),
+      spawn: input.spawn,
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Usage } from "@chorus/core";
 import type { QueueMode } from "../../config/index.js";
-import type { NewSession, RunRecord, RunStatus, SessionRecord, StoredJson } from "../store-types.js";
+import type { NewSession, RunRecord, RunSpawn, RunStatus, SessionRecord, StoredJson } from "../store-types.js";
 
 /** The optional fields of a session, as stored: absent when unset. */
 export interface SessionOptionals {
@@ -50,6 +50,7 @@ export function buildRunRecord(fields: {
   endedAt?: number | null | undefined;
   usage: Usage;
   error?: string | null | undefined;
+  spawn?: RunSpawn | null | undefined;
 }): RunRecord {
   return {
     id: fields.id,
@@ -62,6 +63,7 @@ export function buildRunRecord(fields: {
     ...(fields.endedAt != null ? { endedAt: fields.endedAt } : {}),
     usage: fields.usage,
     ...(fields.error != null ? { error: fields.error } : {}),
+    ...(fields.spawn != null ? { spawn: fields.spawn } : {}),
   };
 }
 
