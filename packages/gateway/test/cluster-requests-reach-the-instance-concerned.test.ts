@@ -6,11 +6,7 @@ import type { ClusterFleet, ClusterRequest, ClusterSignal } from "../src/ownersh
 function bus() {
   const members: ClusterRequests[] = [];
   const work: Promise<unknown>[] = [];
-  const join = (
-    self: string,
-    answer: (request: ClusterRequest) => Promise<unknown> | undefined,
-    timeoutMs = 200,
-  ) => {
+  const join = (self: string, answer: (request: ClusterRequest) => Promise<unknown> | undefined, timeoutMs = 200) => {
     const fleet: ClusterFleet = {
       self,
       instances: async () => [],

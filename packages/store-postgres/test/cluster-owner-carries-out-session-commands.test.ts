@@ -2,12 +2,19 @@ import { DEFAULT_SUMMARY_PROMPT } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
 import { deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway/testing";
+import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
 import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
-import { type ClusterMember, heldShards, saidInDm, senderOwnedBy, sessionKeyOf, stopOnce } from "./fixtures/cluster-member.js";
+import {
+  type ClusterMember,
+  heldShards,
+  saidInDm,
+  senderOwnedBy,
+  sessionKeyOf,
+  stopOnce,
+} from "./fixtures/cluster-member.js";
 
 let database: ScratchDatabase;
 let gate: NetworkGate;
@@ -97,7 +104,10 @@ async function instance(name: string, schema: string, throughGate = false): Prom
 }
 
 /** Two instances sharing the shards, and a sender whose DM session `b` owns. */
-async function twoInstances(schema: string, bThroughGate = false): Promise<{ a: Instance; b: Instance; sender: string }> {
+async function twoInstances(
+  schema: string,
+  bThroughGate = false,
+): Promise<{ a: Instance; b: Instance; sender: string }> {
   const a = await instance("a", schema);
   const b = await instance("b", schema, bThroughGate);
   await vi.waitFor(() => expect([heldShards(a) > 0, heldShards(b) > 0]).toEqual([true, true]), { timeout: 5000 });
@@ -128,9 +138,9 @@ describe("session commands typed on an instance that does not own the session", 
       await b.send(sender, "work on it");
       await vi.waitFor(() => expect(b.gateway.runs.size).toBe(1), { timeout: 5000 });
       await a.send(sender, "/compact");
-      expect(
-        await saidOnce([a, b], sender, (text) => text.startsWith("I am working on something")),
-      ).toEqual(["I am working on something; try /compact when I am done."]);
+      expect(await saidOnce([a, b], sender, (text) => text.startsWith("I am working on something"))).toEqual([
+        "I am working on something; try /compact when I am done.",
+      ]);
       await a.send(sender, "/stop");
       await saidOnce([a, b], sender, (text) => text.startsWith("Stopped"));
 

@@ -76,8 +76,7 @@ export class ClusterRequests {
         rearm: () => {
           clearTimeout(timer);
           timer = setTimeout(
-            () =>
-              resolve(pending.taker === undefined ? { kind: "unanswered" } : { kind: "lost", from: pending.taker }),
+            () => resolve(pending.taker === undefined ? { kind: "unanswered" } : { kind: "lost", from: pending.taker }),
             this.#timeoutMs,
           );
         },

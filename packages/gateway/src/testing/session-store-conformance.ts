@@ -273,7 +273,13 @@ function describeStoreContract(makeHarness: () => ClockedStore): void {
     it("keeps a sub-agent run's spawn settings through start, listing, update and interruption", async () => {
       const spawn = { label: "research", timeoutSeconds: 900, trustTier: "owner" as const };
       await store.startRun({ id: "root", sessionKey: "s", agentId: "main" });
-      const started = await store.startRun({ id: "kid", sessionKey: "s:sub", agentId: "helper", parentRunId: "root", spawn });
+      const started = await store.startRun({
+        id: "kid",
+        sessionKey: "s:sub",
+        agentId: "helper",
+        parentRunId: "root",
+        spawn,
+      });
       expect(started.spawn).toEqual(spawn);
       expect((await store.getRun("kid"))?.spawn).toEqual(spawn);
       expect((await store.listRuns({ parentRunId: "root" })).map((run) => run.spawn)).toEqual([spawn]);
