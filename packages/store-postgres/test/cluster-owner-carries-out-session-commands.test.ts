@@ -1,9 +1,8 @@
 import { DEFAULT_SUMMARY_PROMPT } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
-import { deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway/testing";
+import { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway/testing";
 import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { createApprovalPolicy } from "@chorus/tools";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
 import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
@@ -84,7 +83,7 @@ async function instance(name: string, schema: string, throughGate = false): Prom
     replyMode: "block",
     outbox: { pollMs: 200 },
     agents: {
-      main: { tools: [probe.tool], policies: [createApprovalPolicy({ require: ["deploy"], timeoutMs: 60_000 })] },
+      main: { tools: [probe.tool], policies: [deployNeedsApproval(60_000)] },
     },
   });
   await gateway.start();

@@ -86,7 +86,7 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
       // Kept with the run: a run again after its instance died (a cluster takeover) runs as this one was spawned.
       const spawn: RunSpawn = {
         ...(request.label === undefined ? {} : { label: request.label }),
-        timeoutSeconds: request.timeoutSeconds,
+        ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),
         trustTier,
       };
       const record = await store.startRun({
