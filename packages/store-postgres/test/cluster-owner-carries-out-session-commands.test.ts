@@ -69,6 +69,10 @@ async function instance(name: string, schema: string, throughGate = false): Prom
   const streamFn = scriptedStreamFn((context) => {
     if (context.systemPrompt === DEFAULT_SUMMARY_PROMPT) return "Summary: they talked about x.";
     const last = lastText(context);
+    // Plan mode: "plan it" tries to deploy; refused by plan mode it proposes a plan; approved, it reports so.
+    if (last.includes("Plan mode:")) return { toolCalls: [{ name: "propose_plan", args: { plan: "1. deploy" } }] };
+    if (last.includes("approved the plan")) return "plan carried out";
+    if (last.includes("plan it")) return { toolCalls: [{ name: "deploy", args: { target: "staging" } }] };
     if (last.includes('"role":"toolResult"')) return "result: deployed";
     if (last.includes("ship it")) return { toolCalls: [{ name: "deploy", args: { target: "prod" } }] };
     return last.includes("work") ? { fault: "hang" } : "ok";
@@ -83,7 +87,7 @@ async function instance(name: string, schema: string, throughGate = false): Prom
     replyMode: "block",
     outbox: { pollMs: 200 },
     agents: {
-      main: { tools: [probe.tool], policies: [deployNeedsApproval(60_000)] },
+      main: { tools: [probe.tool], policies: [deployNeedsApproval(60_000)], planMode: true },
     },
   });
   await gateway.start();
@@ -192,6 +196,29 @@ describe("session commands typed on an instance that does not own the session", 
         `No request is waiting under \`${code}\`.`,
       ]);
       expect(a.model.calls).toHaveLength(0);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("/plan and a plan's Approve button pressed on another instance reach the owner, where the plan waits", async () => {
+    const { a, b, sender } = await twoInstances("owner_plan");
+    try {
+      await a.send(sender, "/plan");
+      await saidOnce([a, b], sender, (text) => text.startsWith("Plan mode is on"));
+      // Plan mode is on at the owner: its turn may not deploy, and proposes a plan instead.
+      await b.send(sender, "plan it");
+      await vi.waitFor(() => expect(saidInDm([a, b], sender).join("\n")).toContain("**Proposed plan**"), {
+        timeout: 5000,
+      });
+      const buttons = b.channel.calls.flatMap((call) => (call.op === "send" ? (call.outbound.buttons ?? []) : []));
+      await a.send(sender, buttons.find((button) => button.label === "Approve")?.id as string);
+      expect(await saidOnce([a, b], sender, (text) => text.startsWith("Plan approved"))).toEqual([
+        "Plan approved: plan mode is off and the agent carries it out.",
+      ]);
+      await vi.waitFor(() => expect(saidInDm([a, b], sender)).toContain("plan carried out"), { timeout: 5000 });
+      expect([a.deployed, b.deployed, a.model.calls.length]).toEqual([[], [], 0]);
     } finally {
       await a.stop();
       await b.stop();

@@ -95,6 +95,11 @@ export interface CommandHost {
   /** An agent's skills (`/skills`); none for an unknown agent or a host without skills. */
   /** Plan mode's sessions when the agent has plan mode; undefined otherwise. */
   planModeFor?(agentId: string): PlanModeSessions | undefined;
+  /**
+   * `/plan …` for a session in plan mode's agent, done where the session's plan waits (in a cluster, its owner).
+   * Contract: resolves with the chat's answer. Without it the command acts on `planModeFor`'s sessions here.
+   */
+  plan?(sessionKey: string, args: readonly string[]): Promise<string>;
   skills?(agentId: string): readonly { readonly name: string; readonly description: string }[];
 }
 

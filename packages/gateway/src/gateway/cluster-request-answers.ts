@@ -1,5 +1,6 @@
 import type { ClusterAnswer } from "../ownership/cluster-requests.js";
 import type { ClusterRequest } from "../ownership/session-ownership.js";
+import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
 import { compactHere } from "./compact-here.js";
 import { killRunHere } from "./fleet-control.js";
 import type { GatewayContext } from "./gateway-context.js";
@@ -56,6 +57,8 @@ async function act(ctx: GatewayContext, request: ClusterRequest): Promise<unknow
       return { done: true };
     case "compact":
       return await compactHere(ctx, request.sessionKey);
+    case "plan":
+      return answerPlanCommand(ctx.planMode, request.sessionKey, request.args);
     case "goal":
       return await ctx.goals.command(request.request, request.caller);
     case "goal-control":

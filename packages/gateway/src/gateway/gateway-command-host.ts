@@ -2,6 +2,7 @@ import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
+import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { answerApprovalAnywhere } from "./approval-anywhere.js";
 import { askOwner } from "./cluster-request-answers.js";
@@ -68,6 +69,13 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     killRun: async (runId) => control.killRun(runId),
     answerApproval: (code, approve, by) => answerApprovalAnywhere(ctx, code, approve, by),
     planModeFor: (agentId) => (ctx.agents.get(agentId)?.planMode === true ? ctx.planMode : undefined),
+    plan: (key, args) =>
+      commandAtOwner(
+        ctx,
+        { op: "plan", sessionKey: key, args },
+        async () => answerPlanCommand(ctx.planMode, key, args),
+        told,
+      ),
     skills: (agentId) => ctx.agents.get(agentId)?.skills ?? [],
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
     goal: (request, caller) => {

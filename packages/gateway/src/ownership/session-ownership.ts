@@ -141,6 +141,8 @@ export type ClusterRequest =
   | { readonly op: "model"; readonly sessionKey: string; readonly modelId: string }
   | { readonly op: "queue"; readonly sessionKey: string; readonly mode: QueueMode }
   | { readonly op: "compact"; readonly sessionKey: string }
+  /** `/plan …`: plan mode and the plan waiting for the user live in the owner's memory. */
+  | { readonly op: "plan"; readonly sessionKey: string; readonly args: readonly string[] }
   /** `/goal …`, `/done`, `/clear` (the caller's session is the request's). */
   | { readonly op: "goal"; readonly sessionKey: string; readonly request: GoalRequest; readonly caller: GoalCaller }
   /** Stop, pause or resume a session's autonomous goal (`/goal stop <id>`, an admin's button under /agents). */
