@@ -6,7 +6,7 @@ import type { ClusterFleet, ClusterRequest, ClusterSignal } from "../src/ownersh
 function bus() {
   const members: ClusterRequests[] = [];
   const work: Promise<unknown>[] = [];
-  const join = (self: string, answer: (request: ClusterRequest) => Promise<unknown>, timeoutMs = 200) => {
+  const join = (self: string, answer: (request: ClusterRequest) => Promise<unknown> | undefined, timeoutMs = 200) => {
     const fleet: ClusterFleet = {
       self,
       instances: async () => [],
@@ -29,12 +29,12 @@ describe("requests between cluster instances", () => {
   it("are answered once, by the instance the request concerns, and the asker learns which one", async () => {
     const { join, settled } = bus();
     const asked: string[] = [];
-    const a = join("a", async () => undefined);
-    join("b", async (request) => {
+    const a = join("a", () => undefined);
+    join("b", (request) => {
       asked.push(`b:${request.op}`);
-      return request.op === "kill" ? { killed: ["run_1"] } : undefined;
+      return request.op === "kill" ? Promise.resolve({ killed: ["run_1"] }) : undefined;
     });
-    join("c", async (request) => {
+    join("c", (request) => {
       asked.push(`c:${request.op}`);
       return undefined;
     });
@@ -46,8 +46,32 @@ describe("requests between cluster instances", () => {
 
   it("resolve undefined when nobody answers in time, so that the asker acts itself", async () => {
     const { join } = bus();
-    const a = join("a", async () => undefined, 50);
-    join("b", async () => undefined);
+    const a = join("a", () => undefined, 50);
+    join("b", () => undefined);
     expect(await a.ask({ op: "stop", sessionKey: "main:main:test:dm:u" })).toBeUndefined();
+    expect(await a.outcome({ op: "stop", sessionKey: "main:main:test:dm:u" })).toEqual({ kind: "unanswered" });
+  });
+
+  it("wait for an answer that takes many timeouts while its instance says it is still working on it", async () => {
+    const { join, settled } = bus();
+    const a = join("a", () => undefined, 60);
+    // b's /compact takes five of a's timeouts (a summary call).
+    join("b", () => new Promise((resolve) => setTimeout(() => resolve("Compacted."), 300)), 60);
+    expect(await a.outcome({ op: "compact", sessionKey: "main:main:test:dm:u" })).toEqual({
+      kind: "answered",
+      from: "b",
+      result: "Compacted.",
+    });
+    await settled();
+  });
+
+  it("tell a taker that fell silent (it said it was working, then nothing came) from nobody taking the request", async () => {
+    const { join } = bus();
+    const a = join("a", () => undefined, 60);
+    // b works for a while, then its answer never comes (its instance died mid-command: it answers nothing).
+    join("b", () => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)), 60);
+    expect(await a.outcome({ op: "compact", sessionKey: "main:main:test:dm:u" })).toEqual({ kind: "lost", from: "b" });
+    // Its plain `ask` reads that as no answer.
+    expect(await a.ask({ op: "compact", sessionKey: "main:main:test:dm:u" })).toBeUndefined();
   });
 });

@@ -34,7 +34,14 @@ function script(context: StreamContext): ScriptedTurn {
   const said = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content);
   if (last?.role === "toolResult") return "spawned";
   if (said === "spawn") {
-    return { toolCalls: [{ name: "spawn_agent", args: { agent: "helper", task: "slow", mode: "background" } }] };
+    return {
+      toolCalls: [
+        {
+          name: "spawn_agent",
+          args: { agent: "helper", task: "slow", mode: "background", label: "slow helper", timeoutSeconds: 120 },
+        },
+      ],
+    };
   }
   if (said === "slow") return { blocks: [{ type: "text", text: "slow result", delayMs: SLOW_MS }] };
   if (said.startsWith("[Background sub-agent")) return `Parent got it: ${said.split("\n\n")[1] ?? ""}`;
@@ -121,6 +128,9 @@ describe("a background sub-agent whose instance is cut off from the database and
       expect(runs.map((run) => run.status).sort()).toEqual(["completed", "interrupted"]);
       const rerun = runs.find((run) => run.id !== child.id) as RunRecord;
       expect(rerun.parentRunId).toBe(child.parentRunId);
+      // It ran as the first run was spawned: its label, its time limit, its parent's tier (the sender is an admin).
+      const spawn = { label: "slow helper", timeoutSeconds: 120, trustTier: "owner" };
+      expect([child.spawn, rerun.spawn]).toEqual([spawn, spawn]);
       // The parent's session took the result once, under the run id it spawned the task as.
       const transcript = (await b.store.readTranscript(key)).map((entry) => JSON.stringify(entry.message.content));
       expect(transcript.filter((text) => text.includes(`run ${child.id}, finished: completed`))).toHaveLength(1);

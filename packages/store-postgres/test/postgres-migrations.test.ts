@@ -43,6 +43,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0006_ingress-leases", times: 1 },
         { name: "0007_cluster-values", times: 1 },
         { name: "0008_spend-ledger", times: 1 },
+        { name: "0009_run-spawn-settings", times: 1 },
         { name: "0010_trace-links", times: 1 },
       ]);
       expect([first.schemaVersion, second.schemaVersion]).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
@@ -71,6 +72,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0006_ingress-leases", times: 1 },
         { name: "0007_cluster-values", times: 1 },
         { name: "0008_spend-ledger", times: 1 },
+        { name: "0009_run-spawn-settings", times: 1 },
         { name: "0010_trace-links", times: 1 },
       ]);
     } finally {
@@ -101,6 +103,7 @@ describe("PostgreSQL schema migrations", () => {
       "0006_ingress-leases",
       "0007_cluster-values",
       "0008_spend-ledger",
+      "0009_run-spawn-settings",
       "0010_trace-links",
       "0042_from-a-newer-chorus",
     ]);

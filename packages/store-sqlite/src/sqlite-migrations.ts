@@ -206,6 +206,14 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE outbox ADD COLUMN traceparent TEXT;
     `,
   },
+  {
+    version: 8,
+    description: "a sub-agent run's spawn settings (label, time limit, the spawning run's trust tier)",
+    // JSON; NULL for root runs and runs stored before. Kept so that a run again (its instance stopped) runs as spawned.
+    sql: `
+      ALTER TABLE runs ADD COLUMN spawn TEXT;
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -42,6 +42,7 @@ import {
   RUN_COLUMNS_BUT_USAGE,
   runFromRow,
   runFromRowWithUsage,
+  runSpawnJson,
   SessionStoreError,
   type SpendLedgerOps,
   type SpendTable,
@@ -353,8 +354,8 @@ export class SqliteStoreCore implements NestingStoreCore {
     // written (no RETURNING row to decode, no usage JSON to parse on every turn).
     const startedAt = this.now();
     const inserted = this.sql(
-      `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage, traceparent)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+      `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage, traceparent, spawn)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     ).run(
       input.id,
       input.sessionKey,
@@ -364,6 +365,7 @@ export class SqliteStoreCore implements NestingStoreCore {
       startedAt,
       ZERO_USAGE_JSON,
       input.traceparent ?? null,
+      runSpawnJson(input.spawn),
     );
     if (Number(inserted.changes) === 0) {
       throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
@@ -378,6 +380,7 @@ export class SqliteStoreCore implements NestingStoreCore {
       startedAt,
       usage: zeroUsage(),
       traceparent: input.traceparent,
+      spawn: input.spawn,
     });
   }
 

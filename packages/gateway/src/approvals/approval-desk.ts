@@ -102,6 +102,11 @@ export class ApprovalDesk {
     return this.#pending.size;
   }
 
+  /** Whether a request waits here under `code` (in a cluster: whether this instance's run asked it). */
+  holds(code: string): boolean {
+    return this.#pending.has(code.toLowerCase());
+  }
+
   /** Posts a request in its chat. Contract: returns the code people answer with. */
   open(request: ApprovalRequestInput): string {
     const code = this.#newCode();

@@ -4,13 +4,14 @@ function answer(approve: boolean) {
   return async ({ host, args, message, isAdmin }: CommandContext): Promise<string> => {
     const code = args[0];
     if (code === undefined) return `Usage: /${approve ? "approve" : "deny"} <code>`;
-    return host.answerApproval(code, approve, {
+    const outcome = await host.answerApproval(code, approve, {
       channel: message.channel,
       accountId: message.accountId,
       senderId: message.sender.id,
       senderName: message.sender.name,
       isAdmin,
-    }).text;
+    });
+    return outcome.text;
   };
 }
 

@@ -66,8 +66,11 @@ export interface CommandHost {
   killRun(
     runId: string,
   ): Promise<{ readonly killed: readonly string[]; readonly instance?: string; readonly unanswered?: boolean }>;
-  /** Answers a tool call waiting for approval. Contract: never throws; the outcome says why nothing happened. */
-  answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): ApprovalAnswerOutcome;
+  /**
+   * Answers a tool call waiting for approval, wherever its run is (in a cluster, the instance whose run asked).
+   * Contract: never rejects; the outcome says why nothing happened.
+   */
+  answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): Promise<ApprovalAnswerOutcome>;
   /** An agent's goal settings. Contract: the defaults for an unknown agent. */
   goalConfig(agentId: string): GoalConfig;
   /** Runs a parsed /goal, /done or /clear. Contract: resolves with the chat's answer; a refusal stores nothing. */
@@ -92,6 +95,11 @@ export interface CommandHost {
   /** An agent's skills (`/skills`); none for an unknown agent or a host without skills. */
   /** Plan mode's sessions when the agent has plan mode; undefined otherwise. */
   planModeFor?(agentId: string): PlanModeSessions | undefined;
+  /**
+   * `/plan …` for a session in plan mode's agent, done where the session's plan waits (in a cluster, its owner).
+   * Contract: resolves with the chat's answer. Without it the command acts on `planModeFor`'s sessions here.
+   */
+  plan?(sessionKey: string, args: readonly string[]): Promise<string>;
   skills?(agentId: string): readonly { readonly name: string; readonly description: string }[];
 }
 

@@ -1,5 +1,7 @@
 import type { ClusterAnswer } from "../ownership/cluster-requests.js";
 import type { ClusterRequest } from "../ownership/session-ownership.js";
+import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
+import { compactHere } from "./compact-here.js";
 import { killRunHere } from "./fleet-control.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
@@ -19,30 +21,47 @@ export async function askOwner(ctx: GatewayContext, request: ClusterRequest): Pr
 
 /**
  * What this instance does for another instance's request: a kill of a run live here, a session command for a
- * session owned here. Contract: undefined (no answer: another instance is meant) otherwise; never rejects.
+ * session owned here, an approval answer for a request of a run here. Contract: undefined at once (no answer: another
+ * instance is meant) otherwise; the answer never rejects (a failure is no answer).
  */
-export async function answerClusterRequest(ctx: GatewayContext, request: ClusterRequest): Promise<unknown> {
-  try {
-    if (request.op === "kill")
-      return ctx.runs.get(request.runId) === undefined ? undefined : killRunHere(ctx, request.runId);
-    if (ctx.store.ownership?.fenceFor(request.sessionKey) === undefined) return undefined;
-    ctx.logger.info({ op: request.op, sessionKey: request.sessionKey }, "command from another instance");
-    switch (request.op) {
-      case "stop":
-        return await stopSessionHere(ctx, request.sessionKey);
-      case "status":
-        return await statusHere(ctx, request.sessionKey);
-      case "new":
-        await newSessionHere(ctx, request.sessionKey);
-        return { done: true };
-      case "model":
-        return await switchModelHere(ctx, request.sessionKey, request.modelId);
-      case "queue":
-        await setQueueModeHere(ctx, request.sessionKey, request.mode);
-        return { done: true };
-    }
-  } catch (error) {
+export function answerClusterRequest(ctx: GatewayContext, request: ClusterRequest): Promise<unknown> | undefined {
+  if (!isMine(ctx, request)) return undefined;
+  return act(ctx, request).catch((error: unknown) => {
     ctx.logger.error({ op: request.op, error: String(error) }, "a request from another instance failed");
     return undefined;
+  });
+}
+
+function isMine(ctx: GatewayContext, request: ClusterRequest): boolean {
+  if (request.op === "kill") return ctx.runs.get(request.runId) !== undefined;
+  if (request.op === "approval") return ctx.approvals.holds(request.code);
+  return ctx.store.ownership?.fenceFor(request.sessionKey) !== undefined;
+}
+
+async function act(ctx: GatewayContext, request: ClusterRequest): Promise<unknown> {
+  if (request.op === "kill") return killRunHere(ctx, request.runId);
+  if (request.op === "approval") return ctx.approvals.answer(request.code, request.approve, request.by);
+  ctx.logger.info({ op: request.op, sessionKey: request.sessionKey }, "command from another instance");
+  switch (request.op) {
+    case "stop":
+      return await stopSessionHere(ctx, request.sessionKey);
+    case "status":
+      return await statusHere(ctx, request.sessionKey);
+    case "new":
+      await newSessionHere(ctx, request.sessionKey);
+      return { done: true };
+    case "model":
+      return await switchModelHere(ctx, request.sessionKey, request.modelId);
+    case "queue":
+      await setQueueModeHere(ctx, request.sessionKey, request.mode);
+      return { done: true };
+    case "compact":
+      return await compactHere(ctx, request.sessionKey);
+    case "plan":
+      return answerPlanCommand(ctx.planMode, request.sessionKey, request.args);
+    case "goal":
+      return await ctx.goals.command(request.request, request.caller);
+    case "goal-control":
+      return await ctx.goals.control(request.action, request.caller);
   }
 }

@@ -1,25 +1,18 @@
-import {
-  DEFAULT_SUMMARY_PROMPT,
-  defaultConvertToLlm,
-  estimateTokens,
-  finishCompaction,
-  summarizeOlderMessages,
-} from "@chorus/core";
 import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
-import { restoreAfterCompact } from "../context-features/restore-after-compact.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
+import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
+import { answerApprovalAnywhere } from "./approval-anywhere.js";
 import { askOwner } from "./cluster-request-answers.js";
+import { commandAtOwner } from "./command-at-owner.js";
+import { compactHere } from "./compact-here.js";
 import type { GatewayContext } from "./gateway-context.js";
-import { controlGoalById, GOAL_CONTROL_PAST } from "./goal-control-by-id.js";
+import { controlGoalAtOwner, controlGoalById, GOAL_CONTROL_PAST } from "./goal-control-by-id.js";
 import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
 import { sessionChatOf } from "./session-chat.js";
 import { modelOf, statusHere } from "./session-status.js";
-
-/** Tokens kept verbatim by /compact. */
-const COMPACT_KEEP_RECENT_TOKENS = 4_000;
 
 /** What the command host asks of the gateway beyond its context. */
 export interface FleetControl {
@@ -46,7 +39,7 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         ? stopSessionHere(ctx, key)
         : (answer.result as { stopped: boolean; dropped: number });
     },
-    compactSession: (key) => compact(ctx, key),
+    compactSession: (key) => commandAtOwner(ctx, { op: "compact", sessionKey: key }, () => compactHere(ctx, key), told),
     setQueueMode: async (key, mode) => {
       if ((await askOwner(ctx, { op: "queue", sessionKey: key, mode })) === undefined)
         await setQueueModeHere(ctx, key, mode);
@@ -74,12 +67,28 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
       return (await store.listSessions({ agentId })).filter((s) => !isSubagentKey(s.key));
     },
     killRun: async (runId) => control.killRun(runId),
-    answerApproval: (code, approve, by) => ctx.approvals.answer(code, approve, by),
+    answerApproval: (code, approve, by) => answerApprovalAnywhere(ctx, code, approve, by),
     planModeFor: (agentId) => (ctx.agents.get(agentId)?.planMode === true ? ctx.planMode : undefined),
+    plan: (key, args) =>
+      commandAtOwner(
+        ctx,
+        { op: "plan", sessionKey: key, args },
+        async () => answerPlanCommand(ctx.planMode, key, args),
+        told,
+      ),
     skills: (agentId) => ctx.agents.get(agentId)?.skills ?? [],
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
-    goal: (request, caller) =>
-      request.kind === "control" ? controlGoalById(ctx, request, caller) : ctx.goals.command(request, caller),
+    goal: (request, caller) => {
+      if (request.kind === "control") return controlGoalById(ctx, request, caller);
+      // A refusal (bad arguments) is answered here; anything else may touch the goal's driver, at the owner.
+      if (request.kind === "refused") return ctx.goals.command(request, caller);
+      return commandAtOwner(
+        ctx,
+        { op: "goal", sessionKey: caller.sessionKey, request, caller },
+        () => ctx.goals.command(request, caller),
+        told,
+      );
+    },
     controlGoal: async (key, action, adminId) => {
       const session = await store.getSession(key);
       if (session === undefined || isSubagentKey(key)) return `No session "${key}".`;
@@ -90,7 +99,7 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         isAdmin: true,
         trust: "owner" as const,
       };
-      const outcome = await ctx.goals.control(action, caller);
+      const outcome = await controlGoalAtOwner(ctx, action, caller);
       if (outcome.changed) {
         ctx.notices.post(
           key,
@@ -114,46 +123,8 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
   return host;
 }
 
-async function compact(ctx: GatewayContext, key: string): Promise<string> {
-  const session = await ctx.store.getSession(key);
-  if (session === undefined) return "Nothing to compact yet.";
-  const runtime = ctx.sessions.runtimeFor(session);
-  if (runtime.lane.busy) return "I am working on something; try /compact when I am done.";
-  // A lane item: a message arriving during the summary call waits for it instead of racing it.
-  return runtime.lane.runExclusive(async () => {
-    const agent = await runtime.loadAgent();
-    const before = estimateTokens(agent.state.messages);
-    const outcome = await summarizeOlderMessages({
-      messages: agent.state.messages,
-      keepRecentTokens: COMPACT_KEEP_RECENT_TOKENS,
-      convert: defaultConvertToLlm,
-      complete: (context) => ctx.options.streamFn(runtime.model, context).result(),
-      prompt: DEFAULT_SUMMARY_PROMPT,
-    });
-    if (!outcome.ok) return `Nothing was compacted (${outcome.error}).`;
-    const restoration = ctx.agents.get(session.agentId)?.loopFeatures.context?.restoration;
-    // The same post-compaction steps as the loop's (subgoal re-insertion…), then the orphaned tool_result strip; then
-    // the recently read files re-attached to the summary.
-    const compacted = await restoreAfterCompact(
-      restoration,
-      key,
-      finishCompaction(agent.state.messages, outcome.messages, runtime.compactionSteps),
-    );
-    agent.replaceMessages(compacted);
-    const after = estimateTokens(compacted);
-    runtime.lastCompaction = { before, after };
-    // Messages that arrived during the summary call are stored already; they stay after the fresh start.
-    const waiting = runtime.lane.waitingItems().map((item) => item.message);
-    await ctx.store.transaction(async (tx) => {
-      await tx.resetTranscript(key);
-      await tx.appendMessages(key, [...compacted, ...waiting]);
-      // Settings are read again here: others (the goal) may have changed since the summary started.
-      const settings = (await tx.getSession(key))?.settings ?? session.settings;
-      await tx.updateSession(key, { settings: { ...settings, lastCompaction: { before, after } } });
-    });
-    return `Compacted the conversation: ~${before} → ~${after} tokens.`;
-  });
-}
+/** A command's answer when its session's owner did not carry it out: the sentence itself. */
+const told = (text: string): string => text;
 
 function agentInfo(ctx: GatewayContext, agentId: string): string | undefined {
   const prepared = ctx.agents.get(agentId);

@@ -1,6 +1,7 @@
 import type { GoalCaller } from "../goals/goal-keeper.js";
 import { goalOf } from "../goals/goal-record.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
+import { commandAtOwner } from "./command-at-owner.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { sessionChatOf } from "./session-chat.js";
 
@@ -30,7 +31,7 @@ export async function controlGoalById(
   if (matches.length > 1) {
     return `${matches.length} autonomous goals have ids starting with ${request.goalId}; give the whole id.`;
   }
-  const outcome = await ctx.goals.control(request.action, {
+  const outcome = await controlGoalAtOwner(ctx, request.action, {
     ...caller,
     sessionKey: session.key,
     agentId: session.agentId,
@@ -44,4 +45,21 @@ export async function controlGoalById(
     );
   }
   return outcome.text;
+}
+
+/**
+ * Stops, pauses or resumes the autonomous goal of `caller.sessionKey` where its driver lives: the session's owner (a
+ * cluster) or here. Contract: as `GoalKeeper.control`; unchanged, with a sentence saying so, when no owner answered.
+ */
+export function controlGoalAtOwner(
+  ctx: GatewayContext,
+  action: "stop" | "pause" | "resume",
+  caller: GoalCaller,
+): Promise<{ text: string; changed: boolean }> {
+  return commandAtOwner(
+    ctx,
+    { op: "goal-control", sessionKey: caller.sessionKey, action, caller },
+    () => ctx.goals.control(action, caller),
+    (text) => ({ text, changed: false }),
+  );
 }

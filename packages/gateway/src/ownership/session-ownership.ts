@@ -1,4 +1,7 @@
+import type { ApprovalAnswerBy } from "../approvals/approval-desk.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import type { GoalRequest } from "../goals/goal-command-args.js";
+import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
 import type { IngressLeases } from "./ingress-leases.js";
@@ -136,12 +139,28 @@ export type ClusterRequest =
   | { readonly op: "status"; readonly sessionKey: string }
   | { readonly op: "new"; readonly sessionKey: string }
   | { readonly op: "model"; readonly sessionKey: string; readonly modelId: string }
-  | { readonly op: "queue"; readonly sessionKey: string; readonly mode: QueueMode };
+  | { readonly op: "queue"; readonly sessionKey: string; readonly mode: QueueMode }
+  | { readonly op: "compact"; readonly sessionKey: string }
+  /** `/plan …`: plan mode and the plan waiting for the user live in the owner's memory. */
+  | { readonly op: "plan"; readonly sessionKey: string; readonly args: readonly string[] }
+  /** `/goal …`, `/done`, `/clear` (the caller's session is the request's). */
+  | { readonly op: "goal"; readonly sessionKey: string; readonly request: GoalRequest; readonly caller: GoalCaller }
+  /** Stop, pause or resume a session's autonomous goal (`/goal stop <id>`, an admin's button under /agents). */
+  | {
+      readonly op: "goal-control";
+      readonly sessionKey: string;
+      readonly action: "stop" | "pause" | "resume";
+      readonly caller: GoalCaller;
+    }
+  /** An answer to a tool call waiting for approval: for the instance whose run asked (it holds the code). */
+  | { readonly op: "approval"; readonly code: string; readonly approve: boolean; readonly by: ApprovalAnswerBy };
 
 /** A message between instances, broadcast to all of them (`NOTIFY`). */
 export type ClusterSignal =
   | { readonly type: "request"; readonly requestId: string; readonly request: ClusterRequest }
-  | { readonly type: "response"; readonly requestId: string; readonly from: string; readonly result: unknown };
+  | { readonly type: "response"; readonly requestId: string; readonly from: string; readonly result: unknown }
+  /** The instance answering a request is still at it (sent while a long answer, e.g. /compact's, is under way). */
+  | { readonly type: "working"; readonly requestId: string; readonly from: string };
 
 /**
  * What a cluster's instances tell each other beyond ownership: the fleet (`/agents`, `/status` across instances)

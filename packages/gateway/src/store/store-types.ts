@@ -100,6 +100,21 @@ export interface RunRecord {
    * its own span to it.
    */
   readonly traceparent?: string;
+  /** A sub-agent's run: how it was spawned (undefined for a root run, and for runs stored before this was kept). */
+  readonly spawn?: RunSpawn;
+}
+
+/**
+ * How a sub-agent run was spawned, kept with it so that a run again after its instance died (a cluster takeover) runs
+ * as the first did.
+ */
+export interface RunSpawn {
+  /** The spawn's label, when it gave one. */
+  readonly label?: string;
+  /** The time limit it ran under, in seconds. */
+  readonly timeoutSeconds?: number;
+  /** The trust tier of the run that spawned it (the child's tools and limits follow it). */
+  readonly trustTier?: "guest" | "trusted" | "owner";
 }
 
 /** What `startRun` needs. Depth is derived from the parent, never given. */
@@ -110,6 +125,8 @@ export interface NewRun {
   parentRunId?: string;
   /** The W3C `traceparent` of the run's span (see `RunRecord.traceparent`). */
   traceparent?: string;
+  /** A sub-agent's spawn settings, returned with the run by `getRun` and `listRuns`. */
+  spawn?: RunSpawn;
   /**
    * The ownership fence of the instance starting it (clusters only): refused with `fenced`, nothing written, when the
    * lease of `sessionKey` has moved on to another epoch. Stores without ownership ignore it.

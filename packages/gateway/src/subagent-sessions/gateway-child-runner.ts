@@ -17,6 +17,7 @@ import { assistantText } from "../reply-manager/assistant-text.js";
 import { runStatusOf } from "../reply-manager/turn-committer.js";
 import { childSessionKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
+import type { RunSpawn } from "../store/store-types.js";
 import { rerunSessionKeyOf } from "./subagent-rerun.js";
 
 /** What the gateway's child runner needs. */
@@ -59,7 +60,8 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
     const { store, events, runs } = options;
     const runId = request.run.runId;
     const parentRunId = String(request.run.meta?.parentRunId ?? "");
-    trustOf.set(runId, parseTrustTier(request.run.meta?.trustTier));
+    const trustTier = parseTrustTier(request.run.meta?.trustTier);
+    trustOf.set(runId, trustTier);
     // Wait-mode children are never asked for their tier: keep the map bounded.
     if (trustOf.size > 10_000) trustOf.delete(trustOf.keys().next().value as string);
     let childKey: string;
@@ -81,7 +83,19 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
           title: request.task.slice(0, 60),
         });
       }
-      const record = await store.startRun({ id: runId, sessionKey: childKey, agentId: request.agent, parentRunId });
+      // Kept with the run: a run again after its instance died (a cluster takeover) runs as this one was spawned.
+      const spawn: RunSpawn = {
+        ...(request.label === undefined ? {} : { label: request.label }),
+        ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),
+        trustTier,
+      };
+      const record = await store.startRun({
+        id: runId,
+        sessionKey: childKey,
+        agentId: request.agent,
+        parentRunId,
+        spawn,
+      });
       if (rerunKey === undefined) await store.appendMessages(childKey, [task]);
       events.publish({
         type: "run_started",

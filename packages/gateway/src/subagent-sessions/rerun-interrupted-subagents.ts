@@ -12,8 +12,9 @@ import { rerunMeta } from "./subagent-rerun.js";
  * Runs again, at the instance that took their root sessions over, the background sub-agents whose runs a takeover
  * interrupted (their instance died or was cut off): same agent, task, depth and parent, in the same session (which
  * holds the task), under a new run id; the result reaches the parent's session like any background result, once per
- * task (a late result of the first run and the re-run's are deduped by the task's run id). The re-run runs as a guest
- * (the first run's tier is not stored). Runs that are not background sub-agents (root runs; children whose parent
+ * task (a late result of the first run and the re-run's are deduped by the task's run id). The re-run runs with the
+ * first run's stored spawn settings: its label, its time limit and the trust tier of the run that spawned it (a run
+ * stored before these were kept runs as a guest, with the default limit). Runs that are not background sub-agents (root runs; children whose parent
  * still waited for them) are left alone. Contract: never rejects; resolves with the background sub-agent runs it could
  * not run again (a root session owned elsewhere or gone, no such sub-agent configured here, no stored task, or a
  * limit refused it) — their parents are to be told they were interrupted.
@@ -70,13 +71,23 @@ async function rerun(ctx: GatewayContext, run: RunRecord, parent: RunRecord): Pr
       depth: run.depth - 1,
       sessionId: parent.sessionKey,
       meta: {
-        trustTier: "guest",
+        trustTier: run.spawn?.trustTier ?? "guest",
         ...(groupToolPolicy === undefined ? {} : { groupToolPolicy }),
         ...rerunMeta(parent.id, run.sessionKey),
       },
     },
   };
-  const output = await subagents.spawn({ agent: parsed.key.agentId, task, mode: "background" }, call);
+  const { label, timeoutSeconds } = run.spawn ?? {};
+  const output = await subagents.spawn(
+    {
+      agent: parsed.key.agentId,
+      task,
+      mode: "background",
+      ...(label === undefined ? {} : { label }),
+      ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+    },
+    call,
+  );
   if (!output.isError) return undefined;
   return output.content.map((part) => (part.type === "text" ? part.text : "")).join(" ");
 }

@@ -4,7 +4,7 @@
 // scripted model, inbound collectors, a long Markdown reply, an approval probe, an outage script.
 export { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway.js";
 export { CLOCK_START, type ClockedStore, clockedMemoryStore } from "./clocked-store.js";
-export { deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./deploy-probe.js";
+export { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./deploy-probe.js";
 export { InboundCollector } from "./inbound-collector.js";
 export { longMarkdownReply } from "./long-markdown-reply.js";
 export { countRetriedDeliveries, shutsGateWhileAnswering } from "./outage-script.js";

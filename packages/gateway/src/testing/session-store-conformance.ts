@@ -271,6 +271,26 @@ function describeStoreContract(makeHarness: () => ClockedStore): void {
       expect(await store.listRuns({ status: "running" })).toEqual([]);
       expect((await store.getRun("done"))?.status).toBe("completed");
     });
+
+    it("keeps a sub-agent run's spawn settings through start, listing, update and interruption", async () => {
+      const spawn = { label: "research", timeoutSeconds: 900, trustTier: "owner" as const };
+      await store.startRun({ id: "root", sessionKey: "s", agentId: "main" });
+      const started = await store.startRun({
+        id: "kid",
+        sessionKey: "s:sub",
+        agentId: "helper",
+        parentRunId: "root",
+        spawn,
+      });
+      expect(started.spawn).toEqual(spawn);
+      expect((await store.getRun("kid"))?.spawn).toEqual(spawn);
+      expect((await store.listRuns({ parentRunId: "root" })).map((run) => run.spawn)).toEqual([spawn]);
+      expect((await store.updateRun("kid", { error: "slow" })).spawn).toEqual(spawn);
+      const [interrupted] = (await store.interruptRunningRuns()).filter((run) => run.id === "kid");
+      expect(interrupted?.spawn).toEqual(spawn);
+      // A run started without them has none.
+      expect(await store.getRun("root")).not.toHaveProperty("spawn");
+    });
   });
 
   describe("inbound event dedupe", () => {

@@ -5,6 +5,7 @@ import {
   notFound,
   runFromRow,
   runFromRowWithUsage,
+  runSpawnJson,
   SessionStoreError,
   statusList,
   toStoredJson,
@@ -27,8 +28,8 @@ const START_RUN = `
   fence AS (SELECT 1 FROM shard_leases WHERE shard = chorus_shard($2) AND epoch = $7::bigint FOR SHARE),
   fenced AS (SELECT 1 WHERE $7::bigint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM fence)),
   inserted AS (
-    INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage, traceparent)
-    SELECT $1, $2, $3, coalesce((SELECT depth + 1 FROM parent), 0), $4, 'running', $5, $6, $8
+    INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage, traceparent, spawn)
+    SELECT $1, $2, $3, coalesce((SELECT depth + 1 FROM parent), 0), $4, 'running', $5, $6, $8, $9
     WHERE ($3::text IS NULL OR EXISTS (SELECT 1 FROM parent)) AND NOT EXISTS (SELECT 1 FROM fenced)
     ON CONFLICT (id) DO NOTHING RETURNING depth)
   SELECT (SELECT depth FROM inserted) AS depth, EXISTS (SELECT 1 FROM parent) AS parent_found,
@@ -45,6 +46,7 @@ export async function startRun(db: Db, ctx: StoreContext, input: NewRun): Promis
     ZERO_USAGE_JSON,
     input.fence?.epoch ?? null,
     input.traceparent ?? null,
+    runSpawnJson(input.spawn),
   ]);
   const row = rows[0] ?? {};
   if (row.fenced === true && input.fence !== undefined) await checkFence(db, input.sessionKey, input.fence.epoch);
@@ -63,6 +65,7 @@ export async function startRun(db: Db, ctx: StoreContext, input: NewRun): Promis
     startedAt,
     usage: zeroUsage(),
     traceparent: input.traceparent,
+    spawn: input.spawn,
   });
 }
 

@@ -84,6 +84,10 @@ export interface ChildRunRequest {
   run: ToolRunInfo;
   systemPrompt: string;
   task: string;
+  /** The spawn's label, when it gave one. */
+  label?: string;
+  /** The time limit the child runs under (the spawn's, or the default), in seconds; the runner may keep it. */
+  timeoutSeconds?: number;
   /** The child's visible tools (deny-lists already removed). */
   tools: AnyAgentTool[];
   /** Must be installed on the child's loop: the depth deny-lists and the caller's policies. */

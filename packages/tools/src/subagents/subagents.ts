@@ -183,6 +183,8 @@ export function createSubagents(options: SubagentsOptions): Subagents {
             profilePrompt: profile.systemPrompt,
           }),
           task: args.task,
+          ...label,
+          timeoutSeconds,
           tools: allowed,
           preDispatchPolicies: [depthPolicy, ...(options.childPolicies ?? [])],
           signal: controller.signal,

@@ -39,6 +39,7 @@ export {
   RUN_COLUMNS_BUT_USAGE,
   runFromRow,
   runFromRowWithUsage,
+  runSpawnJson,
   type StoredRow,
   scheduleFromRow,
   sessionFromRow,

@@ -1,6 +1,6 @@
 import type { Usage } from "@chorus/core";
 import type { QueueMode } from "../../config/index.js";
-import type { NewSession, RunRecord, RunStatus, SessionRecord, StoredJson } from "../store-types.js";
+import type { NewSession, RunRecord, RunSpawn, RunStatus, SessionRecord, StoredJson } from "../store-types.js";
 
 /** The optional fields of a session, as stored: absent when unset. */
 export interface SessionOptionals {
@@ -51,6 +51,7 @@ export function buildRunRecord(fields: {
   usage: Usage;
   error?: string | null | undefined;
   traceparent?: string | null | undefined;
+  spawn?: RunSpawn | null | undefined;
 }): RunRecord {
   return {
     id: fields.id,
@@ -64,6 +65,7 @@ export function buildRunRecord(fields: {
     usage: fields.usage,
     ...(fields.error != null ? { error: fields.error } : {}),
     ...(fields.traceparent != null ? { traceparent: fields.traceparent } : {}),
+    ...(fields.spawn != null ? { spawn: fields.spawn } : {}),
   };
 }
 

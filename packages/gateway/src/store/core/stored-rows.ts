@@ -6,6 +6,7 @@ import type {
   OutboxKind,
   OutboxStatus,
   RunRecord,
+  RunSpawn,
   RunStatus,
   ScheduleRecord,
   ScheduleStatus,
@@ -68,7 +69,7 @@ export function sessionFromRow(row: StoredRow): SessionRecord {
 
 /** The `runs` columns but `usage`, for a RETURNING clause when the usage is known already. */
 export const RUN_COLUMNS_BUT_USAGE =
-  "id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, error, traceparent";
+  "id, session_key, parent_run_id, depth, agent_id, status, started_at, ended_at, error, traceparent, spawn";
 
 export function runFromRow(row: StoredRow): RunRecord {
   return runFromRowWithUsage(row, text(row, "usage"));
@@ -88,8 +89,18 @@ export function runFromRowWithUsage(row: StoredRow, usageJson: string): RunRecor
     usage: undefined as unknown as Usage, // replaced below, in the same key order
     error: optionalText(row, "error"),
     traceparent: optionalText(row, "traceparent"),
+    spawn: runSpawnFromJson(optionalText(row, "spawn")),
   });
   return defineLazyJson(run, "usage", usageJson);
+}
+
+/** A run's `spawn` column (JSON text, or null) as the store writes it. */
+export function runSpawnJson(spawn: RunSpawn | undefined): string | null {
+  return spawn === undefined ? null : JSON.stringify(spawn);
+}
+
+function runSpawnFromJson(json: string | undefined): RunSpawn | undefined {
+  return json === undefined ? undefined : (JSON.parse(json) as RunSpawn);
 }
 
 /** The `outbox` columns but `platform_message_ids`, for a RETURNING clause when the ids are known already. */
