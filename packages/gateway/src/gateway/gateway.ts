@@ -19,6 +19,7 @@ import { FairAdmission } from "../lanes/fair-admission.js";
 import { GatewayMemory, withMemoryHooks, withMemoryTools } from "../memory/index.js";
 import { findChosenModel } from "../model-preference/model-preference.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
+import { goalsThatMove } from "../ownership/goals-that-move.js";
 import { localIngress } from "../ownership/ingress-leases.js";
 import { OwnedSessionWork } from "../ownership/owned-session-work.js";
 import { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
@@ -303,7 +304,12 @@ export class Gateway {
     this.#owned =
       this.store.ownership === undefined
         ? undefined
-        : new OwnedSessionWork(this.#context, this.#dispatcher, this.store.ownership);
+        : new OwnedSessionWork(
+            this.#context,
+            this.#dispatcher,
+            this.store.ownership,
+            goalsThatMove(this.#goals, this.store.ownership),
+          );
     this.#commandHost = commandHost;
     this.#intake = new InboundIntake(
       this.#context,
@@ -371,7 +377,8 @@ export class Gateway {
       );
     }
     for (const resumed of resume) await resumeAfterRestart(this.#context, resumed);
-    // In a cluster, each instance resumes the goals of the sessions it owns at start (goals do not move with a takeover).
+    // In a cluster, each instance resumes the goals of the sessions it owns at start; later they move with their
+    // sessions (OwnedSessionWork).
     await this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined);
     // Runs missed while the gateway was down are told to their owners once (not run), then due ones run on a timer.
     await this.#schedules.reportMissed();

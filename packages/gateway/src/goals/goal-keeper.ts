@@ -16,7 +16,7 @@ import type { GoalConfig } from "./goal-config.js";
 import { type GoalRecord, goalOf, isLiveAutonomous } from "./goal-record.js";
 import { type GoalChange, GoalStorage, UNCHANGED } from "./goal-storage.js";
 import { askSupervisor } from "./goal-supervisor.js";
-import { goalTexts } from "./goal-texts.js";
+import { type GoalResumeCause, goalTexts } from "./goal-texts.js";
 
 /** The placeholder an agent's system prompt may hold for the active goal's text. */
 export const CURRENT_GOAL_PLACEHOLDER = "{current_goal}";
@@ -193,7 +193,11 @@ export class GoalKeeper implements SessionTurnHooks {
    * marked orphaned when its session can no longer run. `owns` limits it to the sessions this instance owns (a
    * cluster: another instance resumes the others). Contract: call once channels run.
    */
-  async resumeAll(owns: (sessionKey: string) => boolean = () => true): Promise<void> {
+  async resumeAll(
+    owns: (sessionKey: string) => boolean = () => true,
+    after: GoalResumeCause = "restart",
+  ): Promise<void> {
+    if (this.#halted) return;
     for (const session of await this.#deps.store.listSessions()) {
       if (isSubagentKey(session.key) || !owns(session.key)) continue;
       const goal = goalOf(session.settings);
@@ -212,8 +216,20 @@ export class GoalKeeper implements SessionTurnHooks {
         }
         continue;
       }
-      this.#deps.notice(session.key, sessionChatOf(session), goalTexts.autoResumed(goal));
+      this.#deps.notice(session.key, sessionChatOf(session), goalTexts.autoResumed(goal, after));
       this.#startDriver(session.key, session.agentId, goal);
+    }
+  }
+
+  /**
+   * A cluster instance lost sessions: the drivers of those it no longer owns stop starting turns; their goals stay
+   * running in the store, for the new owner to resume (`resumeAll(owns, "takeover")` there).
+   */
+  releaseNotOwned(owns: (sessionKey: string) => boolean): void {
+    for (const [sessionKey, driver] of [...this.#drivers]) {
+      if (owns(sessionKey)) continue;
+      this.#drivers.delete(sessionKey);
+      driver.halt({ keepTurn: true });
     }
   }
 

@@ -9,6 +9,14 @@ import { rerunInterruptedSubagents } from "../subagent-sessions/rerun-interrupte
 import type { OwnershipEvent, SessionOwnership, UnansweredSession } from "./session-ownership.js";
 import { takeUpStoredMessages } from "./take-up-stored-messages.js";
 
+/** Autonomous goals following their sessions' owners (the gateway's GoalKeeper, with this instance's ownership). */
+export interface GoalsThatMove {
+  /** Resumes the running goals of sessions owned here that no driver here runs yet. */
+  resumeOwned(): Promise<void>;
+  /** Stops the drivers of sessions no longer owned here (their goals stay running for the new owner). */
+  releaseNotOwned(): void;
+}
+
 /**
  * What a gateway instance does as its ownership changes (a cluster): on a takeover it settles what the previous owner
  * left (interrupted runs' transcripts repaired, their open approval requests withdrawn, requeued replies marked as
@@ -22,10 +30,14 @@ export class OwnedSessionWork {
   readonly #dispatcher: OutboxDispatcher;
   readonly #ownership: SessionOwnership;
 
-  constructor(ctx: GatewayContext, dispatcher: OutboxDispatcher, ownership: SessionOwnership) {
+  readonly #goals: GoalsThatMove | undefined;
+
+  /** `goals`: moves autonomous goals with their sessions. */
+  constructor(ctx: GatewayContext, dispatcher: OutboxDispatcher, ownership: SessionOwnership, goals?: GoalsThatMove) {
     this.#ctx = ctx;
     this.#dispatcher = dispatcher;
     this.#ownership = ownership;
+    this.#goals = goals;
   }
 
   onEvent(event: OwnershipEvent): void {
@@ -73,6 +85,8 @@ export class OwnedSessionWork {
           "took sessions over",
         );
         await this.#answer(event.unanswered);
+        // Running autonomous goals of the sessions taken over go on here.
+        await this.#goals?.resumeOwned();
         return;
       }
       case "unanswered":
@@ -85,6 +99,8 @@ export class OwnedSessionWork {
         for (const runtime of this.#ctx.sessions.values()) {
           if (this.#ownership.fenceFor(runtime.key) === undefined) runtime.giveBackQueued();
         }
+        // Their goals' drivers stop here; the new owner resumes them.
+        this.#goals?.releaseNotOwned();
         return;
     }
   }
