@@ -157,6 +157,7 @@ export {
   GEN_AI as GEN_AI_ATTRIBUTES,
 } from "./telemetry/genai-attributes.js";
 export { lazyInstruments } from "./telemetry/lazy-instruments.js";
+export { startInvokeAgentSpan } from "./telemetry/run-telemetry.js";
 export type { AgentTelemetryConfig } from "./telemetry/telemetry-config.js";
 export { defineTool, toLlmTool } from "./tools/define-tool.js";
 export {

@@ -160,6 +160,26 @@ export class RunTelemetry {
 }
 
 /**
+ * Starts a run's `invoke_agent {agent}` span ahead of the run (a child of `config.parent` or the active context, with
+ * `config.links`), for a caller that needs its context first — to store its traceparent with the run — and passes it
+ * on as `telemetry.span`; the run fills in its attributes and ends it. Contract: undefined when no SDK records it.
+ * @example
+ * const span = startInvokeAgentSpan({ agentName: "helper" });
+ * await store.startRun({ id, traceparent: span && traceparentOf(span.spanContext()) });
+ * agentLoop(prompts, context, { model, streamFn, telemetry: { agentName: "helper", ...(span ? { span } : {}) } });
+ */
+export function startInvokeAgentSpan(config: AgentTelemetryConfig | undefined): Span | undefined {
+  const settings = config ?? {};
+  const links = settings.links?.();
+  const options =
+    links === undefined || links.length === 0
+      ? { kind: SpanKind.INTERNAL }
+      : { kind: SpanKind.INTERNAL, links: [...links] };
+  const span = tracer.startSpan(`invoke_agent ${settings.agentName ?? "agent"}`, options, settings.parent);
+  return span.isRecording() ? span : undefined;
+}
+
+/**
  * Starts the telemetry of a run: its `invoke_agent` span (a child of `config.parent` or the active context).
  * Contract: undefined when neither a TracerProvider records the span nor a MeterProvider is registered.
  */
@@ -171,13 +191,8 @@ export function startRunTelemetry(
   const settings = config ?? {};
   const parent = settings.parent ?? context.active();
   const name = settings.agentName ?? "agent";
-  const links = settings.links?.();
-  const options =
-    links === undefined || links.length === 0
-      ? { kind: SpanKind.INTERNAL }
-      : { kind: SpanKind.INTERNAL, links: [...links] };
-  let span: Span | undefined = tracer.startSpan(`invoke_agent ${name}`, options, parent);
-  if (!span.isRecording()) span = undefined;
+  const given = settings.span;
+  const span = given === undefined ? startInvokeAgentSpan(settings) : given.isRecording() ? given : undefined;
   const metrics = genAiInstruments();
   if (span === undefined && metrics === undefined) return undefined;
   if (span !== undefined) {

@@ -1,4 +1,4 @@
-import type { Context, Link } from "@opentelemetry/api";
+import type { Context, Link, Span } from "@opentelemetry/api";
 
 /**
  * What a run's spans and metrics say about it. Contract: content (prompts, model output, tool arguments and results)
@@ -20,4 +20,10 @@ export interface AgentTelemetryConfig {
    * restart, which belongs to another trace). Default: none.
    */
   links?: () => readonly Link[];
+  /**
+   * The run's `invoke_agent` span, started by the caller with `startInvokeAgentSpan` (e.g. to store its traceparent
+   * with the run before the run starts); the run sets its attributes and ends it, and `parent` and `links` are then
+   * not used. Default: the run starts its own.
+   */
+  span?: Span;
 }

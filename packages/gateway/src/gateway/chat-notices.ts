@@ -3,6 +3,7 @@ import type { OutboundButton } from "../channel/channel-types.js";
 import { asChatPayload, type ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
+import { activeTraceparent } from "../telemetry/traceparent.js";
 import { describeError, type GatewayLogger } from "./gateway-logger.js";
 import type { SessionChat } from "./session-runtime-deps.js";
 
@@ -21,7 +22,8 @@ export interface ChatNoticesDeps {
 
 /**
  * The gateway's own messages to a chat (command answers, pairing, restarts, approvals), queued in the outbox like
- * replies. Contract: `post` never rejects; a notice that cannot be queued is logged.
+ * replies, with the traceparent of the span active when it was queued (see `activeTraceparent`). Contract: `post` never
+ * rejects; a notice that cannot be queued is logged.
  */
 export class ChatNotices {
   readonly #deps: ChatNoticesDeps;
@@ -34,7 +36,15 @@ export class ChatNotices {
   post(sessionKey: string, chat: SessionChat, text: string, options: NoticeOptions = {}): Promise<number | undefined> {
     const { buttons, runId, ...extra } = options;
     const payload = { ...noticePayload(chat, text, buttons), ...extra };
-    const entry = { sessionKey, kind: "notice" as const, payload, ...(runId === undefined ? {} : { runId }) };
+    // The span that queued it (a command message's inbound span), so a retried send stays in its trace.
+    const traceparent = activeTraceparent();
+    const entry = {
+      sessionKey,
+      kind: "notice" as const,
+      payload,
+      ...(runId === undefined ? {} : { runId }),
+      ...(traceparent === undefined ? {} : { traceparent }),
+    };
     const queued = this.#deps.store.enqueueOutbox([entry]).then(
       (entries) => {
         this.#deps.deliver(entries);

@@ -95,7 +95,7 @@ export class InboundIntake {
       const fresh = await this.#ctx.store.recordInboundEvent(event);
       trace.dedupe(!fresh);
       trace.verdict(fresh ? "pairing" : "duplicate");
-      if (fresh) await this.#pairingReply(message, scope, route.sessionKey);
+      if (fresh) await trace.within(() => this.#pairingReply(message, scope, route.sessionKey));
       return;
     }
     if (this.#rateCap !== undefined && !this.#rateCap.allow(route.sessionKey, this.#ctx.now())) {
@@ -173,7 +173,8 @@ export class InboundIntake {
       }
       if (outcome.kind !== "unknown") {
         const buttons = outcome.kind === "reply" ? outcome.buttons : undefined;
-        await this.#answerCommand(message, session, outcome.text, outcome.ephemeral, buttons);
+        // Not the command itself: a turn or goal it starts is not part of the command message's trace.
+        await trace.within(() => this.#answerCommand(message, session, outcome.text, outcome.ephemeral, buttons));
       }
       return;
     }

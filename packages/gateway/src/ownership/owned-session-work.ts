@@ -4,6 +4,7 @@ import type { GatewayContext } from "../gateway/gateway-context.js";
 import { describeError } from "../gateway/gateway-logger.js";
 import { repairInterruptedTranscript } from "../gateway/restart-repair.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
+import type { RunRecord } from "../store/store-types.js";
 import { noteInterruptedSubagents } from "../subagent-sessions/interrupted-subagents.js";
 import { rerunInterruptedSubagents } from "../subagent-sessions/rerun-interrupted-subagents.js";
 import type { OwnershipEvent, SessionOwnership, UnansweredSession } from "./session-ownership.js";
@@ -20,7 +21,7 @@ export interface GoalsThatMove {
 /**
  * What a gateway instance does as its ownership changes (a cluster): on a takeover it settles what the previous owner
  * left (interrupted runs' transcripts repaired, their open approval requests withdrawn, requeued replies marked as
- * possible resends, background sub-agents that died there run again, or their parents told), then answers every stored message nobody answered — the same repair restart recovery makes, per
+ * possible resends, background sub-agents that died there run again, or their parents told), then answers every stored message nobody answered (the turn that answers an interrupted run's message links to its span, `chorus.link.type=resumes`) — the same repair restart recovery makes, per
  * shard instead of per process. Wake-ups and the sweep answer messages other instances stored for sessions it owns;
  * on a loss, queued messages are given back (the new owner answers them from the store).
  * Contract: `onEvent` never rejects; each stored message is taken into its session's lane at most once per process.
@@ -84,7 +85,7 @@ export class OwnedSessionWork {
           },
           "took sessions over",
         );
-        await this.#answer(event.unanswered);
+        await this.#answer(event.unanswered, interruptedSpans(event.interruptedRuns));
         // Running autonomous goals of the sessions taken over go on here.
         await this.#goals?.resumeOwned();
         return;
@@ -105,12 +106,15 @@ export class OwnedSessionWork {
     }
   }
 
-  /** Takes up every session's stored messages; resolves once each is in its lane (or failed, logged). */
-  async #answer(sessions: readonly UnansweredSession[]): Promise<void> {
+  /**
+   * Takes up every session's stored messages; resolves once each is in its lane (or failed, logged). `resumes`: the
+   * traceparents of the interrupted runs, by session, that the turns answering them link to.
+   */
+  async #answer(sessions: readonly UnansweredSession[], resumes?: ReadonlyMap<string, string>): Promise<void> {
     const taking = sessions
       .filter((unanswered) => !isSubagentKey(unanswered.session.key))
       .map((unanswered) =>
-        this.#answerOne(unanswered).catch((error: unknown) => {
+        this.#answerOne(unanswered, resumes?.get(unanswered.session.key)).catch((error: unknown) => {
           const sessionKey = unanswered.session.key;
           this.#ctx.logger.error({ sessionKey, error: describeError(error) }, "could not take up stored messages");
         }),
@@ -119,9 +123,18 @@ export class OwnedSessionWork {
   }
 
   /** Takes the session's stored, unanswered user messages that this process has not taken yet into its lane. */
-  #answerOne(unanswered: UnansweredSession): Promise<void> {
-    return takeUpStoredMessages(this.#ctx, this.#ownership, unanswered);
+  #answerOne(unanswered: UnansweredSession, resumes: string | undefined): Promise<void> {
+    return takeUpStoredMessages(this.#ctx, this.#ownership, unanswered, resumes);
   }
+}
+
+/** The traceparents of the interrupted root runs that were traced, by session (the latest run of a session wins). */
+function interruptedSpans(runs: readonly RunRecord[]): Map<string, string> {
+  const spans = new Map<string, string>();
+  for (const run of runs) {
+    if (run.depth === 0 && run.traceparent !== undefined) spans.set(run.sessionKey, run.traceparent);
+  }
+  return spans;
 }
 
 /** The sessions whose stored, unanswered messages an ownership event has this instance take up. */

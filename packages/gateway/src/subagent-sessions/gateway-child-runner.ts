@@ -7,7 +7,9 @@ import {
   emptyUsage,
   type Model,
   type StreamFn,
+  startInvokeAgentSpan,
 } from "@chorus/core";
+import { SpanStatusCode } from "@opentelemetry/api";
 import { type ChildRunner, type ChildRunOutcome, parseTrustTier } from "@chorus/tools";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
@@ -18,7 +20,9 @@ import { runStatusOf } from "../reply-manager/turn-committer.js";
 import { childSessionKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { RunSpawn } from "../store/store-types.js";
-import { rerunSessionKeyOf } from "./subagent-rerun.js";
+import { resumesLink } from "../telemetry/resumes-link.js";
+import { traceparentOf } from "../telemetry/traceparent.js";
+import { rerunOf } from "./subagent-rerun.js";
 
 /** What the gateway's child runner needs. */
 export interface GatewayChildRunnerOptions {
@@ -66,11 +70,22 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
     if (trustOf.size > 10_000) trustOf.delete(trustOf.keys().next().value as string);
     let childKey: string;
     const task: AgentMessage = { role: "user", content: request.task, timestamp: now() };
+    // A re-run (its first run's instance stopped) works in the first run's session, which holds the task already;
+    // its span links to the first run's.
+    const rerun = rerunOf(request.run.meta, parentRunId);
+    const rerunKey = rerun?.sessionKey;
+    const link = resumesLink(rerun?.resumes);
+    const telemetry = {
+      ...options.loop?.telemetry,
+      agentName: request.agent,
+      agentId: request.agent,
+      ...(link === undefined ? {} : { links: () => [link] }),
+    };
+    // Started ahead of the run so that its traceparent is stored with it, in startRun (a later re-run links to it).
+    const span = startInvokeAgentSpan(telemetry);
     try {
       const parentKey = await sessionKeyOfRun(parentRunId, runs, store);
       if (parentKey === undefined) throw new Error(`the parent run ${parentRunId} is unknown`);
-      // A re-run (its first run's instance stopped) works in the first run's session, which holds the task already.
-      const rerunKey = rerunSessionKeyOf(request.run.meta, parentRunId);
       childKey = rerunKey ?? childSessionKey(parentKey, request.agent, runId);
       if (rerunKey === undefined) {
         const root = await store.getSession(rootKeyOf(parentKey));
@@ -95,6 +110,7 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
         agentId: request.agent,
         parentRunId,
         spawn,
+        ...(span === undefined ? {} : { traceparent: traceparentOf(span.spanContext()) }),
       });
       if (rerunKey === undefined) await store.appendMessages(childKey, [task]);
       events.publish({
@@ -108,6 +124,8 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
       });
     } catch (error) {
       options.logger.error({ runId, error: describeError(error) }, "could not start a sub-agent session");
+      span?.setStatus({ code: SpanStatusCode.ERROR, message: "the sub-agent could not start" });
+      span?.end();
       return { status: "failed", text: `The sub-agent could not start: ${describeError(error)}`, usage: emptyUsage() };
     }
 
@@ -133,7 +151,7 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
         { systemPrompt: request.systemPrompt, messages: [] },
         {
           ...options.loop,
-          telemetry: { ...options.loop?.telemetry, agentName: request.agent, agentId: request.agent },
+          telemetry: span === undefined ? telemetry : { ...telemetry, span },
           model: request.profile.model ?? options.model,
           streamFn: request.profile.streamFn ?? options.streamFn,
           tools: request.tools,

@@ -11,7 +11,7 @@ import { rerunMeta } from "./subagent-rerun.js";
 /**
  * Runs again, at the instance that took their root sessions over, the background sub-agents whose runs a takeover
  * interrupted (their instance died or was cut off): same agent, task, depth and parent, in the same session (which
- * holds the task), under a new run id; the result reaches the parent's session like any background result, once per
+ * holds the task), under a new run id, its span linked to the first run's (`chorus.link.type=resumes`); the result reaches the parent's session like any background result, once per
  * task (a late result of the first run and the re-run's are deduped by the task's run id). The re-run runs with the
  * first run's stored spawn settings: its label, its time limit and the trust tier of the run that spawned it (a run
  * stored before these were kept runs as a guest, with the default limit). Runs that are not background sub-agents (root runs; children whose parent
@@ -73,7 +73,7 @@ async function rerun(ctx: GatewayContext, run: RunRecord, parent: RunRecord): Pr
       meta: {
         trustTier: run.spawn?.trustTier ?? "guest",
         ...(groupToolPolicy === undefined ? {} : { groupToolPolicy }),
-        ...rerunMeta(parent.id, run.sessionKey),
+        ...rerunMeta(parent.id, run.sessionKey, run.traceparent),
       },
     },
   };

@@ -6,23 +6,33 @@ const RERUN_META = "rerunSession";
 interface RerunMark {
   readonly parentRunId: string;
   readonly sessionKey: string;
+  /** The interrupted run's traceparent, when it was traced: the re-run's span links to it. */
+  readonly resumes?: string;
 }
 
 /**
- * The run meta that makes the next child of `parentRunId` a re-run in `sessionKey` (which holds its task already).
- * Contract: only that parent's child reads it; a grandchild that inherits the meta is not a re-run.
+ * The run meta that makes the next child of `parentRunId` a re-run in `sessionKey` (which holds its task already),
+ * linked to the run it replaces (`resumes`, that run's traceparent). Contract: only that parent's child reads it; a
+ * grandchild that inherits the meta is not a re-run.
  */
-export function rerunMeta(parentRunId: string, sessionKey: string): Record<string, unknown> {
-  const mark: RerunMark = { parentRunId, sessionKey };
+export function rerunMeta(parentRunId: string, sessionKey: string, resumes?: string): Record<string, unknown> {
+  const mark: RerunMark = { parentRunId, sessionKey, ...(resumes === undefined ? {} : { resumes }) };
   return { [RERUN_META]: mark };
 }
 
-/** The session a child of `parentRunId` re-runs in, when its run meta says so. Contract: undefined otherwise. */
-export function rerunSessionKeyOf(meta: Record<string, unknown> | undefined, parentRunId: string): string | undefined {
+/**
+ * What a child of `parentRunId` re-runs, when its run meta says so: the session it works in and the run it replaces.
+ * Contract: undefined otherwise.
+ */
+export function rerunOf(
+  meta: Record<string, unknown> | undefined,
+  parentRunId: string,
+): { readonly sessionKey: string; readonly resumes?: string } | undefined {
   const mark = meta?.[RERUN_META] as Partial<RerunMark> | undefined;
   if (mark?.parentRunId !== parentRunId || typeof mark.sessionKey !== "string") return undefined;
-  return mark.sessionKey;
+  return typeof mark.resumes === "string" ? { sessionKey: mark.sessionKey, resumes: mark.resumes } : { sessionKey: mark.sessionKey };
 }
+
 
 /**
  * The run id a background sub-agent's task was spawned as: the one in its session key, whichever run (the first, or a

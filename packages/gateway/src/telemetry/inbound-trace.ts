@@ -36,6 +36,15 @@ export class InboundTrace {
     this.#keys = keys;
   }
 
+  /**
+   * Runs `work` with the span active: what it queues (a command's answer, a pairing reply) stores the span's
+   * traceparent, so that a retried send is in the message's trace. Contract: `work` as is when not traced.
+   */
+  within<T>(work: () => T): T {
+    const active = this.context;
+    return active === undefined ? work() : context.with(active, work);
+  }
+
   /** The span's context, for the turn that answers the message; undefined when not traced. */
   get context(): Context | undefined {
     return this.#span === undefined ? undefined : trace.setSpan(context.active(), this.#span);

@@ -1,4 +1,4 @@
-import { type SpanContext, TraceFlags } from "@opentelemetry/api";
+import { type SpanContext, TraceFlags, trace } from "@opentelemetry/api";
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 const INVALID_TRACE = "0".repeat(32);
@@ -20,4 +20,13 @@ export function spanContextOf(traceparent: string | undefined): SpanContext | un
   const [, traceId, spanId, flags] = match as unknown as [string, string, string, string];
   if (traceId === INVALID_TRACE || spanId === INVALID_SPAN) return undefined;
   return { traceId, spanId, traceFlags: Number.parseInt(flags, 16), isRemote: true };
+}
+
+/**
+ * The active span's traceparent, stored with an outbox entry queued outside a turn (a command's reply, a notice) so a
+ * retried send stays in the trace that queued it. Contract: undefined when no span is active or it is not recorded.
+ */
+export function activeTraceparent(): string | undefined {
+  const span = trace.getActiveSpan();
+  return span === undefined || !span.isRecording() ? undefined : traceparentOf(span.spanContext());
 }

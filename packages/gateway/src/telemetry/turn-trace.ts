@@ -1,10 +1,8 @@
 import { type Context, context, type Link } from "@opentelemetry/api";
 import type { LaneItem } from "../lanes/lane-item.js";
 import { gatewayInstruments } from "./gateway-instruments.js";
-import { spanContextOf } from "./traceparent.js";
+import { resumesLink } from "./resumes-link.js";
 
-/** What a turn's span says of a run it resumes: `chorus.link.type` on the link. */
-const RESUMES = { "chorus.link.type": "resumes" } as const;
 
 /**
  * One turn's telemetry: it ends its messages' inbound spans (their queue wait), runs the turn inside the first
@@ -27,8 +25,8 @@ export class TurnTrace {
     let arrivedAt = this.#startedAt;
     const links: Link[] = [];
     for (const item of items) {
-      const resumed = spanContextOf(item.resumes);
-      if (resumed !== undefined) links.push({ context: resumed, attributes: RESUMES });
+      const resumed = resumesLink(item.resumes);
+      if (resumed !== undefined) links.push(resumed);
       const inbound = item.trace;
       if (inbound === undefined) continue;
       inbound.dequeued();
