@@ -158,7 +158,10 @@ describe("an instance that takes a session over from one cut off from the databa
       ]);
       // The answer is a trace of its own (the interrupted one belongs to the cut-off instance), stored with its run.
       expect(turn.spanContext().traceId).not.toBe(idsOf(running.traceparent).traceId);
-      expect(idsOf(answer.traceparent)).toEqual({ traceId: turn.spanContext().traceId, spanId: turn.spanContext().spanId });
+      expect(idsOf(answer.traceparent)).toEqual({
+        traceId: turn.spanContext().traceId,
+        spanId: turn.spanContext().spanId,
+      });
     } finally {
       gate.open();
       await a.stop();
@@ -188,7 +191,10 @@ describe("an instance that takes a session over from one cut off from the databa
         },
       ]);
       // The re-run's own span is stored with it as it starts, as the first run's was (what a later re-run links to).
-      expect(idsOf(rerun.traceparent)).toEqual({ traceId: span.spanContext().traceId, spanId: span.spanContext().spanId });
+      expect(idsOf(rerun.traceparent)).toEqual({
+        traceId: span.spanContext().traceId,
+        spanId: span.spanContext().spanId,
+      });
     } finally {
       gate.open();
       await a.stop();

@@ -165,7 +165,7 @@ export class RunTelemetry {
  * on as `telemetry.span`; the run fills in its attributes and ends it. Contract: undefined when no SDK records it.
  * @example
  * const span = startInvokeAgentSpan({ agentName: "helper" });
- * await store.startRun({ id, traceparent: span && traceparentOf(span.spanContext()) });
+ * await saveRun(runId, span?.spanContext());
  * agentLoop(prompts, context, { model, streamFn, telemetry: { agentName: "helper", ...(span ? { span } : {}) } });
  */
 export function startInvokeAgentSpan(config: AgentTelemetryConfig | undefined): Span | undefined {

@@ -9,8 +9,8 @@ import {
   type StreamFn,
   startInvokeAgentSpan,
 } from "@chorus/core";
-import { SpanStatusCode } from "@opentelemetry/api";
 import { type ChildRunner, type ChildRunOutcome, parseTrustTier } from "@chorus/tools";
+import { SpanStatusCode } from "@opentelemetry/api";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";

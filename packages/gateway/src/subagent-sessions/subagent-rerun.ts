@@ -30,9 +30,10 @@ export function rerunOf(
 ): { readonly sessionKey: string; readonly resumes?: string } | undefined {
   const mark = meta?.[RERUN_META] as Partial<RerunMark> | undefined;
   if (mark?.parentRunId !== parentRunId || typeof mark.sessionKey !== "string") return undefined;
-  return typeof mark.resumes === "string" ? { sessionKey: mark.sessionKey, resumes: mark.resumes } : { sessionKey: mark.sessionKey };
+  return typeof mark.resumes === "string"
+    ? { sessionKey: mark.sessionKey, resumes: mark.resumes }
+    : { sessionKey: mark.sessionKey };
 }
-
 
 /**
  * The run id a background sub-agent's task was spawned as: the one in its session key, whichever run (the first, or a

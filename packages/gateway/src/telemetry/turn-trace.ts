@@ -3,7 +3,6 @@ import type { LaneItem } from "../lanes/lane-item.js";
 import { gatewayInstruments } from "./gateway-instruments.js";
 import { resumesLink } from "./resumes-link.js";
 
-
 /**
  * One turn's telemetry: it ends its messages' inbound spans (their queue wait), runs the turn inside the first
  * message's trace (so `invoke_agent` and the deliveries are its children), links the turn to the runs it resumes
