@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { InjectedMessage } from "@chorus/gateway";
 import { SqliteMemoryStore } from "@chorus/memory";
 import type { ChildOptions } from "./fixtures/durable-gateway-child.js";
+import { CHILD_PROCESS_ENV } from "./fixtures/child-process-env.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
@@ -56,7 +57,7 @@ export async function startGatewayChild(options: ChildOptions): Promise<GatewayC
       join(fixtures, "durable-gateway-child.ts"),
       JSON.stringify(options),
     ],
-    { stdio: ["pipe", "pipe", "pipe"] },
+    { stdio: ["pipe", "pipe", "pipe"], env: CHILD_PROCESS_ENV },
   );
   children.add(child);
   const lines: ChildLine[] = [];
