@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { InjectedMessage } from "@chorus/gateway";
 import { SqliteMemoryStore } from "@chorus/memory";
-import type { ChildOptions } from "./fixtures/durable-gateway-child.js";
 import { CHILD_PROCESS_ENV } from "./fixtures/child-process-env.js";
+import type { ChildOptions } from "./fixtures/durable-gateway-child.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
