@@ -5,8 +5,8 @@ import { converse, expectedEchoes, telegramChat } from "./support/cluster-chats.
 import { lastUserText, TestCluster } from "./support/test-cluster.js";
 
 const LEASE_MS = 2000;
-/** How long the model keeps the cut-off instance's turn waiting: longer than the takeover takes. */
-const STALL_MS = 10_000;
+/** The longest the model keeps the cut-off instance's turn waiting; the test ends the stall once p is back. */
+const STALL_MS = 60_000;
 
 let cluster: TestCluster;
 let gate: NetworkGate;
@@ -66,6 +66,7 @@ describe("a chorus instance cut off from PostgreSQL", () => {
     // p comes back while its turn still waits; when the model answers, p's commit carries the old epoch and the
     // database refuses it: nothing of it is written, no second answer reaches the chat.
     gate.open();
+    cluster.model.endStalls();
     const refused = await p.bot.waitForLine(/was taken over by another instance/);
     expect(refused).toContain(chat.sessionKey);
     // p stopped renewing while cut off, and rejoins with its share once back.

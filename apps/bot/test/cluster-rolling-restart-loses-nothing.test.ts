@@ -30,6 +30,11 @@ describe("a rolling restart of three chorus instances under load", () => {
     // Every chat keeps talking until the restarts are over: each message a moment after the last was answered (the
     // gateway's per-session rate cap, 30 a minute on each instance, would drop a faster talker's messages).
     let rolling = true;
+    // A chat's pause ends early once the restarts are over: the load is then done, nothing is left to wait for.
+    let endRolling = (): void => {};
+    const rolled = new Promise<void>((resolve) => {
+      endRolling = resolve;
+    });
     const sent = new Map<ClusterChat, number>();
     const load = Promise.all(
       chats.map(async (chat) => {
@@ -37,7 +42,7 @@ describe("a rolling restart of three chorus instances under load", () => {
         while (rolling || n < 2) {
           await converse(chat, n, n + 1);
           n += 1;
-          await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+          await Promise.race([new Promise((resolve) => setTimeout(resolve, THINK_MS)), rolled]);
         }
         sent.set(chat, n);
       }),
@@ -56,6 +61,7 @@ describe("a rolling restart of three chorus instances under load", () => {
       }
     } finally {
       rolling = false;
+      endRolling();
     }
     await load;
     expect(restarts).toEqual(NAMES);

@@ -69,6 +69,11 @@ export interface SlackChannelOptions extends ChannelAccountOptions {
    * Default 15 000 ms.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * The app's Web API calls retry a failure twice before it reaches the caller: after this pause, then after twice
+   * it (at most 1 000 ms), plus any retry-after Slack asks for. Default 500 ms; tests of retries shorten it.
+   */
+  readonly webApiRetryDelayMs?: number;
   /** Deliver every message in channels the app is in, not only mentions. Default false. */
   readonly respondToAllMessages?: boolean;
   /**
@@ -104,8 +109,13 @@ function reconnectRetries(maxDelayMs: number) {
   return { forever: true, retries: 20, factor: 1.3, minTimeout: Math.min(1000, maxDelayMs), maxTimeout: maxDelayMs };
 }
 
-/** Retries of the app's Web API calls: about 1.5 s of them (plus any retry-after), then the caller decides. */
-const APP_CLIENT_RETRIES = { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 1000 };
+/**
+ * Retries of the app's Web API calls: two, `firstDelayMs` and then twice that apart (at most 1 s; by default about
+ * 1.5 s of them, plus any retry-after), then the caller decides.
+ */
+function appClientRetries(firstDelayMs: number) {
+  return { retries: 2, factor: 2, minTimeout: firstDelayMs, maxTimeout: Math.max(1000, firstDelayMs) };
+}
 
 interface WorkingMark {
   readonly channel: string;
@@ -170,7 +180,11 @@ export class SlackChannel implements Channel {
     // the options it is given (its default: 100 retries, delays growing by 1.3× without a cap), and sharing them gave
     // the app's sends that policy too — a reply could wait inside the WebClient long after Slack was back.
     const timeout = options.requestTimeoutMs ?? 15_000;
-    const appClientOptions = { ...clientOptions, timeout, retryConfig: APP_CLIENT_RETRIES };
+    const appClientOptions = {
+      ...clientOptions,
+      timeout,
+      retryConfig: appClientRetries(options.webApiRetryDelayMs ?? 500),
+    };
     const logLevel = bolt.LogLevel.ERROR;
     const logger = forwardingSlackLogger(options.onError, logLevel);
     const app =

@@ -12,17 +12,22 @@ async function start(
   {
     mode = "socket",
     clientPingTimeoutMs,
+    webApiRetryDelayMs,
     seen,
     gateway,
   }: {
     mode?: "socket" | "http";
     clientPingTimeoutMs?: number;
+    webApiRetryDelayMs?: number;
     seen?: InboundMessage[];
     gateway?: Partial<GatewayOptions>;
   } = {},
 ) {
   const f = cleanup.track(await startFakeSlack({ mode, pingIntervalMs: 1_000 }));
-  const channel = slackChannelOn(f, clientPingTimeoutMs === undefined ? {} : { clientPingTimeoutMs });
+  const channel = slackChannelOn(f, {
+    ...(clientPingTimeoutMs === undefined ? {} : { clientPingTimeoutMs }),
+    ...(webApiRetryDelayMs === undefined ? {} : { webApiRetryDelayMs }),
+  });
   const running = cleanup.track(
     await startChannelGateway({
       channels: [seen === undefined ? channel : tapInbound(channel, seen)],
@@ -157,13 +162,18 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway ↔ scripted model", () => {
 
   it("a 429 storm during a reply: the reply still arrives complete, exactly once", async () => {
     const answer = `${"a".repeat(3000)}\n\n${"b".repeat(3000)}`;
-    const { f } = await start([answer], { gateway: { outbox: { pollMs: 50 } } });
-    // Four in a row: more than the WebClient's own retries, so the outbox waits out the rest.
-    f.failNext({ method: "chat.postMessage", status: 429, times: 4, retryAfterSeconds: 1 });
+    const { f } = await start([answer], {
+      gateway: { outbox: { pollMs: 50, baseRetryMs: 50 } },
+      webApiRetryDelayMs: 10,
+    });
+    // Four in a row: more than the WebClient's own retries, so the outbox retries the rest. Retry-after 0 (Slack's is
+    // whole seconds): waiting it out is proven in outbound.test.ts; here it would only add seconds of idling.
+    f.failNext({ method: "chat.postMessage", status: 429, times: 4, retryAfterSeconds: 0 });
     await f.injectDm({ text: "go" });
     await expect
       .poll(() => botTexts(f, f.dmChannel()), { timeout: 15_000 })
       .toEqual(["a".repeat(3000), "b".repeat(3000)]);
+    expect(f.callsTo("chat.postMessage").filter((call) => call.status === 429)).toHaveLength(4);
   }, 20_000);
 
   it("keeps chat.update preview edits to about one a second per conversation while streaming", async () => {

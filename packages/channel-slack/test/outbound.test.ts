@@ -123,7 +123,8 @@ describe("Slack channel: sending, editing and the working indication through the
 
   it("waits out a 429 storm: every chunk arrives exactly once and in order", async () => {
     const fake = await startFake();
-    const c = await startChannel(fake);
+    // The client's own pause between retries shortened: what is waited out here is Slack's retry-after.
+    const c = await startChannel(fake, { webApiRetryDelayMs: 10 });
     fake.failNext({ method: "chat.postMessage", status: 429, times: 2, retryAfterSeconds: 1 });
     const chunks = ["first chunk", "second chunk", "third chunk"];
     for (const chunk of chunks) await c.send({ chatType: "group", chatId: fake.channels.random }, { text: chunk });
@@ -133,7 +134,7 @@ describe("Slack channel: sending, editing and the working indication through the
 
   it("rejects a send as rate-limited, with the retry-after, once a 429 streak outlasts the client's own retries", async () => {
     const fake = await startFake();
-    const c = await startChannel(fake);
+    const c = await startChannel(fake, { webApiRetryDelayMs: 10 });
     fake.failNext({ method: "chat.postMessage", status: 429, times: 3, retryAfterSeconds: 1 });
     const refused = await c
       .send({ chatType: "group", chatId: fake.channels.random }, { text: "later" })

@@ -9,7 +9,7 @@ afterEach(() => cleanup.closeAll());
 
 /**
  * A gateway on a Socket Mode app whose every connection goes through a gate: the Web API and, as Slack hands the link
- * out on the address asked, the socket. Relinks are quick (300 ms).
+ * out on the address asked, the socket. Relinks are quick (300 ms), and so are the Web API client's own retries.
  */
 async function startBehindGate(
   script: (gate: Awaited<ReturnType<typeof startNetworkGate>>) => Script,
@@ -26,6 +26,7 @@ async function startBehindGate(
     slackApiUrl: `${gate.url}${new URL(f.apiUrl).pathname}`,
     clientPingTimeoutMs: 300,
     reconnectMaxDelayMs: 300,
+    webApiRetryDelayMs: 50,
     ...channelOptions,
   });
   const g = cleanup.track(

@@ -60,6 +60,13 @@ export interface TelegramChannelOptions extends ChannelAccountOptions {
    * long, not grammy's default 500 s. Default 30.
    */
   readonly longPollSeconds?: number;
+  /**
+   * Seconds a request gets beyond the long poll's own wait before it is given up (see `longPollSeconds`). Default 10;
+   * tests of a dead connection shorten it.
+   */
+  readonly requestMarginSeconds?: number;
+  /** Pause (ms) between failed long polls while Telegram cannot be reached. Default 1000. */
+  readonly pollRetryMs?: number;
   /** Longest `retry_after` (seconds) auto-retry waits out before the send fails as rate-limited. Default 60. */
   readonly maxRetryDelaySeconds?: number;
 }
@@ -79,9 +86,9 @@ export const TELEGRAM_CAPABILITIES: ChannelCapabilities = {
 
 const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
 
-/** Pause between failed long polls. */
+/** Pause between failed long polls (default of `pollRetryMs`). */
 const POLL_RETRY_MS = 1000;
-/** Time a request gets beyond the long poll's own wait. */
+/** Time a request gets beyond the long poll's own wait (default of `requestMarginSeconds`). */
 const REQUEST_MARGIN_SECONDS = 10;
 
 /**
@@ -148,7 +155,7 @@ export class TelegramChannel implements Channel {
       import("@grammyjs/runner"),
     ]);
     const longPollSeconds = this.#options.longPollSeconds ?? 30;
-    const timeoutSeconds = longPollSeconds + REQUEST_MARGIN_SECONDS;
+    const timeoutSeconds = longPollSeconds + (this.#options.requestMarginSeconds ?? REQUEST_MARGIN_SECONDS);
     const apiRoot = this.#options.apiRoot ?? "https://api.telegram.org";
     const pool = createConnectionPool(apiRoot);
     this.#pool = pool;
@@ -218,7 +225,7 @@ export class TelegramChannel implements Channel {
               this.#runner = run(bot, {
                 runner: {
                   fetch: { timeout: longPollSeconds },
-                  retryInterval: POLL_RETRY_MS,
+                  retryInterval: this.#options.pollRetryMs ?? POLL_RETRY_MS,
                   maxRetryTime: Number.POSITIVE_INFINITY,
                   silent: true,
                 },

@@ -151,7 +151,8 @@ describe("gateway instances sharing one PostgreSQL database", () => {
   });
 
   it("answers a message whose wake-up never came (the taker died right after storing it) at the owner's sweep", async () => {
-    const a = await instance("a", "sweep");
+    // a sweeps every 200 ms (default here 1 s): the sweep is what answers, so it need not be waited for longer.
+    const a = await instance("a", "sweep", { sweepMs: 200 });
     const b = await instance("b", "sweep", { start: false });
     try {
       const ofA = senderOwnedBy(a, "ann");

@@ -27,32 +27,42 @@ const config = {
   channels: [{ channel: "test", dmPolicy: "open" as const, admins: senders }],
 };
 
-/** "spawn" starts a background helper whose task takes `SLOW_MS`; a result coming back is acknowledged. */
+/**
+ * "spawn" starts a background helper whose task takes `slowMs`; a result coming back is acknowledged. The task is slow
+ * (`SLOW_MS`) at the instance that is cut off, so that it is still running then, and quick at the one that runs it
+ * again (nothing there waits for it).
+ */
 const SLOW_MS = 3000;
-function script(context: StreamContext): ScriptedTurn {
-  const last = context.messages.at(-1) as { role: string; content: unknown } | undefined;
-  const said = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content);
-  if (last?.role === "toolResult") return "spawned";
-  if (said === "spawn") {
-    return {
-      toolCalls: [
-        {
-          name: "spawn_agent",
-          args: { agent: "helper", task: "slow", mode: "background", label: "slow helper", timeoutSeconds: 120 },
-        },
-      ],
-    };
-  }
-  if (said === "slow") return { blocks: [{ type: "text", text: "slow result", delayMs: SLOW_MS }] };
-  if (said.startsWith("[Background sub-agent")) return `Parent got it: ${said.split("\n\n")[1] ?? ""}`;
-  return "ok";
-}
+const RERUN_MS = 100;
+const scriptTaking =
+  (slowMs: number) =>
+  (context: StreamContext): ScriptedTurn => {
+    const last = context.messages.at(-1) as { role: string; content: unknown } | undefined;
+    const said = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content);
+    if (last?.role === "toolResult") return "spawned";
+    if (said === "spawn") {
+      return {
+        toolCalls: [
+          {
+            name: "spawn_agent",
+            args: { agent: "helper", task: "slow", mode: "background", label: "slow helper", timeoutSeconds: 120 },
+          },
+        ],
+      };
+    }
+    if (said === "slow") return { blocks: [{ type: "text", text: "slow result", delayMs: slowMs }] };
+    if (said.startsWith("[Background sub-agent")) return `Parent got it: ${said.split("\n\n")[1] ?? ""}`;
+    return "ok";
+  };
 
 interface Instance extends ClusterMember {
   stop(): Promise<void>;
 }
 
-/** An instance on its own schema; `withHelper: false` has no "helper" sub-agent configured. */
+/**
+ * An instance on its own schema; one `throughGate` can be cut off (and runs the task slowly). `withHelper: false` has
+ * no "helper" sub-agent configured.
+ */
 async function instance(name: string, throughGate: boolean, schema: string, withHelper = true): Promise<Instance> {
   const store = await PostgresSessionStore.open({
     url: `postgres://${TEST_SERVER.user}@127.0.0.1:${throughGate ? gate.port : TEST_SERVER.port}/${database.name}`,
@@ -67,7 +77,7 @@ async function instance(name: string, throughGate: boolean, schema: string, with
     config,
     store,
     channels: [channel],
-    streamFn: scriptedStreamFn(script),
+    streamFn: scriptedStreamFn(scriptTaking(throughGate ? SLOW_MS : RERUN_MS)),
     models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
     selfIds: { "test/main": "bot" },
     replyMode: "block",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { InjectedMessage } from "@chorus/gateway";
 import { SqliteMemoryStore } from "@chorus/memory";
+import { CHILD_PROCESS_ENV } from "./fixtures/child-process-env.js";
 import type { ChildOptions } from "./fixtures/durable-gateway-child.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
@@ -62,7 +63,7 @@ export async function startGatewayChild(options: ChildOptions): Promise<GatewayC
       join(fixtures, "durable-gateway-child.ts"),
       JSON.stringify(options),
     ],
-    { stdio: ["pipe", "pipe", "pipe"] },
+    { stdio: ["pipe", "pipe", "pipe"], env: CHILD_PROCESS_ENV },
   );
   children.add(child);
   const lines: ChildLine[] = [];

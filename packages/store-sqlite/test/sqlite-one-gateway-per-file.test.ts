@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { type SessionStore, SessionStoreError } from "@chorus/gateway";
 import { afterEach, expect, it } from "vitest";
 import { SqliteSessionStore } from "../src/index.js";
+import { CHILD_PROCESS_ENV } from "./fixtures/child-process-env.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const SESSION = { key: "main:bot:test:dm:1", agentId: "main", channel: "test", accountId: "bot", chatId: "1" };
@@ -73,7 +74,7 @@ it("refuses while another process has the file open, and not after that process 
   const writer = spawn(
     process.execPath,
     ["--import", join(fixtures, "resolve-ts-specifiers.mjs"), join(fixtures, "store-append-until-killed.ts"), path],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: CHILD_PROCESS_ENV },
   );
   child = writer;
   const exited = new Promise<void>((resolve) => writer.once("exit", () => resolve()));

@@ -6,6 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
 import { SqliteSessionStore } from "../src/index.js";
+import { CHILD_PROCESS_ENV } from "./fixtures/child-process-env.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const SESSION_KEY = "main:bot:test:dm:1";
@@ -25,7 +26,7 @@ function killWriterAfter(dbPath: string, turns: number): Promise<{ lastReported:
   const writer = spawn(
     process.execPath,
     ["--import", join(fixtures, "resolve-ts-specifiers.mjs"), join(fixtures, "store-append-until-killed.ts"), dbPath],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: CHILD_PROCESS_ENV },
   );
   child = writer;
   const exited = new Promise<void>((resolve) => writer.once("exit", () => resolve()));

@@ -38,7 +38,7 @@ export async function startDemoWebchatBot(
     source: "test",
     logger: silentLogger(),
     cwd: dir,
-    demoTokenDelayMs: 20,
+    demoTokenDelayMs: 5,
     wrapStreamFn: gate.wrap,
     ...(extra.metrics === undefined ? {} : { metrics: extra.metrics }),
   });

@@ -24,6 +24,12 @@ export interface FakeLlmServer {
   enqueue(...scripts: FakeLlmScriptSource[]): void;
   /** Scripts still waiting for a request. */
   pending(): number;
+  /**
+   * Ends every `stall` under way now; each of those scripts goes on with its next step. For a test that holds an
+   * answer back until something else happened, instead of guessing how long that takes.
+   * @example model.enqueue([{ type: "stall", ms: 60_000 }, { type: "text", text: "late" }]); … model.endStalls();
+   */
+  endStalls(): void;
   /** Stops listening and destroys every open socket; resolves when the server is closed. */
   close(): Promise<void>;
 }
@@ -163,6 +169,9 @@ export async function startFakeLlmServer(
       queue.push(...scripts);
     },
     pending: () => queue.length,
+    endStalls: () => {
+      for (const entry of [...timers]) entry.resolve();
+    },
     close: async () => {
       closing = true;
       for (const entry of [...timers]) entry.resolve();
