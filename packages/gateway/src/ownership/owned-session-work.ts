@@ -32,6 +32,8 @@ export class OwnedSessionWork {
   readonly #ownership: SessionOwnership;
 
   readonly #goals: GoalsThatMove | undefined;
+  /** Sessions being taken over, with the takeover's work. */
+  readonly #takeovers = new Map<string, Promise<void>>();
 
   /** `goals`: moves autonomous goals with their sessions. */
   constructor(ctx: GatewayContext, dispatcher: OutboxDispatcher, ownership: SessionOwnership, goals?: GoalsThatMove) {
@@ -52,7 +54,12 @@ export class OwnedSessionWork {
       })
       .finally(() => {
         for (const key of keys) order?.end(key);
+        if (event.type !== "gained") return;
+        for (const key of takenOver(event)) if (this.#takeovers.get(key) === work) this.#takeovers.delete(key);
       });
+    // A wake-up or sweep for a session being taken over waits for the takeover: its transcript is repaired first, and
+    // the turn answering the interrupted run's messages is the takeover's (it links to that run's span).
+    if (event.type === "gained") for (const key of takenOver(event)) this.#takeovers.set(key, work);
     this.#ctx.track(work);
   }
 
@@ -107,14 +114,14 @@ export class OwnedSessionWork {
   }
 
   /**
-   * Takes up every session's stored messages; resolves once each is in its lane (or failed, logged). `resumes`: the
-   * traceparents of the interrupted runs, by session, that the turns answering them link to.
+   * Takes up every session's stored messages; resolves once each is in its lane (or failed, logged). `takeover` (set
+   * by a takeover only): the traceparents of the interrupted runs, by session, that the turns answering them link to.
    */
-  async #answer(sessions: readonly UnansweredSession[], resumes?: ReadonlyMap<string, string>): Promise<void> {
+  async #answer(sessions: readonly UnansweredSession[], takeover?: ReadonlyMap<string, string>): Promise<void> {
     const taking = sessions
       .filter((unanswered) => !isSubagentKey(unanswered.session.key))
       .map((unanswered) =>
-        this.#answerOne(unanswered, resumes?.get(unanswered.session.key)).catch((error: unknown) => {
+        this.#answerOne(unanswered, takeover).catch((error: unknown) => {
           const sessionKey = unanswered.session.key;
           this.#ctx.logger.error({ sessionKey, error: describeError(error) }, "could not take up stored messages");
         }),
@@ -123,8 +130,11 @@ export class OwnedSessionWork {
   }
 
   /** Takes the session's stored, unanswered user messages that this process has not taken yet into its lane. */
-  #answerOne(unanswered: UnansweredSession, resumes: string | undefined): Promise<void> {
-    return takeUpStoredMessages(this.#ctx, this.#ownership, unanswered, resumes);
+  async #answerOne(unanswered: UnansweredSession, takeover: ReadonlyMap<string, string> | undefined): Promise<void> {
+    const key = unanswered.session.key;
+    // Not the takeover itself: a takeover of this session under way settles it first.
+    if (takeover === undefined) await this.#takeovers.get(key);
+    return takeUpStoredMessages(this.#ctx, this.#ownership, unanswered, takeover?.get(key));
   }
 }
 
@@ -135,6 +145,14 @@ function interruptedSpans(runs: readonly RunRecord[]): Map<string, string> {
     if (run.depth === 0 && run.traceparent !== undefined) spans.set(run.sessionKey, run.traceparent);
   }
   return spans;
+}
+
+/** The sessions a takeover settles: those with interrupted runs and those with stored, unanswered messages. */
+function takenOver(event: Extract<OwnershipEvent, { type: "gained" }>): Set<string> {
+  return new Set([
+    ...event.interruptedRuns.map((run) => run.sessionKey),
+    ...event.unanswered.map((unanswered) => unanswered.session.key),
+  ]);
 }
 
 /** The sessions whose stored, unanswered messages an ownership event has this instance take up. */
