@@ -17,6 +17,8 @@ function usage(): string {
     "  --platform telegram,slack   --system chorus,chat-sdk-ai-redis,…   pick platforms / systems",
     "  --profile [system]    one round of one system (default chorus) with node --cpu-prof; prints the top entries",
     "  --chat-sdk-concurrency concurrent|queue|drop   the Chat SDK bots' concurrency strategy (default concurrent)",
+    "flags of the latency suite:",
+    "  --platform telegram,discord,slack   --telemetry off|on   --messages N   pick rows / timed messages per row (default 240)",
     "flags of the cluster suite (PostgreSQL on 127.0.0.1:5432, see bench/README.md):",
     "  --chats N  --messages N   chats and messages per chat of each throughput row (default 20 × 10)",
     "  --kills N  --lease-ms N   kill -9 failovers timed (default 10) and the instances' leaseMs (default: the store's, 3000)",
