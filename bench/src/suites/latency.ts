@@ -62,7 +62,11 @@ export const latencySuite: BenchSuite = {
   description: "per platform fake: delivery → first reply chunk minus model time through the full Gateway (SQLite)",
   async run(progress, flags) {
     const options = latencyOptions(flags);
-    const workload = { ...WORKLOAD, messages: options.messages ?? WORKLOAD.messages };
+    const workload = {
+      ...WORKLOAD,
+      messages: options.messages ?? WORKLOAD.messages,
+      warmupMessages: options.warmupMessages ?? WORKLOAD.warmupMessages,
+    };
     const factories = await loadChannelFactories();
     const pieces = await loadGatewayPieces();
     if ("unavailable" in factories || "unavailable" in pieces) {
