@@ -42,8 +42,7 @@ function post(
   timeoutMs: number,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...headersOf(init.headers) };
-    headers["content-length"] = String(Buffer.byteLength(body));
+    const headers = { ...headersOf(init.headers), "content-length": String(Buffer.byteLength(body)) };
     const send = protocol === "https:" ? httpsRequest : httpRequest;
     const req = send(url, { method: init.method ?? "POST", headers, agent });
     let timer: NodeJS.Timeout | undefined;
@@ -93,6 +92,8 @@ function post(
 
 function headersOf(headers: RequestInit["headers"]): Record<string, string> {
   if (headers === undefined) return {};
+  // The WebClient passes a plain object; a Headers or a list of pairs is read through Headers.
+  if (!(headers instanceof Headers) && !Array.isArray(headers)) return headers as Record<string, string>;
   return Object.fromEntries(new Headers(headers).entries());
 }
 
