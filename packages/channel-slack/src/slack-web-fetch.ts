@@ -5,10 +5,9 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 export type SlackWebFetch = (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /**
- * A `fetch` for the Slack WebClient over node:http(s) with keep-alive connections. Node's global fetch (undici) cost a
- * reply about twice the CPU of a plain request, took several event-loop turns before the request was written (during
- * which other chats' work ran first), and put a resource-timing entry per call in the global performance buffer (once
- * full, each call dispatched a "buffer full" event). Web API calls are url-encoded form posts with small JSON answers:
+ * A `fetch` for the Slack WebClient over node:http(s) with keep-alive connections. Node's global fetch (undici) wrote a
+ * reply's request several event-loop turns after the call (other chats' work ran in each of them first), and put a
+ * resource-timing entry per call in the global performance buffer (once full, each call queued a "buffer full" event). Web API calls are url-encoded form posts with small JSON answers:
  * those take this path; anything else (a multipart file upload) goes to the global fetch.
  * Contract: the whole call, answer body included, is given up after `timeoutMs` (rejecting like an aborted fetch);
  * the caller's `signal` aborts it too; redirects are not followed (the WebClient asks for `redirect: "error"`).
