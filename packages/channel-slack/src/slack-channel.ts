@@ -36,6 +36,7 @@ import {
   type SlackSelf,
 } from "./slack-inbound.js";
 import { forwardingSlackLogger } from "./slack-logger.js";
+import { slackWebFetch } from "./slack-web-fetch.js";
 
 /** Options of one Slack app, one workspace install (with `accountId`, `onError` and `now` of ChannelAccountOptions). */
 export interface SlackChannelOptions extends ChannelAccountOptions {
@@ -180,9 +181,10 @@ export class SlackChannel implements Channel {
     // the options it is given (its default: 100 retries, delays growing by 1.3× without a cap), and sharing them gave
     // the app's sends that policy too — a reply could wait inside the WebClient long after Slack was back.
     const timeout = options.requestTimeoutMs ?? 15_000;
+    // Its fetch keeps the time limit itself (the WebClient's own `timeout` makes an AbortSignal.timeout per call).
     const appClientOptions = {
       ...clientOptions,
-      timeout,
+      fetch: slackWebFetch(timeout),
       retryConfig: appClientRetries(options.webApiRetryDelayMs ?? 500),
     };
     const logLevel = bolt.LogLevel.ERROR;

@@ -101,4 +101,21 @@ describe("Slack ↔ bolt (Socket Mode) ↔ Gateway when Slack cannot be reached 
     await expect.poll(() => botTexts(), { timeout: 10_000 }).toEqual(["before", "after"]);
     expect(f.callsTo("apps.connections.open").length).toBeGreaterThan(opened);
   }, 30_000);
+  it("gives up a send on a pooled Web API connection that died silently, and delivers it on a new one", async () => {
+    const { f, gate, botTexts } = await startBehindGate(() => ["before", "after"], {
+      pingIntervalMs: 500,
+      requestTimeoutMs: 1_000,
+    });
+    await f.injectDm({ text: "hello" });
+    await expect.poll(() => botTexts(), { timeout: 5_000 }).toEqual(["before"]);
+
+    // The keep-alive connection the first reply went over goes silent for good; new connections work.
+    gate.stall();
+    gate.open();
+    // The socket link went silent too: the event comes again on the next link (not awaited: the first try is lost).
+    void f.injectDm({ text: "still there?" }).catch(() => {});
+    // The send on the dead connection is given up after the request timeout and tried again on a new connection.
+    await expect.poll(() => botTexts(), { timeout: 10_000 }).toEqual(["before", "after"]);
+    expect(f.callsTo("chat.postMessage").filter((call) => call.status === 200)).toHaveLength(2);
+  }, 30_000);
 });

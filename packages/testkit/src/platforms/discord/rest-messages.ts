@@ -92,9 +92,12 @@ function earlierWithNonce(
   const { nonce, enforce_nonce: enforce } = ctx.body;
   if (enforce !== true || (typeof nonce !== "string" && typeof nonce !== "number")) return undefined;
   const since = Date.now() - NONCE_WINDOW_MS;
-  return ctx.world.messages
-    .history(channel.id)
-    .find((m) => m.author.id === bot.user.id && m.nonce === nonce && Date.parse(m.timestamp) >= since);
+  // From the newest back to the window's start: a bench's long channel is not copied and scanned whole per send.
+  return ctx.world.messages.findNewest(
+    channel.id,
+    (m) => m.author.id === bot.user.id && m.nonce === nonce,
+    (m) => Date.parse(m.timestamp) >= since,
+  );
 }
 
 export const createMessage: RestHandler = (ctx) => {

@@ -39,6 +39,20 @@ export class ConversationStore<M> {
     return [...(this.#byChannel.get(channelId) ?? [])];
   }
 
+  /**
+   * The newest message of a channel that `matches`, looking back from the newest while `stillRecent` holds (messages
+   * are in arrival order, so the first one too old ends the search). Contract: copies nothing.
+   */
+  findNewest(channelId: string, matches: (message: M) => boolean, stillRecent: (message: M) => boolean): M | undefined {
+    const list = this.#byChannel.get(channelId) ?? [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      const message = list[i] as M;
+      if (!stillRecent(message)) return undefined;
+      if (matches(message)) return message;
+    }
+    return undefined;
+  }
+
   channels(): string[] {
     return [...this.#byChannel.keys()];
   }

@@ -117,7 +117,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       appLevel: app !== undefined,
       params,
       // A client that came through a gate gets its socket link through it too.
-      origin: new URL(urlAsAddressed(req, origin)).origin,
+      origin: () => new URL(urlAsAddressed(req, origin)).origin,
       issueTicket: (a) => links.issueTicket(a),
     };
     answer(200, implementation(ctx));

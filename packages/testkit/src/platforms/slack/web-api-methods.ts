@@ -11,8 +11,8 @@ export interface WebApiContext {
   /** Whether the call was made with the app-level (`xapp-`) token. */
   readonly appLevel: boolean;
   readonly params: Record<string, unknown>;
-  /** Base URL of the fake, for `apps.connections.open`. */
-  readonly origin: string;
+  /** Base URL of the fake as the client addressed it, for `apps.connections.open` (worked out only when asked). */
+  readonly origin: () => string;
   /** Registers a Socket Mode ticket and returns it. */
   readonly issueTicket: (account: SlackBotAccount) => string;
 }
@@ -248,7 +248,7 @@ export const webApiMethods: Readonly<Record<string, WebApiMethod>> = {
         },
   "apps.connections.open": (ctx) =>
     ctx.appLevel
-      ? { ok: true, url: `${ctx.origin.replace(/^http/, "ws")}/link/?ticket=${ctx.issueTicket(ctx.account)}` }
+      ? { ok: true, url: `${ctx.origin().replace(/^http/, "ws")}/link/?ticket=${ctx.issueTicket(ctx.account)}` }
       : fail("not_allowed_token_type"),
   "chat.postMessage": botOnly(postMessage),
   "chat.update": botOnly(update),
