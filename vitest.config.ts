@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -33,6 +34,9 @@ function hasTests(dir: string): boolean {
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most files wait on child processes,
+    // sockets and timers, so two workers there halve the wall time (477 s → 284 s measured) without starving either.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
