@@ -79,6 +79,12 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // The pool takes its own "error" listener off a connection it hands out: a reset between two statements (nothing
+  // awaiting a query then) would be an uncaught "error" event. It marks the connection broken instead.
+  const onError = (error: Error): void => {
+    broken ??= error;
+  };
+  client.on("error", onError);
   try {
     counter.count++;
     await client.query("BEGIN");
@@ -100,6 +106,7 @@ export async function inTransaction<T>(
     broken ??= error instanceof Error && isConnectionFailure(error) ? error : undefined;
     throw error;
   } finally {
+    client.removeListener("error", onError);
     client.release(broken);
   }
 }
