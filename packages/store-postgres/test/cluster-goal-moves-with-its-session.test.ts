@@ -1,10 +1,7 @@
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, SUPERVISOR_SYSTEM_PROMPT, TestChannel } from "@chorus/gateway";
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import { expect, it, vi } from "vitest";
 import {
   type ClusterMember,
   heldShards,
@@ -13,17 +10,9 @@ import {
   sessionKeyOf,
   stopOnce,
 } from "./fixtures/cluster-member.js";
+import { databaseBehindAGate, openClusterStore } from "./fixtures/database-behind-a-gate.js";
 
-let database: ScratchDatabase;
-let gate: NetworkGate;
-beforeAll(async () => {
-  database = await createScratchDatabase();
-  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
-});
-afterAll(async () => {
-  await gate.close();
-  await database.drop();
-});
+const { gate, url } = await databaseBehindAGate();
 
 const model = fakeModel();
 const config = {
@@ -47,14 +36,7 @@ function turnsAsked(calls: readonly { context: StreamContext }[]): number[] {
 }
 
 async function instance(name: string, throughGate: boolean): Promise<Instance> {
-  const store = await PostgresSessionStore.open({
-    url: throughGate ? `postgres://${TEST_SERVER.user}@127.0.0.1:${gate.port}/${database.name}` : database.url,
-    schema: "goal_moves",
-    connectTimeoutMs: 1000,
-    queryTimeoutMs: 2000,
-    cluster: { instanceId: name, leaseMs: 1500, sweepMs: 1000 },
-    onWarning: () => {},
-  });
+  const store = await openClusterStore(url(throughGate), name, "goal_moves");
   const channel = new TestChannel({ id: "test", accountId: "main" });
   // Each autonomous turn answers "step N"; the supervisor never finds the goal achieved.
   const streamFn = scriptedStreamFn((context) => {

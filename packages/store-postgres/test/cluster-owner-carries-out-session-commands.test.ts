@@ -2,10 +2,7 @@ import { DEFAULT_SUMMARY_PROMPT } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
 import { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway/testing";
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import { describe, expect, it, vi } from "vitest";
 import {
   type ClusterMember,
   heldShards,
@@ -14,17 +11,9 @@ import {
   sessionKeyOf,
   stopOnce,
 } from "./fixtures/cluster-member.js";
+import { databaseBehindAGate, openClusterStore } from "./fixtures/database-behind-a-gate.js";
 
-let database: ScratchDatabase;
-let gate: NetworkGate;
-beforeAll(async () => {
-  database = await createScratchDatabase();
-  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
-});
-afterAll(async () => {
-  await gate.close();
-  await database.drop();
-});
+const { gate, url } = await databaseBehindAGate();
 
 const model = fakeModel();
 const config = {
@@ -54,14 +43,7 @@ function lastText(context: { messages: readonly unknown[] }): string {
 
 /** An instance of the cluster on `schema`; `throughGate`: it reaches the database through the test's NetworkGate. */
 async function instance(name: string, schema: string, throughGate = false): Promise<Instance> {
-  const store = await PostgresSessionStore.open({
-    url: throughGate ? `postgres://${TEST_SERVER.user}@127.0.0.1:${gate.port}/${database.name}` : database.url,
-    schema,
-    connectTimeoutMs: 1000,
-    queryTimeoutMs: 2000,
-    cluster: { instanceId: name, leaseMs: 1500, sweepMs: 1000 },
-    onWarning: () => {},
-  });
+  const store = await openClusterStore(url(throughGate), name, schema);
   const channel = new TestChannel({ id: "test", accountId: "main" });
   const probe = deployProbe();
   // "work" keeps a run going until it is stopped; "ship it" asks to run `deploy` (approval needed) and reports its

@@ -2,22 +2,11 @@ import type { StreamContext } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
 import type { RunRecord } from "@chorus/gateway/store";
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import { describe, expect, it, vi } from "vitest";
 import { type ClusterMember, heldShards, saidInDm, sessionKeyOf, stopOnce } from "./fixtures/cluster-member.js";
+import { databaseBehindAGate, openClusterStore } from "./fixtures/database-behind-a-gate.js";
 
-let database: ScratchDatabase;
-let gate: NetworkGate;
-beforeAll(async () => {
-  database = await createScratchDatabase();
-  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
-});
-afterAll(async () => {
-  await gate.close();
-  await database.drop();
-});
+const { gate, url } = await databaseBehindAGate();
 
 const model = fakeModel();
 const senders = Array.from({ length: 100 }, (_, i) => `ann-${i}`);
@@ -46,14 +35,7 @@ interface Instance extends ClusterMember {
 }
 
 async function instance(name: string, throughGate: boolean): Promise<Instance> {
-  const store = await PostgresSessionStore.open({
-    url: `postgres://${TEST_SERVER.user}@127.0.0.1:${throughGate ? gate.port : TEST_SERVER.port}/${database.name}`,
-    schema: "subagents",
-    connectTimeoutMs: 1000,
-    queryTimeoutMs: 2000,
-    cluster: { instanceId: name, leaseMs: 1500, sweepMs: 1000 },
-    onWarning: () => {},
-  });
+  const store = await openClusterStore(url(throughGate), name, "subagents");
   const channel = new TestChannel({ id: "test", accountId: "main" });
   const gateway = new Gateway({
     config,

@@ -1,24 +1,14 @@
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import { databaseBehindAGate } from "./fixtures/database-behind-a-gate.js";
 
-let database: ScratchDatabase;
-let gate: NetworkGate;
-beforeAll(async () => {
-  database = await createScratchDatabase();
-  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
-});
-afterAll(async () => {
-  await gate.close();
-  await database.drop();
-});
+const { gate, url } = await databaseBehindAGate();
 
 const session = { key: "main:main:test:dm:ann", agentId: "main", channel: "test", accountId: "main", chatId: "ann" };
 
 it("fails a transaction whose connection is cut between two statements, without crashing, and works once back", async () => {
   const store = await PostgresSessionStore.open({
-    url: `postgres://${TEST_SERVER.user}@127.0.0.1:${gate.port}/${database.name}`,
+    url: url(true),
     connectTimeoutMs: 1000,
     onWarning: () => {},
   });
