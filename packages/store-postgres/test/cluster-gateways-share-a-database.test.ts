@@ -1,10 +1,9 @@
 import { readdir } from "node:fs/promises";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore, SHARD_COUNT } from "../src/index.js";
-import { createScratchDatabase, queryOnce, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import { queryOnce } from "../src/testing/index.js";
 import {
   type ClusterMember,
   heldShards,
@@ -13,17 +12,9 @@ import {
   sessionKeyOf,
   stopOnce,
 } from "./fixtures/cluster-member.js";
+import { databaseBehindAGate } from "./fixtures/database-behind-a-gate.js";
 
-let database: ScratchDatabase;
-let gate: NetworkGate;
-beforeAll(async () => {
-  database = await createScratchDatabase();
-  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
-});
-afterAll(async () => {
-  await gate.close();
-  await database.drop();
-});
+const { database, gate, url } = await databaseBehindAGate();
 
 const model = fakeModel();
 const config = {
@@ -46,9 +37,8 @@ async function instance(
   schema: string,
   options: { leaseMs?: number; sweepMs?: number; pollMs?: number; throughGate?: boolean; start?: boolean } = {},
 ): Promise<Instance> {
-  const port = options.throughGate === true ? gate.port : TEST_SERVER.port;
   const store = await PostgresSessionStore.open({
-    url: `postgres://${TEST_SERVER.user}@127.0.0.1:${port}/${database.name}`,
+    url: url(options.throughGate === true),
     schema,
     connectTimeoutMs: 1000,
     queryTimeoutMs: 2000,

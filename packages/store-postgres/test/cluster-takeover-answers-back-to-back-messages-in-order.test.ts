@@ -1,10 +1,8 @@
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
 import {
   type ClusterMember,
   heldShards,
@@ -13,17 +11,9 @@ import {
   sessionKeyOf,
   stopOnce,
 } from "./fixtures/cluster-member.js";
+import { databaseBehindAGate } from "./fixtures/database-behind-a-gate.js";
 
-let database: ScratchDatabase;
-let gate: NetworkGate;
-beforeAll(async () => {
-  database = await createScratchDatabase();
-  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
-});
-afterAll(async () => {
-  await gate.close();
-  await database.drop();
-});
+const { gate, url } = await databaseBehindAGate();
 
 const model = fakeModel();
 // Each waiting message its own turn, in order (the default, `steer`, puts a message sent during a turn into it).
@@ -55,9 +45,8 @@ interface Instance extends ClusterMember {
 let events = 0;
 
 async function instance(name: string, throughGate: boolean): Promise<Instance> {
-  const port = throughGate ? gate.port : TEST_SERVER.port;
   const store = await PostgresSessionStore.open({
-    url: `postgres://${TEST_SERVER.user}@127.0.0.1:${port}/${database.name}`,
+    url: url(throughGate),
     schema: "back_to_back",
     connectTimeoutMs: 1000,
     queryTimeoutMs: 2000,

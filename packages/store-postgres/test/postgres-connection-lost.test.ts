@@ -1,19 +1,9 @@
 import { isSessionStoreError } from "@chorus/gateway";
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import { databaseBehindAGate } from "./fixtures/database-behind-a-gate.js";
 
-let database: ScratchDatabase;
-let gate: NetworkGate;
-beforeAll(async () => {
-  database = await createScratchDatabase();
-  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
-});
-afterAll(async () => {
-  await gate.close();
-  await database.drop();
-});
+const { database, gate, url } = await databaseBehindAGate();
 
 const session = {
   key: "main:bot:telegram:dm:42",
@@ -28,7 +18,7 @@ describe("PostgreSQL connection lost while running", () => {
   it("rejects calls with the store's error while Postgres is unreachable, and works again once it is back", async () => {
     const warnings: string[] = [];
     const store = await PostgresSessionStore.open({
-      url: `postgres://${TEST_SERVER.user}@127.0.0.1:${gate.port}/${database.name}`,
+      url: url(true),
       connectTimeoutMs: 1000,
       onWarning: (message) => warnings.push(message),
     });
@@ -76,7 +66,7 @@ describe("PostgreSQL connection lost while running", () => {
 
   it("fails a call after the query timeout when the network goes silent, and works again once it carries again", async () => {
     const store = await PostgresSessionStore.open({
-      url: `postgres://${TEST_SERVER.user}@127.0.0.1:${gate.port}/${database.name}`,
+      url: url(true),
       schema: "silent",
       queryTimeoutMs: 300,
       onWarning: () => {},

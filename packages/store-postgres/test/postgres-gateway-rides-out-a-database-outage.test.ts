@@ -1,25 +1,15 @@
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
-import { type NetworkGate, startNetworkGate } from "@chorus/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { createScratchDatabase, type ScratchDatabase, TEST_SERVER } from "../src/testing/index.js";
+import { databaseBehindAGate } from "./fixtures/database-behind-a-gate.js";
 
-let database: ScratchDatabase;
-let gate: NetworkGate;
-beforeAll(async () => {
-  database = await createScratchDatabase();
-  gate = await startNetworkGate(`postgres://${TEST_SERVER.host}:${TEST_SERVER.port}`);
-});
-afterAll(async () => {
-  await gate.close();
-  await database.drop();
-});
+const { gate, url } = await databaseBehindAGate();
 
 describe("a gateway on PostgreSQL while the database is away", () => {
   it("tells the sender a message it could not store was not taken, and answers again once Postgres is back", async () => {
     const store = await PostgresSessionStore.open({
-      url: `postgres://${TEST_SERVER.user}@127.0.0.1:${gate.port}/${database.name}`,
+      url: url(true),
       connectTimeoutMs: 1000,
       onWarning: () => {},
     });
