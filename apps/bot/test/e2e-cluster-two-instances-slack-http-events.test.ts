@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
 import { echoEveryMessage, startClusterInstance, waitForShardOwners } from "./support/cluster-instances.js";
+import { botAnswersTo, slackPeople } from "./support/slack-dm-people.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
 
@@ -72,16 +73,8 @@ describe("two chorus start instances in cluster mode behind one Slack Request UR
     slack.setEventsUrl(`${balancer.url}/slack/events`);
     const [a, b] = [await start("a", ports[0] as number), await start("b", ports[1] as number)];
     await waitForShardOwners(database.url, 2);
-    const users: SlackUser[] = Array.from({ length: 6 }, (_, i) => ({
-      id: `U0PERSON0${i}`,
-      name: `person${i}`,
-      isBot: false,
-    }));
-    const answersTo = (user: SlackUser): string[] =>
-      slack
-        .conversation(slack.dmChannel(undefined, user))
-        .filter((message) => message.bot_id !== undefined)
-        .map((message) => message.text ?? "");
+    const users = slackPeople(6);
+    const answersTo = (user: SlackUser): string[] => botAnswersTo(slack, user);
 
     // A forged request reaches each instance once (round robin) and each refuses it; nothing is answered.
     const forged = await Promise.all(

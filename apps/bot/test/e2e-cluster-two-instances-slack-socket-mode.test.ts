@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BotProcess } from "./support/bot-process.js";
 import { buildBot } from "./support/build-bot.js";
 import { echoEveryMessage, startClusterInstance, waitForShardOwners } from "./support/cluster-instances.js";
+import { botAnswersTo, slackPeople } from "./support/slack-dm-people.js";
 
 type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
 
@@ -61,16 +62,8 @@ describe("two chorus start instances in cluster mode, each holding a Slack Socke
     await waitForShardOwners(database.url, 2);
     await slack.waitForSocket(undefined, 20_000, 2);
     expect(slack.socketLinks()).toBe(2);
-    const users: SlackUser[] = Array.from({ length: 6 }, (_, i) => ({
-      id: `U0PERSON0${i}`,
-      name: `person${i}`,
-      isBot: false,
-    }));
-    const answersTo = (user: SlackUser): string[] =>
-      slack
-        .conversation(slack.dmChannel(undefined, user))
-        .filter((message) => message.bot_id !== undefined)
-        .map((message) => message.text ?? "");
+    const users = slackPeople(6);
+    const answersTo = (user: SlackUser): string[] => botAnswersTo(slack, user);
     // What each person said, in order; every message is answered with its echo, once, in that order.
     const said = new Map<SlackUser, string[]>(users.map((user) => [user, []]));
     const say = (user: SlackUser, text: string) => {
