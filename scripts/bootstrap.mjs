@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureChromium } from "./ensure-chromium.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const toolchain = join(root, ".toolchain");
@@ -124,6 +125,8 @@ function main() {
   };
   const pnpm = ensurePnpm(nodeBin, env);
   ensureInstall(pnpm, env);
+  // The browser tests need Debian's chromium; installed here, once, never from a test file.
+  if (script === "run:test") ensureChromium(say);
   const [cmd, ...pre] = pnpm;
   const status = run(cmd, [...pre, "run", "--silent", script, ...rest], { env });
   process.exit(status);

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, ensureChromium } from "./support/chromium.js";
+import { CHROMIUM_ARGS, chromiumPath } from "./support/chromium.js";
 import { type DemoWebchatBot, startDemoWebchatBot } from "./support/demo-webchat-bot.js";
 
 const SCREENSHOT = fileURLToPath(new URL("./screenshots/webchat.png", import.meta.url));
@@ -10,7 +10,7 @@ let bot: DemoWebchatBot;
 let browser: Browser;
 
 beforeAll(async () => {
-  const executablePath = ensureChromium();
+  const executablePath = chromiumPath();
   bot = await startDemoWebchatBot("chorus-chromium-");
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }, 120_000);

@@ -1,6 +1,6 @@
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, ensureChromium } from "./support/chromium.js";
+import { CHROMIUM_ARGS, chromiumPath } from "./support/chromium.js";
 import { type DemoWebchatBot, startDemoWebchatBot } from "./support/demo-webchat-bot.js";
 
 // WebChat bound off the local-only addresses (127.0.0.2 stands for a public one) with an access token, in a real
@@ -12,7 +12,7 @@ let bot: DemoWebchatBot;
 let browser: Browser;
 
 beforeAll(async () => {
-  const executablePath = ensureChromium();
+  const executablePath = chromiumPath();
   bot = await startDemoWebchatBot("chorus-chromium-token-", { host: "127.0.0.2", accessToken: TOKEN });
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }, 120_000);

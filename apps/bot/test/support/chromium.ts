@@ -1,8 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-/** Debian's chromium package installs the browser here. */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/** Debian's chromium package installs the browser here; `CHROMIUM_PATH` points elsewhere. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 /** Flags for a quiet, offline, headless Chromium in a container. */
 export const CHROMIUM_ARGS = [
@@ -17,13 +16,16 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Makes sure Debian's chromium is installed (apt-get install -y chromium when it is missing); never downloads a
- * browser any other way. Contract: returns the executable path or throws with apt-get's error.
+ * The browser the Chromium tests drive. `npm test` installs Debian's chromium once before any test starts
+ * (`scripts/ensure-chromium.mjs`); a test file never installs it (two workers would race on dpkg's lock).
+ * Contract: returns the executable path or throws saying how to get it.
  */
-export function ensureChromium(): string {
+export function chromiumPath(): string {
   if (!existsSync(CHROMIUM_PATH)) {
-    execFileSync("apt-get", ["install", "-y", "chromium"], { stdio: "inherit", timeout: 300_000 });
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM_PATH}: run \`npm test\` once (it installs Debian's chromium) or ` +
+        "`apt-get install -y chromium`, or set CHROMIUM_PATH",
+    );
   }
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get install chromium did not provide ${CHROMIUM_PATH}`);
   return CHROMIUM_PATH;
 }
