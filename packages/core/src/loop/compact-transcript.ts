@@ -46,7 +46,7 @@ export type CompactTranscriptOutcome =
  * `pre_compact` hooks, the summary call (stall-guarded, aborted with `signal`), the post-compaction steps, the
  * recently read files re-attached, and the `compaction_start` / `compaction` / `compaction_failed` events.
  * Contract: never throws; the caller's transcript is never changed — on `ok` the caller takes `messages` (also in
- * the `compaction` event); on abort or failure nothing changed (an abort emits `compaction_failed` too).
+ * the `compaction` event); on abort or failure nothing changed (`compaction_failed` follows a `compaction_start`).
  */
 export async function compactTranscript(req: CompactTranscriptRequest): Promise<CompactTranscriptOutcome> {
   const cfg = req.context?.compaction;
@@ -59,7 +59,7 @@ export async function compactTranscript(req: CompactTranscriptRequest): Promise<
     const event = { event: "pre_compact" as const, runId: req.run.runId, sessionId: req.run.sessionId };
     await runHooks(hooks, { ...event, turn: req.turn, messageCount: req.messages.length }, req.signal, logger);
   }
-  if (req.signal.aborted) return aborted(req);
+  if (req.signal.aborted) return { ok: false, reason: "aborted", error: STOPPED };
   const before = estimateTokens(req.messages, req.systemPrompt);
   req.emit({ type: "compaction_start", kind: "summary", tokensBefore: before });
   const outcome = await summarizeOlderMessages({
@@ -120,10 +120,12 @@ async function summaryCall(
   }
 }
 
+const STOPPED = "the compaction was stopped";
+
+/** A compaction stopped after `compaction_start`: its end is told too. */
 function aborted(req: CompactTranscriptRequest): { ok: false; reason: "aborted"; error: string } {
-  const error = "the compaction was stopped";
-  req.emit({ type: "compaction_failed", kind: "summary", error });
-  return { ok: false, reason: "aborted", error };
+  req.emit({ type: "compaction_failed", kind: "summary", error: STOPPED });
+  return { ok: false, reason: "aborted", error: STOPPED };
 }
 
 const ignoreEvent = (): void => {};
