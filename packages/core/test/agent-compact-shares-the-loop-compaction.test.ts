@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import {
   Agent,
+  AgentBusyError,
   type AgentEvent,
   type AgentMessage,
-  AgentBusyError,
   DEFAULT_SUMMARY_PROMPT,
   type HookEvent,
   RESTORED_FILES_HEADING,
