@@ -185,7 +185,8 @@ export class SessionRuntime implements LaneHost {
   }
 
   /**
-   * Stops the running turn and the sub-agents under it. Contract: false when nothing was running.
+   * Stops the running turn and the sub-agents under it, or a /compact under way. Contract: false when nothing was
+   * running.
    */
   stop(cause: RunStopCause, reason = "stopped"): boolean {
     // A /compact under way (no turn runs meanwhile) stops too; a message arriving in `interrupt` mode waits for it.
