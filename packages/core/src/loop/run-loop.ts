@@ -53,18 +53,33 @@ export async function runLoop(
   hooks: RunHooks = {},
 ): Promise<AgentMessage[]> {
   const config = applyHooks(configured);
-  const runSignal = signal ?? NEVER_ABORTED;
   const run: ToolRunInfo = {
     runId: config.run?.runId ?? newRunId(),
     depth: config.run?.depth ?? 0,
   };
   if (config.run?.sessionId !== undefined) run.sessionId = config.run.sessionId;
   if (config.run?.meta !== undefined) run.meta = config.run.meta;
+  const usage = hooks.usage ?? emptyUsage();
+  const telemetry = startRunTelemetry(config.telemetry, config.model, run);
+  if (telemetry === undefined) return runWith(prompts, context, config, signal, emit, run, usage, undefined);
+  // The run's span is active for all of its work: event handlers (and what they log or send) are in its trace too.
+  return telemetry.within(() => runWith(prompts, context, config, signal, emit, run, usage, telemetry));
+}
+
+async function runWith(
+  prompts: AgentMessage[],
+  context: AgentContext,
+  config: AgentLoopConfig,
+  signal: AbortSignal | undefined,
+  emit: (event: AgentEvent) => void,
+  run: ToolRunInfo,
+  usage: Usage,
+  telemetry: RunState["telemetry"],
+): Promise<AgentMessage[]> {
+  const runSignal = signal ?? NEVER_ABORTED;
   const added: AgentMessage[] = [];
   let reason: AgentEndReason = "completed";
   let error: string | undefined;
-  const usage = hooks.usage ?? emptyUsage();
-  const telemetry = startRunTelemetry(config.telemetry, config.model, run);
   const spanContext = telemetry?.spanContext;
   emit(
     spanContext === undefined
