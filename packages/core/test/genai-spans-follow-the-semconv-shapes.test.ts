@@ -76,7 +76,10 @@ describe("the run's invoke_agent span", () => {
     const active: Array<{ event: string; span: string | undefined }> = [];
     const agent = new Agent({
       model,
-      streamFn: scriptedStreamFn([{ toolCalls: [{ id: "call_1", name: "echo", args: { text: "x" } }] }, { text: "ok" }]),
+      streamFn: scriptedStreamFn([
+        { toolCalls: [{ id: "call_1", name: "echo", args: { text: "x" } }] },
+        { text: "ok" },
+      ]),
       tools: [
         {
           ...echoTool,

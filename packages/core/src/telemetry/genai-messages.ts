@@ -59,7 +59,10 @@ function genAiMessage(message: Message): GenAiMessage {
     case "toolResult": {
       const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
       const images = message.content.flatMap((part) => (part.type === "image" ? [userPart(part)] : []));
-      return { role: "tool", parts: [{ type: "tool_call_response", id: message.toolCallId, response: text }, ...images] };
+      return {
+        role: "tool",
+        parts: [{ type: "tool_call_response", id: message.toolCallId, response: text }, ...images],
+      };
     }
   }
 }
