@@ -44,7 +44,7 @@ export interface RunHooks {
  * checks, inside an outer loop of follow-ups. Contract: never rejects; always emits exactly one
  * `agent_start` and one `agent_end`; resolves to the messages the run added.
  */
-export async function runLoop(
+export function runLoop(
   prompts: AgentMessage[],
   context: AgentContext,
   configured: AgentLoopConfig,
@@ -52,19 +52,40 @@ export async function runLoop(
   emit: (event: AgentEvent) => void,
   hooks: RunHooks = {},
 ): Promise<AgentMessage[]> {
-  const config = applyHooks(configured);
+  // Not async itself: the untraced path hands back runWith's own promise (no extra promise or ticks per run).
+  let telemetry: RunState["telemetry"];
+  let config: AgentLoopConfig;
+  let run: ToolRunInfo;
+  try {
+    config = applyHooks(configured);
+    run = { runId: config.run?.runId ?? newRunId(), depth: config.run?.depth ?? 0 };
+    if (config.run?.sessionId !== undefined) run.sessionId = config.run.sessionId;
+    if (config.run?.meta !== undefined) run.meta = config.run.meta;
+    telemetry = startRunTelemetry(config.telemetry, config.model, run);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const usage = hooks.usage ?? emptyUsage();
+  if (telemetry === undefined) return runWith(prompts, context, config, signal, emit, run, usage, undefined);
+  // The run's span is active for all of its work: event handlers (and what they log or send) are in its trace too.
+  const traced = telemetry;
+  return traced.within(() => runWith(prompts, context, config, signal, emit, run, usage, traced));
+}
+
+async function runWith(
+  prompts: AgentMessage[],
+  context: AgentContext,
+  config: AgentLoopConfig,
+  signal: AbortSignal | undefined,
+  emit: (event: AgentEvent) => void,
+  run: ToolRunInfo,
+  usage: Usage,
+  telemetry: RunState["telemetry"],
+): Promise<AgentMessage[]> {
   const runSignal = signal ?? NEVER_ABORTED;
-  const run: ToolRunInfo = {
-    runId: config.run?.runId ?? newRunId(),
-    depth: config.run?.depth ?? 0,
-  };
-  if (config.run?.sessionId !== undefined) run.sessionId = config.run.sessionId;
-  if (config.run?.meta !== undefined) run.meta = config.run.meta;
   const added: AgentMessage[] = [];
   let reason: AgentEndReason = "completed";
   let error: string | undefined;
-  const usage = hooks.usage ?? emptyUsage();
-  const telemetry = startRunTelemetry(config.telemetry, config.model, run);
   const spanContext = telemetry?.spanContext;
   emit(
     spanContext === undefined

@@ -15,6 +15,7 @@ import type { Model } from "../model/model.js";
 import type { StreamContext, StreamOptions } from "../stream/stream-fn.js";
 import type { ToolRunInfo } from "../tools/tool-types.js";
 import { CHORUS, finishReason, GEN_AI } from "./genai-attributes.js";
+import { genAiInputMessages, genAiOutputMessages, genAiSystemInstructions } from "./genai-messages.js";
 import { type GenAiInstruments, genAiInstruments } from "./genai-metrics.js";
 import type { AgentTelemetryConfig } from "./telemetry-config.js";
 
@@ -65,8 +66,10 @@ export class RunTelemetry {
     if (options.maxTokens !== undefined) attributes[GEN_AI.requestMaxTokens] = options.maxTokens;
     if (options.temperature !== undefined) attributes[GEN_AI.requestTemperature] = options.temperature;
     if (this.#content) {
-      if (request.systemPrompt !== undefined) attributes[GEN_AI.systemInstructions] = request.systemPrompt;
-      attributes[GEN_AI.inputMessages] = JSON.stringify(request.messages);
+      if (request.systemPrompt !== undefined) {
+        attributes[GEN_AI.systemInstructions] = genAiSystemInstructions(request.systemPrompt);
+      }
+      attributes[GEN_AI.inputMessages] = genAiInputMessages(request.messages);
     }
     const span = tracer.startSpan(`chat ${model.id}`, { kind: SpanKind.CLIENT, attributes }, this.#context);
     return { span, startedAt, model };
@@ -100,12 +103,20 @@ export class RunTelemetry {
     span.setAttribute(GEN_AI.responseModel, message.model);
     span.setAttribute(GEN_AI.finishReasons, [finishReason(message.stopReason)]);
     if (message.responseId !== undefined) span.setAttribute(GEN_AI.responseId, message.responseId);
-    if (this.#content) span.setAttribute(GEN_AI.outputMessages, JSON.stringify([message.content]));
+    if (this.#content) span.setAttribute(GEN_AI.outputMessages, genAiOutputMessages(message));
     if (errorType !== undefined) {
       span.setAttribute(GEN_AI.errorType, errorType);
       span.setStatus({ code: SpanStatusCode.ERROR, message: message.errorMessage ?? errorType });
     }
     span.end();
+  }
+
+  /**
+   * Runs `work` with the run's `invoke_agent` span active, so that what the run does — its model calls, the event
+   * handlers it calls, the log lines they write — is in the run's trace. Contract: `work` as is when not traced.
+   */
+  within<T>(work: () => T): T {
+    return this.#span === undefined ? work() : context.with(this.#context, work);
   }
 
   /** The run's `invoke_agent` span, when traced (what a later run that resumes this one links to). */
@@ -191,7 +202,7 @@ export function startRunTelemetry(
   const settings = config ?? {};
   const parent = settings.parent ?? context.active();
   const name = settings.agentName ?? "agent";
-  const given = settings.span;
+  const given = typeof settings.span === "function" ? settings.span() : settings.span;
   const span = given === undefined ? startInvokeAgentSpan(settings) : given.isRecording() ? given : undefined;
   const metrics = genAiInstruments();
   if (span === undefined && metrics === undefined) return undefined;

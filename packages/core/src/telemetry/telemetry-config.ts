@@ -23,7 +23,8 @@ export interface AgentTelemetryConfig {
   /**
    * The run's `invoke_agent` span, started by the caller with `startInvokeAgentSpan` (e.g. to store its traceparent
    * with the run before the run starts); the run sets its attributes and ends it, and `parent` and `links` are then
-   * not used. Default: the run starts its own.
+   * not used. A function is asked once at each run's start (an Agent that runs many times: the gateway starts each
+   * turn's span before its run); when it returns undefined the run starts its own. Default: the run starts its own.
    */
-  span?: Span;
+  span?: Span | (() => Span | undefined);
 }

@@ -1,3 +1,4 @@
+import { context } from "@opentelemetry/api";
 import type { BusDelivery, GatewayEvent, GatewayEventType } from "./gateway-events.js";
 import { SubscriberBuffer } from "./subscriber-buffer.js";
 
@@ -61,11 +62,12 @@ export class GatewayEventBus {
     return this.#subscribers.size;
   }
 
-  /** Hands an event to every subscriber's buffer. */
+  /** Hands an event to every subscriber's buffer, with the context it is published in (its trace). */
   publish(event: GatewayEvent): void {
+    const published = context.active();
     for (const subscriber of this.#subscribers) {
       if (subscriber.types !== undefined && !subscriber.types.has(event.type)) continue;
-      subscriber.buffer.push(event);
+      subscriber.buffer.push(event, published);
       const wake = subscriber.wake;
       subscriber.wake = undefined;
       wake?.();
@@ -74,6 +76,7 @@ export class GatewayEventBus {
 
   /**
    * Calls `handler` for each delivery, one at a time: an async handler is awaited before the next delivery.
+   * Each call runs in the OpenTelemetry context the event was published in, so what it logs carries that trace.
    * Contract: deliveries start after the current synchronous code (never inside `publish`).
    */
   subscribe(handler: Handler, options: SubscribeOptions = {}): EventSubscription {
@@ -85,7 +88,7 @@ export class GatewayEventBus {
         next = subscriber.buffer.take()
       ) {
         try {
-          await handler(next);
+          await context.with(subscriber.buffer.takenContext, handler, undefined, next);
         } catch (error) {
           this.#onSubscriberError(error);
         }

@@ -6,7 +6,6 @@ import {
   type RemindersConfig,
   type SubgoalTracker,
 } from "@chorus/core";
-import type { Link } from "@opentelemetry/api";
 import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
 import { sessionContextOptions } from "../compaction/session-context-options.js";
 import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
@@ -77,7 +76,8 @@ export class SessionRuntime implements LaneHost {
   #committer: TurnCommitter | undefined;
   #nextRunId = "";
   /** The span links of the run about to start (read by its telemetry when it starts). */
-  #nextLinks: readonly Link[] = [];
+  /** The turn under way's telemetry: its run takes the turn's `invoke_agent` span from it. */
+  #turnTrace: TurnTrace | undefined;
   #turn: Promise<void> | undefined;
   #modelOverride: string | undefined;
   #groupToolPolicy: unknown;
@@ -415,13 +415,12 @@ export class SessionRuntime implements LaneHost {
     });
     const timer = setTimeout(() => this.stop("timeout", "the turn took too long"), deps.turnTimeoutMs);
     this.#nextRunId = runId;
-    this.#nextLinks = trace.links;
+    this.#turnTrace = trace;
     let result: AgentRunResult;
     try {
       result = await agent.prompt(items.map((item) => item.message));
     } finally {
-      // Read once, at the run's start: a later run of this Agent gets its own turn's links.
-      this.#nextLinks = [];
+      this.#turnTrace = undefined;
       clearTimeout(timer);
       unsubscribe();
       replies?.close();
@@ -481,7 +480,7 @@ export class SessionRuntime implements LaneHost {
       tools: [...prepared.tools],
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
-      telemetry: agentTelemetry(this.#deps, this.agentId, this.key, () => this.#nextLinks),
+      telemetry: agentTelemetry(this.#deps, this.agentId, this.key, () => this.#turnTrace?.takeRunSpan()),
       ...optionalReminders(prepared.config.reminders),
       ...(prepared.hooks === undefined ? {} : { hooks: prepared.hooks }),
     });

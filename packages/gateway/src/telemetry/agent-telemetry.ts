@@ -1,18 +1,18 @@
 import type { AgentLoopConfig, AgentTelemetryConfig } from "@chorus/core";
-import type { Link } from "@opentelemetry/api";
+import type { Span } from "@opentelemetry/api";
 import type { GatewayOptions } from "../gateway/gateway-options.js";
 import { sessionKeyAttribute } from "./session-key-hash.js";
 import type { GatewayTelemetryOptions } from "./telemetry-options.js";
 
 /**
  * The telemetry settings of a session's Agent: named after its agent, its session key hashed unless configured;
- * `links` gives each run's span links (the turn's, read at the run's start).
+ * `span` hands each run the span its turn started (see `TurnTrace.takeRunSpan`), read at the run's start.
  */
 export function agentTelemetry(
   deps: { loop?: Pick<AgentLoopConfig, "telemetry"> | undefined; telemetry?: GatewayTelemetryOptions | undefined },
   agentId: string,
   sessionKey: string,
-  links?: () => readonly Link[],
+  span?: () => Span | undefined,
 ): AgentTelemetryConfig {
   const captureContent = deps.telemetry?.captureContent ?? deps.loop?.telemetry?.captureContent ?? false;
   return {
@@ -21,7 +21,7 @@ export function agentTelemetry(
     agentId,
     conversationId: sessionKeyAttribute(sessionKey, deps.telemetry?.sessionKeys ?? "hashed"),
     captureContent,
-    ...(links === undefined ? {} : { links }),
+    ...(span === undefined ? {} : { span }),
   };
 }
 

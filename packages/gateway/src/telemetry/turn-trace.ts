@@ -1,21 +1,25 @@
-import { type Context, context, type Link } from "@opentelemetry/api";
+import { type AgentTelemetryConfig, startInvokeAgentSpan } from "@chorus/core";
+import { type Context, context, type Link, type Span, trace } from "@opentelemetry/api";
 import type { LaneItem } from "../lanes/lane-item.js";
 import { gatewayInstruments } from "./gateway-instruments.js";
 import { resumesLink } from "./resumes-link.js";
 
 /**
- * One turn's telemetry: it ends its messages' inbound spans (their queue wait), runs the turn inside the first
- * message's trace (so `invoke_agent` and the deliveries are its children), links the turn to the runs it resumes
- * after a restart (`links`, for its `invoke_agent` span), and records the turn's duration and the
- * time from the message's delivery to the first reply chunk at the platform. Contract: a turn without traced messages runs as is.
+ * One turn's telemetry: it ends its messages' inbound spans (their queue wait), starts the turn's `invoke_agent` span
+ * in the first message's trace (linked to the runs it resumes after a restart) and runs the whole turn with that span
+ * active — the run, its commits, its deliveries and its log lines are in it — and records the turn's duration and the
+ * time from the message's delivery to the first reply chunk at the platform. The turn's run takes the span
+ * (`takeRunSpan`) and ends it; a turn that never starts its run ends it here. Contract: a turn without traced
+ * messages and without an SDK runs as is.
  */
 export class TurnTrace {
   readonly #agentId: string;
   readonly #parent: Context | undefined;
+  /** The turn's `invoke_agent` span, until its run takes it; undefined when not traced. */
+  #runSpan: Span | undefined;
+  #taken = false;
   readonly #startedAt = performance.now();
   readonly #arrivedAt: number;
-  /** Links of the turn's `invoke_agent` span: to the interrupted runs its items resume. */
-  readonly links: readonly Link[];
   #firstChunk = false;
 
   constructor(items: readonly LaneItem[], agentId: string) {
@@ -32,20 +36,40 @@ export class TurnTrace {
       parent ??= inbound.context;
       arrivedAt = Math.min(arrivedAt, inbound.receivedAt);
     }
-    this.#parent = parent;
     this.#arrivedAt = arrivedAt;
-    this.links = links;
+    // Links of the turn's `invoke_agent` span: to the interrupted runs its items resume.
+    const settings: AgentTelemetryConfig = { agentName: agentId, links: () => links };
+    if (parent !== undefined) settings.parent = parent;
+    this.#runSpan = startInvokeAgentSpan(settings);
+    this.#parent = this.#runSpan === undefined ? parent : trace.setSpan(parent ?? context.active(), this.#runSpan);
   }
 
-  /** Runs the turn in its messages' trace. */
+  /**
+   * The turn's `invoke_agent` span for its run (the Agent's `telemetry.span`), once: the run sets its attributes and
+   * ends it. Undefined when not traced, or for a second run of the turn (which then starts its own).
+   */
+  takeRunSpan(): Span | undefined {
+    if (this.#taken) return undefined;
+    this.#taken = true;
+    return this.#runSpan;
+  }
+
+  /** Runs the turn in its `invoke_agent` span (in its messages' trace). */
   run<T>(work: () => Promise<T>): Promise<T> {
     const turn = this.#parent === undefined ? work() : context.with(this.#parent, work);
     const instruments = gatewayInstruments();
-    if (instruments === undefined) return turn;
-    const done = (): void =>
-      instruments.turnDuration.record((performance.now() - this.#startedAt) / 1000, {
+    if (instruments === undefined && this.#runSpan === undefined) return turn;
+    const done = (): void => {
+      if (!this.#taken) {
+        // The turn ended before its run started (ownership moved, the transcript could not be read).
+        this.#taken = true;
+        this.#runSpan?.setAttribute("chorus.agent.end_reason", "not_started");
+        this.#runSpan?.end();
+      }
+      instruments?.turnDuration.record((performance.now() - this.#startedAt) / 1000, {
         "gen_ai.agent.name": this.#agentId,
       });
+    };
     turn.then(done, done);
     return turn;
   }

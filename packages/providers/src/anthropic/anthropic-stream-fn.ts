@@ -27,7 +27,9 @@ const AUTH_HINT = "ANTHROPIC_API_KEY (or the apiKey option; ANTHROPIC_AUTH_TOKEN
 /**
  * A StreamFn for Anthropic's Messages API through @anthropic-ai/sdk.
  * Contract: the SDK's own retries are off (maxRetries 0); every request carries the caller's
- * AbortSignal and the timeouts; the StreamFn never throws (see StreamFn).
+ * AbortSignal and the timeouts; the StreamFn never throws (see StreamFn). The SDK's own OpenTelemetry spans are off
+ * (whatever its ANTHROPIC_OPEN_TELEMETRY* variables say): the agent loop's `chat` span is the one GenAI span of a model
+ * call, so a backend summing `gen_ai.usage.*` counts each token once, and content follows Chorus's capture setting.
  */
 export function anthropicStreamFn(providerOptions: AnthropicProviderOptions = {}): StreamFn {
   const clients = new SdkClientCache<Anthropic>();
@@ -53,6 +55,7 @@ export function anthropicStreamFn(providerOptions: AnthropicProviderOptions = {}
             ...(baseURL ? { baseURL } : {}),
             maxRetries: 0,
             defaultHeaders,
+            openTelemetry: false,
           }),
       );
       const request = buildAnthropicRequest(
