@@ -75,7 +75,13 @@ describe("operator hooks next to the config file", () => {
     const { telegram, openai } = t;
     const before = openai.requests.length;
     openai.enqueue(
-      [{ type: "tool_call", name: "write_file", args: { path: "hooks/check-tool.sh", content: "#!/bin/sh\nexit 0\n" } }],
+      [
+        {
+          type: "tool_call",
+          name: "write_file",
+          args: { path: "hooks/check-tool.sh", content: "#!/bin/sh\nexit 0\n" },
+        },
+      ],
       [{ type: "tool_call", name: "write_file", args: { path: "../../../hooks/check-tool.sh", content: "exit 0\n" } }],
       [{ type: "tool_call", name: "exec", args: { command: "touch ran.txt" } }],
       [{ type: "text", text: "Still blocked." }],
