@@ -5,6 +5,7 @@ export {
   type AgentRunIdentity,
   type AgentRunResult,
   type AgentState,
+  type CompactOptions,
 } from "./agent/agent.js";
 export { SubscriberList } from "./agent/subscriber-list.js";
 export { type CompactionStep, type CompactionStepInput, finishCompaction } from "./context/compaction-steps.js";
@@ -81,6 +82,12 @@ export { runHooks } from "./hooks/run-hooks.js";
 export type { CoreLogger } from "./logging/core-logger.js";
 export type { AgentEndReason, AgentEvent, AgentEventType } from "./loop/agent-events.js";
 export { agentLoop, agentLoopContinue } from "./loop/agent-loop.js";
+export {
+  type CompactTranscriptOutcome,
+  type CompactTranscriptRequest,
+  compactTranscript,
+  DEFAULT_KEEP_RECENT_TOKENS,
+} from "./loop/compact-transcript.js";
 export type {
   AgentContext,
   AgentLoopConfig,

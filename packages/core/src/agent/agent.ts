@@ -1,6 +1,7 @@
 import { AgentBusyError } from "../errors/agent-errors.js";
 import type { AgentEndReason, AgentEvent } from "../loop/agent-events.js";
 import { assertContinuable } from "../loop/agent-loop.js";
+import { type CompactTranscriptOutcome, compactTranscript } from "../loop/compact-transcript.js";
 import type { AgentLoopConfig } from "../loop/loop-config.js";
 import { newRunId } from "../loop/run-id.js";
 import { runLoop } from "../loop/run-loop.js";
@@ -48,6 +49,14 @@ export interface AgentState {
   readonly usage: Usage;
   /** `usage.cost.total`, in US dollars. */
   readonly cost: number;
+}
+
+/** A manual compaction's settings (`Agent.compact`). */
+export interface CompactOptions {
+  /** Tokens of recent messages kept verbatim. Default: `context.compaction.keepRecentTokens`, else 20 000. */
+  keepRecentTokens?: number;
+  /** Stops it (as `abort()` does): the transcript stays as it was. */
+  signal?: AbortSignal;
 }
 
 /** How a run ended (also in the `agent_end` event). */
@@ -217,6 +226,54 @@ export class Agent {
   /** Replaces the system prompt for the next run. */
   setSystemPrompt(systemPrompt: string | undefined): void {
     this.systemPrompt = systemPrompt;
+  }
+
+  /**
+   * Summarises the older messages now (a manual compaction, e.g. a `/compact` command) through the loop's own
+   * compaction entry: `pre_compact` hooks, the summary call, the post-compaction steps, the recently read files
+   * re-attached, and `compaction_start` / `compaction` / `compaction_failed` to subscribers.
+   * Contract: throws AgentBusyError while a run (or another compaction) is in progress, and the Agent counts as running
+   * meanwhile; `abort()` or `options.signal` stop it; a stopped or failed compaction leaves the transcript as it was;
+   * never rejects otherwise. The summary's usage is added to the Agent's.
+   */
+  async compact(options: CompactOptions = {}): Promise<CompactTranscriptOutcome> {
+    if (this.controller) throw new AgentBusyError("compact()");
+    const controller = new AbortController();
+    this.controller = controller;
+    const stop = (): void => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) stop();
+    options.signal?.addEventListener("abort", stop, { once: true });
+    let release!: () => void;
+    this.idle = new Promise((resolve) => {
+      release = resolve;
+    });
+    const identity = this.options.run;
+    try {
+      const outcome = await compactTranscript({
+        messages: this.messages,
+        systemPrompt: this.systemPrompt,
+        context: this.options.context,
+        ...(options.keepRecentTokens === undefined ? {} : { keepRecentTokens: options.keepRecentTokens }),
+        model: this.model,
+        config: this.options,
+        run: {
+          runId: newRunId(),
+          depth: identity?.depth ?? 0,
+          ...(identity?.sessionId === undefined ? {} : { sessionId: identity.sessionId }),
+          ...(identity?.meta === undefined ? {} : { meta: identity.meta }),
+        },
+        turn: 0,
+        signal: controller.signal,
+        emit: this.onEvent,
+      });
+      if (outcome.reply) addUsage(this.baseUsage, outcome.reply.usage);
+      return outcome;
+    } finally {
+      options.signal?.removeEventListener("abort", stop);
+      this.controller = undefined;
+      this.idle = undefined;
+      release();
+    }
   }
 
   /** Replaces the transcript. Contract: throws AgentBusyError while running. */

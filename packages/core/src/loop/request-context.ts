@@ -1,22 +1,15 @@
-import { finishCompaction } from "../context/compaction-steps.js";
 import { defaultConvertToLlm } from "../context/convert-to-llm.js";
 import { microCompact } from "../context/micro-compaction.js";
-import { DEFAULT_SUMMARY_PROMPT, findCompactionCut, summarizeOlderMessages } from "../context/summary-compaction.js";
 import { estimateTokens } from "../context/token-estimate.js";
 import { repairTranscript } from "../context/transcript-repair.js";
-import { runHooks } from "../hooks/run-hooks.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import type { StreamContext } from "../stream/stream-fn.js";
-import { restoreRecentFiles } from "./restore-recent-files.js";
+import { compactTranscript } from "./compact-transcript.js";
 import type { RunState } from "./run-state.js";
-import { DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
-
-const ignoreEvent = (): void => {};
 
 const DEFAULT_RESERVE = 20_000;
 const DEFAULT_BLOCKING_RESERVE = 13_000;
-const DEFAULT_KEEP_RECENT_TOKENS = 20_000;
 
 /** A request ready to send, or the reason the run must end instead. */
 export type PreparedRequest = { ok: true; context: StreamContext } | { ok: false; error: string };
@@ -110,65 +103,25 @@ function finishRequest(state: RunState, converted: Message[], transcriptTokens: 
 }
 
 /**
- * Summarises older messages into one (emits `compaction`). Contract: never throws; false when
- * compaction is off, there is nothing to summarise, or the summariser failed.
+ * Summarises older messages into one through the shared compaction entry (emits `compaction`). Contract: never
+ * throws; false when compaction is off, there is nothing to summarise, or the summariser failed.
  */
 export async function summarize(state: RunState): Promise<boolean> {
-  const cfg = state.config.context?.compaction;
-  if (cfg?.enabled === false) return false;
-  const keepRecentTokens = cfg?.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS;
-  if (findCompactionCut(state.messages, keepRecentTokens) === 0) return false;
-  if (state.config.hooks?.pre_compact) {
-    const event = { event: "pre_compact" as const, runId: state.run.runId, sessionId: state.run.sessionId };
-    const hookEvent = { ...event, turn: state.turn, messageCount: state.messages.length };
-    await runHooks(state.config.hooks, hookEvent, state.signal, state.config.logger);
-  }
-  const before = estimateTokens(state.messages, state.systemPrompt);
-  const model = cfg?.model ?? state.model;
-  const apiKey = state.config.getApiKey ? await state.config.getApiKey(model.provider) : undefined;
-  const streamFn = cfg?.streamFn ?? state.config.streamFn;
-  state.emit({ type: "compaction_start", kind: "summary", tokensBefore: before });
-  const outcome = await summarizeOlderMessages({
+  if (state.config.context?.compaction?.enabled === false) return false;
+  const outcome = await compactTranscript({
     messages: state.messages,
-    keepRecentTokens,
-    convert: state.config.convertToLlm ?? defaultConvertToLlm,
-    prompt: cfg?.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT,
-    complete: async (context) => {
-      const request = new AbortController();
-      const unwatch = state.abortHooks.watch(() => request.abort(state.signal.reason));
-      try {
-        const outcome = await streamAttempt({
-          streamFn,
-          model,
-          context,
-          options: apiKey === undefined ? { signal: request.signal } : { signal: request.signal, apiKey },
-          runSignal: state.signal,
-          request,
-          watchAbort: state.abortHooks.watch,
-          stallTimeoutMs: state.config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
-          emit: ignoreEvent,
-          onToolCallEnd: undefined,
-        });
-        return outcome.message;
-      } finally {
-        unwatch();
-      }
-    },
+    systemPrompt: state.systemPrompt,
+    context: state.config.context,
+    model: state.model,
+    config: state.config,
+    run: state.run,
+    turn: state.turn,
+    signal: state.signal,
+    emit: state.emit,
   });
   if (outcome.reply) addUsage(state.usage, outcome.reply.usage);
-  if (!outcome.ok) {
-    state.emit({ type: "compaction_failed", kind: "summary", error: outcome.error });
-    return false;
-  }
-  replaceTranscript(state, finishCompaction(state.messages, outcome.messages, cfg?.afterCompaction));
-  await restoreRecentFiles(state);
-  state.emit({
-    type: "compaction",
-    kind: "summary",
-    tokensBefore: before,
-    tokensAfter: estimateTokens(state.messages, state.systemPrompt),
-    messages: state.messages,
-  });
+  if (!outcome.ok) return false;
+  replaceTranscript(state, outcome.messages);
   return true;
 }
 

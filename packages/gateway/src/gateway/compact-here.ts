@@ -1,11 +1,3 @@
-import {
-  DEFAULT_SUMMARY_PROMPT,
-  defaultConvertToLlm,
-  estimateTokens,
-  finishCompaction,
-  summarizeOlderMessages,
-} from "@chorus/core";
-import { restoreAfterCompact } from "../context-features/restore-after-compact.js";
 import type { GatewayContext } from "./gateway-context.js";
 
 /** Tokens kept verbatim by /compact. */
@@ -13,7 +5,10 @@ const COMPACT_KEEP_RECENT_TOKENS = 4_000;
 
 /**
  * /compact in this process: summarises the session's older messages in its lane (messages arriving meanwhile wait for
- * it), in memory and in the store. Contract: resolves with a sentence for the user; a busy session is not compacted.
+ * it), in memory and in the store, through the Agent's compaction — the automatic one's entry: `pre_compact` hooks,
+ * the post-compaction steps (subgoal re-insertion…), the recently read files re-attached.
+ * Contract: resolves with a sentence for the user; a busy session is not compacted; /stop cancels it, and a stopped or
+ * failed compaction stores nothing.
  */
 export async function compactHere(ctx: GatewayContext, key: string): Promise<string> {
   const session = await ctx.store.getSession(key);
@@ -23,25 +18,15 @@ export async function compactHere(ctx: GatewayContext, key: string): Promise<str
   // A lane item: a message arriving during the summary call waits for it instead of racing it.
   return runtime.lane.runExclusive(async () => {
     const agent = await runtime.loadAgent();
-    const before = estimateTokens(agent.state.messages);
-    const outcome = await summarizeOlderMessages({
-      messages: agent.state.messages,
-      keepRecentTokens: COMPACT_KEEP_RECENT_TOKENS,
-      convert: defaultConvertToLlm,
-      complete: (context) => ctx.options.streamFn(runtime.model, context).result(),
-      prompt: DEFAULT_SUMMARY_PROMPT,
-    });
-    if (!outcome.ok) return `Nothing was compacted (${outcome.error}).`;
-    const restoration = ctx.agents.get(session.agentId)?.loopFeatures.context?.restoration;
-    // The same post-compaction steps as the loop's (subgoal re-insertion…), then the orphaned tool_result strip; then
-    // the recently read files re-attached to the summary.
-    const compacted = await restoreAfterCompact(
-      restoration,
-      key,
-      finishCompaction(agent.state.messages, outcome.messages, runtime.compactionSteps),
+    const outcome = await runtime.stoppableCompaction((signal) =>
+      agent.compact({ keepRecentTokens: COMPACT_KEEP_RECENT_TOKENS, signal }),
     );
-    agent.replaceMessages(compacted);
-    const after = estimateTokens(compacted);
+    if (!outcome.ok) {
+      return outcome.reason === "aborted"
+        ? "Stopped the compaction; the conversation is unchanged."
+        : `Nothing was compacted (${outcome.error}).`;
+    }
+    const { messages: compacted, tokensBefore: before, tokensAfter: after } = outcome;
     runtime.lastCompaction = { before, after };
     // Messages that arrived during the summary call are stored already; they stay after the fresh start.
     const waiting = runtime.lane.waitingItems().map((item) => item.message);

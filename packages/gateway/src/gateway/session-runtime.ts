@@ -2,13 +2,13 @@ import {
   Agent,
   type AgentEvent,
   type AgentRunResult,
-  type CompactionStep,
   type Model,
   type RemindersConfig,
   type SubgoalTracker,
 } from "@chorus/core";
 import type { Link } from "@opentelemetry/api";
 import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
+import { sessionContextOptions } from "../compaction/session-context-options.js";
 import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import { compressionOf } from "../context-features/compression-of.js";
@@ -72,6 +72,8 @@ export class SessionRuntime implements LaneHost {
   #agent: Agent | undefined;
   #unlink: (() => void) | undefined;
   #current: CurrentRun | undefined;
+  /** The /compact under way, if any: `stop` aborts it. */
+  #compaction: AbortController | undefined;
   #committer: TurnCommitter | undefined;
   #nextRunId = "";
   /** The span links of the run about to start (read by its telemetry when it starts). */
@@ -141,12 +143,6 @@ export class SessionRuntime implements LaneHost {
     this.#subgoals?.reset();
   }
 
-  /** The steps every hard compaction of this session runs (the loop's and /compact alike). */
-  get compactionSteps(): CompactionStep[] {
-    const configured = this.#deps.loop?.context?.compaction?.afterCompaction ?? [];
-    return this.#subgoals === undefined ? [...configured] : [...configured, this.#subgoals.compactionStep];
-  }
-
   get currentRunId(): string | undefined {
     return this.#current?.runId;
   }
@@ -189,15 +185,35 @@ export class SessionRuntime implements LaneHost {
   }
 
   /**
-   * Stops the running turn and the sub-agents under it. Contract: false when nothing was running.
+   * Stops the running turn and the sub-agents under it, or a /compact under way. Contract: false when nothing was
+   * running.
    */
   stop(cause: RunStopCause, reason = "stopped"): boolean {
+    // A /compact under way (no turn runs meanwhile) stops too; a message arriving in `interrupt` mode waits for it.
+    if (this.#compaction !== undefined && cause !== "interrupt") {
+      this.#compaction.abort(reason);
+      return true;
+    }
     const current = this.#current;
     if (current === undefined || this.#agent === undefined) return false;
     current.cause ??= cause;
     this.#agent.abort(reason);
     this.#prepared.subagents?.cancelChildren(current.runId, reason);
     return true;
+  }
+
+  /**
+   * Runs a manual compaction (/compact, as a lane item) with a signal that `stop` aborts (/stop, /new, shutdown).
+   * Contract: one at a time, as the lane runs one item at a time.
+   */
+  async stoppableCompaction<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.#compaction = controller;
+    try {
+      return await work(controller.signal);
+    } finally {
+      this.#compaction = undefined;
+    }
   }
 
   /** Forgets the Agent (the next turn rebuilds it from the store). Contract: only while no turn runs. */
@@ -462,7 +478,8 @@ export class SessionRuntime implements LaneHost {
       streamFn: this.#deps.streamFn,
       ...(prepared.config.systemPrompt === undefined ? {} : { systemPrompt: prepared.config.systemPrompt }),
       messages,
-      ...(this.#subgoals === undefined ? {} : { context: this.#subgoals.applyTo(this.#deps.loop?.context) }),
+      // After the spreads above: their `context` layers are merged here, not overridden one by another.
+      ...sessionContextOptions(this.#deps.loop?.context, prepared.loopFeatures.context, this.#subgoals),
       tools: [...prepared.tools],
       preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
       run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
