@@ -44,6 +44,7 @@ describe("chorus config schema", () => {
       SLACK_APP_TOKEN: "xapp-example",
       TELEGRAM_BOT_TOKEN: "123:example",
       CHORUS_WEBCHAT_TOKEN: "webchat-token-example-0123",
+      CHORUS_METRICS_TOKEN: "metrics-token-example-0123",
     });
     expect(interpolated.ok).toBe(true);
     const result = interpolated.ok ? parseBotConfig(interpolated.value) : undefined;

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe("operator hooks from chorus.config.yaml", () => {
-  it("a hook configured for an agent runs in that agent's workspace with the event on stdin", async () => {
+  it("a hook configured for an agent runs in the config file's folder (not its workspace) with the event on stdin", async () => {
     const parsed = parseBotConfig({
       dataDir: "./data",
       agents: [{ id: "main", model: "demo", hooks: { turn_start: [{ command: "cat > turn.json", timeoutMs: 5000 }] } }],
@@ -29,7 +29,8 @@ describe("operator hooks from chorus.config.yaml", () => {
     expect(hook).toBeDefined();
     const outcome = await hook?.({ event: "turn_start", runId: "r1", turn: 1 }, new AbortController().signal);
     expect(outcome).toEqual({ kind: "continue" });
-    const seen = JSON.parse(await readFile(join(workspaces.byAgent.main ?? "", "turn.json"), "utf8"));
+    const seen = JSON.parse(await readFile(join(dir, "turn.json"), "utf8"));
+    await expect(readFile(join(workspaces.byAgent.main ?? "", "turn.json"))).rejects.toThrow();
     expect(seen).toEqual({ event: "turn_start", runId: "r1", turn: 1 });
     expect(JSON.stringify(gatewayConfigOf(parsed.config))).not.toContain("hooks");
   });

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SessionStoreError } from "@chorus/gateway/store";
 import { applyMigrations } from "./apply-migrations.js";
+import { keepDatabaseFilesPrivate } from "./private-database-file.js";
 import { translateSqliteError } from "./sqlite-errors.js";
 import type { SqliteMigration } from "./sqlite-migrations.js";
 
@@ -17,6 +18,7 @@ export function openSqliteDatabase(
   migrations: readonly SqliteMigration[],
 ): DatabaseSync {
   ensureStoreFolder(path);
+  keepDatabaseFilesPrivate(path);
   let db: DatabaseSync | undefined;
   try {
     // `timeout` is SQLite's busy_timeout: wait this long for another connection's lock before failing with "locked".
@@ -43,11 +45,14 @@ export function openSqliteDatabase(
   }
 }
 
-/** Creates the folder of a store file (nothing for `:memory:`). Contract: throws `SessionStoreError` `io` when it cannot. */
+/**
+ * Creates the folder of a store file (nothing for `:memory:`), readable by its owner only (0700) when it is new.
+ * Contract: throws `SessionStoreError` `io` when it cannot.
+ */
 export function ensureStoreFolder(path: string): void {
   if (path === ":memory:") return;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new SessionStoreError("io", `Cannot create the folder for the session store at ${path}: ${String(error)}`, {
       path,

@@ -1,5 +1,6 @@
 import { DatabaseSync } from "node:sqlite";
 import { SessionStoreError } from "@chorus/gateway/store";
+import { keepDatabaseFilesPrivate } from "./private-database-file.js";
 import { translateSqliteError } from "./sqlite-errors.js";
 
 /** The lock a store holds on its file for as long as it is open. */
@@ -25,6 +26,7 @@ export function acquireStoreOwnerLock(databasePath: string): StoreOwnerLock {
   const path = `${databasePath}.lock`;
   let db: DatabaseSync | undefined;
   try {
+    keepDatabaseFilesPrivate(path);
     db = new DatabaseSync(path, { timeout: 0 });
     // Nothing is ever written to it: a journal in memory leaves no `-journal` file beside it.
     db.exec("PRAGMA journal_mode = MEMORY");

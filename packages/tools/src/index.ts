@@ -17,6 +17,7 @@ export { setWorkingDirectoryTool } from "./builtins/set-working-directory-tool.j
 export { webFetchTool } from "./builtins/web-fetch-tool.js";
 export { type ExecArgs, type ExecOptions, type ExecResult, execInWorkspace } from "./exec/exec-command.js";
 export { killProcessGroup } from "./exec/process-group.js";
+export { safeEnvironment } from "./exec/safe-environment.js";
 export { effectiveCwd } from "./execution/effective-cwd.js";
 export { RecentFileReads } from "./execution/recent-file-reads.js";
 export { WorkingDirectories } from "./execution/working-directories.js";

@@ -73,4 +73,30 @@ describe("shell hooks through the Agent (JSON on stdin, run in the workspace)", 
     expect(streamFn.calls).toHaveLength(0);
     expect(agent.state.error).toContain("maintenance window");
   });
+
+  it("a hook gets exec's scrubbed environment plus its own env: no API key or bot token of the gateway's", async () => {
+    const saved = { anthropic: process.env.ANTHROPIC_API_KEY, telegram: process.env.TELEGRAM_BOT_TOKEN };
+    process.env.ANTHROPIC_API_KEY = "sk-ant-hook-test-secret";
+    process.env.TELEGRAM_BOT_TOKEN = "123:hook-test-token";
+    try {
+      const hooks = shellHooksOf(
+        { pre_tool_use: [{ command: "env > env.txt", env: { AUDIT_LABEL: "listed-by-operator" } }] },
+        root.dir,
+      );
+      await agentWith(hooks, [listTurn, "ok"]).prompt("look around");
+      const env = readFileSync(join(root.dir, "env.txt"), "utf8");
+      expect(env).toContain("AUDIT_LABEL=listed-by-operator");
+      expect(env).toContain(`PATH=${process.env.PATH}`);
+      expect(env).not.toContain("sk-ant-hook-test-secret");
+      expect(env).not.toContain("hook-test-token");
+    } finally {
+      restore("ANTHROPIC_API_KEY", saved.anthropic);
+      restore("TELEGRAM_BOT_TOKEN", saved.telegram);
+    }
+  });
 });
+
+function restore(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}

@@ -116,6 +116,11 @@ export const webchatAccountSchema = z
      * localhost and ::1 only.
      */
     allowedHosts: z.array(z.string().min(1)).optional(),
+    /**
+     * `GET /metrics` answers scrapers on this machine only; a scraper elsewhere sends `Authorization: Bearer <this>`.
+     * Use `${CHORUS_METRICS_TOKEN}` to read it from the environment. At least 16 characters.
+     */
+    metricsToken: z.string().min(16, "expected a metrics token of at least 16 characters").optional(),
     ...channelPolicyFields,
   })
   .superRefine((account, context) => {
@@ -172,11 +177,21 @@ const approvalKeySchema = z
     "expected a tool name or group:<fs-read|fs-write|exec|web|sessions|admin|info|mcp>",
   );
 
-/** One operator hook: a shell command, run in the agent's workspace with the event as JSON on stdin. */
+/**
+ * One operator hook: a shell command, run in the config file's folder (relative paths in it resolve there, never in a
+ * workspace the model can write) with the event as JSON on stdin.
+ */
 const shellHookSchema = z.strictObject({
   command: z.string().min(1, "expected a shell command"),
   /** Killed and treated as a failure after this long. Default 10 000 ms. */
   timeoutMs: z.int().min(1).max(600_000).optional(),
+  /**
+   * Variables the hook gets on top of exec's scrubbed environment (PATH, HOME, USER, LANG…); nothing else of the bot's
+   * environment (API keys, bot tokens) reaches it. `${NAME}` reads a value from the bot's environment.
+   */
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"), z.string())
+    .optional(),
 });
 const shellHookListSchema = z.array(shellHookSchema).optional();
 
@@ -207,7 +222,8 @@ export const botAgentSchema = agentConfigSchema.extend({
   approvals: z.record(approvalKeySchema, approvalModeSchema).optional(),
   /**
    * Shell commands at turn start, before compaction, before the prompt is sent, before each tool (a non-zero exit
-   * blocks the call with its stderr) and after each tool (errors logged). They run as the bot's user.
+   * blocks the call with its stderr) and after each tool (errors logged). They run as the bot's user, in the config
+   * file's folder; a hook whose script lies inside any agent's workspace is refused at start.
    */
   hooks: agentHooksSchema.optional(),
   /** `/plan`: the agent only reads until the user approves its proposed plan. Default false. */

@@ -1,7 +1,7 @@
 import type { BotConfig } from "./bot-config-schema.js";
 
 /**
- * Every secret value in a configuration (provider keys, channel tokens, WebChat access tokens, the database password), so the logger can scrub them from any line.
+ * Every secret value in a configuration (provider keys, channel tokens, WebChat access and metrics tokens, the database password), so the logger can scrub them from any line.
  * Contract: pure; only non-empty strings.
  */
 export function secretsOf(config: BotConfig): string[] {
@@ -13,7 +13,7 @@ export function secretsOf(config: BotConfig): string[] {
     ...config.channels.discord.map((account) => account.token),
     ...config.channels.slack.flatMap((account) => [account.botToken, account.appToken, account.signingSecret]),
     ...config.channels.telegram.flatMap((account) => [account.token, account.webhook?.secretToken]),
-    ...config.channels.webchat.map((account) => account.accessToken),
+    ...config.channels.webchat.flatMap((account) => [account.accessToken, account.metricsToken]),
     ...(config.store.kind === "postgres" ? passwordForms(config.store.url) : []),
   ];
   return values.filter((value): value is string => typeof value === "string" && value.length > 0);

@@ -60,7 +60,7 @@ export function agentSetupsOf(
       ...(agent.exec.changeDirectory ? { workingDirectories: directories } : {}),
     });
     const researchTools = tools.filter((tool) => RESEARCH_TOOLS.has(tool.name));
-    const hooks = shellHooksOf(agent.hooks, workspaceRoot);
+    const hooks = shellHooksOf(agent.hooks, workspaces.hooksDir);
     setups[agent.id] = {
       tools,
       ...(hooks === undefined ? {} : { hooks }),

@@ -13,6 +13,8 @@ export interface AgentWorkspaces {
   readonly legacyAgent: string | undefined;
   /** That folder, when it exists but no agent uses it (every agent names its own workspace): say so at startup. */
   readonly legacyUnused: string | undefined;
+  /** The config file's folder: operator hooks run there and their relative paths resolve there. */
+  readonly hooksDir: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function agentWorkspacesOf(config: BotConfig, baseDir: string): Pro
     }
   }
   const legacyUnused = legacyExists && !Object.values(byAgent).includes(legacy) ? legacy : undefined;
-  return { byAgent, outputsRoot: join(dataDir, "outputs"), legacyAgent, legacyUnused };
+  return { byAgent, outputsRoot: join(dataDir, "outputs"), legacyAgent, legacyUnused, hooksDir: resolve(baseDir) };
 }
 
 /**
@@ -57,7 +59,7 @@ export async function prepareAgentWorkspaces(workspaces: AgentWorkspaces, now = 
   await mkdir(workspaces.outputsRoot, { recursive: true, mode: 0o700 });
   const moved: string[] = [];
   for (const root of new Set(Object.values(workspaces.byAgent))) {
-    await mkdir(root, { recursive: true });
+    await mkdir(root, { recursive: true, mode: 0o700 });
     const old = join(root, LEGACY_OUTPUTS_DIR);
     const exists = await access(old).then(
       () => true,

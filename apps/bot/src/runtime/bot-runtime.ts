@@ -1,4 +1,3 @@
-import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { StreamFn } from "@chorus/core";
 import type { GatewayTelemetryOptions } from "@chorus/gateway";
@@ -20,6 +19,7 @@ import { LiveChannels } from "./live-channels.js";
 import type { ManagedChannel } from "./managed-channel.js";
 import { type OpenedMemory, openMemory } from "./open-memory.js";
 import { openStore } from "./open-store.js";
+import { makeDataDirPrivate } from "./private-data-dir.js";
 import { logRunEvents } from "./run-event-log.js";
 import { renderBanner } from "./startup-banner.js";
 import { WebchatAdmins } from "./webchat-admins.js";
@@ -148,7 +148,14 @@ export class BotRuntime {
 
   async start(): Promise<void> {
     const config = this.#config;
-    await mkdir(resolve(this.#cwd, config.dataDir), { recursive: true });
+    const dataDir = resolve(this.#cwd, config.dataDir);
+    const tightened = await makeDataDirPrivate(dataDir);
+    if (tightened.count > 0) {
+      this.#logger.warn(
+        { dataDir, count: tightened.count, examples: tightened.examples },
+        `made the data dir private: ${tightened.count} files and folders other users could read are now owner-only (folders 0700, files 0600)`,
+      );
+    }
     const opened = await openStore(config, this.#cwd, (message) => this.#logger.warn({}, message));
     this.#store = opened.store;
     this.#storeDescription = opened.description;

@@ -20,6 +20,7 @@ import { buildModelRegistry } from "../models/model-reference.js";
 import { agentSetupsOf } from "./agent-setup.js";
 import { addAgentSkills } from "./agent-skills.js";
 import { agentWorkspacesOf, prepareAgentWorkspaces } from "./agent-workspaces.js";
+import { assertHooksOutsideWorkspaces } from "./hook-placement.js";
 import { botModelCatalog } from "./model-catalog.js";
 
 /** What a Gateway is built from, besides the configuration. */
@@ -52,6 +53,7 @@ export interface GatewayParts {
 export async function buildGateway(config: BotConfig, parts: GatewayParts): Promise<Gateway> {
   const workspaces = await agentWorkspacesOf(config, parts.cwd);
   const moved = await prepareAgentWorkspaces(workspaces);
+  assertHooksOutsideWorkspaces(config, workspaces);
   if (workspaces.legacyAgent !== undefined) {
     parts.logger.info(
       { agentId: workspaces.legacyAgent, workspace: workspaces.byAgent[workspaces.legacyAgent] },

@@ -130,6 +130,7 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
         account.localAdmin,
         account.accessToken,
         account.allowedHosts,
+        account.metricsToken,
       ]),
       create: (hooks) => {
         const relay = hooks.instanceBroadcast();
@@ -141,6 +142,7 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
           localAdmin: account.localAdmin,
           ...(account.accessToken === undefined ? {} : { accessToken: account.accessToken }),
           ...(account.allowedHosts === undefined ? {} : { allowedHosts: account.allowedHosts }),
+          ...(account.metricsToken === undefined ? {} : { metricsToken: account.metricsToken }),
           keyFile: hooks.webchatKeyFile(),
           onAdminMessage: (eventId) => hooks.onWebchatAdminMessage(account.accountId, eventId),
           storedHistory: (publicId) => hooks.webchatHistory(account.accountId, publicId),

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { type GatewayMemoryOptions, linkedPeople, type SessionStore } from "@chorus/gateway";
 import { createOpenAiEmbedder, type MemoryStore, PostgresMemoryStore, SqliteMemoryStore } from "@chorus/memory";
 import type { PostgresSessionStore } from "@chorus/store-postgres";
-import { SqliteSessionStore } from "@chorus/store-sqlite";
+import { keepDatabaseFilesPrivate, SqliteSessionStore } from "@chorus/store-sqlite";
 import type { BotConfig } from "../config/bot-config-schema.js";
 
 /** The long-term memory the bot runs with, and how to close it. */
@@ -79,5 +79,7 @@ async function openMemoryStore(
     return { store, description: "in the session store (PostgreSQL, schema chorus_memory)", inSessionDatabase: true };
   }
   const path = resolve(cwd, own ?? resolve(config.dataDir, "memory.db"));
+  // Facts are as private as transcripts: the file (and the -wal/-shm SQLite gives its mode) is owner-only.
+  keepDatabaseFilesPrivate(path);
   return { store: new SqliteMemoryStore({ path }), description: `SQLite ${path}`, inSessionDatabase: false };
 }

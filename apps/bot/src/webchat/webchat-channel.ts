@@ -72,6 +72,8 @@ export interface WebchatChannelOptions {
   readonly readiness?: () => ReadinessReport;
   /** Serves GET /metrics (Prometheus text); default none (404). */
   readonly metrics?: (request: IncomingMessage, response: ServerResponse) => void;
+  /** The bearer token scrapers on other machines send for GET /metrics; default none (this machine only). */
+  readonly metricsToken?: string;
   readonly now?: () => number;
 }
 
@@ -161,6 +163,7 @@ export class WebchatChannel implements Channel {
         access,
         allowedHosts: hosts,
         ...(this.#options.metrics === undefined ? {} : { metrics: this.#options.metrics }),
+        ...(this.#options.metricsToken === undefined ? {} : { metricsToken: this.#options.metricsToken }),
         readiness: () => {
           const report = this.#options.readiness?.() ?? { ready: true };
           return { ...report, ready: report.ready && this.#accepting };

@@ -8,6 +8,7 @@ import {
   newCredential,
 } from "./browser-identity.js";
 import { isAllowedHost, isSameOrigin } from "./local-request.js";
+import { metricsAccess } from "./metrics-access.js";
 import type { WebchatAccess } from "./webchat-access.js";
 import type { WebchatAsset } from "./webchat-assets.js";
 import { loginPage } from "./webchat-login-page.js";
@@ -29,6 +30,8 @@ export interface WebchatHttpOptions {
   readonly allowedHosts: ReadonlySet<string>;
   /** `GET /metrics` (Prometheus text), when the bot's telemetry serves it. */
   readonly metrics?: (request: IncomingMessage, response: ServerResponse) => void;
+  /** The bearer token a scraper on another machine sends for `/metrics` (this machine needs none). */
+  readonly metricsToken?: string;
 }
 
 const PAGE_HEADERS = {
@@ -48,7 +51,7 @@ const MAX_LOGIN_BODY = 4096;
  * The HTTP side of the WebChat server: the page and its files (a browser without a credential cookie gets one with
  * the page), the access-token form (`GET`/`POST /login`, when a token is configured), `GET /healthz` (the process
  * answers), `GET /readyz` (503 until messages are taken, and while stopping) and `GET /metrics` (Prometheus text,
- * when telemetry serves it).
+ * when telemetry serves it; to this machine, or to a scraper with the metrics bearer token).
  * Contract: a Host this server does not answer to is 403 (except /healthz and /readyz); with a token, the page and
  * its script need the access cookie (the page redirects to /login), and an address that sent 5 wrong tokens within
  * a minute gets 429 until the minute is over; other methods are 405, unknown paths 404.
@@ -72,13 +75,12 @@ export function webchatHttpHandler(
       sendJson(response, report.ready ? 200 : 503, body);
       return;
     }
-    if (path === "/metrics" && options.metrics !== undefined) {
-      if (request.method !== "GET") response.writeHead(405, { allow: "GET" }).end();
-      else options.metrics(request, response);
-      return;
-    }
     if (!isAllowedHost(request, options.allowedHosts)) {
       sendText(response, 403, "this WebChat does not answer to that Host (see channels.webchat[].allowedHosts)");
+      return;
+    }
+    if (path === "/metrics" && options.metrics !== undefined) {
+      serveMetrics(request, response, options.metrics, options.metricsToken);
       return;
     }
     if (path === "/login" && options.access.required) {
@@ -109,6 +111,26 @@ export function webchatHttpHandler(
     if (asset.contentType.startsWith("text/html")) headers["set-cookie"] = identityCookies(request);
     response.writeHead(200, headers).end(request.method === "HEAD" ? undefined : asset.body);
   };
+}
+
+/** `GET /metrics` for a scraper `metricsAccess` lets in; 401/403 with a sentence for anyone else. */
+function serveMetrics(
+  request: IncomingMessage,
+  response: ServerResponse,
+  metrics: (request: IncomingMessage, response: ServerResponse) => void,
+  metricsToken: string | undefined,
+): void {
+  if (request.method !== "GET") {
+    response.writeHead(405, { allow: "GET" }).end();
+    return;
+  }
+  const verdict = metricsAccess(request, metricsToken);
+  if (verdict.kind === "allowed") {
+    metrics(request, response);
+    return;
+  }
+  if (verdict.status === 401) response.setHeader("www-authenticate", 'Bearer realm="chorus metrics"');
+  sendText(response, verdict.status, verdict.message);
 }
 
 /** A credential for a browser that has none, and the old public-id cookie removed. */

@@ -13,6 +13,8 @@ export interface WebchatSettings {
   readonly localAdmin?: boolean;
   readonly accessToken?: string;
   readonly allowedHosts?: readonly string[];
+  /** The bearer token scrapers elsewhere send for /metrics. */
+  readonly metricsToken?: string;
   /** Public ids listed under `admins.webchat`. */
   readonly admins?: readonly string[];
 }
@@ -34,6 +36,7 @@ export async function writeWebchatConfig(dir: string, settings: WebchatSettings,
     ...(settings.localAdmin === undefined ? [] : [`      localAdmin: ${settings.localAdmin}`]),
     ...(settings.accessToken === undefined ? [] : [`      accessToken: ${JSON.stringify(settings.accessToken)}`]),
     ...(settings.allowedHosts === undefined ? [] : [`      allowedHosts: ${JSON.stringify(settings.allowedHosts)}`]),
+    ...(settings.metricsToken === undefined ? [] : [`      metricsToken: ${JSON.stringify(settings.metricsToken)}`]),
   ];
   await writeFile(
     file,

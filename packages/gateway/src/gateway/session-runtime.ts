@@ -469,6 +469,8 @@ export class SessionRuntime implements LaneHost {
       .map((entry) => entry.message);
     const prepared = this.#prepared;
     const agent = new Agent({
+      // The loop's own warnings (a failing post_tool_use hook, a reminder source) go to the gateway's log.
+      logger: this.#deps.logger,
       ...this.#deps.loop,
       ...prepared.loopFeatures,
       model: this.model,

@@ -4,6 +4,7 @@ import { defaultSessionOutputs, type SessionOutputs, saveSessionOutput } from ".
 import { resolveInWorkspace, type Workspace } from "../workspace/workspace-root.js";
 import { HeadTailBuffer } from "./head-tail-buffer.js";
 import { killProcessGroup } from "./process-group.js";
+import { safeEnvironment } from "./safe-environment.js";
 
 export interface ExecArgs {
   command: string;
@@ -135,12 +136,4 @@ export async function execInWorkspace(
     ...(fullOutputPath ? { fullOutputPath } : {}),
     pid: child.pid,
   };
-}
-
-const SAFE_ENV_KEYS = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TERM", "TMPDIR", "SHELL", "TZ"];
-
-function safeEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const key of SAFE_ENV_KEYS) if (process.env[key] !== undefined) env[key] = process.env[key];
-  return env;
 }

@@ -1,17 +1,21 @@
 import { spawn } from "node:child_process";
 import type { AgentHook, AgentHooks, HookEventName, HookOutcome } from "@chorus/core";
 import { killProcessGroup } from "../exec/process-group.js";
+import { safeEnvironment } from "../exec/safe-environment.js";
 
 /** One operator-configured shell hook. */
 export interface ShellHookConfig {
   /** Run with `/bin/sh -c`. */
   command: string;
-  /** Where it runs: the agent's workspace. */
+  /** Where it runs: a folder the agent's file tools cannot write (the bot runs it in its config file's folder). */
   cwd: string;
   /** Killed (with its process group) after this long; a timeout is a failure. Default 10 000 ms. */
   timeoutMs?: number;
-  /** Its environment. Default: the gateway's own. */
-  env?: NodeJS.ProcessEnv;
+  /**
+   * Variables added to its environment, which is otherwise exec's scrubbed one (PATH, HOME, USER, LANG…): API keys
+   * and bot tokens of the gateway's own environment never reach a hook unless listed here.
+   */
+  env?: Readonly<Record<string, string>>;
 }
 
 const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
@@ -20,7 +24,8 @@ const MAX_STDERR_CHARS = 2_000;
 /**
  * A shell command as an AgentHook: the event as JSON on stdin, exit 0 continues, any other exit blocks with its
  * stderr (or the exit code) as the reason, a timeout or a failed start blocks with what happened. It runs as the
- * gateway's user. Contract: never rejects; where the event cannot block the loop only logs the outcome.
+ * gateway's user, in `cwd`, with exec's scrubbed environment plus `env`.
+ * Contract: never rejects; where the event cannot block the loop only logs the outcome.
  */
 export function shellHook(config: ShellHookConfig): AgentHook {
   const timeoutMs = config.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
@@ -28,7 +33,7 @@ export function shellHook(config: ShellHookConfig): AgentHook {
     new Promise<HookOutcome>((resolve) => {
       const child = spawn("/bin/sh", ["-c", config.command], {
         cwd: config.cwd,
-        env: config.env ?? process.env,
+        env: safeEnvironment(config.env),
         detached: true,
         stdio: ["pipe", "ignore", "pipe"],
       });
@@ -67,11 +72,14 @@ export function shellHook(config: ShellHookConfig): AgentHook {
 
 /** The operator's hooks of one agent, as configured: shell commands by event. */
 export type ShellHooksConfig = {
-  [E in HookEventName]?: { command: string; timeoutMs?: number | undefined }[] | undefined;
+  [E in HookEventName]?:
+    | { command: string; timeoutMs?: number | undefined; env?: Readonly<Record<string, string>> | undefined }[]
+    | undefined;
 };
 
 /**
- * Builds AgentHooks from the operator's configuration, each running in `cwd` (the agent's workspace).
+ * Builds AgentHooks from the operator's configuration, each running in `cwd` (a folder the agent's file tools cannot
+ * write) with the scrubbed environment plus its own `env`.
  * Contract: pure; an empty configuration gives undefined.
  */
 export function shellHooksOf(config: ShellHooksConfig | undefined, cwd: string): AgentHooks | undefined {
@@ -85,6 +93,7 @@ export function shellHooksOf(config: ShellHooksConfig | undefined, cwd: string):
         command: entry.command,
         cwd,
         ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
+        ...(entry.env === undefined ? {} : { env: entry.env }),
       }),
     );
     any = true;
