@@ -157,6 +157,15 @@ export class GatewayMemory implements MemoryCommands {
   }
 
   /**
+   * The tools a turn of the session is offered: without `remember`, `forget` and `recall` while memory is off there
+   * (as read by the turn's recall, right before). Contract: pure apart from that read state.
+   */
+  toolsFor(sessionKey: string, tools: readonly AnyAgentTool[]): readonly AnyAgentTool[] {
+    if (!this.#off.has(sessionKey)) return tools;
+    return tools.filter((tool) => !this.tools.includes(tool));
+  }
+
+  /**
    * The facts to write with a commit of `messages`: those whose `remember` result is among them. Inside the commit's
    * transaction when the memory store lives in the session store's database; right after it otherwise; back to
    * waiting when the commit fails (its messages go into the next one). Undefined when there are none.
