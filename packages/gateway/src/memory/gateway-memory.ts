@@ -18,9 +18,10 @@ import {
   storeFactEmbeddings,
 } from "@chorus/memory";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
-import { type LaneItem, lowerTier } from "../lanes/lane-item.js";
+import type { LaneItem } from "../lanes/lane-item.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
+import { MEMORY_OFF_SETTING } from "../store/memory-mark.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { GatewayMemoryOptions } from "./gateway-memory-options.js";
 import { HeldFacts } from "./held-facts.js";
@@ -29,7 +30,7 @@ import { type SessionMemoryScopes, sessionMemoryScopes } from "./session-memory-
 import { userInputText } from "./user-input-text.js";
 
 /** The session setting `/memory off` writes. */
-export const MEMORY_SETTING = "memory";
+export const MEMORY_SETTING = MEMORY_OFF_SETTING.key;
 
 /** What the gateway's memory needs of it. */
 export interface GatewayMemoryDeps {
@@ -217,7 +218,7 @@ export class GatewayMemory implements MemoryCommands {
    * session's extraction pass (when configured) waits for it to go quiet.
    */
   turnEnded(sessionKey: string, items: readonly LaneItem[]): void {
-    if (items.length > 0) this.#extraction?.turnEnded(sessionKey, items.map((item) => item.trust).reduce(lowerTier));
+    if (items.length > 0) this.#extraction?.turnEnded(sessionKey);
     const dropped = this.#held.take(sessionKey);
     this.#sourceMessage.delete(sessionKey);
     if (dropped.length > 0) {
@@ -262,7 +263,7 @@ export class GatewayMemory implements MemoryCommands {
     if (session !== undefined) {
       const { [MEMORY_SETTING]: _old, ...rest } = session.settings;
       await this.#deps.store.updateSession(sessionKey, {
-        settings: enabled ? rest : { ...rest, [MEMORY_SETTING]: "off" },
+        settings: enabled ? rest : { ...rest, [MEMORY_SETTING]: MEMORY_OFF_SETTING.value },
       });
     }
     if (enabled) this.#off.delete(sessionKey);
@@ -271,7 +272,7 @@ export class GatewayMemory implements MemoryCommands {
 
   async enabled(sessionKey: string): Promise<boolean> {
     const session = await this.#deps.store.getSession(sessionKey);
-    const off = session?.settings[MEMORY_SETTING] === "off";
+    const off = session?.settings[MEMORY_SETTING] === MEMORY_OFF_SETTING.value;
     if (off) this.#off.add(sessionKey);
     else this.#off.delete(sessionKey);
     return !off;
