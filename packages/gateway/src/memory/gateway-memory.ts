@@ -50,6 +50,8 @@ export interface MemoryCommands {
   scopesOf(sessionKey: string, tier: TrustTier): SessionMemoryScopes;
   list(scope: string, page: { limit: number; offset: number }): Promise<FactPage>;
   forget(scope: string, target: string): Promise<Fact[]>;
+  /** What `forget` would delete now, deleting nothing. */
+  forgettable(scope: string, target: string): Promise<Fact[]>;
   export(scope: string): Promise<MemoryExport>;
   counts(): Promise<ScopeCount[]>;
   /** Turns memory on or off for one session (stored in its settings). */
@@ -248,6 +250,10 @@ export class GatewayMemory implements MemoryCommands {
 
   forget(scope: string, target: string): Promise<Fact[]> {
     return this.#options.store.forget(scope, target);
+  }
+
+  forgettable(scope: string, target: string): Promise<Fact[]> {
+    return this.#options.store.forgettable(scope, target);
   }
 
   export(scope: string): Promise<MemoryExport> {
