@@ -49,7 +49,11 @@ describe("the secret check of long-term memory", () => {
   it("still keeps facts that only mention a password or a pin", async () => {
     memory = new SqliteMemoryStore({ path: ":memory:" });
     h = await startHarness({ config: CONFIG, script: memoryScript, gateway: { memory: { store: memory } } });
-    await h.send({ chatType: "dm", text: "remember: Alice keeps the pin cushion in the drawer", sender: { id: "alice" } });
+    await h.send({
+      chatType: "dm",
+      text: "remember: Alice keeps the pin cushion in the drawer",
+      sender: { id: "alice" },
+    });
     await h.send({ chatType: "dm", text: "remember: Alice forgot her password yesterday", sender: { id: "alice" } });
     expect((await memory.list("user:test:alice")).total).toBe(2);
   });

@@ -49,11 +49,11 @@ import {
   type StoredRow,
   scheduleFromRow,
   sessionFromRow,
-  transcriptEntryFromRow,
   spendLedgerOps,
   spendRowFromRow,
   statusList,
   toStoredJson,
+  transcriptEntryFromRow,
   zeroUsage,
 } from "@chorus/gateway/store";
 import { translateSqliteError } from "./sqlite-errors.js";

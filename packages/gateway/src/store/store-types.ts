@@ -76,7 +76,6 @@ export interface TranscriptEntry {
   readonly memory?: MemoryMark;
 }
 
-
 /** Where `appendMessages` put the messages: seqs `firstSeq..lastSeq` (empty when `firstSeq > lastSeq`). */
 export interface AppendResult {
   readonly firstSeq: number;

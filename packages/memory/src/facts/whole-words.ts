@@ -3,7 +3,12 @@ const WORD = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
 
 /** The words of `text`, lower-cased, with typographic apostrophes made plain. Contract: pure. */
 export function wordsOf(text: string): string[] {
-  return text.toLowerCase().replace(/[\u2019\u02bc]/g, "'").match(WORD) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .replace(/[\u2019\u02bc]/g, "'")
+      .match(WORD) ?? []
+  );
 }
 
 /** A word of a fact matches a wanted word as it is, or in its possessive ("alice's" for "alice"). */

@@ -11,8 +11,8 @@ import type {
   ScopeCount,
 } from "../facts/fact-types.js";
 import { MemoryError } from "../facts/memory-errors.js";
-import { holdsWords } from "../facts/whole-words.js";
 import { checkNewFact, planRemember } from "../facts/plan-remember.js";
+import { holdsWords } from "../facts/whole-words.js";
 import { searchTerms } from "../search/search-terms.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";

@@ -136,7 +136,7 @@ export function describeMemoryStoreConformance(name: string, open: () => Promise
         "Alice likes tea that is green",
       ];
       for (const [i, text] of texts.entries()) await store.remember({ scope: ALICE, text, source: source(`w${i}`) });
-      const sorted = (facts: { text: string }[]) => facts.map((fact) => fact.text).sort();
+      const sorted = (facts: readonly { text: string }[]) => facts.map((fact) => fact.text).sort();
       expect(await store.forget(ALICE, "s")).toEqual([]); // "Alice's" is one word
       expect(await store.forget(ALICE, "sc")).toEqual([]);
       expect(await store.forget(ALICE, "!!")).toEqual([]);

@@ -1,6 +1,7 @@
 import type { AgentMessage, Usage } from "@chorus/core";
 import type { QueueMode } from "../../config/index.js";
 import type { PairingRequest } from "../../policy/index.js";
+import { parseMemoryMark } from "../memory-mark.js";
 import type {
   OutboxEntry,
   OutboxKind,
@@ -14,7 +15,6 @@ import type {
   StoredJson,
   TranscriptEntry,
 } from "../store-types.js";
-import { parseMemoryMark } from "../memory-mark.js";
 import { defineLazyJson } from "./lazy-json.js";
 import { buildRunRecord, buildSessionRecord } from "./record-builders.js";
 

@@ -245,7 +245,8 @@ export class MemoryStoreCore implements SessionStoreCore {
     for (const message of json) list.push(message);
     const lastSeq = session.lastSeq + json.length;
     if (marks.memory !== undefined) {
-      for (let seq = firstSeq; seq <= lastSeq; seq++) this.put(this.memoryMarks, markKey(sessionKey, seq), marks.memory);
+      for (let seq = firstSeq; seq <= lastSeq; seq++)
+        this.put(this.memoryMarks, markKey(sessionKey, seq), marks.memory);
     }
     this.put(this.sessions, sessionKey, Object.freeze({ ...session, lastSeq, updatedAt: this.now() }));
     return { firstSeq, lastSeq };
