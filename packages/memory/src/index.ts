@@ -23,6 +23,7 @@ export type {
 } from "./facts/fact-types.js";
 export { MemoryError, type MemoryErrorCode } from "./facts/memory-errors.js";
 export { MAX_FACT_HISTORY } from "./facts/plan-remember.js";
+export { holdsWords, wordsOf } from "./facts/whole-words.js";
 export type { PgPoolLike, PgQueryable } from "./postgres/pg-queryable.js";
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./postgres/postgres-memory-store.js";
 export { type DiversityCandidate, maximalMarginalRelevance } from "./recall/diversity-cut.js";

@@ -45,6 +45,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0008_spend-ledger", times: 1 },
         { name: "0009_run-spawn-settings", times: 1 },
         { name: "0010_trace-links", times: 1 },
+        { name: "0012_memory-marks", times: 1 },
       ]);
       expect([first.schemaVersion, second.schemaVersion]).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
       await first.ensureSession(session);
@@ -74,6 +75,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0008_spend-ledger", times: 1 },
         { name: "0009_run-spawn-settings", times: 1 },
         { name: "0010_trace-links", times: 1 },
+        { name: "0012_memory-marks", times: 1 },
       ]);
     } finally {
       await second.close();
@@ -105,6 +107,7 @@ describe("PostgreSQL schema migrations", () => {
       "0008_spend-ledger",
       "0009_run-spawn-settings",
       "0010_trace-links",
+      "0012_memory-marks",
       "0042_from-a-newer-chorus",
     ]);
     // The refused open let go of the database: once the newer step is gone, this version opens it again.

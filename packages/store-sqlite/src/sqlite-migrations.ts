@@ -214,6 +214,17 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE runs ADD COLUMN spawn TEXT;
     `,
   },
+  {
+    version: 9,
+    description: "long-term memory marks: who said each message (and whether memory was on), how far extraction read",
+    // memory_mark: the sender's trust tier or 'off', NULL for messages no person said in the chat (and older rows, which
+    // extraction then never reads). memory_extracted_seq: the end-of-session pass's progress, so a restart or a
+    // takeover neither re-reads nor widens what it may read.
+    sql: `
+      ALTER TABLE transcript_messages ADD COLUMN memory_mark TEXT;
+      ALTER TABLE sessions ADD COLUMN memory_extracted_seq INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -53,6 +53,7 @@ import {
   spendRowFromRow,
   statusList,
   toStoredJson,
+  transcriptEntryFromRow,
   zeroUsage,
 } from "@chorus/gateway/store";
 import { translateSqliteError } from "./sqlite-errors.js";
@@ -243,7 +244,8 @@ export class SqliteStoreCore implements NestingStoreCore {
       },
     );
     this.sql(
-      `UPDATE sessions SET title = ?, model_override = ?, queue_mode_override = ?, settings = ?, updated_at = ?
+      `UPDATE sessions SET title = ?, model_override = ?, queue_mode_override = ?, settings = ?, updated_at = ?,
+         memory_extracted_seq = max(memory_extracted_seq, ?)
        WHERE key = ?`,
     ).run(
       next.title ?? null,
@@ -251,6 +253,7 @@ export class SqliteStoreCore implements NestingStoreCore {
       next.queueModeOverride ?? null,
       toStoredJson(next.settings, "session settings"),
       next.updatedAt,
+      patch.memoryExtractedSeq ?? 0,
       key,
     );
     return this.requireSession(key);
@@ -302,9 +305,11 @@ export class SqliteStoreCore implements NestingStoreCore {
     ) as StoredRow | undefined;
     if (row === undefined) throw notFound("session", sessionKey);
     const lastSeq = Number(row.last_seq);
-    const insert = this.sql("INSERT INTO transcript_messages (session_key, seq, message) VALUES (?, ?, ?)");
+    const insert = this.sql(
+      "INSERT INTO transcript_messages (session_key, seq, message, memory_mark) VALUES (?, ?, ?, ?)",
+    );
     let seq = lastSeq - json.length;
-    for (const message of json) insert.run(sessionKey, ++seq, message);
+    for (const message of json) insert.run(sessionKey, ++seq, message, marks.memory ?? null);
     return { firstSeq: lastSeq - json.length + 1, lastSeq };
   }
 
@@ -322,15 +327,14 @@ export class SqliteStoreCore implements NestingStoreCore {
     const rows =
       options.fromSeq === undefined
         ? this.sql(
-            `SELECT seq, message FROM transcript_messages
+            `SELECT seq, message, memory_mark FROM transcript_messages
              WHERE session_key = ?1 AND seq >= (SELECT transcript_start_seq FROM sessions WHERE key = ?1)
              ORDER BY seq`,
           ).all(sessionKey)
-        : this.sql("SELECT seq, message FROM transcript_messages WHERE session_key = ? AND seq >= ? ORDER BY seq").all(
-            sessionKey,
-            options.fromSeq,
-          );
-    return rows.map((row) => ({ seq: Number(row.seq), message: JSON.parse(String(row.message)) as AgentMessage }));
+        : this.sql(
+            "SELECT seq, message, memory_mark FROM transcript_messages WHERE session_key = ? AND seq >= ? ORDER BY seq",
+          ).all(sessionKey, options.fromSeq);
+    return rows.map(transcriptEntryFromRow);
   }
 
   resetTranscript(sessionKey: string): SessionRecord {

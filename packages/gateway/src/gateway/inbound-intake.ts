@@ -127,7 +127,12 @@ export class InboundIntake {
           ? (await this.#ctx.store.recordInboundEvent(event))
             ? { ...(await this.#ctx.store.ensureSession(newSession)), seq: undefined }
             : undefined
-          : await this.#ctx.store.storeInboundMessage({ event, session: newSession, message: userMessage });
+          : await this.#ctx.store.storeInboundMessage({
+              event,
+              session: newSession,
+              message: userMessage,
+              memoryTier: decision.trust, // what long-term memory may later read of it
+            });
     } catch (error) {
       // Nothing of it was kept (nor its event id: a redelivery is handled); the sender must not wait for an answer.
       await this.#tellIfNotStored(error, message);

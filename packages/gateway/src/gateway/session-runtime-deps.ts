@@ -1,4 +1,4 @@
-import type { AgentLoopConfig, AgentMessage, AgentRunResult, Model, StreamFn } from "@chorus/core";
+import type { AgentLoopConfig, AgentMessage, AgentRunResult, AnyAgentTool, Model, StreamFn } from "@chorus/core";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { Channel, SendTarget } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -39,6 +39,8 @@ export interface SessionTurnHooks {
     base: string | undefined,
     items: readonly LaneItem[],
   ): Promise<string | undefined>;
+  /** The tools offered in the session's next turn, from the agent's own (long-term memory's off switch); undefined keeps them. */
+  toolsFor?(sessionKey: string, tools: readonly AnyAgentTool[]): readonly AnyAgentTool[] | undefined;
   /** A turn started on these items (its run is registered). Contract: must not throw. */
   turnStarted(start: { readonly sessionKey: string; readonly items: readonly LaneItem[] }): void;
   /** Called once per turn, after its commit. Contract: must not throw. */

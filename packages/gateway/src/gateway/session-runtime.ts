@@ -326,6 +326,8 @@ export class SessionRuntime implements LaneHost {
       else this.meta.groupToolPolicy = this.#groupToolPolicy;
       const systemPrompt = await deps.turnHooks?.systemPromptFor(this, this.#prepared.config.systemPrompt, items);
       if (systemPrompt !== undefined) agent.setSystemPrompt(systemPrompt);
+      const tools = deps.turnHooks?.toolsFor?.(this.key, this.#prepared.tools);
+      if (tools !== undefined) agent.setTools([...tools]);
       // No `startRun` here: the run is written by the turn's first commit (one round trip less per message), fenced
       // with it. Until then it is live in `deps.runs` only; a crash before that commit leaves nothing of the turn in
       // the store but its unanswered messages, which restart recovery or a takeover answers.

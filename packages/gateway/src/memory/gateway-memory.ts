@@ -18,9 +18,10 @@ import {
   storeFactEmbeddings,
 } from "@chorus/memory";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
-import { type LaneItem, lowerTier } from "../lanes/lane-item.js";
+import type { LaneItem } from "../lanes/lane-item.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
+import { MEMORY_OFF_SETTING } from "../store/memory-mark.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { GatewayMemoryOptions } from "./gateway-memory-options.js";
 import { HeldFacts } from "./held-facts.js";
@@ -29,7 +30,7 @@ import { type SessionMemoryScopes, sessionMemoryScopes } from "./session-memory-
 import { userInputText } from "./user-input-text.js";
 
 /** The session setting `/memory off` writes. */
-export const MEMORY_SETTING = "memory";
+export const MEMORY_SETTING = MEMORY_OFF_SETTING.key;
 
 /** What the gateway's memory needs of it. */
 export interface GatewayMemoryDeps {
@@ -49,6 +50,8 @@ export interface MemoryCommands {
   scopesOf(sessionKey: string, tier: TrustTier): SessionMemoryScopes;
   list(scope: string, page: { limit: number; offset: number }): Promise<FactPage>;
   forget(scope: string, target: string): Promise<Fact[]>;
+  /** What `forget` would delete now, deleting nothing. */
+  forgettable(scope: string, target: string): Promise<Fact[]>;
   export(scope: string): Promise<MemoryExport>;
   counts(): Promise<ScopeCount[]>;
   /** Turns memory on or off for one session (stored in its settings). */
@@ -157,6 +160,15 @@ export class GatewayMemory implements MemoryCommands {
   }
 
   /**
+   * The tools a turn of the session is offered: without `remember`, `forget` and `recall` while memory is off there
+   * (as read by the turn's recall, right before). Contract: pure apart from that read state.
+   */
+  toolsFor(sessionKey: string, tools: readonly AnyAgentTool[]): readonly AnyAgentTool[] {
+    if (!this.#off.has(sessionKey)) return tools;
+    return tools.filter((tool) => !this.tools.includes(tool));
+  }
+
+  /**
    * The facts to write with a commit of `messages`: those whose `remember` result is among them. Inside the commit's
    * transaction when the memory store lives in the session store's database; right after it otherwise; back to
    * waiting when the commit fails (its messages go into the next one). Undefined when there are none.
@@ -208,7 +220,7 @@ export class GatewayMemory implements MemoryCommands {
    * session's extraction pass (when configured) waits for it to go quiet.
    */
   turnEnded(sessionKey: string, items: readonly LaneItem[]): void {
-    if (items.length > 0) this.#extraction?.turnEnded(sessionKey, items.map((item) => item.trust).reduce(lowerTier));
+    if (items.length > 0) this.#extraction?.turnEnded(sessionKey);
     const dropped = this.#held.take(sessionKey);
     this.#sourceMessage.delete(sessionKey);
     if (dropped.length > 0) {
@@ -240,6 +252,10 @@ export class GatewayMemory implements MemoryCommands {
     return this.#options.store.forget(scope, target);
   }
 
+  forgettable(scope: string, target: string): Promise<Fact[]> {
+    return this.#options.store.forgettable(scope, target);
+  }
+
   export(scope: string): Promise<MemoryExport> {
     return this.#options.store.export(scope);
   }
@@ -253,7 +269,7 @@ export class GatewayMemory implements MemoryCommands {
     if (session !== undefined) {
       const { [MEMORY_SETTING]: _old, ...rest } = session.settings;
       await this.#deps.store.updateSession(sessionKey, {
-        settings: enabled ? rest : { ...rest, [MEMORY_SETTING]: "off" },
+        settings: enabled ? rest : { ...rest, [MEMORY_SETTING]: MEMORY_OFF_SETTING.value },
       });
     }
     if (enabled) this.#off.delete(sessionKey);
@@ -262,7 +278,7 @@ export class GatewayMemory implements MemoryCommands {
 
   async enabled(sessionKey: string): Promise<boolean> {
     const session = await this.#deps.store.getSession(sessionKey);
-    const off = session?.settings[MEMORY_SETTING] === "off";
+    const off = session?.settings[MEMORY_SETTING] === MEMORY_OFF_SETTING.value;
     if (off) this.#off.add(sessionKey);
     else this.#off.delete(sessionKey);
     return !off;

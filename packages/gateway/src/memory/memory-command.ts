@@ -1,9 +1,16 @@
-import type { CommandDefinition } from "../commands/command-types.js";
+import type { Fact } from "@chorus/memory";
+import type { CommandDefinition, CommandReply } from "../commands/command-types.js";
 
 /** Facts per `/memory` page. */
 export const MEMORY_PAGE_SIZE = 10;
 
-export const MEMORY_USAGE = "/memory [page N | forget <id|text> | off | on | export | stats]";
+/** `/memory forget <text>` deletes at most this many facts without asking first. */
+export const FORGET_WITHOUT_ASKING = 3;
+
+/** The last word of `/memory forget <text> confirm`. */
+const CONFIRM_WORD = "confirm";
+
+export const MEMORY_USAGE = "/memory [page N | forget <id|text> [confirm] | off | on | export | stats]";
 
 /**
  * /memory: what the bot remembers in this chat (about you in a DM, about the group in a group), paged; forget a fact;
@@ -36,9 +43,14 @@ export const memoryCommand: CommandDefinition = {
     const scope = scopes.chat;
     if (scope === undefined) return "This conversation has no long-term memory.";
     if (action === "forget") {
-      const target = rest.join(" ").trim();
+      const confirmed = rest.length > 1 && rest.at(-1)?.toLowerCase() === CONFIRM_WORD;
+      const target = (confirmed ? rest.slice(0, -1) : rest).join(" ").trim();
       if (target === "") return "Usage: `/memory forget <id|text>`";
       if (scopes.write === undefined) return "You cannot change the memory of this chat.";
+      if (!confirmed) {
+        const matching = await memory.forgettable(scope, target);
+        if (matching.length > FORGET_WITHOUT_ASKING) return askToConfirm(target, matching);
+      }
       const gone = await memory.forget(scope, target);
       if (gone.length === 0) return `Nothing remembered here matches “${target}”.`;
       return [`Forgot ${gone.length} fact${gone.length === 1 ? "" : "s"}:`, ...gone.map(line)].join("\n");
@@ -60,6 +72,25 @@ export const memoryCommand: CommandDefinition = {
     return lines.join("\n");
   },
 };
+
+/**
+ * A forget that would delete more than a few facts waits for a confirmation: a button where the platform has buttons
+ * (it sends the confirming command), the same command typed with `confirm` everywhere.
+ */
+function askToConfirm(target: string, matching: readonly Fact[]): CommandReply {
+  const command = `/memory forget ${target} ${CONFIRM_WORD}`;
+  const shown = matching.slice(0, MEMORY_PAGE_SIZE);
+  const more = matching.length - shown.length;
+  return {
+    text: [
+      `“${target}” matches ${matching.length} facts here:`,
+      ...shown.map(line),
+      ...(more > 0 ? [`…and ${more} more.`] : []),
+      `Nothing was forgotten yet. To forget all ${matching.length}, send \`${command}\` — or name the fact more exactly.`,
+    ].join("\n"),
+    buttons: [{ id: command, label: `Forget all ${matching.length}` }],
+  };
+}
 
 function line(fact: { id: string; text: string; updatedAt: number }): string {
   return `- \`${fact.id}\` ${fact.text} _(${new Date(fact.updatedAt).toISOString().slice(0, 10)})_`;

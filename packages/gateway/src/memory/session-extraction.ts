@@ -1,7 +1,6 @@
 import type { AgentMessage, Model, StreamFn } from "@chorus/core";
 import { type ExtractionMessage, extractFacts, type MemoryStore, type NewFact } from "@chorus/memory";
 import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
-import { lowerTier } from "../lanes/lane-item.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import { assistantText } from "../reply-manager/assistant-text.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -29,7 +28,7 @@ export interface SessionExtractionDeps {
   readonly memory: MemoryStore;
   readonly streamFn: StreamFn;
   findModel(id: string): Model | undefined;
-  /** Where the session's facts go, for the lowest tier of the turns the pass covers (no `write`: nothing is kept). */
+  /** Where the session's facts go (the chat's scope at a tier that may write; no `write`: nothing is kept). */
   scopesOf(sessionKey: string, tier: TrustTier): SessionMemoryScopes;
   /** Whether memory is on for the session (`/memory off`). */
   enabled(sessionKey: string): Promise<boolean>;
@@ -39,25 +38,19 @@ export interface SessionExtractionDeps {
   readonly now: () => number;
 }
 
-/** A session's turns since its last pass. */
-interface Pending {
-  /** The lowest trust tier of those turns (a guest's words never become anyone's memory). */
-  tier: TrustTier;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
-
 /**
  * The end-of-session extraction pass: once a session has been quiet for `idleMs` (or right before `/new` starts it
  * afresh), a cheap model reads the session's messages since its last pass and proposes durable facts, each kept with
  * the transcript seqs of the user messages that state it (`source.messageId`, comma-separated). Off the critical
- * path: it runs in the background and never delays a reply. Contract: never throws; failures are logged. Which
- * messages were read is kept in memory: after a restart a session's messages may be read again (equal facts merge).
+ * path: it runs in the background and never delays a reply. What a pass may read is decided per message, from the
+ * mark stored with it (`TranscriptEntry.memory`): what a trusted person or the owner said while memory was on, and
+ * the replies to only such words; how far passes have read is stored with the session (`memoryExtractedSeq`). So a
+ * restart or a takeover neither widens nor repeats a pass. Contract: never throws; failures are logged.
  */
 export class SessionExtraction {
   readonly #deps: SessionExtractionDeps;
-  readonly #pending = new Map<string, Pending>();
-  /** Where each session's next pass starts reading (after what its last pass read); absent: from the start. */
-  readonly #fromSeq = new Map<string, number>();
+  /** Sessions waiting to go quiet, with their timers. */
+  readonly #pending = new Map<string, ReturnType<typeof setTimeout>>();
   /** Aborts the model calls under way at shutdown. */
   readonly #abort = new AbortController();
   #stopped = false;
@@ -67,14 +60,13 @@ export class SessionExtraction {
   }
 
   /** A turn of the session ended (its messages are committed): the pass runs once the session stays quiet. */
-  turnEnded(sessionKey: string, tier: TrustTier): void {
+  turnEnded(sessionKey: string): void {
     if (this.#stopped) return;
-    const pending = this.#pending.get(sessionKey) ?? { tier, timer: undefined };
-    pending.tier = lowerTier(pending.tier, tier);
-    if (pending.timer !== undefined) clearTimeout(pending.timer);
-    pending.timer = setTimeout(() => this.#run(sessionKey), this.#deps.options.idleMs ?? DEFAULT_EXTRACTION_IDLE_MS);
-    pending.timer.unref?.();
-    this.#pending.set(sessionKey, pending);
+    const waiting = this.#pending.get(sessionKey);
+    if (waiting !== undefined) clearTimeout(waiting);
+    const timer = setTimeout(() => this.#run(sessionKey), this.#deps.options.idleMs ?? DEFAULT_EXTRACTION_IDLE_MS);
+    timer.unref?.();
+    this.#pending.set(sessionKey, timer);
   }
 
   /**
@@ -82,12 +74,10 @@ export class SessionExtraction {
    * runs the pass on them in the background. Contract: resolves once they are read; never rejects.
    */
   async sessionEnding(sessionKey: string): Promise<void> {
-    const pending = this.#take(sessionKey);
-    if (this.#stopped) return;
-    if (pending === undefined) return;
+    if (!this.#take(sessionKey) || this.#stopped) return;
     try {
       const entries = await this.#read(sessionKey);
-      this.#deps.track(this.#extract(sessionKey, pending.tier, entries));
+      this.#deps.track(this.#extract(sessionKey, entries));
     } catch (error) {
       this.#deps.logger.warn({ sessionKey, error: describeError(error) }, "memory extraction failed");
     }
@@ -97,35 +87,37 @@ export class SessionExtraction {
   stop(): void {
     this.#stopped = true;
     this.#abort.abort();
-    for (const pending of this.#pending.values()) if (pending.timer !== undefined) clearTimeout(pending.timer);
+    for (const timer of this.#pending.values()) clearTimeout(timer);
     this.#pending.clear();
   }
 
-  #take(sessionKey: string): Pending | undefined {
-    const pending = this.#pending.get(sessionKey);
-    if (pending === undefined) return undefined;
-    if (pending.timer !== undefined) clearTimeout(pending.timer);
+  /** Whether a pass was waiting for the session (it no longer is). */
+  #take(sessionKey: string): boolean {
+    const timer = this.#pending.get(sessionKey);
+    if (timer === undefined) return false;
+    clearTimeout(timer);
     this.#pending.delete(sessionKey);
-    return pending;
+    return true;
   }
 
   #run(sessionKey: string): void {
-    const pending = this.#take(sessionKey);
-    if (pending === undefined) return;
+    if (!this.#take(sessionKey)) return;
     const work = this.#read(sessionKey)
-      .then((entries) => this.#extract(sessionKey, pending.tier, entries))
+      .then((entries) => this.#extract(sessionKey, entries))
       .catch((error: unknown) => {
         this.#deps.logger.warn({ sessionKey, error: describeError(error) }, "memory extraction failed");
       });
     this.#deps.track(work);
   }
 
-  async #extract(sessionKey: string, tier: TrustTier, entries: readonly TranscriptEntry[]): Promise<void> {
+  async #extract(sessionKey: string, entries: readonly TranscriptEntry[]): Promise<void> {
     const lastSeq = entries.at(-1)?.seq;
     if (lastSeq === undefined) return;
-    // The next pass of this session starts after what this one read (whatever it finds).
-    this.#fromSeq.set(sessionKey, lastSeq + 1);
-    const scope = this.#deps.scopesOf(sessionKey, tier).write;
+    // The next pass of this session starts after what this one read (whatever it finds), also after a restart.
+    await this.#deps.store.updateSession(sessionKey, { memoryExtractedSeq: lastSeq });
+    const readable = readableEntries(entries);
+    if (!readable.some((entry) => entry.message.role === "user")) return;
+    const scope = this.#deps.scopesOf(sessionKey, "trusted").write;
     if (scope === undefined || !(await this.#deps.enabled(sessionKey))) return;
     const { options } = this.#deps;
     const model = this.#deps.findModel(options.model);
@@ -133,7 +125,7 @@ export class SessionExtraction {
       this.#deps.logger.warn({ sessionKey, model: options.model }, "memory extraction model is unknown");
       return;
     }
-    const messages = entries.flatMap((entry) => extractionMessage(entry));
+    const messages = readable.flatMap((entry) => extractionMessage(entry));
     const proposals = await extractFacts(messages, {
       streamFn: this.#deps.streamFn,
       model,
@@ -153,10 +145,40 @@ export class SessionExtraction {
     }
   }
 
-  #read(sessionKey: string): Promise<TranscriptEntry[]> {
-    const fromSeq = this.#fromSeq.get(sessionKey);
-    return this.#deps.store.readTranscript(sessionKey, fromSeq === undefined ? undefined : { fromSeq });
+  /** The session's messages after what earlier passes read (from its transcript start). */
+  async #read(sessionKey: string): Promise<TranscriptEntry[]> {
+    const session = await this.#deps.store.getSession(sessionKey);
+    if (session === undefined) return [];
+    const fromSeq = Math.max(session.transcriptStartSeq, (session.memoryExtractedSeq ?? 0) + 1);
+    return this.#deps.store.readTranscript(sessionKey, { fromSeq });
   }
+}
+
+/** Marks whose words may become memory: said by a trusted person or the owner while memory was on. */
+function mayRemember(entry: TranscriptEntry): boolean {
+  return entry.memory === "owner" || entry.memory === "trusted";
+}
+
+/**
+ * The entries a pass may read: user messages whose mark allows it, and assistant messages answering only such
+ * messages (the user messages right before them, all of them allowed) — a reply may repeat a guest's words.
+ */
+export function readableEntries(entries: readonly TranscriptEntry[]): TranscriptEntry[] {
+  const readable: TranscriptEntry[] = [];
+  let lastRole: "user" | "assistant" | undefined;
+  let blockAllowed = false;
+  for (const entry of entries) {
+    const role = (entry.message as { role?: string }).role;
+    if (role === "user") {
+      blockAllowed = (lastRole === "user" ? blockAllowed : true) && mayRemember(entry);
+      lastRole = "user";
+      if (mayRemember(entry)) readable.push(entry);
+    } else if (role === "assistant") {
+      lastRole = "assistant";
+      if (blockAllowed) readable.push(entry);
+    }
+  }
+  return readable;
 }
 
 function extractionMessage(entry: TranscriptEntry): ExtractionMessage[] {

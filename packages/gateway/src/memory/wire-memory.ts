@@ -24,6 +24,7 @@ export function withMemoryHooks(hooks: SessionTurnHooks, memory: GatewayMemory |
       const tier = items.length === 0 ? "guest" : items.map((item) => item.trust).reduce(lowerTier);
       return memory.promptWithRecall(session.key, prompt ?? base, items, tier);
     },
+    toolsFor: (sessionKey, tools) => memory.toolsFor(sessionKey, hooks.toolsFor?.(sessionKey, tools) ?? tools),
     turnStarted: (start) => hooks.turnStarted(start),
     sideWritesFor: (sessionKey, messages) => memory.sideWritesFor(sessionKey, messages),
     turnEnded: (end) => {

@@ -1,5 +1,6 @@
 import type { AgentMessage, Usage } from "@chorus/core";
 import type { QueueMode } from "../config/index.js";
+import type { MemoryMark } from "./memory-mark.js";
 
 /** A JSON value as stored (settings are written and read back as JSON). */
 export type StoredJson =
@@ -33,6 +34,8 @@ export interface SessionRecord {
   readonly lastSeq: number;
   /** `readTranscript` starts here by default; `/new` and `/reset` move it past `lastSeq`. */
   readonly transcriptStartSeq: number;
+  /** The last seq long-term memory's end-of-session extraction has read; absent when none. */
+  readonly memoryExtractedSeq?: number;
 }
 
 /** What `ensureSession` needs to create a session. */
@@ -54,6 +57,8 @@ export interface SessionPatch {
   modelOverride?: string | null;
   queueModeOverride?: QueueMode | null;
   settings?: Readonly<Record<string, StoredJson>>;
+  /** Records how far memory extraction has read; only ever raises the stored value (a lower one changes nothing). */
+  memoryExtractedSeq?: number;
 }
 
 /** Which sessions `listSessions` returns (most recently updated first). */
@@ -67,6 +72,8 @@ export interface TranscriptEntry {
   /** 1-based, strictly increasing per session, never reused. */
   readonly seq: number;
   readonly message: AgentMessage;
+  /** Who said it, for long-term memory's extraction (see `MemoryMark`); absent for anything not said in the chat. */
+  readonly memory?: MemoryMark;
 }
 
 /** Where `appendMessages` put the messages: seqs `firstSeq..lastSeq` (empty when `firstSeq > lastSeq`). */
@@ -172,6 +179,11 @@ export interface NewInboundMessage {
   session: NewSession;
   /** The user's message, appended to the session's transcript. */
   message: AgentMessage;
+  /**
+   * The sender's trust tier, kept as the message's `memory` mark — `off` instead when the session's settings hold
+   * `memory: "off"` at the append (decided in the same transaction). Absent: no mark (extraction never reads it).
+   */
+  memoryTier?: "owner" | "trusted" | "guest";
 }
 
 /** What `storeInboundMessage` stored: the session (as ensured, before the append), whether it was new, the message's seq. */

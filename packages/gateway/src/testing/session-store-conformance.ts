@@ -2,6 +2,7 @@ import type { AgentMessage, Usage } from "@chorus/core";
 import { assistantText, toolResult, userMessage } from "@chorus/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PairingService } from "../policy/index.js";
+import { MEMORY_OFF_SETTING } from "../store/memory-mark.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SessionStoreError } from "../store/session-store-error.js";
 import type { NewSession, ScheduleRecord } from "../store/store-types.js";
@@ -419,6 +420,45 @@ function describeStoreContract(makeHarness: () => ClockedStore): void {
       });
       await store.deleteSession("other");
       expect(await store.listUnansweredSessions()).toEqual([]);
+    });
+
+    it("keeps each message's memory mark: its sender's tier, or off while the session's memory is off", async () => {
+      const key = dmSession().key;
+      const say = (eventId: string, text: string, memoryTier?: "owner" | "trusted" | "guest") =>
+        store.storeInboundMessage({
+          event: { ...event, eventId },
+          session: dmSession(),
+          message: userMessage(text),
+          ...(memoryTier === undefined ? {} : { memoryTier }),
+        });
+      await say("m-1", "from the owner", "owner");
+      await say("m-2", "from a guest", "guest");
+      await store.updateSession(key, { settings: { [MEMORY_OFF_SETTING.key]: MEMORY_OFF_SETTING.value } });
+      await say("m-3", "while memory is off", "trusted");
+      await store.updateSession(key, { settings: {} });
+      await say("m-4", "on again", "trusted");
+      await say("m-5", "no tier given");
+      await store.commitTurn({ sessionKey: key, messages: [assistantText("noted")], answersSeq: 5 });
+      const marks = (await store.readTranscript(key)).map((entry) => [entry.seq, entry.memory]);
+      expect(marks).toEqual([
+        [1, "owner"],
+        [2, "guest"],
+        [3, "off"],
+        [4, "trusted"],
+        [5, undefined],
+        [6, undefined],
+      ]);
+      expect((await store.readTranscript(key, { fromSeq: 3 }))[0]?.memory).toBe("off");
+    });
+
+    it("keeps how far memory extraction has read, only ever raising it", async () => {
+      const key = dmSession().key;
+      await store.ensureSession(dmSession());
+      expect((await store.getSession(key))?.memoryExtractedSeq).toBeUndefined();
+      expect((await store.updateSession(key, { memoryExtractedSeq: 4 })).memoryExtractedSeq).toBe(4);
+      await store.updateSession(key, { memoryExtractedSeq: 2 });
+      await store.updateSession(key, { title: "renamed" });
+      expect(await store.getSession(key)).toMatchObject({ memoryExtractedSeq: 4, title: "renamed" });
     });
 
     it("keeps the waiting mark out of a transaction that rolls back", async () => {

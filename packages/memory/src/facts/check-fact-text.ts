@@ -11,12 +11,16 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /(?<!\d)\d{6,12}:[A-Za-z0-9_-]{30,}/, // Telegram bot tokens
   /\b[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/, // Discord bot tokens
   /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}/, // GitHub tokens
-  /\bAKIA[0-9A-Z]{16}\b/, // AWS access key ids
   /\bAIza[0-9A-Za-z_-]{30,}/, // Google API keys
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, // JWTs
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/, // private keys
   /\bBearer\s+[A-Za-z0-9._~+/=-]{16,}/, // Authorization header values
   /\b(?:api[_-]?key|secret|token|password|passwd)\b\s*[:=]\s*\S{8,}/i, // key=value credentials
+  /\b(?:password|passwd|passcode|passphrase)\b\s*(?:is|=|:)\s*\S+/i, // "my password is hunter2"
+  /\bpin(?:\s*(?:code|number))?\b\s*(?:is|=|:)\s*\d{3,}/i, // "my pin is 4711"
+  // AWS secret access keys: 40 characters of base64 after a name that says what they are.
+  /\b(?:aws[_\s-]*)?secret[_\s-]*(?:access[_\s-]*)?key\b\W{0,5}(?:is\s+)?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/i,
+  /\bA(?:KIA|SIA)[0-9A-Z]{16}\b/, // AWS access key ids (long-lived and temporary)
 ];
 
 /** Does `text` hold something shaped like a key, token or password? */

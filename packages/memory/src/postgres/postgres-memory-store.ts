@@ -11,6 +11,7 @@ import type {
 } from "../facts/fact-types.js";
 import { MemoryError } from "../facts/memory-errors.js";
 import { checkNewFact, planRemember } from "../facts/plan-remember.js";
+import { holdsWords } from "../facts/whole-words.js";
 import { searchTerms } from "../search/search-terms.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
@@ -116,12 +117,28 @@ export class PostgresMemoryStore implements MemoryStore {
         ]);
         if (rows.length > 0) return rows.map(factFromRow);
       }
-      const { rows } = await db.query(
-        `DELETE FROM ${this.table} WHERE scope = $1 AND strpos(lower(text), $2) > 0 RETURNING *`,
-        [scope, needle.toLowerCase()],
-      );
+      // Words are matched here, as in every store; the scope's rows are locked while they are read and deleted.
+      const scoped = await db.query(`SELECT id, text FROM ${this.table} WHERE scope = $1 FOR UPDATE`, [scope]);
+      const ids = scoped.rows.filter((row) => holdsWords(String(row.text), needle)).map((row) => String(row.id));
+      if (ids.length === 0) return [];
+      const { rows } = await db.query(`DELETE FROM ${this.table} WHERE scope = $1 AND id = ANY($2) RETURNING *`, [
+        scope,
+        ids,
+      ]);
       return rows.map(factFromRow);
     });
+  }
+
+  async forgettable(scope: string, target: string): Promise<Fact[]> {
+    this.assertOpen();
+    const needle = target.trim();
+    if (needle === "") return [];
+    if (isFactId(needle)) {
+      const byId = await this.get(scope, needle);
+      if (byId !== undefined) return [byId];
+    }
+    const { rows } = await this.pool.query(`SELECT * FROM ${this.table} WHERE scope = $1`, [scope]);
+    return rows.map(factFromRow).filter((fact) => holdsWords(fact.text, needle));
   }
 
   async get(scope: string, id: string): Promise<Fact | undefined> {

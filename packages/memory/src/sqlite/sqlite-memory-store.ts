@@ -12,6 +12,7 @@ import type {
 } from "../facts/fact-types.js";
 import { MemoryError } from "../facts/memory-errors.js";
 import { checkNewFact, planRemember } from "../facts/plan-remember.js";
+import { holdsWords } from "../facts/whole-words.js";
 import { searchTerms } from "../search/search-terms.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
@@ -110,24 +111,30 @@ export class SqliteMemoryStore implements MemoryStore {
   forget(scope: string, target: string): Promise<Fact[]> {
     return this.run(() =>
       this.inTransaction(() => {
-        const needle = target.trim();
-        if (needle === "") return [];
-        const byId = isFactId(needle)
-          ? this.many("SELECT rowid AS row_id, * FROM memory_facts WHERE scope = ? AND id = ?", [scope, needle])
-          : [];
-        const rows =
-          byId.length > 0
-            ? byId
-            : this.many("SELECT rowid AS row_id, * FROM memory_facts WHERE scope = ? AND instr(lower(text), ?) > 0", [
-                scope,
-                needle.toLowerCase(),
-              ]);
+        const rows = this.forgettableRows(scope, target);
         for (const row of rows) {
           this.database.prepare("DELETE FROM memory_facts_fts WHERE rowid = ?").run(row.row_id);
           this.database.prepare("DELETE FROM memory_facts WHERE rowid = ?").run(row.row_id);
         }
         return rows.map(factFromRow);
       }),
+    );
+  }
+
+  forgettable(scope: string, target: string): Promise<Fact[]> {
+    return this.run(() => this.forgettableRows(scope, target).map(factFromRow));
+  }
+
+  /** The fact with id `target`, or else the scope's facts holding its words (matched here, as in every store). */
+  private forgettableRows(scope: string, target: string) {
+    const needle = target.trim();
+    if (needle === "") return [];
+    const byId = isFactId(needle)
+      ? this.many("SELECT rowid AS row_id, * FROM memory_facts WHERE scope = ? AND id = ?", [scope, needle])
+      : [];
+    if (byId.length > 0) return byId;
+    return this.many("SELECT rowid AS row_id, * FROM memory_facts WHERE scope = ?", [scope]).filter((row) =>
+      holdsWords(String(row.text), needle),
     );
   }
 

@@ -26,10 +26,13 @@ export interface MemoryStore {
    */
   remember(input: NewFact): Promise<RememberResult>;
   /**
-   * Deletes from `scope` the fact with id `target`, or else every fact whose text contains `target` (case
-   * insensitive). Contract: deleted rows are gone, also from the search index; returns what was deleted.
+   * Deletes from `scope` the fact with id `target`, or else every fact whose text holds the words of `target` as
+   * whole words, in order (`holdsWords`: "cat" never matches "scattering"; case and punctuation aside). Contract:
+   * deleted rows are gone, also from the search index; returns what was deleted.
    */
   forget(scope: string, target: string): Promise<Fact[]>;
+  /** The facts `forget(scope, target)` would delete now (to confirm first). Contract: deletes nothing. */
+  forgettable(scope: string, target: string): Promise<Fact[]>;
   /** One fact of `scope` by id, or undefined. */
   get(scope: string, id: string): Promise<Fact | undefined>;
   /** A page of `scope`'s facts, most recently updated first (`limit` default 20, at most 200). */

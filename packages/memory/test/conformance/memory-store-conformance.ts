@@ -126,6 +126,37 @@ export function describeMemoryStoreConformance(name: string, open: () => Promise
       expect((await store.list(ALICE)).facts.map((fact) => fact.text)).toEqual(["Alice's cat is called Miso"]);
     });
 
+    it("forgets by whole words only, in order, and says first what would go", async () => {
+      const { store } = await fresh();
+      const texts = [
+        "Alice feeds the cat at seven",
+        "Alice is scattering seeds in the garden",
+        "Alice’s CAT is called Miso",
+        "Alice likes green tea",
+        "Alice likes tea that is green",
+      ];
+      for (const [i, text] of texts.entries()) await store.remember({ scope: ALICE, text, source: source(`w${i}`) });
+      const sorted = (facts: readonly { text: string }[]) => facts.map((fact) => fact.text).sort();
+      expect(await store.forget(ALICE, "s")).toEqual([]); // "Alice's" is one word
+      expect(await store.forget(ALICE, "sc")).toEqual([]);
+      expect(await store.forget(ALICE, "!!")).toEqual([]);
+      expect(sorted(await store.forgettable(ALICE, "cat"))).toEqual([
+        "Alice feeds the cat at seven",
+        "Alice’s CAT is called Miso",
+      ]);
+      expect(sorted(await store.forgettable(ALICE, "alice's cat"))).toEqual(["Alice’s CAT is called Miso"]);
+      expect((await store.list(ALICE)).total).toBe(5); // forgettable deletes nothing
+      expect(sorted(await store.forget(ALICE, "Green tea."))).toEqual(["Alice likes green tea"]);
+      expect(sorted(await store.forget(ALICE, "cat"))).toEqual([
+        "Alice feeds the cat at seven",
+        "Alice’s CAT is called Miso",
+      ]);
+      expect(sorted((await store.list(ALICE)).facts)).toEqual([
+        "Alice is scattering seeds in the garden",
+        "Alice likes tea that is green",
+      ]);
+    });
+
     it("lists a scope in pages, most recently updated first", async () => {
       const { store, clock } = await fresh();
       for (let i = 0; i < 25; i++) {

@@ -40,7 +40,8 @@ export async function pruneInboundEvents(db: Db, ctx: StoreContext, limit?: numb
 /**
  * The whole inbound message in one statement (one round trip, atomic): record the event id; only if it is new,
  * create the session or take the next seq in it (one upsert), and append the message at that seq. `before` is the
- * session's `updated_at` as this statement found it, for the record "as ensured, before the append".
+ * session's `updated_at` as this statement found it, for the record "as ensured, before the append". The message's
+ * memory mark is its sender's tier, or `off` when the session's settings (as the upsert found them) turn memory off.
  */
 const STORE_INBOUND = prepared(
   "store_inbound",
@@ -58,7 +59,11 @@ const STORE_INBOUND = prepared(
     ON CONFLICT (key) DO UPDATE SET
       last_seq = sessions.last_seq + 1, last_inbound_seq = sessions.last_seq + 1, updated_at = excluded.updated_at
     RETURNING *, (xmax = 0) AS created),
-  message AS (INSERT INTO transcript_messages (session_key, seq, message) SELECT key, last_seq, $15 FROM session)
+  message AS (
+    INSERT INTO transcript_messages (session_key, seq, message, memory_mark)
+    SELECT key, last_seq, $15,
+      CASE WHEN $16::text IS NULL THEN NULL WHEN (settings::jsonb ->> 'memory') = 'off' THEN 'off' ELSE $16::text END
+    FROM session)
   SELECT session.*, (SELECT updated_at FROM before) AS before_updated_at,
     (SELECT last_inbound_seq FROM before) AS before_inbound_seq FROM session`,
 );
@@ -89,6 +94,7 @@ export async function storeInboundMessage(
     session.queueModeOverride ?? null,
     settings,
     message,
+    input.memoryTier ?? null,
   ]);
   const row = rows[0];
   if (row === undefined) return undefined; // a replay within the TTL: nothing written

@@ -63,7 +63,8 @@ const UPDATE_SESSION = `
     model_override = CASE WHEN $4::boolean THEN $5::text ELSE model_override END,
     queue_mode_override = CASE WHEN $6::boolean THEN $7::text ELSE queue_mode_override END,
     settings = coalesce($8::text, settings),
-    updated_at = $9
+    updated_at = $9,
+    memory_extracted_seq = greatest(memory_extracted_seq, $10::bigint)
   WHERE key = $1 RETURNING *`;
 
 export async function updateSession(
@@ -83,6 +84,7 @@ export async function updateSession(
     patch.queueModeOverride ?? null,
     settings,
     ctx.now(),
+    patch.memoryExtractedSeq ?? 0,
   ]);
   if (rows[0] === undefined) throw notFound("session", key);
   return sessionFromRow(rows[0] as StoredRow);

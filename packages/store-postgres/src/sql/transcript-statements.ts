@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
 import type { AppendMarks, AppendResult, SessionRecord, TranscriptEntry } from "@chorus/gateway/store";
-import { notFound, sessionFromRow, toStoredJson } from "@chorus/gateway/store";
+import { notFound, sessionFromRow, toStoredJson, transcriptEntryFromRow } from "@chorus/gateway/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 
@@ -60,16 +60,16 @@ export async function readTranscript(
   const { rows } =
     options.fromSeq === undefined
       ? await db.query(
-          `SELECT seq, message FROM transcript_messages
+          `SELECT seq, message, memory_mark FROM transcript_messages
            WHERE session_key = $1 AND seq >= (SELECT transcript_start_seq FROM sessions WHERE key = $1)
            ORDER BY seq`,
           [sessionKey],
         )
       : await db.query(
-          "SELECT seq, message FROM transcript_messages WHERE session_key = $1 AND seq >= $2 ORDER BY seq",
+          "SELECT seq, message, memory_mark FROM transcript_messages WHERE session_key = $1 AND seq >= $2 ORDER BY seq",
           [sessionKey, options.fromSeq],
         );
-  return rows.map((row) => ({ seq: Number(row.seq), message: JSON.parse(String(row.message)) as AgentMessage }));
+  return rows.map(transcriptEntryFromRow);
 }
 
 export async function resetTranscript(db: Db, ctx: StoreContext, sessionKey: string): Promise<SessionRecord> {

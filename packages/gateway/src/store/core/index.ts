@@ -43,5 +43,6 @@ export {
   type StoredRow,
   scheduleFromRow,
   sessionFromRow,
+  transcriptEntryFromRow,
 } from "./stored-rows.js";
 export { zeroUsage } from "./zero-usage.js";

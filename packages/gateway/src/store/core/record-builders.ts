@@ -19,6 +19,7 @@ export function buildSessionRecord(
     updatedAt: number;
     lastSeq: number;
     transcriptStartSeq: number;
+    memoryExtractedSeq?: number | undefined;
   },
 ): SessionRecord {
   return {
@@ -35,6 +36,9 @@ export function buildSessionRecord(
     updatedAt: rest.updatedAt,
     lastSeq: rest.lastSeq,
     transcriptStartSeq: rest.transcriptStartSeq,
+    ...(rest.memoryExtractedSeq !== undefined && rest.memoryExtractedSeq > 0
+      ? { memoryExtractedSeq: rest.memoryExtractedSeq }
+      : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@chorus/core";
+import type { MemoryMark } from "../memory-mark.js";
 import type { SessionStoreOps } from "../session-store.js";
 import type { AppendResult, NewOutboxEntry, OutboxEntry } from "../store-types.js";
 
@@ -18,6 +19,8 @@ export interface AppendMarks {
   inbound?: boolean;
   /** User messages up to this seq are answered. */
   answersSeq?: number;
+  /** The appended messages' mark for long-term memory's extraction (`TranscriptEntry.memory`). */
+  memory?: MemoryMark;
 }
 
 export interface SessionStoreCore

@@ -1,3 +1,4 @@
+import { memoryMarkFor } from "../memory-mark.js";
 import type { InboundMessageStored, NewInboundMessage } from "../store-types.js";
 import type { SessionStoreCore } from "./store-core.js";
 
@@ -12,7 +13,9 @@ export function storeInboundMessageOn(
   return core.atomically(() => {
     if (!core.recordInboundEvent(input.event)) return undefined;
     const { session, created } = core.ensureSession(input.session);
-    const appended = core.appendMessages(input.session.key, [input.message], { inbound: true });
+    // Memory on or off is read in this transaction: a `/memory off` stored before this message covers it.
+    const memory = input.memoryTier === undefined ? {} : { memory: memoryMarkFor(session.settings, input.memoryTier) };
+    const appended = core.appendMessages(input.session.key, [input.message], { inbound: true, ...memory });
     return { session, created, seq: appended.firstSeq };
   });
 }

@@ -1,6 +1,7 @@
-import type { Usage } from "@chorus/core";
+import type { AgentMessage, Usage } from "@chorus/core";
 import type { QueueMode } from "../../config/index.js";
 import type { PairingRequest } from "../../policy/index.js";
+import { parseMemoryMark } from "../memory-mark.js";
 import type {
   OutboxEntry,
   OutboxKind,
@@ -12,6 +13,7 @@ import type {
   ScheduleStatus,
   SessionRecord,
   StoredJson,
+  TranscriptEntry,
 } from "../store-types.js";
 import { defineLazyJson } from "./lazy-json.js";
 import { buildRunRecord, buildSessionRecord } from "./record-builders.js";
@@ -63,8 +65,16 @@ export function sessionFromRow(row: StoredRow): SessionRecord {
       updatedAt: int(row, "updated_at"),
       lastSeq: int(row, "last_seq"),
       transcriptStartSeq: int(row, "transcript_start_seq"),
+      memoryExtractedSeq: row.memory_extracted_seq == null ? undefined : Number(row.memory_extracted_seq),
     },
   );
+}
+
+/** A transcript row (`seq`, `message`, optional `memory_mark`) as an entry. */
+export function transcriptEntryFromRow(row: StoredRow): TranscriptEntry {
+  const entry = { seq: Number(row.seq), message: JSON.parse(String(row.message)) as AgentMessage };
+  const memory = parseMemoryMark(row.memory_mark);
+  return memory === undefined ? entry : { ...entry, memory };
 }
 
 /** The `runs` columns but `usage`, for a RETURNING clause when the usage is known already. */

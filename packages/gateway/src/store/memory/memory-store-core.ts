@@ -20,6 +20,7 @@ import {
   toStoredJson,
 } from "../core/store-validation.js";
 import { zeroUsage } from "../core/zero-usage.js";
+import type { MemoryMark } from "../memory-mark.js";
 import { SessionStoreError } from "../session-store-error.js";
 import type {
   AppendResult,
@@ -66,6 +67,8 @@ export class MemoryStoreCore implements SessionStoreCore {
   private readonly sessions = new Map<string, SessionRecord>();
   /** Message JSON per session; the message at index i has seq i + 1. */
   private readonly transcripts = new Map<string, string[]>();
+  /** Memory marks of transcript messages (`TranscriptEntry.memory`), by `markKey`. */
+  private readonly memoryMarks = new Map<string, MemoryMark>();
   private readonly runs = new Map<string, RunRecord>();
   /** Per session: the seq of the latest inbound user message, and up to which seq user messages are answered. */
   private readonly replyMarks = new Map<string, { readonly lastInbound: number; readonly answered: number }>();
@@ -197,6 +200,7 @@ export class MemoryStoreCore implements SessionStoreCore {
           ...current,
           settings: patch.settings === undefined ? current.settings : cloneJson(patch.settings, "session settings"),
           updatedAt: this.now(),
+          memoryExtractedSeq: Math.max(current.memoryExtractedSeq ?? 0, patch.memoryExtractedSeq ?? 0),
         },
       ),
     );
@@ -205,6 +209,8 @@ export class MemoryStoreCore implements SessionStoreCore {
   }
 
   deleteSession(key: string): boolean {
+    const transcript = this.transcripts.get(key);
+    for (let seq = 1; seq <= (transcript?.length ?? 0); seq++) this.remove(this.memoryMarks, markKey(key, seq));
     this.remove(this.transcripts, key);
     this.remove(this.replyMarks, key);
     return this.remove(this.sessions, key);
@@ -238,6 +244,10 @@ export class MemoryStoreCore implements SessionStoreCore {
     }
     for (const message of json) list.push(message);
     const lastSeq = session.lastSeq + json.length;
+    if (marks.memory !== undefined) {
+      for (let seq = firstSeq; seq <= lastSeq; seq++)
+        this.put(this.memoryMarks, markKey(sessionKey, seq), marks.memory);
+    }
     this.put(this.sessions, sessionKey, Object.freeze({ ...session, lastSeq, updatedAt: this.now() }));
     return { firstSeq, lastSeq };
   }
@@ -269,7 +279,9 @@ export class MemoryStoreCore implements SessionStoreCore {
     const fromSeq = Math.max(1, Math.ceil(options.fromSeq ?? session.transcriptStartSeq));
     const entries: TranscriptEntry[] = [];
     for (let seq = fromSeq; seq <= transcript.length; seq++) {
-      entries.push({ seq, message: JSON.parse(transcript[seq - 1] as string) as AgentMessage });
+      const memory = this.memoryMarks.get(markKey(sessionKey, seq));
+      const message = JSON.parse(transcript[seq - 1] as string) as AgentMessage;
+      entries.push(memory === undefined ? { seq, message } : { seq, message, memory });
     }
     return entries;
   }
@@ -637,4 +649,9 @@ function compareText(a: string, b: string): number {
 function scheduleOf(held: Omit<ScheduleRecord, "data"> & { readonly dataJson: string }): ScheduleRecord {
   const { dataJson, ...rest } = held;
   return { ...rest, data: JSON.parse(dataJson) as ScheduleRecord["data"] };
+}
+
+/** The key of one transcript message's memory mark. */
+function markKey(sessionKey: string, seq: number): string {
+  return `${sessionKey}\n${seq}`;
 }
