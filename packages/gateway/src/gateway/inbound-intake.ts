@@ -161,6 +161,7 @@ export class InboundIntake {
         agentId: route.agentId,
         isAdmin,
         trust: decision.trust,
+        membersMay: message.chatType === "group" ? (policy.groups[message.chatId]?.membersMay ?? []) : [],
         scope,
         args: command.args,
         host: this.#commandHost,

@@ -3,14 +3,25 @@ import type { AgentConfig } from "../config/gateway-config-schema.js";
 import type { ModelCatalog } from "../gateway/gateway-options.js";
 
 /**
+ * The models an agent's chats may use and switch to with `/model`: its `models`, by default its own model only.
+ * Contract: pure; never empty.
+ */
+export function allowedModels(config: Pick<AgentConfig, "model" | "models">): readonly string[] {
+  return config.models ?? [config.model];
+}
+
+/**
  * The `/model` choice a session restores at start (seed 002 "Provider Preference Persistence"): its stored choice when
- * the agent keeps choices (`modelPersistence`, default true), else none.
+ * the agent keeps choices (`modelPersistence`, default true) and still allows that model (`models`), else none.
  */
 export function restoredModelChoice(
-  config: Pick<AgentConfig, "modelPersistence"> | undefined,
+  config: Pick<AgentConfig, "modelPersistence" | "model" | "models"> | undefined,
   session: { modelOverride?: string | undefined },
 ): string | undefined {
-  return config?.modelPersistence === false ? undefined : session.modelOverride;
+  if (config?.modelPersistence === false) return undefined;
+  const choice = session.modelOverride;
+  if (choice === undefined || config === undefined) return choice;
+  return allowedModels(config).includes(choice) ? choice : undefined;
 }
 
 /**
