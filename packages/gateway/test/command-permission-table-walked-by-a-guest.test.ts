@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { SqliteMemoryStore } from "@chorus/memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_COMMANDS } from "../src/commands/builtin-commands.js";
-import type { GatewayConfigInput } from "../src/config/index.js";
 import { parseCommand } from "../src/commands/parse-command.js";
+import type { GatewayConfigInput } from "../src/config/index.js";
 import { COMMAND_PERMISSIONS, renderCommandPermissionTable } from "../src/permissions/command-permission-table.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
@@ -90,9 +90,19 @@ describe("docs/security.md's table of who may use each command", () => {
   });
 
   it("an admin in the same group makes the changes a guest may not", async () => {
-    await h.send({ chatType: "group", chatId: "guests", sender: { id: "owner", name: "Owner" }, text: "/queue collect" });
+    await h.send({
+      chatType: "group",
+      chatId: "guests",
+      sender: { id: "owner", name: "Owner" },
+      text: "/queue collect",
+    });
     expect(h.channel.transcript("guests").at(-1)).toBe("Queue mode set to collect.");
-    await h.send({ chatType: "group", chatId: "guests", sender: { id: "owner", name: "Owner" }, text: "/model fake-large" });
+    await h.send({
+      chatType: "group",
+      chatId: "guests",
+      sender: { id: "owner", name: "Owner" },
+      text: "/model fake-large",
+    });
     expect(h.channel.transcript("guests").at(-1)).toBe("This chat now uses fake-large.");
     expect((await sessionState("guests")).queueModeOverride).toBe("collect");
   });

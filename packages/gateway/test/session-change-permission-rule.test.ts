@@ -36,15 +36,18 @@ describe("who may change a session (mayChangeSession)", () => {
   const group = { chatType: "group" as const, membersMay: [] };
   const granting = (changes: SessionChange[]) => ({ chatType: "group" as const, membersMay: changes });
 
-  it.each(sessionChangeSchema.options)("%s: admins anywhere, a DM's person, group members only when granted", (change) => {
-    expect(mayChangeSession(change, admin, group)).toBe(true);
-    expect(mayChangeSession(change, admin, dm)).toBe(true);
-    expect(mayChangeSession(change, member, dm)).toBe(true);
-    expect(mayChangeSession(change, member, group)).toBe(false);
-    expect(mayChangeSession(change, member, granting([change]))).toBe(true);
-    const others = sessionChangeSchema.options.filter((other) => other !== change);
-    expect(mayChangeSession(change, member, granting(others))).toBe(false);
-  });
+  it.each(sessionChangeSchema.options)(
+    "%s: admins anywhere, a DM's person, group members only when granted",
+    (change) => {
+      expect(mayChangeSession(change, admin, group)).toBe(true);
+      expect(mayChangeSession(change, admin, dm)).toBe(true);
+      expect(mayChangeSession(change, member, dm)).toBe(true);
+      expect(mayChangeSession(change, member, group)).toBe(false);
+      expect(mayChangeSession(change, member, granting([change]))).toBe(true);
+      const others = sessionChangeSchema.options.filter((other) => other !== change);
+      expect(mayChangeSession(change, member, granting(others))).toBe(false);
+    },
+  );
 });
 
 describe("who may answer for a run (mayAnswerRun)", () => {

@@ -38,9 +38,12 @@ export const stopCommand: CommandDefinition = {
       ...actorOf(context),
       scope: all ? "all" : "own",
     });
-    const kept = goalKept === true ? " The autonomous goal here runs on: only who started it or an admin can stop it." : "";
+    const kept =
+      goalKept === true ? " The autonomous goal here runs on: only who started it or an admin can stop it." : "";
     if (!stopped && dropped === 0) {
-      return all ? `Nothing is running.${kept}` : `Nothing of yours is running here; only an admin can stop the rest.${kept}`;
+      return all
+        ? `Nothing is running.${kept}`
+        : `Nothing of yours is running here; only an admin can stop the rest.${kept}`;
     }
     const queued = dropped > 0 ? ` and dropped ${dropped} waiting message(s)` : "";
     return `Stopped${stopped ? " the current task" : ""}${queued}.${kept}`;

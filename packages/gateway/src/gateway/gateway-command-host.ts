@@ -2,7 +2,7 @@ import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus, StopOutcome } from "../commands/command-types.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
-import { allowedModels } from "../model-preference/model-preference.js";
+import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
 import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { answerApprovalAnywhere } from "./approval-anywhere.js";
@@ -51,8 +51,10 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     },
     switchModel: async (key, agentId, id): Promise<ModelSwitch> => {
       // Only the agent's allowed models, even where the provider would accept any id (an OpenAI-compatible server).
-      const known = host.knownModels(agentId);
-      if (!known.includes(id) || options.models.find(id) === undefined) return { ok: false, known };
+      const config = ctx.agents.get(agentId)?.config;
+      if (config === undefined || !isAllowedModel(options.models, config, id)) {
+        return { ok: false, known: host.knownModels(agentId) };
+      }
       const answer = await askOwner(ctx, { op: "model", sessionKey: key, modelId: id });
       return answer === undefined ? switchModelHere(ctx, key, id) : (answer.result as ModelSwitch);
     },

@@ -1,7 +1,7 @@
 import type { ModelSwitch, StopOutcome } from "../commands/command-types.js";
 import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
-import { allowedModels } from "../model-preference/model-preference.js";
+import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { GatewayContext } from "./gateway-context.js";
 
@@ -69,10 +69,12 @@ function stopOwnHere(ctx: GatewayContext, key: string, by: SessionActor): StopOu
 export async function switchModelHere(ctx: GatewayContext, key: string, id: string): Promise<ModelSwitch> {
   const session = await ctx.store.getSession(key);
   const config = session === undefined ? undefined : ctx.agents.get(session.agentId)?.config;
-  const allowed = config === undefined ? [] : allowedModels(config);
   // Checked again where the session lives: a model the agent does not allow is never stored, whoever forwarded it.
-  const model = allowed.includes(id) ? ctx.options.models.find(id) : undefined;
-  if (model === undefined) return { ok: false, known: allowed };
+  if (config === undefined || !isAllowedModel(ctx.options.models, config, id)) {
+    return { ok: false, known: config === undefined ? [] : allowedModels(config) };
+  }
+  const model = ctx.options.models.find(id);
+  if (model === undefined) return { ok: false, known: allowedModels(config) };
   if (session !== undefined && ctx.agents.get(session.agentId)?.config.modelPersistence === false) {
     ctx.sessions.runtimeFor(session).setModel(model.id);
     return { ok: true, model: model.id };

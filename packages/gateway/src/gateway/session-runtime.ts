@@ -99,7 +99,7 @@ export class SessionRuntime implements LaneHost {
     this.key = session.key;
     this.agentId = session.agentId;
     this.chat = chat;
-    this.#modelOverride = restoredModelChoice(prepared.config, session);
+    this.#modelOverride = restoredModelChoice(prepared.config, session, { find: deps.resolveModel });
     this.#groupToolPolicy = groupToolPolicy;
     this.#subgoals = sessionSubgoalTracker(prepared.config.compaction, {
       sessionKey: session.key,

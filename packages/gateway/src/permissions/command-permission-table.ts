@@ -54,7 +54,13 @@ export const COMMAND_PERMISSIONS: readonly CommandPermission[] = [
     group: adminsOr("queue"),
     guestInGroup: "refused",
   },
-  { use: "`/new`, `/reset`", examples: ["/new", "/reset"], dm: DM_PERSON, group: adminsOr("new"), guestInGroup: "refused" },
+  {
+    use: "`/new`, `/reset`",
+    examples: ["/new", "/reset"],
+    dm: DM_PERSON,
+    group: adminsOr("new"),
+    guestInGroup: "refused",
+  },
   {
     use: "`/stop`",
     examples: ["/stop"],
@@ -77,9 +83,21 @@ export const COMMAND_PERMISSIONS: readonly CommandPermission[] = [
     group: "who may write the chat's memory (trusted, owner)",
     guestInGroup: "refused",
   },
-  { use: "`/memory on`, `/memory off`", examples: ["/memory off", "/memory on"], dm: DM_PERSON, group: adminsOr("memory"), guestInGroup: "refused" },
+  {
+    use: "`/memory on`, `/memory off`",
+    examples: ["/memory off", "/memory on"],
+    dm: DM_PERSON,
+    group: adminsOr("memory"),
+    guestInGroup: "refused",
+  },
   { use: "`/memory stats`", examples: ["/memory stats"], dm: ADMINS, group: ADMINS, guestInGroup: "refused" },
-  { use: "`/plan`, `/plan off`", examples: ["/plan", "/plan off"], dm: DM_PERSON, group: adminsOr("plan"), guestInGroup: "refused" },
+  {
+    use: "`/plan`, `/plan off`",
+    examples: ["/plan", "/plan off"],
+    dm: DM_PERSON,
+    group: adminsOr("plan"),
+    guestInGroup: "refused",
+  },
   {
     use: "`/plan approve`, `/plan reject [feedback]`, a plan's Approve / Reject buttons",
     examples: ["/plan approve", "/plan reject do it differently"],
@@ -94,7 +112,13 @@ export const COMMAND_PERMISSIONS: readonly CommandPermission[] = [
     group: STARTER,
     guestInGroup: "allowed",
   },
-  { use: "`/goal` (show), `/goal <text>`", examples: ["/goal", "/goal ship the release"], dm: ANYONE, group: ANYONE, guestInGroup: "allowed" },
+  {
+    use: "`/goal` (show), `/goal <text>`",
+    examples: ["/goal", "/goal ship the release"],
+    dm: ANYONE,
+    group: ANYONE,
+    guestInGroup: "allowed",
+  },
   {
     use: "`/goal create --auto <text>`",
     examples: ["/goal create --auto write the report"],

@@ -63,7 +63,11 @@ export function sessionChangeOf(command: string, args: readonly string[]): Sessi
  * the changes the group grants them (`membersMay`, none by default).
  * Contract: pure; decided where the command is typed, from the sender's identity, before any cluster forwarding.
  */
-export function mayChangeSession(change: SessionChange, actor: Pick<SessionActor, "isAdmin">, place: ChangePlace): boolean {
+export function mayChangeSession(
+  change: SessionChange,
+  actor: Pick<SessionActor, "isAdmin">,
+  place: ChangePlace,
+): boolean {
   if (actor.isAdmin || place.chatType === "dm") return true;
   return place.membersMay.includes(change);
 }
@@ -73,7 +77,10 @@ export function mayChangeSession(change: SessionChange, actor: Pick<SessionActor
  * admins. A run nobody's message started (an autonomous goal's turn, a schedule) is the admins'.
  * Contract: pure.
  */
-export function mayAnswerRun(actor: Pick<SessionActor, "senderId" | "isAdmin">, starterIds: readonly string[]): boolean {
+export function mayAnswerRun(
+  actor: Pick<SessionActor, "senderId" | "isAdmin">,
+  starterIds: readonly string[],
+): boolean {
   return actor.isAdmin || starterIds.includes(actor.senderId);
 }
 
