@@ -59,7 +59,13 @@ async function act(ctx: GatewayContext, request: ClusterRequest): Promise<unknow
     case "compact":
       return await compactHere(ctx, request.sessionKey);
     case "plan":
-      return answerPlanCommand(ctx.planMode, request.sessionKey, request.args, request.by);
+      // An instance of an older version sends no `by`: an unknown asker started no run and is no admin.
+      return answerPlanCommand(
+        ctx.planMode,
+        request.sessionKey,
+        request.args,
+        request.by ?? { senderId: "", isAdmin: false, trust: "guest" },
+      );
     case "goal":
       return await ctx.goals.command(request.request, request.caller);
     case "goal-control":
