@@ -14,7 +14,7 @@ describe("gateway configuration", () => {
     const config = loadGatewayConfig({ agents: [agent], channels: [{ channel: "discord", groups: { g1: {} } }] });
     expect(config.agents[0]?.subagents).toEqual({ maxSpawnDepth: 1, maxChildrenPerRun: 5, maxConcurrent: 8 });
     expect(config.bindings).toEqual([]);
-    expect(config.channels[0]?.groups?.g1).toEqual({ requireMention: true, trust: "trusted" });
+    expect(config.channels[0]?.groups?.g1).toEqual({ requireMention: true, trust: "trusted", membersMay: [] });
     expect(resolveChannelPolicy(config, "discord", "main")).toMatchObject({
       dmPolicy: "pairing",
       groupPolicy: "allowlist",

@@ -4,11 +4,13 @@ import { MemorySessionStore } from "../src/store/index.js";
 import { BASE_CONFIG, modelCatalog, startHarness } from "./fixtures/gateway-harness.js";
 
 const KEY = "main:main:test:dm:user-1";
+/** The agent lets its chats switch between its own model and fake-large. */
+const CONFIG = { ...BASE_CONFIG, agents: [{ id: "main", model: "fake-model", models: ["fake-model", "fake-large"] }] };
 
 /** A store where this chat chose fake-large with /model before the restart. */
 async function storeWithChoice(): Promise<MemorySessionStore> {
   const store = new MemorySessionStore();
-  const first = await startHarness({ store, script: ["before"] });
+  const first = await startHarness({ store, config: CONFIG, script: ["before"] });
   await first.send({ text: "hello" });
   await first.send({ text: "/model fake-large" });
   await first.close();
@@ -18,14 +20,14 @@ async function storeWithChoice(): Promise<MemorySessionStore> {
 describe("/model", () => {
   it("switches this chat's model, and a new Gateway on the same store keeps using it", async () => {
     const store = new MemorySessionStore();
-    const first = await startHarness({ store, script: ["before"] });
+    const first = await startHarness({ store, config: CONFIG, script: ["before"] });
     await first.send({ text: "hello" });
     expect(first.streamFn.calls[0]!.model.id).toBe("fake-model");
     await first.send({ text: "/model fake-large" });
     expect(first.channel.transcript("dm-user-1").at(-1)).toBe("This chat now uses fake-large.");
     await first.close();
 
-    const second = await startHarness({ store, script: ["after"] });
+    const second = await startHarness({ store, config: CONFIG, script: ["after"] });
     // A new TestChannel numbers its messages from 1 again: give them fresh ids, or the durable dedupe drops them.
     await second.send({ text: "still there?", messageId: "second-1" });
     expect(second.streamFn.calls[0]!.model.id).toBe("fake-large");
@@ -39,14 +41,42 @@ describe("/model", () => {
     await second.close();
   });
 
-  it("lists the known models for an unknown id and changes nothing", async () => {
-    const h = await startHarness();
+  it("lists the agent's models for an unknown id and changes nothing", async () => {
+    const h = await startHarness({ config: CONFIG });
     await h.send({ text: "/model gpt-99" });
     expect(h.channel.transcript("dm-user-1").at(-1)).toBe(
-      'Unknown model "gpt-99". Known models: fake-model, fake-large.',
+      '"gpt-99" is not a model this agent may use. Models you can switch to: fake-model, fake-large.',
     );
     expect((await h.store.getSession("main:main:test:dm:user-1"))?.modelOverride).toBeUndefined();
     await h.close();
+  });
+
+  it("offers only the agent's own model by default: a model the catalog knows but the agent does not list is refused", async () => {
+    const h = await startHarness({ script: ["on the default"] });
+    await h.send({ text: "/model" });
+    expect(h.channel.transcript("dm-user-1").at(-1)).toBe(
+      "This chat uses fake-model. Models you can switch to: fake-model.",
+    );
+    await h.send({ text: "/model fake-large" });
+    expect(h.channel.transcript("dm-user-1").at(-1)).toBe(
+      '"fake-large" is not a model this agent may use. Models you can switch to: fake-model.',
+    );
+    expect((await h.store.getSession(KEY))?.modelOverride).toBeUndefined();
+    await h.send({ text: "hello" });
+    expect(h.streamFn.calls[0]!.model.id).toBe("fake-model");
+    await h.close();
+  });
+
+  it("ignores a stored choice the agent no longer allows", async () => {
+    const store = await storeWithChoice();
+    expect((await store.getSession(KEY))?.modelOverride).toBe("fake-large");
+    // The operator dropped fake-large from the agent's models: the chat is back on the agent's model.
+    const second = await startHarness({ store, script: ["after"] });
+    await second.send({ text: "still there?", messageId: "second-1" });
+    expect(second.streamFn.calls[0]!.model.id).toBe("fake-model");
+    await second.send({ text: "/model", messageId: "second-2" });
+    expect(second.channel.transcript("dm-user-1").at(-1)).toContain("This chat uses fake-model.");
+    await second.close();
   });
 
   describe("seed 002 Provider Preference Persistence", () => {
@@ -54,6 +84,7 @@ describe("/model", () => {
       const store = await storeWithChoice();
       const second = await startHarness({
         store,
+        config: CONFIG,
         script: ["after"],
         gateway: { models: modelCatalog([fakeModel()]) },
       });
@@ -72,7 +103,7 @@ describe("/model", () => {
         },
         list: () => [fakeModel()],
       };
-      const second = await startHarness({ store, script: ["after"], gateway: { models: failing } });
+      const second = await startHarness({ store, config: CONFIG, script: ["after"], gateway: { models: failing } });
       await second.send({ text: "still there?", messageId: "second-1" });
       expect(second.streamFn.calls[0]!.model.id).toBe("fake-model");
       expect(second.channel.transcript("dm-user-1").at(-1)).toBe("after");
@@ -82,7 +113,10 @@ describe("/model", () => {
     });
 
     it("with modelPersistence: false a choice holds while the gateway runs and is neither stored nor restored", async () => {
-      const config = { ...BASE_CONFIG, agents: [{ id: "main", model: "fake-model", modelPersistence: false }] };
+      const config = {
+        ...BASE_CONFIG,
+        agents: [{ id: "main", model: "fake-model", models: ["fake-model", "fake-large"], modelPersistence: false }],
+      };
       const store = await storeWithChoice();
       const h = await startHarness({ store, config, script: ["one", "two"] });
       await h.send({ text: "hi", messageId: "p-1" });

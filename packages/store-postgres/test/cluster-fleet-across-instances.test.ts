@@ -16,7 +16,7 @@ afterAll(async () => {
 const model = fakeModel();
 const other = fakeModel({ id: "fake-model-large" });
 const config = {
-  agents: [{ id: "main", model: model.id }],
+  agents: [{ id: "main", model: model.id, models: [model.id, other.id] }],
   // Admins (owner tier) may spawn sub-agents.
   channels: [
     {

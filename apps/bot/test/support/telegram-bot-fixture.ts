@@ -29,11 +29,13 @@ export interface TelegramBot {
 /**
  * Starts the real bot with one agent `assistant` on the fake model, Telegram with Alice (1001) as admin, Carol and
  * Dave allowed in DMs (trusted), and the fake's group configured with members as guests (no mention needed).
- * `agentExtra` is YAML added under the agent (e.g. `guestRead: [public]`).
+ * `agentExtra` is YAML added under the agent (e.g. `guestRead: [public]`); `configExtra` is top-level YAML (e.g.
+ * `memory: {}`).
  */
 export async function startTelegramBot(
   agentExtra: readonly string[] = [],
   prepare?: (dataDir: string) => Promise<void>,
+  configExtra: readonly string[] = [],
 ): Promise<TelegramBot> {
   await buildBot();
   const dir = await mkdtemp(join(tmpdir(), "chorus-sec-"));
@@ -65,6 +67,7 @@ export async function startTelegramBot(
       `      allowFrom: ["${PEOPLE.carol.id}", "${PEOPLE.dave.id}"]`,
       "      groups:",
       `        "${telegram.group.id}": { trust: guest, requireMention: false }`,
+      ...configExtra,
       "logging:",
       "  format: json",
       "",

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { OutboundButton } from "../channel/channel-types.js";
 import type { SessionChat } from "../gateway/session-runtime.js";
+import { mayAnswerRun } from "../permissions/session-change-permission.js";
 import {
   type ApprovalQuestion,
   type ApprovalSettlement,
@@ -129,7 +130,7 @@ export class ApprovalDesk {
     const entry = this.#pending.get(code.toLowerCase());
     if (entry === undefined) return { kind: "unknown", text: `No request is waiting under \`${code}\`.` };
     const sameAccount = entry.chat.channel === by.channel && entry.chat.accountId === by.accountId;
-    if (!by.isAdmin && !(sameAccount && entry.requesterIds.includes(by.senderId))) {
+    if (!(sameAccount ? mayAnswerRun(by, entry.requesterIds) : by.isAdmin)) {
       return { kind: "not-allowed", text: "Only the person who asked or an admin can answer this request." };
     }
     this.#pending.delete(entry.code);

@@ -1,5 +1,6 @@
 import type { OutboundButton } from "../channel/channel-types.js";
 import { memoryCommand } from "../memory/memory-command.js";
+import { mayChangeSession, refusedChangeText, sessionChangeOf } from "../permissions/session-change-permission.js";
 import { planCommand } from "../plan-mode/plan-command.js";
 import { skillsCommand } from "../skills/skills-command.js";
 import { agentsCommand } from "./agents-command.js";
@@ -50,6 +51,11 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   planCommand,
 ];
 
+/** Where a command is typed, for `mayChangeSession`. */
+export function placeOf(context: Pick<CommandContext, "message" | "membersMay">) {
+  return { chatType: context.message.chatType, membersMay: context.membersMay };
+}
+
 /** Whether a name is a builtin command (others go to the agent as ordinary text). */
 export function isBuiltinCommand(name: string): boolean {
   return BUILTIN_COMMANDS.some((command) => command.name === name);
@@ -71,13 +77,21 @@ export type CommandOutcome =
 
 /**
  * Runs a builtin command before any agent sees the message. Admin-only commands from anyone else are refused
- * with "not authorised" (the caller logs the attempt). Contract: `unknown` for a name that is not builtin.
+ * with "not authorised" (the caller logs the attempt); so is a change to a group's shared session (`/model <id>`,
+ * `/queue <mode>`, `/memory off`, `/plan`, `/new`, `/compact`) from a member the group does not grant it to
+ * (`mayChangeSession`) — `/stop` from such a member stops only what they started. The check is made here, where the
+ * command is typed, before anything is forwarded to a session's owner. Contract: `unknown` for a name that is not
+ * builtin; a refusal changes nothing.
  */
 export async function runBuiltinCommand(name: string, context: CommandContext): Promise<CommandOutcome> {
   const command = BUILTIN_COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) return { kind: "unknown" };
   if (command.adminOnly && !context.isAdmin) {
     return { kind: "refused", text: `You are not authorised to use /${name}.`, ephemeral: true };
+  }
+  const change = sessionChangeOf(name, context.args);
+  if (change !== undefined && change !== "stop" && !mayChangeSession(change, context, placeOf(context))) {
+    return { kind: "refused", text: refusedChangeText(change), ephemeral: true };
   }
   const answer = await command.run(context);
   const ephemeral = command.ephemeral === true;

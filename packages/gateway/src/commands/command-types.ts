@@ -2,12 +2,14 @@ import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/appro
 import type { UsageView } from "../budgets/usage-view.js";
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import type { SessionChange } from "../config/session-change-schema.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalConfig } from "../goals/goal-config.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { MemoryCommands } from "../memory/gateway-memory.js";
 import type { ClusterInstance } from "../ownership/session-ownership.js";
+import type { RunAnswerBy, SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
@@ -40,18 +42,30 @@ export type ModelSwitch =
   | { readonly ok: true; readonly model: string }
   | { readonly ok: false; readonly known: readonly string[] };
 
+/** The outcome of /stop; `goalKept`: an autonomous goal someone else started runs on. */
+export interface StopOutcome {
+  readonly stopped: boolean;
+  readonly dropped: number;
+  readonly goalKept?: boolean;
+}
+
 /** What commands may do to the gateway. */
 export interface CommandHost {
-  /** Stops the run, clears the queue and starts the conversation afresh. */
-  newSession(sessionKey: string): Promise<void>;
-  /** Stops the run and its sub-agents, clears the queue. */
-  stopSession(sessionKey: string): Promise<{ readonly stopped: boolean; readonly dropped: number }>;
+  /**
+   * Stops the run, clears the queue and starts the conversation afresh; `by` (a person) must be allowed to end the
+   * chat's autonomous goal, if one is live. Contract: resolves with a refusal sentence (nothing changed), or undefined.
+   */
+  newSession(sessionKey: string, by?: SessionActor): Promise<string | undefined>;
+  /** Stops the run and its sub-agents, clears the queue (`by`: how much of it; everything without). */
+  stopSession(sessionKey: string, by?: StopBy): Promise<StopOutcome>;
   /** Summarises older messages now. Contract: resolves with a sentence for the user. */
   compactSession(sessionKey: string): Promise<string>;
   setQueueMode(sessionKey: string, mode: QueueMode): Promise<void>;
   currentModel(sessionKey: string): Promise<string>;
-  knownModels(): readonly string[];
-  switchModel(sessionKey: string, modelId: string): Promise<ModelSwitch>;
+  /** The models an agent's chats may switch to (its `models`, default its own model). */
+  knownModels(agentId: string): readonly string[];
+  /** Contract: an id outside the agent's `knownModels` is refused, and nothing is stored. */
+  switchModel(sessionKey: string, agentId: string, modelId: string): Promise<ModelSwitch>;
   status(sessionKey: string): Promise<SessionStatus>;
   readonly pairing: PairingService;
   fleet(): Promise<FleetView>;
@@ -99,7 +113,7 @@ export interface CommandHost {
    * `/plan …` for a session in plan mode's agent, done where the session's plan waits (in a cluster, its owner).
    * Contract: resolves with the chat's answer. Without it the command acts on `planModeFor`'s sessions here.
    */
-  plan?(sessionKey: string, args: readonly string[]): Promise<string>;
+  plan?(sessionKey: string, args: readonly string[], by: RunAnswerBy): Promise<string>;
   skills?(agentId: string): readonly { readonly name: string; readonly description: string }[];
 }
 
@@ -112,6 +126,8 @@ export interface CommandContext {
   readonly isAdmin: boolean;
   /** The sender's trust tier in this chat. */
   readonly trust: TrustTier;
+  /** In a group: the session changes its members may make (`membersMay`); empty in a DM. */
+  readonly membersMay: readonly SessionChange[];
   readonly scope: PairingScope;
   readonly args: readonly string[];
   readonly host: CommandHost;

@@ -1,5 +1,11 @@
 import { queueModeSchema } from "../config/gateway-config-schema.js";
-import type { CommandDefinition } from "./command-types.js";
+import { mayChangeSession } from "../permissions/session-change-permission.js";
+import type { CommandContext, CommandDefinition } from "./command-types.js";
+
+/** Who types a command, as a session actor. */
+function actorOf({ message, isAdmin }: CommandContext) {
+  return { senderId: message.sender.id, isAdmin };
+}
 
 /** /new and /reset: a fresh conversation (nothing is deleted; the transcript starts over). */
 export const newCommand: CommandDefinition = {
@@ -7,26 +13,40 @@ export const newCommand: CommandDefinition = {
   usage: "/new",
   description: "start a new conversation",
   adminOnly: false,
-  async run({ host, sessionKey }) {
-    await host.newSession(sessionKey);
-    return "Started a new conversation.";
+  async run(context) {
+    const refused = await context.host.newSession(context.sessionKey, actorOf(context));
+    return refused ?? "Started a new conversation.";
   },
 };
 
 /** /reset: the same as /new. */
 export const resetCommand: CommandDefinition = { ...newCommand, name: "reset", usage: "/reset" };
 
-/** /stop: the run, its sub-agents and the queue. */
+/**
+ * /stop: the run, its sub-agents and the queue — in a group, for a member the group does not grant `stop`, only what
+ * they started (their waiting messages, a run only their messages started).
+ */
 export const stopCommand: CommandDefinition = {
   name: "stop",
   usage: "/stop",
   description: "stop the current task and its sub-agents",
   adminOnly: false,
-  async run({ host, sessionKey }) {
-    const { stopped, dropped } = await host.stopSession(sessionKey);
-    if (!stopped && dropped === 0) return "Nothing is running.";
+  async run(context) {
+    const { host, sessionKey, message, membersMay } = context;
+    const all = mayChangeSession("stop", context, { chatType: message.chatType, membersMay });
+    const { stopped, dropped, goalKept } = await host.stopSession(sessionKey, {
+      ...actorOf(context),
+      scope: all ? "all" : "own",
+    });
+    const kept =
+      goalKept === true ? " The autonomous goal here runs on: only who started it or an admin can stop it." : "";
+    if (!stopped && dropped === 0) {
+      return all
+        ? `Nothing is running.${kept}`
+        : `Nothing of yours is running here; only an admin can stop the rest.${kept}`;
+    }
     const queued = dropped > 0 ? ` and dropped ${dropped} waiting message(s)` : "";
-    return `Stopped${stopped ? " the current task" : ""}${queued}.`;
+    return `Stopped${stopped ? " the current task" : ""}${queued}.${kept}`;
   },
 };
 

@@ -8,6 +8,7 @@ import {
 import { goalConfigSchema } from "../goals/goal-config.js";
 import { reminderConfigSchema } from "../reminders/reminder-config.js";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
+import { sessionChangeSchema } from "./session-change-schema.js";
 
 const idSchema = z
   .string()
@@ -37,6 +38,11 @@ export const subagentLimitsSchema = z.strictObject({
 export const agentConfigSchema = z.strictObject({
   id: idSchema,
   model: z.string().min(1, "expected a model id"),
+  /**
+   * The models `/model` may switch this agent's chats to (ids the model catalog knows). Default: only `model`, so a
+   * chat cannot be switched to another (possibly far dearer) model unless the operator lists it here.
+   */
+  models: z.array(z.string().min(1, "expected a model id")).min(1).optional(),
   systemPrompt: z.string().optional(),
   toolPolicy: toolPolicySchema.optional(),
   subagents: subagentLimitsSchema.prefault({}),
@@ -83,6 +89,12 @@ export const groupConfigSchema = z.strictObject({
   trust: groupTrustSchema.default("trusted"),
   toolPolicy: toolPolicySchema.optional(),
   queueMode: queueModeSchema.optional(),
+  /**
+   * Session changes the group's members may make besides its admins: model, queue, memory, plan, new, stop, compact.
+   * Default none: in a group only admins switch its model, queue mode, memory or plan mode, start it afresh, stop
+   * others' work or compact it (see docs/security.md "Who may use each command").
+   */
+  membersMay: z.array(sessionChangeSchema).default([]),
 });
 
 /** Who may talk to the bot in DMs. */

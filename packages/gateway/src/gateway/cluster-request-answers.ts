@@ -44,12 +44,13 @@ async function act(ctx: GatewayContext, request: ClusterRequest): Promise<unknow
   ctx.logger.info({ op: request.op, sessionKey: request.sessionKey }, "command from another instance");
   switch (request.op) {
     case "stop":
-      return await stopSessionHere(ctx, request.sessionKey);
+      return await stopSessionHere(ctx, request.sessionKey, request.by);
     case "status":
       return await statusHere(ctx, request.sessionKey);
-    case "new":
-      await newSessionHere(ctx, request.sessionKey);
-      return { done: true };
+    case "new": {
+      const refused = await newSessionHere(ctx, request.sessionKey, request.by);
+      return refused === undefined ? { done: true } : { done: false, refused };
+    }
     case "model":
       return await switchModelHere(ctx, request.sessionKey, request.modelId);
     case "queue":
@@ -58,7 +59,13 @@ async function act(ctx: GatewayContext, request: ClusterRequest): Promise<unknow
     case "compact":
       return await compactHere(ctx, request.sessionKey);
     case "plan":
-      return answerPlanCommand(ctx.planMode, request.sessionKey, request.args);
+      // An instance of an older version sends no `by`: an unknown asker started no run and is no admin.
+      return answerPlanCommand(
+        ctx.planMode,
+        request.sessionKey,
+        request.args,
+        request.by ?? { senderId: "", isAdmin: false, trust: "guest" },
+      );
     case "goal":
       return await ctx.goals.command(request.request, request.caller);
     case "goal-control":

@@ -1,7 +1,8 @@
 import { usageViewOf } from "../budgets/usage-view.js";
-import type { CommandHost, ModelSwitch, SessionStatus } from "../commands/command-types.js";
+import type { CommandHost, ModelSwitch, SessionStatus, StopOutcome } from "../commands/command-types.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { GOAL_DEFAULTS } from "../goals/goal-config.js";
+import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
 import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { answerApprovalAnywhere } from "./approval-anywhere.js";
@@ -30,14 +31,13 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
   const host: CommandHost = {
     pairing: ctx.pairing,
     ...(ctx.memory === undefined ? {} : { memory: ctx.memory }),
-    newSession: async (key) => {
-      if ((await askOwner(ctx, { op: "new", sessionKey: key })) === undefined) await newSessionHere(ctx, key);
+    newSession: async (key, by) => {
+      const answer = await askOwner(ctx, { op: "new", sessionKey: key, ...(by === undefined ? {} : { by }) });
+      return answer === undefined ? newSessionHere(ctx, key, by) : (answer.result as { refused?: string }).refused;
     },
-    stopSession: async (key) => {
-      const answer = await askOwner(ctx, { op: "stop", sessionKey: key });
-      return answer === undefined
-        ? stopSessionHere(ctx, key)
-        : (answer.result as { stopped: boolean; dropped: number });
+    stopSession: async (key, by) => {
+      const answer = await askOwner(ctx, { op: "stop", sessionKey: key, ...(by === undefined ? {} : { by }) });
+      return answer === undefined ? stopSessionHere(ctx, key, by) : (answer.result as StopOutcome);
     },
     compactSession: (key) => commandAtOwner(ctx, { op: "compact", sessionKey: key }, () => compactHere(ctx, key), told),
     setQueueMode: async (key, mode) => {
@@ -45,9 +45,16 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         await setQueueModeHere(ctx, key, mode);
     },
     currentModel: async (key) => (await modelOf(ctx, key)).id,
-    knownModels: () => options.models.list().map((model) => model.id),
-    switchModel: async (key, id): Promise<ModelSwitch> => {
-      if (options.models.find(id) === undefined) return { ok: false, known: host.knownModels() };
+    knownModels: (agentId) => {
+      const config = ctx.agents.get(agentId)?.config;
+      return config === undefined ? [] : allowedModels(config);
+    },
+    switchModel: async (key, agentId, id): Promise<ModelSwitch> => {
+      // Only the agent's allowed models, even where the provider would accept any id (an OpenAI-compatible server).
+      const config = ctx.agents.get(agentId)?.config;
+      if (config === undefined || !isAllowedModel(options.models, config, id)) {
+        return { ok: false, known: host.knownModels(agentId) };
+      }
       const answer = await askOwner(ctx, { op: "model", sessionKey: key, modelId: id });
       return answer === undefined ? switchModelHere(ctx, key, id) : (answer.result as ModelSwitch);
     },
@@ -69,11 +76,11 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     killRun: async (runId) => control.killRun(runId),
     answerApproval: (code, approve, by) => answerApprovalAnywhere(ctx, code, approve, by),
     planModeFor: (agentId) => (ctx.agents.get(agentId)?.planMode === true ? ctx.planMode : undefined),
-    plan: (key, args) =>
+    plan: (key, args, by) =>
       commandAtOwner(
         ctx,
-        { op: "plan", sessionKey: key, args },
-        async () => answerPlanCommand(ctx.planMode, key, args),
+        { op: "plan", sessionKey: key, args, by },
+        async () => answerPlanCommand(ctx.planMode, key, args, by),
         told,
       ),
     skills: (agentId) => ctx.agents.get(agentId)?.skills ?? [],

@@ -258,7 +258,9 @@ export class Gateway {
       now,
       accept: (session, message, seq, senderId) =>
         this.#sessions.runtimeFor(session).accept({ message, seq, trust: "owner", source: "user", senderId }),
-      freshSession: (sessionKey) => this.#commandHost.newSession(sessionKey),
+      freshSession: async (sessionKey) => {
+        await this.#commandHost.newSession(sessionKey);
+      },
       notice: (session, text) => void notices.post(session.key, sessionChatOf(session), text),
       // In a cluster a schedule runs at the owner of its session (where that session's turns run), once.
       ...(this.store.ownership === undefined

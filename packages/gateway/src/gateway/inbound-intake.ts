@@ -166,6 +166,7 @@ export class InboundIntake {
         agentId: route.agentId,
         isAdmin,
         trust: decision.trust,
+        membersMay: message.chatType === "group" ? (policy.groups[message.chatId]?.membersMay ?? []) : [],
         scope,
         args: command.args,
         host: this.#commandHost,

@@ -1,13 +1,22 @@
-import type { ModelSwitch } from "../commands/command-types.js";
+import type { ModelSwitch, StopOutcome } from "../commands/command-types.js";
 import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
+import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { GatewayContext } from "./gateway-context.js";
+
+/** /new refused: the chat's autonomous goal is someone else's (docs/goals.md: only they or an admin end it). */
+export const NEW_REFUSED_FOR_GOAL =
+  "An autonomous goal someone else started runs here: only they or an admin can start a new conversation.";
 
 /**
  * /new in this process: stops the session's run, clears its queue, drops its Agent, and starts the transcript afresh.
- * Contract: the store is reset even when the session has no live state here.
+ * `by` (a person; none for the gateway's own, e.g. a schedule's fresh start) must be allowed to end the chat's live
+ * autonomous goal. Contract: the store is reset even when the session has no live state here; resolves with the
+ * refusal (nothing changed) or undefined.
  */
-export async function newSessionHere(ctx: GatewayContext, key: string): Promise<void> {
+export async function newSessionHere(ctx: GatewayContext, key: string, by?: SessionActor): Promise<string | undefined> {
+  if (by !== undefined && !(await ctx.goals.mayEndAutonomous(key, by))) return NEW_REFUSED_FOR_GOAL;
   const runtime = ctx.sessions.get(key);
   if (runtime !== undefined) {
     runtime.lane.clear();
@@ -22,13 +31,19 @@ export async function newSessionHere(ctx: GatewayContext, key: string): Promise<
   await ctx.memory?.sessionEnding(key);
   await ctx.store.resetTranscript(key);
   await ctx.goals.sessionReset(key);
+  return undefined;
 }
 
-/** /stop in this process: the run and its sub-agents, the queue; a running autonomous goal pauses first. */
-export async function stopSessionHere(
-  ctx: GatewayContext,
-  key: string,
-): Promise<{ readonly stopped: boolean; readonly dropped: number }> {
+/**
+ * /stop in this process: the run and its sub-agents, the queue; a running autonomous goal pauses first. With `by`
+ * of scope `own` (or an autonomous goal someone else started), only what `by` started: their waiting messages and a
+ * run only their messages started — never the goal or another person's run.
+ */
+export async function stopSessionHere(ctx: GatewayContext, key: string, by?: StopBy): Promise<StopOutcome> {
+  const goalIsTheirs = by === undefined || (await ctx.goals.mayEndAutonomous(key, by));
+  if (by !== undefined && (by.scope === "own" || !goalIsTheirs)) {
+    return { ...stopOwnHere(ctx, key, by), ...(goalIsTheirs ? {} : { goalKept: true }) };
+  }
   // A running autonomous goal pauses first, so that it queues no next turn.
   const paused = await ctx.goals.sessionStopped(key);
   const runtime = ctx.sessions.get(key);
@@ -37,14 +52,29 @@ export async function stopSessionHere(
   return { stopped: runtime.stop("user", "stopped by the user") || paused, dropped };
 }
 
+/** What one person started: their waiting messages, and the run when only their messages started it. */
+function stopOwnHere(ctx: GatewayContext, key: string, by: SessionActor): StopOutcome {
+  const runtime = ctx.sessions.get(key);
+  if (runtime === undefined) return { stopped: false, dropped: 0 };
+  const dropped = runtime.lane.withdraw((item) => item.source !== "goal" && item.senderId === by.senderId);
+  const starters = runtime.runStarterIds ?? [];
+  const theirs = starters.length > 0 && starters.every((id) => id === by.senderId);
+  return { stopped: theirs && runtime.stop("user", "stopped by the user"), dropped };
+}
+
 /**
  * /model <id> in this process: remembered in the store (unless the agent's `modelPersistence` is false: then only in
  * this process's runtime of the session), and the live session switches.
  */
 export async function switchModelHere(ctx: GatewayContext, key: string, id: string): Promise<ModelSwitch> {
-  const model = ctx.options.models.find(id);
-  if (model === undefined) return { ok: false, known: ctx.options.models.list().map((known) => known.id) };
   const session = await ctx.store.getSession(key);
+  const config = session === undefined ? undefined : ctx.agents.get(session.agentId)?.config;
+  // Checked again where the session lives: a model the agent does not allow is never stored, whoever forwarded it.
+  if (config === undefined || !isAllowedModel(ctx.options.models, config, id)) {
+    return { ok: false, known: config === undefined ? [] : allowedModels(config) };
+  }
+  const model = ctx.options.models.find(id);
+  if (model === undefined) return { ok: false, known: allowedModels(config) };
   if (session !== undefined && ctx.agents.get(session.agentId)?.config.modelPersistence === false) {
     ctx.sessions.runtimeFor(session).setModel(model.id);
     return { ok: true, model: model.id };

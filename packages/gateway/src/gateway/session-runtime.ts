@@ -35,6 +35,8 @@ interface CurrentRun {
   cause: RunStopCause;
   /** The highest seq of the stored user messages the run took in (prompts, steered messages). */
   answersSeq: number | undefined;
+  /** The people whose messages started the run (none for a goal's or a schedule's own turn). */
+  readonly starterIds: readonly string[];
 }
 
 /** The higher of two seqs, either of which may be unknown. */
@@ -99,7 +101,7 @@ export class SessionRuntime implements LaneHost {
     this.key = session.key;
     this.agentId = session.agentId;
     this.chat = chat;
-    this.#modelOverride = restoredModelChoice(prepared.config, session);
+    this.#modelOverride = restoredModelChoice(prepared.config, session, { find: deps.resolveModel });
     this.#groupToolPolicy = groupToolPolicy;
     this.#subgoals = sessionSubgoalTracker(prepared.config.compaction, {
       sessionKey: session.key,
@@ -145,6 +147,11 @@ export class SessionRuntime implements LaneHost {
 
   get currentRunId(): string | undefined {
     return this.#current?.runId;
+  }
+
+  /** Who started the running turn (their messages are its prompt); undefined while no turn runs. */
+  get runStarterIds(): readonly string[] | undefined {
+    return this.#current?.starterIds;
   }
 
   /** Takes a stored message (with its seq) into the lane. */
@@ -337,8 +344,11 @@ export class SessionRuntime implements LaneHost {
       this.#turnEnded(items, undefined);
       return;
     }
-    const current: CurrentRun = { runId, cause: undefined, answersSeq };
+    const starterIds = items.flatMap((item) => (item.senderId === undefined ? [] : [item.senderId]));
+    const current: CurrentRun = { runId, cause: undefined, answersSeq, starterIds };
     this.#current = current;
+    // Read by propose_plan: only these people (and admins) may answer the run's plan.
+    this.meta.starterIds = starterIds;
     deps.turnHooks?.turnStarted({ sessionKey: this.key, items });
     const startedAt = deps.now();
     deps.events.publish({
@@ -408,7 +418,7 @@ export class SessionRuntime implements LaneHost {
           args: event.toolCall.arguments,
           reason: event.reason,
           timeoutMs: event.timeoutMs,
-          requesterIds: items.flatMap((item) => (item.senderId === undefined ? [] : [item.senderId])),
+          requesterIds: starterIds,
           agent,
         });
       } else if (event.type === "tool_execution_end") {

@@ -16,7 +16,7 @@ export async function modelOf(ctx: GatewayContext, key: string): Promise<Model> 
   const override =
     session === undefined
       ? undefined
-      : findChosenModel(ctx.options.models, restoredModelChoice(prepared?.config, session));
+      : findChosenModel(ctx.options.models, restoredModelChoice(prepared?.config, session, ctx.options.models));
   return override ?? prepared?.defaultModel ?? ctx.agents.values().next().value!.defaultModel;
 }
 

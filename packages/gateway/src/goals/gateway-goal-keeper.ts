@@ -39,7 +39,7 @@ export function createGatewayGoalKeeper(parts: GatewayGoalParts): GoalKeeper {
     configFor: (agentId) => agents.get(agentId)?.config.goals,
     supervisorModel: (session) => {
       const prepared = agents.get(session.agentId) ?? agents.values().next().value!;
-      const override = findChosenModel(models, restoredModelChoice(prepared.config, session));
+      const override = findChosenModel(models, restoredModelChoice(prepared.config, session, models));
       return prepared.supervisorModel ?? override ?? prepared.defaultModel;
     },
     cannotRun: (session) => {

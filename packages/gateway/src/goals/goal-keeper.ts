@@ -3,6 +3,7 @@ import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js"
 import { sessionChatOf } from "../gateway/session-chat.js";
 import type { SessionChat, SessionTurnEnd, SessionTurnHooks } from "../gateway/session-runtime-deps.js";
 import type { LaneItem } from "../lanes/lane-item.js";
+import { mayAnswerRun, type SessionActor } from "../permissions/session-change-permission.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -102,6 +103,16 @@ export class GoalKeeper implements SessionTurnHooks {
   /** Stops, pauses or resumes a session's autonomous goal. Contract: `changed` says whether anything changed. */
   control(action: "stop" | "pause" | "resume", caller: GoalCaller): Promise<{ text: string; changed: boolean }> {
     return controlGoal(this.#port, action, caller);
+  }
+
+  /**
+   * Whether `actor` may end or pause the session's autonomous goal (/stop, /new): whoever started it, or an admin.
+   * Contract: true when no autonomous goal is live there.
+   */
+  async mayEndAutonomous(sessionKey: string, actor: SessionActor): Promise<boolean> {
+    const goal = await this.#goal(sessionKey);
+    if (!isLiveAutonomous(goal)) return true;
+    return mayAnswerRun(actor, goal?.setBy === undefined ? [] : [goal.setBy]);
   }
 
   /** /new, /reset: the conversation starts afresh, and the goal goes back to Idle. */

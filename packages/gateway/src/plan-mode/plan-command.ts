@@ -7,10 +7,13 @@ export const planCommand: CommandDefinition = {
   usage: "/plan [approve | reject [what to change] | off]",
   description: "plan mode: the agent only reads until you approve its plan",
   adminOnly: false,
-  async run({ host, sessionKey, agentId, args }) {
+  async run({ host, sessionKey, agentId, args, message, isAdmin, trust }) {
     const sessions = host.planModeFor?.(agentId);
     if (sessions === undefined) return "Plan mode is not enabled for this agent.";
-    // A host that knows where the session's plan waits (a cluster: its owner) answers there.
-    return host.plan === undefined ? answerPlanCommand(sessions, sessionKey, args) : host.plan(sessionKey, args);
+    const by = { senderId: message.sender.id, isAdmin, trust };
+    // A host that knows where the session's plan waits (a cluster: its owner) answers there, checking `by` there.
+    return host.plan === undefined
+      ? answerPlanCommand(sessions, sessionKey, args, by)
+      : host.plan(sessionKey, args, by);
   },
 };

@@ -1,7 +1,23 @@
 import type { OutboundButton } from "../channel/channel-types.js";
+import { mayAnswerRun, type RunAnswerBy } from "../permissions/session-change-permission.js";
+import type { TrustTier } from "../policy/trust-tier.js";
 
-/** The user's answer to a proposed plan. */
-export type PlanDecision = { readonly approved: true } | { readonly approved: false; readonly feedback?: string };
+/**
+ * The user's answer to a proposed plan; `trust` is the answerer's tier (absent for the gateway's own answers: plan
+ * mode switched off, a newer plan, an abort), which the run drops to before it reads the answer.
+ */
+export type PlanDecision =
+  | { readonly approved: true; readonly trust?: TrustTier }
+  | { readonly approved: false; readonly feedback?: string; readonly trust?: TrustTier };
+
+/** The outcome of an answer to a session's plan. */
+export type PlanAnswerOutcome = "answered" | "no-plan" | "not-allowed";
+
+interface WaitingPlan {
+  /** Who started the run that proposed the plan: they (and admins) may answer it. */
+  readonly starterIds: readonly string[];
+  readonly resolve: (decision: PlanDecision) => void;
+}
 
 /** How a plan reaches the chat: Markdown and, where the platform has them, buttons carrying `/plan …` commands. */
 export type ShowPlan = (sessionKey: string, text: string, buttons: readonly OutboundButton[]) => Promise<void>;
@@ -18,7 +34,7 @@ export const PLAN_BUTTONS: readonly OutboundButton[] = [
  */
 export class PlanModeSessions {
   readonly #active = new Set<string>();
-  readonly #waiting = new Map<string, (decision: PlanDecision) => void>();
+  readonly #waiting = new Map<string, WaitingPlan>();
   readonly #show: ShowPlan;
 
   constructor(show: ShowPlan) {
@@ -45,19 +61,28 @@ export class PlanModeSessions {
   }
 
   /**
-   * Shows a plan and waits for the user's answer; approval leaves plan mode. Contract: an abort resolves as a
-   * rejection without feedback; a newer plan of the same session replaces (rejects) the older one.
+   * Shows a plan and waits for the answer of one of `starterIds` (who started the run) or an admin; approval leaves
+   * plan mode. Contract: an abort resolves as a rejection without feedback; a newer plan of the same session replaces
+   * (rejects) the older one.
    */
-  async propose(sessionKey: string, plan: string, signal: AbortSignal): Promise<PlanDecision> {
+  async propose(
+    sessionKey: string,
+    plan: string,
+    signal: AbortSignal,
+    starterIds: readonly string[] = [],
+  ): Promise<PlanDecision> {
     this.answer(sessionKey, { approved: false, feedback: "a newer plan replaced it" });
     const decision = new Promise<PlanDecision>((resolve) => {
       const onAbort = (): void => {
         this.answer(sessionKey, { approved: false });
       };
       signal.addEventListener("abort", onAbort, { once: true });
-      this.#waiting.set(sessionKey, (answer) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(answer);
+      this.#waiting.set(sessionKey, {
+        starterIds,
+        resolve: (answer) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(answer);
+        },
       });
     });
     await this.#show(
@@ -68,13 +93,17 @@ export class PlanModeSessions {
     return decision;
   }
 
-  /** Answers the waiting plan. Contract: false when no plan waits. */
-  answer(sessionKey: string, decision: PlanDecision): boolean {
-    const resolve = this.#waiting.get(sessionKey);
-    if (resolve === undefined) return false;
+  /**
+   * Answers the waiting plan: `by` (a person) must have started its run or be an admin; without `by` the gateway
+   * answers itself. Contract: "no-plan" when no plan waits; "not-allowed" changes nothing.
+   */
+  answer(sessionKey: string, decision: PlanDecision, by?: RunAnswerBy): PlanAnswerOutcome {
+    const waiting = this.#waiting.get(sessionKey);
+    if (waiting === undefined) return "no-plan";
+    if (by !== undefined && !mayAnswerRun(by, waiting.starterIds)) return "not-allowed";
     this.#waiting.delete(sessionKey);
     if (decision.approved) this.#active.delete(sessionKey);
-    resolve(decision);
-    return true;
+    waiting.resolve(by === undefined ? decision : { ...decision, trust: by.trust });
+    return "answered";
   }
 }

@@ -1,5 +1,7 @@
 import { type AnyAgentTool, defineTool } from "@chorus/core";
 import { z } from "zod";
+import { lowerTier } from "../lanes/lane-item.js";
+import type { TrustTier } from "../policy/trust-tier.js";
 import type { PlanModeSessions } from "./plan-mode-sessions.js";
 
 export const PROPOSE_PLAN_TOOL = "propose_plan";
@@ -23,7 +25,13 @@ export function proposePlanTool(sessions: PlanModeSessions): AnyAgentTool {
       if (sessionKey === undefined) {
         return { content: [{ type: "text", text: "No session to show the plan in." }], isError: true };
       }
-      const decision = await sessions.propose(sessionKey, plan, ctx.signal);
+      const meta = ctx.run.meta;
+      const starterIds = Array.isArray(meta?.starterIds) ? (meta.starterIds as string[]) : [];
+      const decision = await sessions.propose(sessionKey, plan, ctx.signal, starterIds);
+      // The answer's words enter the run: it drops to the answerer's tier first (the run's tier never rises).
+      if (meta !== undefined && decision.trust !== undefined && typeof meta.trustTier === "string") {
+        meta.trustTier = lowerTier(meta.trustTier as TrustTier, decision.trust);
+      }
       const text = decision.approved
         ? "The user approved the plan. Plan mode is off: carry the plan out now."
         : `The user rejected the plan${decision.feedback ? `: ${decision.feedback}` : " without saying why"}. You are still in plan mode: revise the plan (ask if unclear) and propose it again.`;
