@@ -1,5 +1,6 @@
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
-import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
+import { type CommandOutcome, isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
+import { commandFailureText } from "../commands/command-failure.js";
 import type { CommandHost } from "../commands/command-types.js";
 import { answerInteraction } from "../commands/interaction-reply.js";
 import { parseCommand } from "../commands/parse-command.js";
@@ -104,6 +105,14 @@ export class InboundIntake {
         "rate cap reached: message ignored",
       );
       trace.verdict("rate_capped");
+      if (this.#rateCap.tellOnce(route.sessionKey)) {
+        const seconds = Math.round(this.#rateCap.windowMs / 1000);
+        this.#ctx.notices.post(
+          route.sessionKey,
+          replyChatOf(message),
+          `You are sending messages faster than I can take them: I am skipping messages from this chat for up to ${seconds} seconds. Please wait a moment, then send again what you need answered.`,
+        );
+      }
       return;
     }
     const command = parseCommand(message.text);
@@ -155,16 +164,26 @@ export class InboundIntake {
     if (command !== undefined && userMessage === undefined) {
       trace.verdict("command");
       const isAdmin = policy.admins.includes(senderId);
-      const outcome = await runBuiltinCommand(command.name, {
-        message,
-        sessionKey: session.key,
-        agentId: route.agentId,
-        isAdmin,
-        trust: decision.trust,
-        scope,
-        args: command.args,
-        host: this.#commandHost,
-      });
+      let outcome: CommandOutcome;
+      try {
+        outcome = await runBuiltinCommand(command.name, {
+          message,
+          sessionKey: session.key,
+          agentId: route.agentId,
+          isAdmin,
+          trust: decision.trust,
+          scope,
+          args: command.args,
+          host: this.#commandHost,
+        });
+      } catch (error) {
+        // Every command is answered: a throw becomes a sentence in the chat; its detail goes to the log only.
+        this.#ctx.logger.error(
+          { command: command.name, sessionKey: session.key, error: describeError(error) },
+          "command failed",
+        );
+        outcome = { kind: "reply", text: commandFailureText(command.name, error), ephemeral: false };
+      }
       if (outcome.kind === "refused") {
         this.#ctx.logger.warn(
           { command: command.name, senderId, channel, accountId, chatId: message.chatId },
@@ -314,9 +333,14 @@ export class InboundIntake {
 
 /** Replies to a command go to the chat (and thread) the command came from. */
 function replyChat(session: SessionRecord, message: InboundMessage): SessionChat {
+  return { ...replyChatOf(message), channel: session.channel, accountId: session.accountId };
+}
+
+/** The chat (and thread) a message came from. */
+function replyChatOf(message: InboundMessage): SessionChat {
   const target =
     message.threadId === undefined
       ? { chatType: message.chatType, chatId: message.chatId }
       : { chatType: message.chatType, chatId: message.chatId, threadId: message.threadId };
-  return { channel: session.channel, accountId: session.accountId, target };
+  return { channel: message.channel, accountId: message.accountId, target };
 }
