@@ -1,9 +1,15 @@
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
-import { type CommandOutcome, isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
+import {
+  type CommandOutcome,
+  isBuiltinCommand,
+  runBuiltinCommand,
+  visibleCommandNames,
+} from "../commands/builtin-commands.js";
 import { commandFailureText } from "../commands/command-failure.js";
 import type { CommandHost } from "../commands/command-types.js";
 import { answerInteraction } from "../commands/interaction-reply.js";
 import { parseCommand } from "../commands/parse-command.js";
+import { answersUnknownCommand, unknownCommandAnswer } from "../commands/unknown-command.js";
 import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
 import { takeUpStoredMessages } from "../ownership/take-up-stored-messages.js";
 import { BotLoopBrake } from "../policy/bot-loop-brake.js";
@@ -116,7 +122,8 @@ export class InboundIntake {
       return;
     }
     const command = parseCommand(message.text);
-    const builtin = command !== undefined && isBuiltinCommand(command.name);
+    const builtin =
+      command !== undefined && (isBuiltinCommand(command.name) || this.#answersUnknown(command.name, route.agentId));
     const newSession = {
       key: route.sessionKey,
       agentId: route.agentId,
@@ -184,17 +191,22 @@ export class InboundIntake {
         );
         outcome = { kind: "reply", text: commandFailureText(command.name, error), ephemeral: false };
       }
+      if (outcome.kind === "unknown") {
+        const commands = visibleCommandNames(isAdmin).concat(
+          (this.#commandHost.skills?.(route.agentId) ?? []).map((skill) => skill.name),
+        );
+        outcome = { kind: "reply", text: unknownCommandAnswer(command.name, commands), ephemeral: true };
+      }
       if (outcome.kind === "refused") {
         this.#ctx.logger.warn(
           { command: command.name, senderId, channel, accountId, chatId: message.chatId },
           "command refused: not authorised",
         );
       }
-      if (outcome.kind !== "unknown") {
-        const buttons = outcome.kind === "reply" ? outcome.buttons : undefined;
-        // Not the command itself: a turn or goal it starts is not part of the command message's trace.
-        await trace.within(() => this.#answerCommand(message, session, outcome.text, outcome.ephemeral, buttons));
-      }
+      const answer = outcome;
+      const buttons = answer.kind === "reply" ? answer.buttons : undefined;
+      // Not the command itself: a turn or goal it starts is not part of the command message's trace.
+      await trace.within(() => this.#answerCommand(message, session, answer.text, answer.ephemeral, buttons));
       return;
     }
     if (userMessage === undefined) return;
@@ -247,6 +259,12 @@ export class InboundIntake {
     // this one waits for them: each gets its own turn, in seq order.
     if (seq !== undefined && order?.hold(session.key, seq, take) === true) return;
     take();
+  }
+
+  /** Whether an unknown `/name` is answered here (closest command) rather than passed to the agent as text. */
+  #answersUnknown(name: string, agentId: string): boolean {
+    const agent = this.#ctx.config.agents.find((candidate) => candidate.id === agentId);
+    return answersUnknownCommand(name, agent?.unknownCommands ?? "answer", this.#commandHost.skills?.(agentId) ?? []);
   }
 
   /** The channel account's policy, with the sender among its admins when the `isAdmin` option says so. */
