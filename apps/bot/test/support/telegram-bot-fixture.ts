@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RecordedLlmRequest, startFakeOpenAI, startFakeTelegram } from "@chorus/testkit";
+import { type RecordedLlmRequest, startFakeAnthropic, startFakeOpenAI, startFakeTelegram } from "@chorus/testkit";
 import { BotProcess } from "./bot-process.js";
 import { buildBot } from "./build-bot.js";
 
@@ -29,30 +29,32 @@ export interface TelegramBot {
 /**
  * Starts the real bot with one agent `assistant` on the fake model, Telegram with Alice (1001) as admin, Carol and
  * Dave allowed in DMs (trusted), and the fake's group configured with members as guests (no mention needed).
- * `agentExtra` is YAML added under the agent (e.g. `guestRead: [public]`).
+ * `agentExtra` is YAML added under the agent (e.g. `guestRead: [public]`). `provider: "anthropic"` puts the agent on
+ * the fake Anthropic Messages API instead (claude-sonnet-4-6); the fake is still the fixture's `openai` field.
  */
 export async function startTelegramBot(
   agentExtra: readonly string[] = [],
   prepare?: (dataDir: string) => Promise<void>,
+  provider: "openai" | "anthropic" = "openai",
 ): Promise<TelegramBot> {
   await buildBot();
   const dir = await mkdtemp(join(tmpdir(), "chorus-sec-"));
   const dataDir = join(dir, "data");
   await prepare?.(dataDir);
   const telegram = await startFakeTelegram();
-  const openai = await startFakeOpenAI();
+  const openai = provider === "anthropic" ? await startFakeAnthropic() : await startFakeOpenAI();
   const configFile = join(dir, "chorus.config.yaml");
   await writeFile(
     configFile,
     [
       `dataDir: ${JSON.stringify(dataDir)}`,
       "providers:",
-      "  openai:",
+      `  ${provider}:`,
       "    apiKey: ${E2E_OPENAI_KEY}",
       `    baseUrl: ${JSON.stringify(openai.url)}`,
       "agents:",
       "  - id: assistant",
-      "    model: openai/gpt-4.1",
+      `    model: ${provider === "anthropic" ? "anthropic/claude-sonnet-4-6" : "openai/gpt-4.1"}`,
       ...agentExtra.map((line) => `    ${line}`),
       "admins:",
       `  telegram: ["${telegram.user.id}"]`,

@@ -1,5 +1,6 @@
 import { finishCompaction } from "../context/compaction-steps.js";
 import { defaultConvertToLlm } from "../context/convert-to-llm.js";
+import { withoutEmptyContent } from "../context/empty-content-repair.js";
 import { microCompact } from "../context/micro-compaction.js";
 import { DEFAULT_SUMMARY_PROMPT, findCompactionCut, summarizeOlderMessages } from "../context/summary-compaction.js";
 import { estimateTokens } from "../context/token-estimate.js";
@@ -92,7 +93,7 @@ function convertView(state: RunState, view: AgentMessage[]): Message[] | Promise
 }
 
 function finishRequest(state: RunState, converted: Message[], transcriptTokens: number): PreparedRequest {
-  const messages = repairTranscript(converted);
+  const messages = repairTranscript(withoutEmptyContent(converted));
   const limits = contextLimits(state);
   const estimate = messages === state.messages ? transcriptTokens : estimateTokens(messages, state.systemPrompt);
   if (estimate > limits.ceiling) {

@@ -27,6 +27,7 @@ import { inboundUserMessage } from "./inbound-user-message.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
 import type { SessionRateCap } from "./session-rate-cap.js";
 import type { SessionChat } from "./session-runtime-deps.js";
+import { isUnreadableMessage, tellsUnreadable, UNREADABLE_MESSAGE_TEXT } from "./unreadable-message.js";
 
 type EarlierUnanswered = NonNullable<InboundMessageStored["earlierUnanswered"]>;
 
@@ -121,6 +122,11 @@ export class InboundIntake {
       }
       return;
     }
+    const unreadable = isUnreadableMessage(message);
+    if (unreadable && !tellsUnreadable(message)) {
+      trace.verdict("unreadable");
+      return;
+    }
     const command = parseCommand(message.text);
     const builtin =
       command !== undefined && (isBuiltinCommand(command.name) || this.#answersUnknown(command.name, route.agentId));
@@ -133,7 +139,7 @@ export class InboundIntake {
     };
     // An agent turn's message is stored with its session and event id in one transaction, before anything else
     // happens to it.
-    const userMessage = builtin ? undefined : inboundUserMessage(message);
+    const userMessage = builtin || unreadable ? undefined : inboundUserMessage(message);
     let stored:
       | { session: SessionRecord; created: boolean; seq: number | undefined; earlierUnanswered?: EarlierUnanswered }
       | undefined;
@@ -166,6 +172,12 @@ export class InboundIntake {
       messageId: message.messageId,
       senderId,
     });
+    if (unreadable) {
+      // Nothing a model could read: told here, never stored as an empty message that would fail every later turn.
+      trace.verdict("unreadable");
+      this.#ctx.notices.post(session.key, replyChat(session, message), UNREADABLE_MESSAGE_TEXT);
+      return;
+    }
     if (created) this.#makeTitle(session.key, message.text);
 
     if (command !== undefined && userMessage === undefined) {

@@ -18,7 +18,8 @@ export function readStoredSchedule(record: ScheduleRecord): StoredScheduleReadin
   if (record.nextRunAt !== undefined && !isInstant(record.nextRunAt)) {
     return { ok: false, problem: `its next run (${record.nextRunAt}) is not a time` };
   }
-  if (!isInstant(record.createdAt)) return { ok: false, problem: `its creation time (${record.createdAt}) is not a time` };
+  if (!isInstant(record.createdAt))
+    return { ok: false, problem: `its creation time (${record.createdAt}) is not a time` };
   const parsed = scheduleDataSchema.safeParse(record.data);
   if (!parsed.success) return { ok: false, problem: parsed.error.issues[0]?.message ?? "its data is malformed" };
   return { ok: true, data: parsed.data };
