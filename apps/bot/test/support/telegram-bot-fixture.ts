@@ -22,7 +22,10 @@ export interface TelegramBot {
   readonly dataDir: string;
   readonly telegram: FakeTelegram;
   readonly openai: FakeOpenAI;
-  readonly bot: BotProcess;
+  /** The running bot; `restart` replaces it. */
+  bot: BotProcess;
+  /** Kills the bot (SIGKILL, as a crash) and starts it again on the same config and data dir. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,11 +34,13 @@ export interface TelegramBot {
  * Dave allowed in DMs (trusted), and the fake's group configured with members as guests (no mention needed).
  * `agentExtra` is YAML added under the agent (e.g. `guestRead: [public]`). `provider: "anthropic"` puts the agent on
  * the fake Anthropic Messages API instead (claude-sonnet-4-6); the fake is still the fixture's `openai` field.
+ * `configExtra` is YAML added at the config's top level (e.g. `onRestart: resume`).
  */
 export async function startTelegramBot(
   agentExtra: readonly string[] = [],
   prepare?: (dataDir: string) => Promise<void>,
   provider: "openai" | "anthropic" = "openai",
+  configExtra: readonly string[] = [],
 ): Promise<TelegramBot> {
   await buildBot();
   const dir = await mkdtemp(join(tmpdir(), "chorus-sec-"));
@@ -69,6 +74,7 @@ export async function startTelegramBot(
       `        "${telegram.group.id}": { trust: guest, requireMention: false }`,
       "logging:",
       "  format: json",
+      ...configExtra,
       "",
     ].join("\n"),
   );
@@ -78,21 +84,29 @@ export async function startTelegramBot(
     E2E_OPENAI_KEY: "sk-e2e-sec-0000000000",
     E2E_TELEGRAM_TOKEN: telegram.token,
   };
-  const bot = new BotProcess(["start", "--config", configFile], { cwd: dir, env });
-  await bot.waitForLine(/"msg":"chorus started"/);
-  return {
+  const start = async (): Promise<BotProcess> => {
+    const bot = new BotProcess(["start", "--config", configFile], { cwd: dir, env });
+    await bot.waitForLine(/"msg":"chorus started"/);
+    return bot;
+  };
+  const fixture: TelegramBot = {
     dir,
     dataDir,
     telegram,
     openai,
-    bot,
+    bot: await start(),
+    restart: async () => {
+      await fixture.bot.kill();
+      fixture.bot = await start();
+    },
     close: async () => {
-      await bot.kill();
+      await fixture.bot.kill();
       await telegram.close();
       await openai.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+  return fixture;
 }
 
 /** The text of every tool result the model was sent in one request. */
