@@ -3,7 +3,10 @@ import type { OutboundButton } from "../channel/channel-types.js";
 /** The user's answer to a proposed plan. */
 export type PlanDecision = { readonly approved: true } | { readonly approved: false; readonly feedback?: string };
 
-/** How a plan reaches the chat: Markdown and, where the platform has them, buttons carrying `/plan …` commands. */
+/**
+ * How a plan reaches the chat: Markdown and, where the platform has them, buttons carrying `/plan …` commands. The
+ * shower adds how to answer (it knows whether the chat has buttons).
+ */
 export type ShowPlan = (sessionKey: string, text: string, buttons: readonly OutboundButton[]) => Promise<void>;
 
 /** Buttons under a proposed plan (each carries the command it runs). */
@@ -60,11 +63,7 @@ export class PlanModeSessions {
         resolve(answer);
       });
     });
-    await this.#show(
-      sessionKey,
-      `**Proposed plan**\n\n${plan}\n\nApprove it, or reject it with \`/plan reject <what to change>\`.`,
-      PLAN_BUTTONS,
-    );
+    await this.#show(sessionKey, `**Proposed plan**\n\n${plan}`, PLAN_BUTTONS);
     return decision;
   }
 
