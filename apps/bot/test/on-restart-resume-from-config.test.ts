@@ -14,7 +14,10 @@ afterAll(async () => {
 describe("onRestart: resume in chorus.config.yaml", () => {
   it("a turn a crash interrupted is answered by itself after the restart", async () => {
     const { telegram, openai } = t;
-    openai.enqueue([{ type: "stall", ms: 60_000 }, { type: "text", text: "too late" }]);
+    openai.enqueue([
+      { type: "stall", ms: 60_000 },
+      { type: "text", text: "too late" },
+    ]);
     await telegram.injectDm({ text: "write me a long story" });
     await modelRequests(openai, 1);
     await t.restart();
