@@ -104,6 +104,7 @@ describe("agent workspaces", () => {
       toolOutputCompression: expect.objectContaining({ enabled: false }),
       contextRestoration: expect.objectContaining({ enabled: true }),
       modelPersistence: true,
+      unknownCommands: "answer",
       compaction: { pruning: [], statusLine: true },
       toolPolicy: { deny: ["group:web"] },
     });

@@ -11,6 +11,7 @@ beforeAll(async () => {
   t = await startTelegramBot(
     ["planMode: true", "goals: { autonomousEnabled: true, verifyInterval: 1, autonomousTurnDelayMs: 1 }"],
     undefined,
+    "openai",
     ["memory: {}"],
   );
 }, 300_000);

@@ -27,6 +27,7 @@ export {
   withRestoredFiles,
 } from "./context/context-restoration/with-restored-files.js";
 export { defaultConvertToLlm } from "./context/convert-to-llm.js";
+export { EMPTY_MESSAGE_TEXT, withoutEmptyContent } from "./context/empty-content-repair.js";
 export { CLEARED_RESULT_TEXT, MICRO_COMPACTION_DEFAULTS, microCompact } from "./context/micro-compaction.js";
 export { stripOrphanedToolResults } from "./context/orphaned-tool-results.js";
 export { evictionScores, type SubgoalPruningStrategy } from "./context/subgoals/eviction-scores.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseCommand } from "../src/commands/parse-command.js";
-import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
+import { BASE_CONFIG, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 describe("builtin commands", () => {
   let h: Harness;
@@ -84,9 +84,32 @@ describe("builtin commands", () => {
     expect(parseCommand("hello /help")).toBeUndefined();
   });
 
-  it("passes unknown commands to the agent", async () => {
-    h = await startHarness({ script: ["I do not know /frobnicate"] });
+  it("answers an unknown command with the closest one and /help, without the agent", async () => {
+    h = await startHarness({ script: ["agent answer"] });
+    await h.send({ text: "/stauts" });
     await h.send({ text: "/frobnicate now" });
+    expect(h.streamFn.calls).toHaveLength(0);
+    expect(h.channel.transcript("dm-user-1")).toEqual([
+      "There is no /stauts command. Did you mean /status? /help lists the commands you can use.",
+      "There is no /frobnicate command. /help lists the commands you can use.",
+    ]);
+    // Admin-only commands are suggested to admins only.
+    await h.send({ text: "/agnets" });
+    expect(h.channel.transcript("dm-user-1").at(-1)).not.toContain("/agents");
+    await h.send({ text: "/agnets", sender: { id: "admin", name: "Admin" } });
+    expect(h.channel.transcript("dm-admin").at(-1)).toContain("Did you mean /agents?");
+  });
+
+  it("passes unknown commands to the agent with `unknownCommands: pass`, and /start always", async () => {
+    h = await startHarness({
+      config: { ...BASE_CONFIG, agents: [{ id: "main", model: "fake-model", unknownCommands: "pass" }] },
+      script: ["I do not know /frobnicate"],
+    });
+    await h.send({ text: "/frobnicate now" });
+    expect(h.streamFn.calls).toHaveLength(1);
+    await h.close();
+    h = await startHarness({ script: ["Hello, I am the bot."] });
+    await h.send({ text: "/start" });
     expect(h.streamFn.calls).toHaveLength(1);
   });
 });

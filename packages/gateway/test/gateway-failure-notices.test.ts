@@ -41,7 +41,10 @@ describe("plain failure notices", () => {
   it("says plainly when the model call failed for good", async () => {
     h = await startHarness({ script: [{ fault: "error", error: { kind: "auth", message: "invalid x-api-key" } }] });
     await h.send({ text: "hello" });
-    expect(h.channel.transcript("dm-user-1")).toEqual(["Sorry, that failed: invalid x-api-key"]);
+    // What failed and whether to retry; the provider's detail is for the log only.
+    expect(h.channel.transcript("dm-user-1")).toEqual([
+      "Sorry, the AI model refused the bot's credentials, so I cannot answer. Trying again will not help: please tell the bot's admin.",
+    ]);
     expect((await h.store.listRuns())[0]?.status).toBe("failed");
   });
 });

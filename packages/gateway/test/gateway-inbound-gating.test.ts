@@ -98,9 +98,17 @@ describe("inbound gating", () => {
       h = await startHarness({ script: () => "ok", gateway: { rateCap: { messages: 2, perMs: 60_000 } } });
       for (let i = 0; i < 4; i++) await h.send({ text: `m${i}` });
       expect(h.streamFn.calls).toHaveLength(2);
+      // The chat hears once per window that it is too fast, not once per dropped message.
+      const tooFast = () => h.channel.transcript("dm-user-1").filter((text) => text.includes("faster than I can"));
+      await vi.advanceTimersByTimeAsync(10);
+      expect(tooFast()).toHaveLength(1);
+      expect(tooFast()[0]).toContain("for up to 60 seconds");
       await vi.advanceTimersByTimeAsync(60_000);
       await h.send({ text: "later" });
       expect(h.streamFn.calls).toHaveLength(3);
+      for (let i = 0; i < 3; i++) await h.send({ text: `again ${i}` });
+      await vi.advanceTimersByTimeAsync(10);
+      expect(tooFast()).toHaveLength(2);
     } finally {
       vi.useRealTimers();
     }

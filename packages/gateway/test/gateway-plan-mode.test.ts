@@ -62,6 +62,7 @@ describe("plan mode through the gateway (seed 003 step 12)", () => {
     const first = plansWithButtons(h)[0]!.outbound;
     expect(first.text).toContain("1. run make refactor");
     expect(first.buttons?.map((b) => b.label)).toEqual(["Approve", "Reject"]);
+    expect(first.text).not.toContain("send `/plan approve`");
 
     await h.channel.inject({ ...owner, text: "/plan reject do it on a branch" });
     await vi.waitFor(() => expect(plansWithButtons(h)).toHaveLength(2), { timeout: 5_000 });
@@ -88,7 +89,8 @@ describe("plan mode through the gateway (seed 003 step 12)", () => {
       { timeout: 5_000 },
     );
     const plan = h.channel.transcript("owner").find((text) => text.includes("Proposed plan")) ?? "";
-    expect(plan).toContain("/plan reject");
+    expect(plan).toContain("To approve it, send `/plan approve`.");
+    expect(plan).toContain("To reject it, send `/plan reject <what to change>`");
     expect(h.channel.succeeded("send").every((call) => (call.outbound.buttons ?? []).length === 0)).toBe(true);
     await h.send({ ...owner, text: "/plan approve" });
     await h.gateway.idle();

@@ -53,4 +53,14 @@ describe("skills through the gateway", () => {
     expect(prompts[0]).not.toContain("Tag it");
     expect(h.channel.transcript("owner").at(-1)).toContain("Tag it, then announce it.");
   });
+
+  it("/skill-name goes to the agent as text; a misspelt one is answered with the skill's name", async () => {
+    const { skills } = await loadSkills([dir]);
+    h = await startHarness({ config, script: ["on it"], gateway: { agents: { main: { skills } } } });
+    await h.send({ ...owner, text: "/release v2" });
+    expect(h.streamFn.calls).toHaveLength(1);
+    await h.send({ ...owner, text: "/relase v2" });
+    expect(h.streamFn.calls).toHaveLength(1);
+    expect(h.channel.transcript("owner").at(-1)).toContain("Did you mean /release?");
+  });
 });

@@ -116,6 +116,21 @@ export class SqliteStoreCore implements NestingStoreCore {
     return statement;
   }
 
+  /**
+   * A statement whose integers are read as bigints: for rows that may hold an integer past 2^53 (a schedule time
+   * written by an older version), which the plain read refuses for the whole result ("Value is too large…").
+   */
+  private sqlReadingBigInts(sql: string): StatementSync {
+    const key = `bigints:${sql}`;
+    let statement = this.statements.get(key);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      statement.setReadBigInts(true);
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+
   /** The database, for writes that join a turn's transaction (`TurnCommit.sideWrites.sync`). */
   get connection(): DatabaseSync {
     return this.db;
@@ -686,14 +701,14 @@ export class SqliteStoreCore implements NestingStoreCore {
   }
 
   getSchedule(id: string): ScheduleRecord | undefined {
-    const row = this.sql("SELECT * FROM schedules WHERE id = ?").get(id);
+    const row = this.sqlReadingBigInts("SELECT * FROM schedules WHERE id = ?").get(id);
     return row === undefined ? undefined : scheduleFromRow(row as StoredRow);
   }
 
   listSchedules(filter: ScheduleFilter = {}): ScheduleRecord[] {
     const where = new Where();
     where.oneOf("status", statusList(filter.status), SCHEDULE_STATUSES);
-    return this.sql(`SELECT * FROM schedules${where.clause()} ORDER BY created_at, id`)
+    return this.sqlReadingBigInts(`SELECT * FROM schedules${where.clause()} ORDER BY created_at, id`)
       .all(...where.values)
       .map((row) => scheduleFromRow(row as StoredRow));
   }

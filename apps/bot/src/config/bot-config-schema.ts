@@ -404,6 +404,11 @@ export const botConfigSchema = z.strictObject({
     .optional(),
   /** Graceful shutdown: how long running turns may take to finish before they are aborted. */
   shutdownGraceMs: z.int().min(0).max(600_000).default(15_000),
+  /**
+   * A turn a crash or kill left running, at the next start: `notify` (default) tells its chat to reply "continue";
+   * `resume` tells the chat and answers the interrupted message by itself (at the guest tier: nobody is asking).
+   */
+  onRestart: z.enum(["notify", "resume"]).default("notify"),
 });
 
 /** The channel kinds the bot can run. */

@@ -6,10 +6,12 @@ import {
   describeError,
   type Gateway,
   GatewayEventBus,
+  loadGatewayConfig,
   type SessionStore,
 } from "@chorus/gateway";
 import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";
+import { gatewayConfigOf } from "../config/gateway-config-of.js";
 import type { MetricsHandler } from "../telemetry/bot-telemetry.js";
 import { WebchatChannel } from "../webchat/webchat-channel.js";
 import { clusterWebchatKey, WEBCHAT_KEY_FILE } from "../webchat/webchat-key.js";
@@ -100,10 +102,11 @@ export class BotRuntime {
         webchatKeyFile: () => resolve(this.#cwd, this.#config.dataDir, WEBCHAT_KEY_FILE),
         webchatHistory: async (accountId, publicId) => {
           const store = this.#store;
-          const gateway = this.#gateway;
-          // Before the first Gateway (or between two on a reload) there is no routing yet: the page shows what is live.
-          if (store === undefined || gateway === undefined) return [];
-          return readWebchatHistory(store, gateway.config, accountId, publicId);
+          if (store === undefined) return [];
+          // While the Gateway starts (or between two on a reload) the routing comes from the config in force: a page
+          // opened then gets its stored conversation too, not an empty one it would keep.
+          const routing = this.#gateway?.config ?? loadGatewayConfig(gatewayConfigOf(this.#config));
+          return readWebchatHistory(store, routing, accountId, publicId);
         },
         instanceBroadcast: () => this.#store?.ownership?.broadcast,
         webchatSharedKey: () => {

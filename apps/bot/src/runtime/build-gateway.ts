@@ -91,6 +91,7 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     agents,
     events: parts.events,
     logger: parts.logger,
+    onRestart: config.onRestart,
     ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
     ...(parts.isAdmin === undefined ? {} : { isAdmin: parts.isAdmin }),
     ...(parts.memory === undefined ? {} : { memory: parts.memory }),

@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RecordedLlmRequest, startFakeOpenAI, startFakeTelegram } from "@chorus/testkit";
+import { type RecordedLlmRequest, startFakeAnthropic, startFakeOpenAI, startFakeTelegram } from "@chorus/testkit";
 import { BotProcess } from "./bot-process.js";
 import { buildBot } from "./build-bot.js";
 
@@ -22,19 +22,24 @@ export interface TelegramBot {
   readonly dataDir: string;
   readonly telegram: FakeTelegram;
   readonly openai: FakeOpenAI;
-  readonly bot: BotProcess;
+  /** The running bot; `restart` replaces it. */
+  bot: BotProcess;
+  /** Kills the bot (SIGKILL, as a crash) and starts it again on the same config and data dir. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Starts the real bot with one agent `assistant` on the fake model, Telegram with Alice (1001) as admin, Carol and
  * Dave allowed in DMs (trusted), and the fake's group configured with members as guests (no mention needed).
- * `agentExtra` is YAML added under the agent (e.g. `guestRead: [public]`); `configExtra` is top-level YAML (e.g.
- * `memory: {}`).
+ * `agentExtra` is YAML added under the agent (e.g. `guestRead: [public]`). `provider: "anthropic"` puts the agent on
+ * the fake Anthropic Messages API instead (claude-sonnet-4-6); the fake is still the fixture's `openai` field.
+ * `configExtra` is YAML added at the config's top level (e.g. `onRestart: resume`).
  */
 export async function startTelegramBot(
   agentExtra: readonly string[] = [],
   prepare?: (dataDir: string) => Promise<void>,
+  provider: "openai" | "anthropic" = "openai",
   configExtra: readonly string[] = [],
 ): Promise<TelegramBot> {
   await buildBot();
@@ -42,19 +47,19 @@ export async function startTelegramBot(
   const dataDir = join(dir, "data");
   await prepare?.(dataDir);
   const telegram = await startFakeTelegram();
-  const openai = await startFakeOpenAI();
+  const openai = provider === "anthropic" ? await startFakeAnthropic() : await startFakeOpenAI();
   const configFile = join(dir, "chorus.config.yaml");
   await writeFile(
     configFile,
     [
       `dataDir: ${JSON.stringify(dataDir)}`,
       "providers:",
-      "  openai:",
+      `  ${provider}:`,
       "    apiKey: ${E2E_OPENAI_KEY}",
       `    baseUrl: ${JSON.stringify(openai.url)}`,
       "agents:",
       "  - id: assistant",
-      "    model: openai/gpt-4.1",
+      `    model: ${provider === "anthropic" ? "anthropic/claude-sonnet-4-6" : "openai/gpt-4.1"}`,
       ...agentExtra.map((line) => `    ${line}`),
       "admins:",
       `  telegram: ["${telegram.user.id}"]`,
@@ -67,9 +72,9 @@ export async function startTelegramBot(
       `      allowFrom: ["${PEOPLE.carol.id}", "${PEOPLE.dave.id}"]`,
       "      groups:",
       `        "${telegram.group.id}": { trust: guest, requireMention: false }`,
-      ...configExtra,
       "logging:",
       "  format: json",
+      ...configExtra,
       "",
     ].join("\n"),
   );
@@ -79,21 +84,29 @@ export async function startTelegramBot(
     E2E_OPENAI_KEY: "sk-e2e-sec-0000000000",
     E2E_TELEGRAM_TOKEN: telegram.token,
   };
-  const bot = new BotProcess(["start", "--config", configFile], { cwd: dir, env });
-  await bot.waitForLine(/"msg":"chorus started"/);
-  return {
+  const start = async (): Promise<BotProcess> => {
+    const bot = new BotProcess(["start", "--config", configFile], { cwd: dir, env });
+    await bot.waitForLine(/"msg":"chorus started"/);
+    return bot;
+  };
+  const fixture: TelegramBot = {
     dir,
     dataDir,
     telegram,
     openai,
-    bot,
+    bot: await start(),
+    restart: async () => {
+      await fixture.bot.kill();
+      fixture.bot = await start();
+    },
     close: async () => {
-      await bot.kill();
+      await fixture.bot.kill();
       await telegram.close();
       await openai.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+  return fixture;
 }
 
 /** The text of every tool result the model was sent in one request. */

@@ -1,4 +1,5 @@
 import { defaultConvertToLlm } from "../context/convert-to-llm.js";
+import { withoutEmptyContent } from "../context/empty-content-repair.js";
 import { microCompact } from "../context/micro-compaction.js";
 import { estimateTokens } from "../context/token-estimate.js";
 import { repairTranscript } from "../context/transcript-repair.js";
@@ -85,7 +86,7 @@ function convertView(state: RunState, view: AgentMessage[]): Message[] | Promise
 }
 
 function finishRequest(state: RunState, converted: Message[], transcriptTokens: number): PreparedRequest {
-  const messages = repairTranscript(converted);
+  const messages = repairTranscript(withoutEmptyContent(converted));
   const limits = contextLimits(state);
   const estimate = messages === state.messages ? transcriptTokens : estimateTokens(messages, state.systemPrompt);
   if (estimate > limits.ceiling) {

@@ -56,7 +56,12 @@ export function placeOf(context: Pick<CommandContext, "message" | "membersMay">)
   return { chatType: context.message.chatType, membersMay: context.membersMay };
 }
 
-/** Whether a name is a builtin command (others go to the agent as ordinary text). */
+/** The builtin commands a sender may use (admin-only ones for admins only), by name. */
+export function visibleCommandNames(isAdmin: boolean): string[] {
+  return BUILTIN_COMMANDS.filter((command) => isAdmin || !command.adminOnly).map((command) => command.name);
+}
+
+/** Whether a name is a builtin command (for the others see `answersUnknownCommand`). */
 export function isBuiltinCommand(name: string): boolean {
   return BUILTIN_COMMANDS.some((command) => command.name === name);
 }

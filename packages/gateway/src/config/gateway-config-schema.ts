@@ -60,6 +60,11 @@ export const agentConfigSchema = z.strictObject({
   compaction: compactionConfigSchema.prefault({}),
   /** System reminders before each model call (time passed, approval outcomes); off by default. */
   reminders: reminderConfigSchema.optional(),
+  /**
+   * A `/word` that is neither a builtin command nor a skill: `answer` (default) replies with the closest command and
+   * a pointer to /help; `pass` sends it to the agent as text (for chats whose users type slashes in prose).
+   */
+  unknownCommands: z.enum(["answer", "pass"]).default("answer"),
 });
 
 /** What a binding matches. Every given field must match; `guild` and `team` are the same tier (Discord / Slack). */

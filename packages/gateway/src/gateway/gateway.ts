@@ -381,11 +381,22 @@ export class Gateway {
     for (const resumed of resume) await resumeAfterRestart(this.#context, resumed);
     // In a cluster, each instance resumes the goals of the sessions it owns at start; later they move with their
     // sessions (OwnedSessionWork).
-    await this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined);
+    // A stored goal or schedule that cannot be read is logged and skipped: it must never stop the bot from starting.
+    await this.#startStep("resuming autonomous goals", () =>
+      this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined),
+    );
     // Runs missed while the gateway was down are told to their owners once (not run), then due ones run on a timer.
-    await this.#schedules.reportMissed();
+    await this.#startStep("reporting missed schedules", () => this.#schedules.reportMissed());
     this.#scheduleTimer = setInterval(() => void this.runDueSchedules(), this.#options.scheduleTickMs ?? 1000);
     this.#scheduleTimer.unref?.();
+  }
+
+  async #startStep(what: string, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch (error) {
+      this.#logger.error({ error: describeError(error) }, `${what} failed at start: skipped`);
+    }
   }
 
   /**

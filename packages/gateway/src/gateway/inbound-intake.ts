@@ -1,8 +1,15 @@
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
-import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
+import {
+  type CommandOutcome,
+  isBuiltinCommand,
+  runBuiltinCommand,
+  visibleCommandNames,
+} from "../commands/builtin-commands.js";
+import { commandFailureText } from "../commands/command-failure.js";
 import type { CommandHost } from "../commands/command-types.js";
 import { answerInteraction } from "../commands/interaction-reply.js";
 import { parseCommand } from "../commands/parse-command.js";
+import { answersUnknownCommand, unknownCommandAnswer } from "../commands/unknown-command.js";
 import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
 import { takeUpStoredMessages } from "../ownership/take-up-stored-messages.js";
 import { BotLoopBrake } from "../policy/bot-loop-brake.js";
@@ -20,6 +27,7 @@ import { inboundUserMessage } from "./inbound-user-message.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
 import type { SessionRateCap } from "./session-rate-cap.js";
 import type { SessionChat } from "./session-runtime-deps.js";
+import { isUnreadableMessage, tellsUnreadable, UNREADABLE_MESSAGE_TEXT } from "./unreadable-message.js";
 
 type EarlierUnanswered = NonNullable<InboundMessageStored["earlierUnanswered"]>;
 
@@ -104,10 +112,24 @@ export class InboundIntake {
         "rate cap reached: message ignored",
       );
       trace.verdict("rate_capped");
+      if (this.#rateCap.tellOnce(route.sessionKey)) {
+        const seconds = Math.round(this.#rateCap.windowMs / 1000);
+        this.#ctx.notices.post(
+          route.sessionKey,
+          replyChatOf(message),
+          `You are sending messages faster than I can take them: I am skipping messages from this chat for up to ${seconds} seconds. Please wait a moment, then send again what you need answered.`,
+        );
+      }
+      return;
+    }
+    const unreadable = isUnreadableMessage(message);
+    if (unreadable && !tellsUnreadable(message)) {
+      trace.verdict("unreadable");
       return;
     }
     const command = parseCommand(message.text);
-    const builtin = command !== undefined && isBuiltinCommand(command.name);
+    const builtin =
+      command !== undefined && (isBuiltinCommand(command.name) || this.#answersUnknown(command.name, route.agentId));
     const newSession = {
       key: route.sessionKey,
       agentId: route.agentId,
@@ -117,7 +139,7 @@ export class InboundIntake {
     };
     // An agent turn's message is stored with its session and event id in one transaction, before anything else
     // happens to it.
-    const userMessage = builtin ? undefined : inboundUserMessage(message);
+    const userMessage = builtin || unreadable ? undefined : inboundUserMessage(message);
     let stored:
       | { session: SessionRecord; created: boolean; seq: number | undefined; earlierUnanswered?: EarlierUnanswered }
       | undefined;
@@ -155,33 +177,54 @@ export class InboundIntake {
       messageId: message.messageId,
       senderId,
     });
+    if (unreadable) {
+      // Nothing a model could read: told here, never stored as an empty message that would fail every later turn.
+      trace.verdict("unreadable");
+      this.#ctx.notices.post(session.key, replyChat(session, message), UNREADABLE_MESSAGE_TEXT);
+      return;
+    }
     if (created) this.#makeTitle(session.key, message.text);
 
     if (command !== undefined && userMessage === undefined) {
       trace.verdict("command");
       const isAdmin = policy.admins.includes(senderId);
-      const outcome = await runBuiltinCommand(command.name, {
-        message,
-        sessionKey: session.key,
-        agentId: route.agentId,
-        isAdmin,
-        trust: decision.trust,
-        membersMay: message.chatType === "group" ? (policy.groups[message.chatId]?.membersMay ?? []) : [],
-        scope,
-        args: command.args,
-        host: this.#commandHost,
-      });
+      let outcome: CommandOutcome;
+      try {
+        outcome = await runBuiltinCommand(command.name, {
+          message,
+          sessionKey: session.key,
+          agentId: route.agentId,
+          isAdmin,
+          trust: decision.trust,
+          membersMay: message.chatType === "group" ? (policy.groups[message.chatId]?.membersMay ?? []) : [],
+          scope,
+          args: command.args,
+          host: this.#commandHost,
+        });
+      } catch (error) {
+        // Every command is answered: a throw becomes a sentence in the chat; its detail goes to the log only.
+        this.#ctx.logger.error(
+          { command: command.name, sessionKey: session.key, error: describeError(error) },
+          "command failed",
+        );
+        outcome = { kind: "reply", text: commandFailureText(command.name, error), ephemeral: false };
+      }
+      if (outcome.kind === "unknown") {
+        const commands = visibleCommandNames(isAdmin).concat(
+          (this.#commandHost.skills?.(route.agentId) ?? []).map((skill) => skill.name),
+        );
+        outcome = { kind: "reply", text: unknownCommandAnswer(command.name, commands), ephemeral: true };
+      }
       if (outcome.kind === "refused") {
         this.#ctx.logger.warn(
           { command: command.name, senderId, channel, accountId, chatId: message.chatId },
           "command refused: not authorised",
         );
       }
-      if (outcome.kind !== "unknown") {
-        const buttons = outcome.kind === "reply" ? outcome.buttons : undefined;
-        // Not the command itself: a turn or goal it starts is not part of the command message's trace.
-        await trace.within(() => this.#answerCommand(message, session, outcome.text, outcome.ephemeral, buttons));
-      }
+      const answer = outcome;
+      const buttons = answer.kind === "reply" ? answer.buttons : undefined;
+      // Not the command itself: a turn or goal it starts is not part of the command message's trace.
+      await trace.within(() => this.#answerCommand(message, session, answer.text, answer.ephemeral, buttons));
       return;
     }
     if (userMessage === undefined) return;
@@ -234,6 +277,12 @@ export class InboundIntake {
     // this one waits for them: each gets its own turn, in seq order.
     if (seq !== undefined && order?.hold(session.key, seq, take) === true) return;
     take();
+  }
+
+  /** Whether an unknown `/name` is answered here (closest command) rather than passed to the agent as text. */
+  #answersUnknown(name: string, agentId: string): boolean {
+    const agent = this.#ctx.config.agents.find((candidate) => candidate.id === agentId);
+    return answersUnknownCommand(name, agent?.unknownCommands ?? "answer", this.#commandHost.skills?.(agentId) ?? []);
   }
 
   /** The channel account's policy, with the sender among its admins when the `isAdmin` option says so. */
@@ -320,9 +369,14 @@ export class InboundIntake {
 
 /** Replies to a command go to the chat (and thread) the command came from. */
 function replyChat(session: SessionRecord, message: InboundMessage): SessionChat {
+  return { ...replyChatOf(message), channel: session.channel, accountId: session.accountId };
+}
+
+/** The chat (and thread) a message came from. */
+function replyChatOf(message: InboundMessage): SessionChat {
   const target =
     message.threadId === undefined
       ? { chatType: message.chatType, chatId: message.chatId }
       : { chatType: message.chatType, chatId: message.chatId, threadId: message.threadId };
-  return { channel: session.channel, accountId: session.accountId, target };
+  return { channel: message.channel, accountId: message.accountId, target };
 }

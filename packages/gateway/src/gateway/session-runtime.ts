@@ -441,7 +441,7 @@ export class SessionRuntime implements LaneHost {
     }
     // Between turns, never awaited: the next turn does not wait for the subgoal extraction.
     this.#subgoals?.refreshAfterTurn(agent.state.messages);
-    const notice = endNotice(result.reason, result.error, current.cause);
+    const notice = endNotice(result.reason, result.error, current.cause, result.messages);
     // The run's work is over: say so, and give the global slot to the next session while this turn is persisted (the
     // cap bounds concurrent model work; this session's next turn still waits for the commit, as the lane runs one
     // turn at a time).

@@ -11,12 +11,22 @@ export interface PlanModeDeps {
   hasButtons(chat: SessionChat): boolean;
 }
 
-/** Plan mode whose plans go to the session's chat, with buttons where its channel has them. */
+/** How to answer a plan where the chat has no buttons (WebChat, a terminal): by typing. */
+const TYPED_ANSWER =
+  "To approve it, send `/plan approve`. To reject it, send `/plan reject <what to change>` (the agent then proposes a new plan).";
+
+/** Plan mode whose plans go to the session's chat, with buttons where its channel has them, else how to type. */
 export function planModeForGateway(deps: PlanModeDeps): PlanModeSessions {
   return new PlanModeSessions(async (sessionKey, text, buttons) => {
     const session = await deps.store.getSession(sessionKey);
     if (session === undefined) return;
     const chat = sessionChatOf(session);
-    deps.post(sessionKey, chat, text, deps.hasButtons(chat) ? { buttons } : {});
+    if (deps.hasButtons(chat)) {
+      deps.post(sessionKey, chat, `${text}\n\nApprove it, or reject it with \`/plan reject <what to change>\`.`, {
+        buttons,
+      });
+    } else {
+      deps.post(sessionKey, chat, `${text}\n\n${TYPED_ANSWER}`);
+    }
   });
 }

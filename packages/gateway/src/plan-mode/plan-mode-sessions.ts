@@ -19,7 +19,10 @@ interface WaitingPlan {
   readonly resolve: (decision: PlanDecision) => void;
 }
 
-/** How a plan reaches the chat: Markdown and, where the platform has them, buttons carrying `/plan …` commands. */
+/**
+ * How a plan reaches the chat: Markdown and, where the platform has them, buttons carrying `/plan …` commands. The
+ * shower adds how to answer (it knows whether the chat has buttons).
+ */
 export type ShowPlan = (sessionKey: string, text: string, buttons: readonly OutboundButton[]) => Promise<void>;
 
 /** Buttons under a proposed plan (each carries the command it runs). */
@@ -85,11 +88,7 @@ export class PlanModeSessions {
         },
       });
     });
-    await this.#show(
-      sessionKey,
-      `**Proposed plan**\n\n${plan}\n\nApprove it, or reject it with \`/plan reject <what to change>\`.`,
-      PLAN_BUTTONS,
-    );
+    await this.#show(sessionKey, `**Proposed plan**\n\n${plan}`, PLAN_BUTTONS);
     return decision;
   }
 

@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import { cronProblem, isKnownTimeZone, type ScheduleSpec } from "./schedule-spec.js";
+import { cronProblem, isKnownTimeZone, LONGEST_DURATION_MS, type ScheduleSpec } from "./schedule-spec.js";
 
 /** How /schedule is typed. */
 export const SCHEDULE_USAGE =
@@ -37,7 +37,8 @@ function refused(message: string): ScheduleRequest {
 
 /**
  * Reads /schedule's arguments. `now` places `in <duration>`. Contract: never throws; a malformed cron expression, an
- * unknown time zone, a time in the past, a duration under a minute or a missing prompt is `refused` with a sentence.
+ * unknown time zone, a time in the past, a duration under a minute or over 100 years, or a missing prompt is `refused`
+ * with a sentence.
  */
 export function parseScheduleArgs(args: readonly string[], now: number): ScheduleRequest {
   const [verb, ...rest] = args;
@@ -96,10 +97,12 @@ function specOf(verb: string, words: readonly string[], timeZone: string, now: n
     const ms = durationMs(words[0]);
     if (ms === undefined) return `"${words[0] ?? ""}" is not a duration: write it like 30m, 2h or 1d.`;
     if (ms < 60_000) return "The shortest interval is one minute (1m).";
+    // Beyond this a run time stops being a date at all (and the store cannot hold it as a number).
+    if (ms > LONGEST_DURATION_MS) return `"${words[0]}" is too long: the longest interval is 36500d (about 100 years).`;
     return verb === "in" ? { kind: "at", at: now + ms } : { kind: "every", everyMs: ms };
   }
   const at = instantOf(words[0] ?? "", timeZone);
-  if (at === undefined)
+  if (at === undefined || !Number.isFinite(at))
     return `"${words[0] ?? ""}" is not a time: write it like 2026-12-24T18:00 (in --tz, default UTC).`;
   if (at <= now) return `${new Date(at).toISOString()} is in the past.`;
   return { kind: "at", at };

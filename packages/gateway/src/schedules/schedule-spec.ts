@@ -1,10 +1,16 @@
 import { Cron } from "croner";
 import { z } from "zod";
 
+/** The latest instant a `Date` can hold (ms since the epoch); a schedule never points past it. */
+export const LATEST_DATE_MS = 8_640_000_000_000_000;
+
+/** The longest `in`/`every` duration: 100 years (a longer one is a typo, and could run past `LATEST_DATE_MS`). */
+export const LONGEST_DURATION_MS = 36_500 * 86_400_000;
+
 /** When a schedule runs: once at a time, every so often, or by a cron expression in a time zone. */
 export const scheduleSpecSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("at"), at: z.number() }),
-  z.object({ kind: z.literal("every"), everyMs: z.int().min(60_000) }),
+  z.object({ kind: z.literal("at"), at: z.int().min(0).max(LATEST_DATE_MS) }),
+  z.object({ kind: z.literal("every"), everyMs: z.int().min(60_000).max(LONGEST_DURATION_MS) }),
   z.object({ kind: z.literal("cron"), expr: z.string().min(1), timeZone: z.string().min(1) }),
 ]);
 export type ScheduleSpec = z.output<typeof scheduleSpecSchema>;
@@ -22,7 +28,7 @@ export const scheduleDataSchema = z.object({
   ownerId: z.string().min(1),
   ownerSessionKey: z.string().min(1),
   runs: z.int().min(0),
-  lastRunAt: z.number().optional(),
+  lastRunAt: z.int().min(0).max(LATEST_DATE_MS).optional(),
   /** "ok", or why the last run failed, or what was missed. */
   lastResult: z.string().optional(),
   /** What its runs spent (counted against `budgets.scheduleTokens` / `scheduleCostUsd`). */

@@ -7,7 +7,8 @@ import type { LaneItem } from "../lanes/lane-item.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ScheduleRecord, SessionRecord } from "../store/store-types.js";
 import type { NewScheduleRequest } from "./schedule-command-args.js";
-import { describeSpec, nextRunOf, runsDueBetween, type ScheduleData, scheduleDataSchema } from "./schedule-spec.js";
+import { describeSpec, nextRunOf, runsDueBetween, type ScheduleData } from "./schedule-spec.js";
+import { readStoredSchedule } from "./stored-schedule.js";
 
 /** What the scheduler is wired to. */
 export interface SchedulerDeps {
@@ -50,6 +51,8 @@ export class Scheduler {
   /** Prompts queued and not yet ended → their schedule. */
   readonly #pending = new Map<AgentMessage, string>();
   #running: Promise<number> | undefined;
+  /** Stored schedules already reported as unreadable (each is logged once, not on every tick). */
+  readonly #unreadable = new Set<string>();
 
   constructor(deps: SchedulerDeps) {
     this.#deps = deps;
@@ -94,13 +97,13 @@ export class Scheduler {
   async entries(): Promise<ScheduleEntry[]> {
     const entries: ScheduleEntry[] = [];
     for (const record of await this.#deps.store.listSchedules()) {
-      const data = scheduleDataSchema.safeParse(record.data);
-      if (!data.success) continue;
+      const data = this.#read(record);
+      if (data === undefined) continue;
       entries.push({
         id: record.id,
         status: record.status,
         ...(record.nextRunAt === undefined ? {} : { nextRunAt: record.nextRunAt }),
-        data: data.data,
+        data,
       });
     }
     return entries;
@@ -123,16 +126,16 @@ export class Scheduler {
   async reportMissed(): Promise<void> {
     const now = this.#deps.now();
     for (const record of await this.#deps.store.listSchedules({ status: "active" })) {
+      const data = this.#read(record);
       if (record.nextRunAt === undefined || record.nextRunAt >= now) continue;
-      const data = scheduleDataSchema.safeParse(record.data);
-      if (!data.success || !this.#owns(data.data.sessionKey)) continue;
-      const missed = runsDueBetween(data.data.spec, record.nextRunAt, now, record.createdAt);
-      const next = nextRunOf(data.data.spec, now, record.createdAt);
+      if (data === undefined || !this.#owns(data.sessionKey)) continue;
+      const missed = runsDueBetween(data.spec, record.nextRunAt, now, record.createdAt);
+      const next = nextRunOf(data.spec, now, record.createdAt);
       const result = `missed ${missed} run(s) while the gateway was down`;
-      await this.#save(record, data.data, { lastResult: result }, next);
+      await this.#save(record, data, { lastResult: result }, next);
       await this.#tellOwner(
-        data.data,
-        `⏰ Schedule ${record.id} (${describeSpec(data.data.spec)}) ${result}, from ${new Date(record.nextRunAt).toISOString()}; ` +
+        data,
+        `⏰ Schedule ${record.id} (${describeSpec(data.spec)}) ${result}, from ${new Date(record.nextRunAt).toISOString()}; ` +
           `they were not run. ${next === undefined ? "It has ended." : `Next run ${new Date(next).toISOString()}.`}`,
       );
     }
@@ -158,14 +161,14 @@ export class Scheduler {
   /** What a schedule's runs spent, as stored. */
   async spent(id: string): Promise<Spend> {
     const record = await this.#deps.store.getSchedule(id);
-    const data = record === undefined ? undefined : scheduleDataSchema.safeParse(record.data).data;
+    const data = record === undefined ? undefined : this.#read(record);
     return { tokens: data?.spentTokens ?? 0, cost: data?.spentCost ?? 0 };
   }
 
   /** A schedule's budget is exhausted: it stops (the run under way fails and its owner is told why). */
   async exhausted(id: string, reason: string): Promise<void> {
     const record = await this.#deps.store.getSchedule(id);
-    const data = record === undefined ? undefined : scheduleDataSchema.safeParse(record.data).data;
+    const data = record === undefined ? undefined : this.#read(record);
     if (record?.status !== "active" || data === undefined) return;
     const { nextRunAt: _next, ...rest } = record;
     await this.#deps.store.putSchedule({
@@ -198,10 +201,9 @@ export class Scheduler {
     const now = this.#deps.now();
     let ran = 0;
     for (const record of await this.#deps.store.listSchedules({ status: "active" })) {
-      if (record.nextRunAt === undefined || record.nextRunAt > now) continue;
-      const parsed = scheduleDataSchema.safeParse(record.data);
-      if (!parsed.success || !this.#owns(parsed.data.sessionKey)) continue;
-      const data = parsed.data;
+      const data = this.#read(record);
+      if (data === undefined || record.nextRunAt === undefined || record.nextRunAt > now) continue;
+      if (!this.#owns(data.sessionKey)) continue;
       // Recorded before the prompt is queued: a crash after this point loses the run rather than doubling it.
       const next = nextRunOf(data.spec, now, record.createdAt);
       await this.#save(record, data, { runs: data.runs + 1, lastRunAt: now, lastResult: "running" }, next);
@@ -213,6 +215,20 @@ export class Scheduler {
       }
     }
     return ran;
+  }
+
+  /** A stored schedule's data, or undefined for a row it cannot use (logged once, then skipped: never thrown). */
+  #read(record: ScheduleRecord): ScheduleData | undefined {
+    const reading = readStoredSchedule(record);
+    if (reading.ok) return reading.data;
+    if (!this.#unreadable.has(record.id)) {
+      this.#unreadable.add(record.id);
+      this.#deps.logger.error(
+        { scheduleId: record.id, problem: reading.problem },
+        "stored schedule cannot be read: skipped (stop or delete it)",
+      );
+    }
+    return undefined;
   }
 
   #owns(sessionKey: string): boolean {
@@ -232,7 +248,7 @@ export class Scheduler {
 
   async #recordResult(id: string, failure: string | undefined, usage?: Usage): Promise<void> {
     const record = await this.#deps.store.getSchedule(id);
-    const data = record === undefined ? undefined : scheduleDataSchema.safeParse(record.data).data;
+    const data = record === undefined ? undefined : this.#read(record);
     if (record === undefined || data === undefined) return;
     // A schedule its budget stopped keeps that as its last result.
     const stopped = record.status === "stopped" && data.lastResult?.startsWith("stopped:") === true;

@@ -12,6 +12,7 @@ export type InboundVerdict =
   | "rate_capped"
   | "duplicate"
   | "command"
+  | "unreadable"
   | "handed_off"
   | "accepted"
   | "failed";

@@ -74,14 +74,17 @@ function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessagePar
   const out: Anthropic.MessageParam[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      appendUser(out, userBlocks(message));
+      // The API rejects an empty text block, and a user turn with no content (400): nothing readable, nothing sent.
+      const blocks = userBlocks(message);
+      if (blocks.length > 0) appendUser(out, blocks);
     } else if (message.role === "toolResult") {
       appendUser(out, [toolResultBlock(message)]);
     } else {
       const content: Anthropic.ContentBlockParam[] = [];
       for (const block of message.content) {
-        if (block.type === "text") content.push({ type: "text", text: block.text });
-        else if (block.type === "thinking") {
+        if (block.type === "text") {
+          if (!isBlank(block.text)) content.push({ type: "text", text: block.text });
+        } else if (block.type === "thinking") {
           if (block.redacted) content.push({ type: "redacted_thinking", data: block.signature ?? "" });
           else content.push({ type: "thinking", thinking: block.thinking, signature: block.signature ?? "" });
         } else content.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
@@ -103,9 +106,16 @@ function appendUser(out: Anthropic.MessageParam[], blocks: Anthropic.ContentBloc
   }
 }
 
+function isBlank(text: string): boolean {
+  return text.trim() === "";
+}
+
 function userBlocks(message: UserMessage): Anthropic.ContentBlockParam[] {
-  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
-  return message.content.map((part) =>
+  if (typeof message.content === "string") {
+    return isBlank(message.content) ? [] : [{ type: "text", text: message.content }];
+  }
+  const parts = message.content.filter((part) => part.type !== "text" || !isBlank(part.text));
+  return parts.map((part) =>
     part.type === "text"
       ? { type: "text" as const, text: part.text }
       : {
@@ -124,18 +134,20 @@ function toolResultBlock(message: ToolResultMessage): Anthropic.ToolResultBlockP
     type: "tool_result",
     tool_use_id: message.toolCallId,
     is_error: message.isError,
-    content: message.content.map((part) =>
-      part.type === "text"
-        ? { type: "text" as const, text: part.text }
-        : {
-            type: "image" as const,
-            source: {
-              type: "base64" as const,
-              media_type: part.mimeType as Anthropic.Base64ImageSource["media_type"],
-              data: part.data,
+    content: message.content
+      .filter((part) => part.type !== "text" || !isBlank(part.text))
+      .map((part) =>
+        part.type === "text"
+          ? { type: "text" as const, text: part.text }
+          : {
+              type: "image" as const,
+              source: {
+                type: "base64" as const,
+                media_type: part.mimeType as Anthropic.Base64ImageSource["media_type"],
+                data: part.data,
+              },
             },
-          },
-    ),
+      ),
   };
 }
 

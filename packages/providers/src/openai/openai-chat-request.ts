@@ -50,11 +50,17 @@ function toChatMessages(messages: readonly Message[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      if (typeof message.content === "string") out.push({ role: "user", content: message.content });
+      // No empty text part is sent to any provider; a user message with nothing readable is left out.
+      const parts =
+        typeof message.content === "string"
+          ? message.content
+          : message.content.filter((part) => part.type !== "text" || part.text.trim() !== "");
+      if (parts.length === 0 || (typeof parts === "string" && parts.trim() === "")) continue;
+      if (typeof parts === "string") out.push({ role: "user", content: parts });
       else {
         out.push({
           role: "user",
-          content: message.content.map((part) =>
+          content: parts.map((part) =>
             part.type === "text"
               ? { type: "text" as const, text: part.text }
               : { type: "image_url" as const, image_url: { url: `data:${part.mimeType};base64,${part.data}` } },

@@ -47,19 +47,24 @@ function toInputItems(messages: readonly Message[]): InputItem[] {
   const out: InputItem[] = [];
   for (const message of messages) {
     if (message.role === "user") {
+      // No empty text part is sent to any provider; a user message with nothing readable is left out.
       const content: OpenAI.Responses.ResponseInputContent[] =
         typeof message.content === "string"
-          ? [{ type: "input_text", text: message.content }]
-          : message.content.map((part) =>
-              part.type === "text"
-                ? { type: "input_text" as const, text: part.text }
-                : {
-                    type: "input_image" as const,
-                    image_url: `data:${part.mimeType};base64,${part.data}`,
-                    detail: "auto" as const,
-                  },
-            );
-      out.push({ role: "user", content });
+          ? message.content.trim() === ""
+            ? []
+            : [{ type: "input_text", text: message.content }]
+          : message.content
+              .filter((part) => part.type !== "text" || part.text.trim() !== "")
+              .map((part) =>
+                part.type === "text"
+                  ? { type: "input_text" as const, text: part.text }
+                  : {
+                      type: "input_image" as const,
+                      image_url: `data:${part.mimeType};base64,${part.data}`,
+                      detail: "auto" as const,
+                    },
+              );
+      if (content.length > 0) out.push({ role: "user", content });
     } else if (message.role === "toolResult") {
       const text = message.content.map((p) => (p.type === "text" ? p.text : "[image omitted]")).join("\n");
       out.push({ type: "function_call_output", call_id: message.toolCallId, output: text });

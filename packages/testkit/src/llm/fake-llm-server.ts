@@ -38,6 +38,8 @@ export interface FakeLlmServer {
 export interface FakeStreamRoute {
   stream(script: FakeLlmScript, ctx: WireContext): WireAction[];
   error(fault: FakeHttpFault): WireErrorResponse;
+  /** The real API's refusal of a malformed request (before any script is consumed); undefined when it is fine. */
+  check?(body: Record<string, unknown>): WireErrorResponse | undefined;
 }
 
 /** A route that answers plain JSON from the request alone and consumes no script (e.g. embeddings). */
@@ -101,6 +103,11 @@ export async function startFakeLlmServer(
     if ("json" in route) {
       const answer = route.json(request);
       sendJson(res, answer.status, answer.body);
+      return;
+    }
+    const refusal = route.check?.(body);
+    if (refusal !== undefined) {
+      sendJson(res, refusal.status, refusal.body, refusal.headers);
       return;
     }
     const source = queue.shift() ?? answerEvery;

@@ -44,6 +44,17 @@ function optionalInt(row: StoredRow, column: string): number | undefined {
   return value === null || value === undefined ? undefined : Number(value);
 }
 
+function jsonObjectOrEmpty(json: string): { readonly [key: string]: StoredJson } {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as { readonly [key: string]: StoredJson })
+      : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Contract: the same record the memory store builds for the same writes. */
 export function sessionFromRow(row: StoredRow): SessionRecord {
   return buildSessionRecord(
@@ -159,14 +170,17 @@ export function pairingRequestFromRow(row: StoredRow): PairingRequest {
   };
 }
 
-/** A schedule row as a record. */
+/**
+ * A schedule row as a record. Contract: never throws on a corrupt row — data that is not JSON reads as `{}`, which the
+ * scheduler then reports and skips (one bad row must not stop start-up or every later tick).
+ */
 export function scheduleFromRow(row: StoredRow): ScheduleRecord {
   const nextRunAt = optionalInt(row, "next_run_at");
   return {
     id: text(row, "id"),
     status: text(row, "status") as ScheduleStatus,
     ...(nextRunAt === undefined ? {} : { nextRunAt }),
-    data: JSON.parse(text(row, "data")) as ScheduleRecord["data"],
+    data: jsonObjectOrEmpty(text(row, "data")),
     createdAt: int(row, "created_at"),
     updatedAt: int(row, "updated_at"),
   };

@@ -6,7 +6,7 @@ import { listenHttp, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
 import { BotApiError, botApiMethods } from "./bot-api-methods.js";
 import type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec } from "./telegram-handle.js";
-import type { TelegramBotAccount, TgChat, TgEntity, TgMessage, TgUser } from "./telegram-types.js";
+import type { TelegramBotAccount, TgChat, TgEntity, TgMediaKind, TgMessage, TgUser } from "./telegram-types.js";
 import { TelegramWorld } from "./telegram-world.js";
 
 const DEFAULT_USER: TgUser = { id: 1001, is_bot: false, first_name: "Alice", username: "alice", language_code: "en" };
@@ -195,6 +195,15 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       });
       return deliverMessage(message, inbound.bot, chat.type !== "private");
     },
+    injectMedia: (inbound) => {
+      const from = inbound.from ?? DEFAULT_USER;
+      const chat = inbound.chat ?? privateChat(from);
+      const message = world.inboundMessage(chat, from, {
+        ...mediaFields(inbound.kind, ++mediaCount),
+        ...(inbound.caption === undefined ? {} : { caption: inbound.caption }),
+      });
+      return deliverMessage(message, inbound.bot, chat.type !== "private");
+    },
     injectCallbackQuery: (inbound) => {
       const [bot] = botsFor(inbound.bot, false);
       const from = inbound.from ?? DEFAULT_USER;
@@ -220,4 +229,19 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       await listener.close();
     },
   };
+}
+
+let mediaCount = 0;
+
+/** The metadata Telegram sends for a photo, voice note or sticker (ids unique per call). */
+function mediaFields(kind: TgMediaKind, n: number): Partial<TgMessage> {
+  const ids = { file_id: `fake-${kind}-${n}`, file_unique_id: `u-${kind}-${n}` };
+  switch (kind) {
+    case "photo":
+      return { photo: [{ ...ids, width: 90, height: 90 }] };
+    case "voice":
+      return { voice: { ...ids, duration: 3, mime_type: "audio/ogg" } };
+    case "sticker":
+      return { sticker: { ...ids, type: "regular", width: 512, height: 512, emoji: "👍" } };
+  }
 }

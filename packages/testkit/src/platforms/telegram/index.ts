@@ -5,6 +5,7 @@ export type {
   TgCallbackQuery,
   TgChat,
   TgEntity,
+  TgMediaKind,
   TgMessage,
   TgUpdate,
   TgUser,

@@ -1,7 +1,7 @@
 import type { CallPredicate, RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
 import type { FaultSpec } from "../shared/fault-plan.js";
-import type { TelegramBotAccount, TgChat, TgMessage, TgUpdate, TgUser } from "./telegram-types.js";
+import type { TelegramBotAccount, TgChat, TgMediaKind, TgMessage, TgUpdate, TgUser } from "./telegram-types.js";
 
 /** A bot account to create on the fake Telegram. */
 export interface TelegramBotSpec {
@@ -72,6 +72,17 @@ export interface FakeTelegram {
       readonly chat?: TgChat;
     },
   ): Promise<Delivery<TgMessage>>;
+  /**
+   * A photo, voice note or sticker with no text (a photo may carry a `caption`): in a DM unless `chat` is given. The
+   * message has the media's metadata only, as Telegram sends it; no file is served.
+   */
+  injectMedia(inbound: {
+    readonly kind: TgMediaKind;
+    readonly caption?: string;
+    readonly from?: TgUser;
+    readonly chat?: TgChat;
+    readonly bot?: string;
+  }): Promise<Delivery<TgMessage>>;
   /** Inline button press on `message`. */
   injectCallbackQuery(inbound: {
     readonly data: string;

@@ -41,7 +41,15 @@ export interface TgMessage {
   reply_to_message?: TgMessage;
   edit_date?: number;
   reply_markup?: unknown;
+  /** Media a person sends without text (the fake carries their metadata only, no file). */
+  caption?: string;
+  photo?: { file_id: string; file_unique_id: string; width: number; height: number }[];
+  voice?: { file_id: string; file_unique_id: string; duration: number; mime_type?: string };
+  sticker?: { file_id: string; file_unique_id: string; type: "regular"; width: number; height: number; emoji?: string };
 }
+
+/** Kinds of media message `injectMedia` sends. */
+export type TgMediaKind = "photo" | "voice" | "sticker";
 
 /** Telegram callback query (inline button press). */
 export interface TgCallbackQuery {
