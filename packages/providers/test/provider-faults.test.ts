@@ -101,7 +101,8 @@ describe.each(providerCases)("$name: failures become classified error events", (
   });
 
   it("a stalled stream is cut by the idle timeout and classified as timeout", async () => {
-    setup = await provider.start({ idleTimeoutMs: 300 });
+    // 1 s, not less: under load the first chunk itself can take a few hundred ms to arrive.
+    setup = await provider.start({ idleTimeoutMs: 1000 });
     setup.fake.enqueue([
       { type: "text", text: "first" },
       { type: "stall", ms: 60_000 },
