@@ -19,8 +19,13 @@ const ADMIN = { id: "admin", name: "Admin" };
 const KEY = "main:main:test:dm:admin";
 const MAX_OUTPUT = 256;
 
+/** What a call reports having used: `spent` tokens in all. */
+function usageOf(spent: number) {
+  return { input: 1, output: spent - 1, totalTokens: spent };
+}
+
 function priced(text: string, spent: number): ScriptedTurn {
-  return { text, usage: { input: 1, output: spent - 1, totalTokens: spent } };
+  return { text, usage: usageOf(spent) };
 }
 
 function config(agent: Record<string, unknown>, dailyTokens: number): GatewayConfigInput {
@@ -71,7 +76,7 @@ describe("every kind of model call stops at an exhausted budget", () => {
       config: config({}, 1_000),
       script: (context) => {
         const turn = subagentScript()(context);
-        return typeof turn === "string" ? priced(turn, 800) : { ...turn, usage: priced("", 800).usage };
+        return typeof turn === "string" ? priced(turn, 800) : { ...turn, usage: usageOf(800) };
       },
       gateway: { agents: { main: { subagents: { helper: { description: "helps", tools: [] } } } } },
     });
@@ -120,9 +125,7 @@ describe("every kind of model call stops at an exhausted budget", () => {
     h = await startHarness({
       config: config({ toolOutputCompression: { enabled: true } }, 1_000),
       script: (context) =>
-        isTaco(context)
-          ? "1000 tests passed"
-          : { toolCalls: [{ name: "exec", args: {} }], usage: priced("", 800).usage },
+        isTaco(context) ? "1000 tests passed" : { toolCalls: [{ name: "exec", args: {} }], usage: usageOf(800) },
       gateway: { agents: { main: { tools: [exec] } } },
     });
     await h.send({ text: "run the tests", sender: ADMIN });
@@ -166,7 +169,7 @@ describe("every kind of model call stops at an exhausted budget", () => {
       script: () => priced("noted", 1_000),
       gateway: {
         loop: {
-          context: { window: 3_000, reserve: 2_500, blockingReserve: 100, compaction: { keepRecentTokens: 50 } },
+          context: { window: 3_000, reserve: 2_500, blockingReserve: 100, compaction: { keepRecentTokens: 1 } },
         },
       },
     });
@@ -174,7 +177,6 @@ describe("every kind of model call stops at an exhausted budget", () => {
     await h.send({ text: "and now?", sender: ADMIN });
     expect(h.streamFn.calls).toHaveLength(1);
     expect(callsWhere(isSummary)).toBe(0);
-    expect(h.events.some((event) => event.type === "compaction_failed" || event.type === "compaction")).toBe(false);
   });
 
   it("compaction (/compact): the summary call is not made and the chat is told why", async () => {
