@@ -49,7 +49,7 @@ describe("gateway configuration", () => {
     expect(byPath["agents[0].maxOutputTokens"]).toBe(
       "maxOutputTokens must be at least 256: a smaller cap cuts most answers short (got 10)",
     );
-    expect(byPath["agents[1].maxOutputTokens"]).toBe("maxOutputTokens must be a whole number of tokens");
+    expect(byPath["agents[1].maxOutputTokens"]).toBe("maxOutputTokens must be a whole number of tokens (got 1.5)");
   });
 
   it("does not echo long strings, which could be secrets pasted in the wrong place", () => {
