@@ -101,6 +101,7 @@ describe("agent workspaces", () => {
       subagents: expect.anything(),
       goals: expect.anything(),
       budgets: {},
+      maxOutputTokens: 8192,
       toolOutputCompression: expect.objectContaining({ enabled: false }),
       contextRestoration: expect.objectContaining({ enabled: true }),
       modelPersistence: true,

@@ -13,6 +13,7 @@ describe("gateway configuration", () => {
   it("applies the documented defaults", () => {
     const config = loadGatewayConfig({ agents: [agent], channels: [{ channel: "discord", groups: { g1: {} } }] });
     expect(config.agents[0]?.subagents).toEqual({ maxSpawnDepth: 1, maxChildrenPerRun: 5, maxConcurrent: 8 });
+    expect(config.agents[0]?.maxOutputTokens).toBe(8192);
     expect(config.bindings).toEqual([]);
     expect(config.channels[0]?.groups?.g1).toEqual({ requireMention: true, trust: "trusted", membersMay: [] });
     expect(resolveChannelPolicy(config, "discord", "main")).toMatchObject({
@@ -34,6 +35,21 @@ describe("gateway configuration", () => {
     expect(byPath["agents[1].subagents.maxSpawnDepth"]).toMatch(/<=5 \(got 7\)/);
     expect(byPath["channels[0].dmPolicy"]).toMatch(/pairing/);
     expect(byPath['channels[0].groups["-100:5"].trust']).toMatch(/trusted/);
+  });
+
+  it("refuses an output cap too small to answer with, or not a whole number, naming the agent", () => {
+    const issues = issuesOf({
+      agents: [
+        { ...agent, maxOutputTokens: 10 },
+        { id: "coder", model: "m", maxOutputTokens: 1.5 },
+      ],
+      channels: [],
+    });
+    const byPath = Object.fromEntries(issues.map((issue) => [issue.path, issue.message]));
+    expect(byPath["agents[0].maxOutputTokens"]).toBe(
+      "maxOutputTokens must be at least 256: a smaller cap cuts most answers short (got 10)",
+    );
+    expect(byPath["agents[1].maxOutputTokens"]).toBe("maxOutputTokens must be a whole number of tokens (got 1.5)");
   });
 
   it("does not echo long strings, which could be secrets pasted in the wrong place", () => {

@@ -59,7 +59,7 @@ describe("/agents run tree", () => {
       expect(lines[1]).toMatch(/^└─ \S*run_kid\S* helper · depth 1 · running/);
       expect(lines[2]).toMatch(/^│ └─ \S*run_grandkid\S* helper · depth 2 · running/);
       expect(message).toMatch(
-        /Fleet\W+(b>: )?1 agent\(s\) · 1 active of 2 session\(s\) · 3 running run\(s\) · 9000 tokens · \$0\.0500/,
+        /Fleet\W+(b>: )?1 agent\(s\) · 1 active of 2 session\(s\) · 3 running run\(s\) \(9000 tokens · \$0\.0500 so far\)/,
       );
     });
   }

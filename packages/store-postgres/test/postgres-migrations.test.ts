@@ -45,6 +45,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0008_spend-ledger", times: 1 },
         { name: "0009_run-spawn-settings", times: 1 },
         { name: "0010_trace-links", times: 1 },
+        { name: "0011_spend-per-kind-of-call", times: 1 },
         { name: "0012_memory-marks", times: 1 },
       ]);
       expect([first.schemaVersion, second.schemaVersion]).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
@@ -75,6 +76,7 @@ describe("PostgreSQL schema migrations", () => {
         { name: "0008_spend-ledger", times: 1 },
         { name: "0009_run-spawn-settings", times: 1 },
         { name: "0010_trace-links", times: 1 },
+        { name: "0011_spend-per-kind-of-call", times: 1 },
         { name: "0012_memory-marks", times: 1 },
       ]);
     } finally {
@@ -107,6 +109,7 @@ describe("PostgreSQL schema migrations", () => {
       "0008_spend-ledger",
       "0009_run-spawn-settings",
       "0010_trace-links",
+      "0011_spend-per-kind-of-call",
       "0012_memory-marks",
       "0042_from-a-newer-chorus",
     ]);

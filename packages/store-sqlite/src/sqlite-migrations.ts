@@ -225,6 +225,29 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE sessions ADD COLUMN memory_extracted_seq INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 10,
+    description: "the spend ledger books each agent's spend per kind of call (turn, sub-agent, TACO, compaction…)",
+    // Rows of kind 'purpose' (subject '<agent>:<kind of call>'): a breakdown for /usage, never held against. SQLite
+    // cannot change a CHECK in place, so the table is copied into one that allows the new kind.
+    sql: `
+      CREATE TABLE spend_ledger_next (
+        kind TEXT NOT NULL CHECK (kind IN ('agent', 'user', 'goal', 'schedule', 'purpose')),
+        subject TEXT NOT NULL,
+        period TEXT NOT NULL,
+        tokens INTEGER NOT NULL DEFAULT 0,
+        cost REAL NOT NULL DEFAULT 0,
+        reserved_tokens INTEGER NOT NULL DEFAULT 0,
+        reserved_cost REAL NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (kind, subject, period)
+      ) WITHOUT ROWID;
+      INSERT INTO spend_ledger_next
+        SELECT kind, subject, period, tokens, cost, reserved_tokens, reserved_cost, updated_at FROM spend_ledger;
+      DROP TABLE spend_ledger;
+      ALTER TABLE spend_ledger_next RENAME TO spend_ledger;
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -99,7 +99,14 @@ async function summaryCall(
   const hooks = new AbortHooks(req.signal);
   req.signal.addEventListener("abort", hooks.fire, { once: true });
   const unwatch = hooks.watch(() => request.abort(req.signal.reason));
-  const options: StreamOptions = apiKey === undefined ? { signal: request.signal } : { signal: request.signal, apiKey };
+  // The session and the purpose: a host's budget reserves and books the summary against the session like a turn.
+  const sessionId = req.run.sessionId;
+  const options: StreamOptions = {
+    signal: request.signal,
+    purpose: "compaction",
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+  };
   try {
     const outcome = await streamAttempt({
       streamFn,

@@ -3,6 +3,7 @@ import { TOOL_OUTPUT_COMPRESSION_DEFAULTS } from "../context/tool-output-compres
 import type { ToolResultMessage } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import type { RunState } from "./run-state.js";
+import { sideCallOptions } from "./side-call-options.js";
 import { DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
 
 /** Compresses one finished result; resolves to the result to append (the raw one on any failure). */
@@ -43,7 +44,7 @@ export function outputCompressorFor(state: RunState): OutputCompressor | undefin
             streamFn: cfg.streamFn ?? state.config.streamFn,
             model,
             context,
-            options: apiKey === undefined ? { signal: request.signal } : { signal: request.signal, apiKey },
+            options: sideCallOptions(state, "taco", request.signal, apiKey),
             runSignal: request.signal,
             request,
             watchAbort: state.abortHooks.watch,

@@ -30,6 +30,11 @@ export interface StreamOptions {
   headers?: Record<string, string>;
   /** A stable id for the conversation (prompt-cache affinity, provider logs). */
   sessionId?: string;
+  /**
+   * What the call is for, when it is not a turn's own call: `taco` (a tool output summary), `compaction` (a summary
+   * of older messages), or a host's own kinds. Budgets book a call by it; providers ignore it. Absent: a turn's call.
+   */
+  purpose?: string;
 }
 
 /**

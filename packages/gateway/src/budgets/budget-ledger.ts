@@ -82,6 +82,11 @@ export class BudgetLedger {
     return this.#spent.get(scope) ?? NO_SPEND;
   }
 
+  /** What calls under way hold in a scope now. */
+  reserved(scope: string): Spend {
+    return this.#held(scope);
+  }
+
   #held(scope: string): Spend {
     return this.#reserved.get(scope) ?? NO_SPEND;
   }

@@ -18,13 +18,22 @@ import type { Spend } from "./spend-window.js";
 export type ReserveCall = (call: {
   readonly sessionKey: string;
   readonly model: Model;
+  /** The call's `purpose` (StreamOptions): what kind of call it is; absent for a turn's own. */
+  readonly purpose: string | undefined;
+  /** The output the call may produce and so reserves (`maxTokens`, else the model's maximum). */
+  readonly maxOutput: number;
   readonly estimate: () => Spend;
 }) => Promise<Reservation | undefined>;
+
+/** The output one call may produce: its `maxTokens` (the agent's `maxOutputTokens`), at most the model's maximum. */
+export function outputReserveOf(model: Model, options: StreamOptions | undefined): number {
+  return Math.min(options?.maxTokens ?? model.maxOutput, model.maxOutput);
+}
 
 /** The worst case of one call: its input as estimated plus all the output it may produce, priced by the model. */
 export function worstCaseOf(model: Model, context: StreamContext, options: StreamOptions | undefined): Spend {
   const input = estimateTokens(context.messages, context.systemPrompt) + toolTokens(context.tools);
-  const output = Math.min(options?.maxTokens ?? model.maxOutput, model.maxOutput);
+  const output = outputReserveOf(model, options);
   return { tokens: input + output, cost: (input * model.cost.input + output * model.cost.output) / 1e6 };
 }
 
@@ -39,6 +48,14 @@ function toolTokens(tools: StreamContext["tools"]): number {
     toolTokenCache.set(tools, tokens);
   }
   return tokens;
+}
+
+/** How a refused call's error message starts (and so the failed turn's error). */
+export const BUDGET_EXHAUSTED = "Budget exhausted";
+
+/** Whether a run's error is a budget's refusal: its call was never made. */
+export function isBudgetRefusal(error: string | undefined): boolean {
+  return error?.startsWith(BUDGET_EXHAUSTED) === true;
 }
 
 /**
@@ -68,13 +85,23 @@ async function relay(
 ): Promise<void> {
   let reservation: Reservation | undefined;
   try {
-    reservation = await reserve({ sessionKey, model, estimate: () => worstCaseOf(model, context, options) });
+    reservation = await reserve({
+      sessionKey,
+      model,
+      purpose: options?.purpose,
+      maxOutput: outputReserveOf(model, options),
+      estimate: () => worstCaseOf(model, context, options),
+    });
   } catch (error) {
     outer.push({ type: "error", reason: "error", error: failed(model, `Budget check failed: ${String(error)}`) });
     return;
   }
   if (reservation?.ok === false) {
-    outer.push({ type: "error", reason: "error", error: failed(model, `Budget exhausted: ${reservation.exhausted}`) });
+    outer.push({
+      type: "error",
+      reason: "error",
+      error: failed(model, `${BUDGET_EXHAUSTED}: ${reservation.exhausted}`),
+    });
     return;
   }
   let stream: AssistantMessageEventStream;

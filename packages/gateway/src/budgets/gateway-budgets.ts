@@ -1,11 +1,15 @@
-import type { Model } from "@chorus/core";
+import type { Model, StreamFn } from "@chorus/core";
 import type { GoalRecord } from "../goals/goal-record.js";
 import { isLiveAutonomous } from "../goals/goal-record.js";
 import type { LaneItem } from "../lanes/lane-item.js";
+import { parseSessionKey } from "../session-key/parse-session-key.js";
+import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SpendBooking, SpendKey, SpendKind, SpendRow } from "../store/store-types.js";
 import type { BudgetConfig } from "./budget-config.js";
 import { BudgetLedger, type BudgetLimit, type Reservation } from "./budget-ledger.js";
+import { budgetedStreamFn } from "./budgeted-stream-fn.js";
+import { type CallPurpose, callPurposeOf, sessionCallsOf } from "./call-purpose.js";
 import { SpendRecorder } from "./spend-recorder.js";
 import { NO_SPEND, type Spend, utcDay } from "./spend-window.js";
 import { reserveInStore, type StoreBudgetLimit } from "./store-reservation.js";
@@ -21,6 +25,8 @@ export interface GatewayBudgetParts {
    * (in a cluster another instance may have changed it).
    */
   goalOf(sessionKey: string, fresh: boolean): Promise<GoalRecord | undefined>;
+  /** An agent's output cap per call (`maxOutputTokens`); undefined for an agent no longer configured. */
+  maxOutputOf(agentId: string | undefined): number | undefined;
   /** An agent's budgets; undefined for an agent no longer configured. */
   budgetsFor(agentId: string): BudgetConfig | undefined;
   /** A running autonomous goal met an exhausted budget: it must start no further turn. */
@@ -33,6 +39,17 @@ export interface GatewayBudgetParts {
   scheduleExhausted(scheduleId: string, reason: string): void;
   /** Runs a spend write in the background (the gateway tracks it and logs a failure). */
   persist(work: Promise<unknown>): void;
+}
+
+/** What a refusal adds: what one call reserves, so an operator sees what `maxOutputTokens` does to a small budget. */
+function reserveNote(maxOutput: number): string {
+  return `each call reserves its input plus up to ${maxOutput} output tokens (the agent's maxOutputTokens)`;
+}
+
+/** The agent a session key names: its root session's (a sub-agent's key names its profile). */
+function agentOfKey(sessionKey: string): string | undefined {
+  const parsed = parseSessionKey(sessionKey);
+  return parsed.ok ? rootKeyOf(parsed.key).agentId : undefined;
 }
 
 function hasGoalBudget(budgets: BudgetConfig | undefined): boolean {
@@ -79,6 +96,28 @@ export class GatewayBudgets {
     this.#recorder = new SpendRecorder(parts.store, parts.persist, { deferred });
   }
 
+  /**
+   * `inner` with every call of a session reserved and booked here first (see `budgetedStreamFn`). A session's call
+   * that sets no `maxTokens` gets its agent's `maxOutputTokens`: every kind of call is capped, and reserves, alike.
+   */
+  budgeted(inner: StreamFn): StreamFn {
+    const budgeted = budgetedStreamFn(inner, (call) => this.reserve(call));
+    return (model, context, options) => {
+      const sessionKey = options?.sessionId;
+      if (sessionKey === undefined || options?.maxTokens !== undefined) return budgeted(model, context, options);
+      const maxTokens = this.#parts.maxOutputOf(agentOfKey(sessionKey));
+      return budgeted(model, context, maxTokens === undefined ? options : { ...options, maxTokens });
+    };
+  }
+
+  /**
+   * A StreamFn for one session's calls of one kind (`/compact`, a title…): reserved against the session's budgets and
+   * booked under `purpose`. Contract: `inner` is the raw provider StreamFn.
+   */
+  sessionCalls(inner: StreamFn, sessionKey: string, purpose: CallPurpose): StreamFn {
+    return sessionCallsOf(this.budgeted(inner), sessionKey, purpose);
+  }
+
   /** Writes the spend booked but not yet written (a cluster's heartbeat and the gateway's stop). Never rejects. */
   flushSpend(): Promise<void> {
     return this.#recorder.flush();
@@ -94,27 +133,37 @@ export class GatewayBudgets {
     else this.#turnSchedule.set(sessionKey, schedule);
   }
 
-  /** Reserves one call of a session. Contract: undefined only when the session is unknown. */
+  /**
+   * Reserves one call of a session. A sub-agent's call is its root session's: charged to that session's agent, goal,
+   * schedule and user (a sub-agent profile is a label, not an agent). Contract: undefined only when the session is
+   * unknown; a refusal says how much output each call reserves.
+   */
   async reserve(call: {
     readonly sessionKey: string;
     readonly model: Model;
+    readonly purpose?: string | undefined;
+    readonly maxOutput?: number;
     readonly estimate: () => Spend;
   }): Promise<Reservation | undefined> {
     const { store } = this.#parts;
+    const inSubagent = isSubagentKey(call.sessionKey);
+    const sessionKey = inSubagent ? rootKeyOf(call.sessionKey) : call.sessionKey;
+    const purpose = callPurposeOf(call.purpose, inSubagent);
     // The hot path reads no store: the session's agent is known in memory, its goal is kept by the goal keeper.
-    const agentId = this.#parts.agentOf(call.sessionKey) ?? (await store.getSession(call.sessionKey))?.agentId;
+    const agentId = this.#parts.agentOf(sessionKey) ?? (await store.getSession(sessionKey))?.agentId;
     if (agentId === undefined) return undefined;
     // In a cluster a goal budget is enforced on the goal as stored: another instance may have set or replaced it.
     const fresh = store.ownership !== undefined && hasGoalBudget(this.#parts.budgetsFor(agentId));
-    const goal = await this.#parts.goalOf(call.sessionKey, fresh);
+    const goal = await this.#parts.goalOf(sessionKey, fresh);
     const activeGoal = goal?.status === "active" ? goal : undefined;
-    const schedule = this.#turnSchedule.get(call.sessionKey);
-    const user = this.#turnUser.get(call.sessionKey) ?? activeGoal?.setBy;
+    const schedule = this.#turnSchedule.get(sessionKey);
+    const user = this.#turnUser.get(sessionKey) ?? activeGoal?.setBy;
     const day = utcDay(this.#parts.now());
     const bookings = (actual: Spend): SpendBooking[] => {
       const at = (kind: SpendKind, subject: string, period: string) => ({ kind, subject, period, ...actual });
       return [
         at("agent", agentId, day),
+        at("purpose", `${agentId}:${purpose}`, day),
         ...(user === undefined ? [] : [at("user", user, day)]),
         ...(activeGoal === undefined ? [] : [at("goal", activeGoal.id, day), at("goal", activeGoal.id, "total")]),
         ...(schedule === undefined ? [] : [at("schedule", schedule, "total")]),
@@ -133,12 +182,19 @@ export class GatewayBudgets {
           );
     if (!reservation.ok) {
       // A running autonomous goal stops starting turns whichever budget refused.
-      if (isLiveAutonomous(goal)) this.#parts.goalExhausted(call.sessionKey, reservation.exhausted);
+      if (isLiveAutonomous(goal)) this.#parts.goalExhausted(sessionKey, reservation.exhausted);
       if (schedule !== undefined && reservation.exhausted.startsWith("schedule")) {
         this.#parts.scheduleExhausted(schedule, reservation.exhausted);
       }
+      if (call.maxOutput === undefined) return reservation;
+      return { ok: false, exhausted: `${reservation.exhausted}; ${reserveNote(call.maxOutput)}` };
     }
     return reservation;
+  }
+
+  /** What the calls of an agent hold now (in this process's ledger) against its daily budget. */
+  reservedToday(agentId: string): Spend {
+    return this.#ledger.reserved(`agent:${agentId}:${utcDay(this.#parts.now())}`);
   }
 
   /** In this process: the ledger decides, and the real use is booked in the store after (batched). */

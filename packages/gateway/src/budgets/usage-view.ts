@@ -3,6 +3,7 @@ import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { SpendKind, SpendRow } from "../store/store-types.js";
 import type { BudgetConfig } from "./budget-config.js";
+import { CALL_PURPOSES, type CallPurpose } from "./call-purpose.js";
 import { addSpend, NO_SPEND, type Spend, utcDay } from "./spend-window.js";
 
 /** Spend today and this month (UTC). */
@@ -15,7 +16,16 @@ export interface SpendPeriods {
 export interface UsageView {
   /** The UTC day, e.g. "2026-11-25". */
   readonly day: string;
-  readonly agents: readonly (SpendPeriods & { readonly agentId: string; readonly budgets: BudgetConfig })[];
+  readonly agents: readonly (SpendPeriods & {
+    readonly agentId: string;
+    readonly budgets: BudgetConfig;
+    /** The output each of its calls may produce, and so reserves (`maxOutputTokens`). */
+    readonly maxOutputTokens: number | undefined;
+    /** What its calls under way hold against its daily budget now. */
+    readonly reserved: Spend;
+    /** Its spend per kind of call, in `CALL_PURPOSES` order; kinds that spent nothing this month are left out. */
+    readonly byKind: readonly (SpendPeriods & { readonly kind: CallPurpose })[];
+  })[];
   readonly users: readonly (SpendPeriods & { readonly userId: string })[];
   readonly goals: readonly (SpendPeriods & {
     readonly goalId: string;
@@ -32,6 +42,10 @@ export interface UsageSources {
   readonly store: SessionStore;
   readonly now: number;
   readonly agents: ReadonlyMap<string, BudgetConfig>;
+  /** An agent's `maxOutputTokens`. */
+  maxOutputOf?(agentId: string): number | undefined;
+  /** What an agent's calls hold now in this process (a cluster's holds are in the ledger's rows). */
+  reservedOf?(agentId: string): Spend;
 }
 
 /** Each subject's spend today and this month, from the month's day rows of one kind. */
@@ -52,7 +66,7 @@ function periodsBySubject(rows: readonly SpendRow[], kind: SpendKind, today: str
 const NOTHING: SpendPeriods = { today: NO_SPEND, month: NO_SPEND };
 
 /**
- * Spend per agent, per user and per goal from the store's spend ledger (durable: it survives restarts, and in a
+ * Spend per agent (and per kind of call), per user and per goal from the store's spend ledger (durable: it survives restarts, and in a
  * cluster it is every instance's). Contract: periods are UTC days and the UTC month; every configured agent is listed;
  * a goal is listed when it spent this month or is the goal of a session now.
  */
@@ -62,9 +76,20 @@ export async function usageViewOf(sources: UsageSources): Promise<UsageView> {
   const month = today.slice(0, 7);
   const rows = await store.listSpend({ fromPeriod: `${month}-01`, toPeriod: `${month}-31` });
   const agentSpend = periodsBySubject(rows, "agent", today);
+  const kindSpend = periodsBySubject(rows, "purpose", today);
+  const heldInRows = (agentId: string): Spend => {
+    const row = rows.find((r) => r.kind === "agent" && r.subject === agentId && r.period === today);
+    return row === undefined ? NO_SPEND : { tokens: row.reservedTokens, cost: row.reservedCost };
+  };
   const agents = [...sources.agents].map(([agentId, budgets]) => ({
     agentId,
     budgets,
+    maxOutputTokens: sources.maxOutputOf?.(agentId),
+    reserved: addSpend(heldInRows(agentId), sources.reservedOf?.(agentId) ?? NO_SPEND),
+    byKind: CALL_PURPOSES.flatMap((kind) => {
+      const spent = kindSpend.get(`${agentId}:${kind}`);
+      return spent === undefined ? [] : [{ kind, ...spent }];
+    }),
     ...(agentSpend.get(agentId) ?? NOTHING),
   }));
   const users = [...periodsBySubject(rows, "user", today)].map(([userId, periods]) => ({ userId, ...periods }));

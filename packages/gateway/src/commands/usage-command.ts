@@ -1,4 +1,5 @@
 import type { BudgetConfig } from "../budgets/budget-config.js";
+import type { CallPurpose } from "../budgets/call-purpose.js";
 import type { Spend } from "../budgets/spend-window.js";
 import type { SpendPeriods, UsageView } from "../budgets/usage-view.js";
 import { formatCost } from "../fleet/render-fleet.js";
@@ -28,10 +29,34 @@ function goalBudget(budgets: BudgetConfig): string {
   return limit(budgets.goalTokens, budgets.goalCostUsd, "per goal");
 }
 
-/** The /usage answer. Contract: plain Markdown, one line per agent, user and goal. */
+/** How /usage names each kind of call. */
+const KIND_LABELS: Readonly<Record<CallPurpose, string>> = {
+  turn: "turns",
+  subagent: "sub-agents",
+  taco: "tool output summaries (TACO)",
+  subgoals: "subgoal extraction",
+  compaction: "compaction",
+  supervisor: "goal supervisor",
+  memory: "memory extraction",
+  title: "titles",
+};
+
+/**
+ * The /usage answer. Contract: plain Markdown, one line per agent (with a line per kind of call that spent this month
+ * and what each call reserves), user and goal.
+ */
 export function renderUsage(view: UsageView): string {
   const lines = [`**Usage** (UTC; today is ${view.day})`, "", "**Per agent**"];
-  for (const row of view.agents) lines.push(`- ${row.agentId}: ${periods(row)}${dailyBudget(row.budgets)}`);
+  for (const row of view.agents) {
+    lines.push(`- ${row.agentId}: ${periods(row)}${dailyBudget(row.budgets)}`);
+    for (const kind of row.byKind) lines.push(`  - ${KIND_LABELS[kind.kind]}: ${periods(kind)}`);
+    if (row.maxOutputTokens !== undefined) {
+      lines.push(
+        `  - each call reserves its input plus up to ${row.maxOutputTokens} output tokens (maxOutputTokens); ` +
+          `reserved now: ${spend(row.reserved)}`,
+      );
+    }
+  }
   lines.push("", "**Per user**");
   if (view.users.length === 0) lines.push("- none yet");
   for (const row of view.users) lines.push(`- ${row.userId}: ${periods(row)}`);

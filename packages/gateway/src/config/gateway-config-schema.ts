@@ -18,6 +18,12 @@ const idSchema = z
   );
 const platformIdSchema = z.string().min(1, "expected a non-empty platform id");
 
+/**
+ * Output cap of a model call when an agent sets none: long answers and large tool arguments (a file written whole) fit,
+ * and a budget reserves ~8 k tokens per call instead of a model's whole maximum (64 000 on Claude Sonnet).
+ */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
+
 /** How a message that arrives while its session is busy is handled. */
 export const queueModeSchema = z.enum(["steer", "followup", "collect", "interrupt"]);
 
@@ -50,6 +56,15 @@ export const agentConfigSchema = z.strictObject({
   goals: goalConfigSchema.prefault({}),
   /** Spending limits: tokens and US dollars per UTC day and per goal (see docs/goals.md "Budgets"). */
   budgets: budgetConfigSchema.prefault({}),
+  /**
+   * The most output one model call may produce (the provider's `max_tokens`), for every call the agent's sessions
+   * cause; a budget reserves this much output per call. Default 8192 (see docs/goals.md "Budgets"); a model with a
+   * smaller maximum keeps its own.
+   */
+  maxOutputTokens: z
+    .int("maxOutputTokens must be a whole number of tokens")
+    .min(256, "maxOutputTokens must be at least 256: a smaller cap cuts most answers short")
+    .default(DEFAULT_MAX_OUTPUT_TOKENS),
   /** TACO: large tool outputs summarised by a fast model before they enter the transcript (seed 002). Default off. */
   toolOutputCompression: toolOutputCompressionConfigSchema.prefault({}),
   /** A chat's `/model` choice is stored and restored after a restart (seed 002). Default true. */

@@ -43,6 +43,8 @@ export interface FleetView {
   readonly goals?: readonly AutonomousGoalEntry[];
   /** The instances of a cluster (undefined outside one). */
   readonly instances?: readonly ClusterInstance[];
+  /** What every agent spent today (UTC), from the spend ledger: finished runs too, sub-agents and side calls included. */
+  readonly today?: { readonly tokens: number; readonly cost: number };
   readonly totals: {
     readonly sessions: number;
     readonly activeSessions: number;

@@ -6,7 +6,7 @@ import type { FleetRunNode, FleetView } from "./fleet-view.js";
 const MAX_RUN_LINES = 40;
 
 /**
- * The fleet as Markdown for a chat: totals, agents, then the run tree (sub-agents nested under their parent with
+ * The fleet as Markdown for a chat: totals (the running runs' use so far, and today's spend when known), agents, then the run tree (sub-agents nested under their parent with
  * tree glyphs, see `treePrefix`). Contract: at most MAX_RUN_LINES run lines, the rest counted in "… and N more";
  * the reply layer splits the text to the channel's limits.
  */
@@ -14,7 +14,8 @@ export function renderFleet(view: FleetView): string {
   const { totals } = view;
   const lines = [
     `**Fleet**: ${view.agents.length} agent(s) · ${totals.activeSessions} active of ${totals.sessions} session(s) · ` +
-      `${totals.runningRuns} running run(s) · ${totals.tokens} tokens · ${formatCost(totals.cost)}`,
+      `${totals.runningRuns} running run(s) (${totals.tokens} tokens · ${formatCost(totals.cost)} so far)` +
+      (view.today === undefined ? "" : ` · today: ${view.today.tokens} tokens · ${formatCost(view.today.cost)}`),
     ...(view.instances === undefined ? [] : ["", ...renderInstances(view.instances)]),
     "",
     "**Agents**",

@@ -1,4 +1,5 @@
 import { emptyUsage } from "@chorus/core";
+import { utcDay } from "../budgets/spend-window.js";
 import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import type { LiveRun } from "../fleet/run-tracker.js";
@@ -33,8 +34,23 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
     ...(instances === undefined ? {} : { cluster: { instances, placement: placeRuns(instances, ctx.runs) } }),
     now: ctx.now(),
   });
-  if (view.goals === undefined) return view;
-  return { ...view, goals: await Promise.all(view.goals.map((entry) => withGoalSpend(ctx, sessions, entry))) };
+  const today = await spentToday(ctx);
+  if (view.goals === undefined) return { ...view, today };
+  return {
+    ...view,
+    today,
+    goals: await Promise.all(view.goals.map((entry) => withGoalSpend(ctx, sessions, entry))),
+  };
+}
+
+/** Every agent's spend today (UTC) as the ledger holds it (in a cluster, every instance's). */
+async function spentToday(ctx: GatewayContext): Promise<{ tokens: number; cost: number }> {
+  const day = utcDay(ctx.now());
+  const rows = await ctx.store.listSpend({ kind: "agent", fromPeriod: day, toPeriod: day });
+  return rows.reduce((sum, row) => ({ tokens: sum.tokens + row.tokens, cost: sum.cost + row.cost }), {
+    tokens: 0,
+    cost: 0,
+  });
 }
 
 /**

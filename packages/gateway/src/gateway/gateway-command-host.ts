@@ -125,6 +125,8 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         store,
         now: ctx.now(),
         agents: new Map([...ctx.agents].map(([id, prepared]) => [id, prepared.config.budgets])),
+        maxOutputOf: (agentId) => ctx.agents.get(agentId)?.config.maxOutputTokens,
+        reservedOf: (agentId) => ctx.budgets.reservedToday(agentId),
       }),
   };
   return host;

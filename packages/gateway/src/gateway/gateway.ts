@@ -1,6 +1,5 @@
 import { SubagentSlots } from "@chorus/tools";
 import { ApprovalDesk } from "../approvals/approval-desk.js";
-import { budgetedStreamFn } from "../budgets/budgeted-stream-fn.js";
 import { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { CommandHost } from "../commands/command-types.js";
@@ -151,6 +150,7 @@ export class Gateway {
         return session === undefined ? undefined : goalOf(session.settings);
       },
       budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
+      maxOutputOf: (agentId) => (agentId === undefined ? undefined : this.#agents.get(agentId)?.config.maxOutputTokens),
       goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
       scheduleOf: (items) => this.#schedules.scheduleOf(items),
       scheduleSpent: (id) => this.#schedules.spent(id),
@@ -161,7 +161,7 @@ export class Gateway {
         ),
     });
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
-    const streamFn = budgetedStreamFn(options.streamFn, (call) => this.#budgets.reserve(call));
+    const streamFn = this.#budgets.budgeted(options.streamFn);
     const slots = options.subagentSlots ?? new SubagentSlots();
     const memory =
       options.memory === undefined
@@ -171,7 +171,8 @@ export class Gateway {
             logger: this.#logger,
             track,
             now,
-            streamFn: options.streamFn,
+            // Extraction calls carry their session: reserved and booked against its agent (kind `memory`).
+            streamFn,
             findModel: (id) => options.models.find(id),
           });
     const loop = loopWithTelemetry(options.loop, options.telemetry);

@@ -360,7 +360,13 @@ export class InboundIntake {
     const titles = this.#ctx.options.titles;
     if (titles === false) return;
     this.#ctx.track(
-      generateSessionTitle(text, titles)
+      // The title model's call is the session's (kind `title`): reserved and booked against its agent's budgets.
+      generateSessionTitle(
+        text,
+        titles === undefined
+          ? undefined
+          : { ...titles, streamFn: this.#ctx.budgets.sessionCalls(titles.streamFn, sessionKey, "title") },
+      )
         .then((title) => this.#ctx.store.updateSession(sessionKey, { title }))
         .catch((error: unknown) => this.#ctx.logger.warn({ sessionKey, error: describeError(error) }, "title failed")),
     );

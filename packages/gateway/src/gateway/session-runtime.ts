@@ -6,6 +6,8 @@ import {
   type RemindersConfig,
   type SubgoalTracker,
 } from "@chorus/core";
+import { isBudgetRefusal } from "../budgets/budgeted-stream-fn.js";
+import { sessionCallsOf } from "../budgets/call-purpose.js";
 import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
 import { sessionContextOptions } from "../compaction/session-context-options.js";
 import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
@@ -108,7 +110,7 @@ export class SessionRuntime implements LaneHost {
       stored: session.settings[SUBGOALS_SETTING],
       model: () => this.model,
       resolveModel: deps.resolveModel,
-      streamFn: deps.streamFn,
+      streamFn: sessionCallsOf(deps.streamFn, session.key, "subgoals"),
       store: deps.store,
       logger: deps.logger,
       track: deps.track,
@@ -439,8 +441,9 @@ export class SessionRuntime implements LaneHost {
       deps.runs.remove(runId);
       deps.approvals.closeRun(runId);
     }
-    // Between turns, never awaited: the next turn does not wait for the subgoal extraction.
-    this.#subgoals?.refreshAfterTurn(agent.state.messages);
+    // Between turns, never awaited: the next turn does not wait for the subgoal extraction. A turn the budget refused
+    // made no call, and causes none.
+    if (!isBudgetRefusal(result.error)) this.#subgoals?.refreshAfterTurn(agent.state.messages);
     const notice = endNotice(result.reason, result.error, current.cause, result.messages);
     // The run's work is over: say so, and give the global slot to the next session while this turn is persisted (the
     // cap bounds concurrent model work; this session's next turn still waits for the commit, as the lane runs one

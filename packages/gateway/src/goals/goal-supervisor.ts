@@ -62,7 +62,11 @@ export async function askSupervisor(check: SupervisorCheck): Promise<SupervisorO
       .streamFn(
         check.model,
         { systemPrompt: SUPERVISOR_SYSTEM_PROMPT, messages: [{ role: "user", content, timestamp: Date.now() }] },
-        { signal: controller.signal, ...(check.sessionKey === undefined ? {} : { sessionId: check.sessionKey }) },
+        {
+          signal: controller.signal,
+          // Booked against the goal's session as a supervisor check (kind `supervisor`).
+          ...(check.sessionKey === undefined ? {} : { sessionId: check.sessionKey, purpose: "supervisor" }),
+        },
       )
       .result();
     if (message.stopReason === "error" || message.stopReason === "aborted") {

@@ -129,7 +129,8 @@ export class SessionExtraction {
     const proposals = await extractFacts(messages, {
       streamFn: this.#deps.streamFn,
       model,
-      streamOptions: { signal: this.#abort.signal },
+      // The session's call (kind `memory`): reserved against its agent's budgets, capped and booked like its turns.
+      streamOptions: { signal: this.#abort.signal, sessionId: sessionKey, purpose: "memory" },
       ...(options.maxFacts === undefined ? {} : { maxFacts: options.maxFacts }),
     });
     if (this.#abort.signal.aborted) return;

@@ -342,13 +342,16 @@ export interface ScheduleFilter {
   status?: ScheduleStatus | readonly ScheduleStatus[];
 }
 
-/** What a spend ledger row counts: an agent's, a user's, a goal's or a schedule's model use. */
-export type SpendKind = "agent" | "user" | "goal" | "schedule";
+/**
+ * What a spend ledger row counts: an agent's, a user's, a goal's or a schedule's model use, or an agent's use for one
+ * kind of call (`purpose`: a booking-only breakdown for `/usage`, never a budget).
+ */
+export type SpendKind = "agent" | "user" | "goal" | "schedule" | "purpose";
 
 /** A spend ledger row's key. `period` is a UTC day ("2026-11-26") or `"total"` (a goal's or schedule's whole life). */
 export interface SpendKey {
   readonly kind: SpendKind;
-  /** The agent id, user id, goal id or schedule id. */
+  /** The agent id, user id, goal id or schedule id; for `purpose`, `<agent id>:<kind of call>` (e.g. `main:taco`). */
   readonly subject: string;
   readonly period: string;
 }

@@ -47,6 +47,21 @@ export function describeSpendLedger(create: () => ClockedStore): void {
       expect(await store.listSpend({ subject: "nobody" })).toEqual([]);
     });
 
+    it("keeps an agent's spend per kind of call in rows of their own, listed by kind", async () => {
+      await store.recordSpend([
+        { kind: "agent", subject: "main", period: DAY, tokens: 30, cost: 0.3 },
+        { kind: "purpose", subject: "main:turn", period: DAY, tokens: 20, cost: 0.2 },
+        { kind: "purpose", subject: "main:taco", period: DAY, tokens: 10, cost: 0.1 },
+      ]);
+      await store.recordSpend([{ kind: "purpose", subject: "main:taco", period: DAY, tokens: 5, cost: 0.05 }]);
+      const rows = await store.listSpend({ kind: "purpose", fromPeriod: DAY, toPeriod: DAY });
+      expect(rows.map((row) => [row.subject, row.tokens])).toEqual([
+        ["main:taco", 15],
+        ["main:turn", 20],
+      ]);
+      expect((await store.listSpend({ kind: "agent" })).map((row) => row.tokens)).toEqual([30]);
+    });
+
     it("refuses a negative or fractional booking, storing nothing", async () => {
       const error = await store
         .recordSpend([

@@ -15,7 +15,7 @@ import type { StoredRow } from "./stored-rows.js";
 // holds never wait for each other), whether a hold fits a row. Embedded stores (memory, SQLite) run `holdSpendOn` and
 // `settleSpendOn` over their own `SpendTable`; PostgreSQL runs the same rules as SQL.
 
-const SPEND_KINDS: readonly SpendKind[] = ["agent", "user", "goal", "schedule"];
+const SPEND_KINDS: readonly SpendKind[] = ["agent", "user", "goal", "schedule", "purpose"];
 
 /** One row's held share of a hold. */
 export interface HeldSpend extends SpendKey {
