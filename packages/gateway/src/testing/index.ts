@@ -7,6 +7,7 @@ export { CLOCK_START, type ClockedStore, clockedMemoryStore } from "./clocked-st
 export { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./deploy-probe.js";
 export { InboundCollector } from "./inbound-collector.js";
 export { longMarkdownReply } from "./long-markdown-reply.js";
+export { describeMemoryMarksAcrossRestarts, type MemoryMarksStores } from "./memory-marks-across-restarts.js";
 export { countRetriedDeliveries, shutsGateWhileAnswering } from "./outage-script.js";
 export { describeSessionStoreConformance } from "./session-store-conformance.js";
 export { describeStoreHousekeepingConformance } from "./store-housekeeping-conformance.js";
