@@ -192,13 +192,15 @@ export class OutboxDispatcher {
       return [];
     }
     const due: OutboxEntry[] = [];
-    for (const entry of claimed) {
-      // Reclaimed while a delivery here still has it (a slow send): that delivery settles it.
-      if (this.#inHand.has(entry.id)) continue;
+    const fresh = claimed.filter((entry) => !this.#inHand.has(entry.id));
+    // In hand from the claim on (before any await): a commit handing the same entry over meanwhile leaves it to us.
+    for (const entry of fresh) this.#inHand.add(entry.id);
+    for (const entry of fresh) {
       const ids = this.#sentUnmarked.get(entry.id);
       if (ids !== undefined) {
         // Sent already, only its mark was lost: marked now, never sent twice from here.
         await this.#markSent(entry, ids);
+        this.#inHand.delete(entry.id);
         continue;
       }
       // Its failure was never recorded; the reclaim is its retry.
@@ -265,6 +267,8 @@ export class OutboxDispatcher {
     }
     await Promise.all(
       entries.map(async (entry) => {
+        // Already being delivered here (a poll reclaimed it first): that delivery sends it, once.
+        if (entry.status === "in-flight" && this.#inHand.has(entry.id)) return;
         const claimed = entry.status === "in-flight" ? entry : await this.#options.store.claimOutboxEntry(entry.id);
         if (claimed === undefined) return;
         // Before `start` the channels may not be able to send yet: the entry waits (claimed; a crash requeues it).
