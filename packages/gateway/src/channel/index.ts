@@ -1,4 +1,5 @@
 export { ChannelError, type ChannelErrorKind } from "./channel-error.js";
+export { isMessageNotStored, MessageNotStoredError } from "./message-not-stored-error.js";
 export type {
   Channel,
   ChannelCapabilities,

@@ -37,6 +37,7 @@ import { fleetOf, killRunTree } from "./fleet-control.js";
 import { createCommandHost } from "./gateway-command-host.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "./gateway-logger.js";
+import { isMessageNotStored, type MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
 import { InboundIntake } from "./inbound-intake.js";
 import { type PreparedAgent, prepareAgent } from "./prepare-agent.js";
@@ -452,17 +453,30 @@ export class Gateway {
     }
   }
 
-  /** The channel sink: every inbound message enters here. Contract: never rejects; failures are logged. */
+  /**
+   * The channel sink: every inbound message enters here. Contract: rejects only with `MessageNotStoredError` (a
+   * message with `platformRedelivers` that could not be stored: answer the platform with its retry signal); other
+   * failures are logged.
+   */
   async handleInbound(message: InboundMessage): Promise<void> {
     // A gateway that is stopping still stores what its channels take (they ack it to the platform), and starts no turn
     // for it: the session's next owner (in a cluster) or the next start (told, or answered with onRestart "resume")
     // answers it.
     const draining = !this.#accepting;
     const trace = startInboundTrace(message, this.#options.telemetry?.sessionKeys);
+    let refused: MessageNotStoredError | undefined;
     const work = this.#intake.handle(message, trace, draining).then(
       () => trace.intakeDone(),
       (error: unknown) => {
         trace.intakeDone();
+        if (isMessageNotStored(error)) {
+          refused = error;
+          this.#logger.warn(
+            { channel: message.channel, eventId: message.eventId, error: describeError(error.cause) },
+            "message not stored: the platform is asked to deliver it again",
+          );
+          return;
+        }
         this.#logger.error(
           { channel: message.channel, eventId: message.eventId, error: describeError(error) },
           "inbound failed",
@@ -471,6 +485,7 @@ export class Gateway {
     );
     this.#track(work);
     await work;
+    if (refused !== undefined) throw refused;
   }
 
   /** The fleet as /agents shows it. */

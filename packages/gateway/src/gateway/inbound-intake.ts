@@ -17,6 +17,7 @@ import { generateSessionTitle } from "../titles/session-title.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
 import { describeError } from "./gateway-logger.js";
 import { inboundUserMessage } from "./inbound-user-message.js";
+import { MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
 import type { SessionRateCap } from "./session-rate-cap.js";
 import type { SessionChat } from "./session-runtime-deps.js";
@@ -74,8 +75,7 @@ export class InboundIntake {
       paired = lookUpPairing ? await this.#ctx.pairing.isApproved(scope, senderId) : false;
     } catch (error) {
       // The store is away before the message could be stored: the sender is told, as for a failed write below.
-      await this.#tellIfNotStored(error, message);
-      throw error;
+      throw await this.#notStored(error, message);
     }
     const decision = decideInbound(message, { policy, selfId, botHops, paired });
     trace.policy(
@@ -130,8 +130,7 @@ export class InboundIntake {
           : await this.#ctx.store.storeInboundMessage({ event, session: newSession, message: userMessage });
     } catch (error) {
       // Nothing of it was kept (nor its event id: a redelivery is handled); the sender must not wait for an answer.
-      await this.#tellIfNotStored(error, message);
-      throw error;
+      throw await this.#notStored(error, message);
     }
     trace.dedupe(stored === undefined);
     if (stored === undefined) {
@@ -269,10 +268,16 @@ export class InboundIntake {
     }
   }
 
-  /** A store failure means the message was not taken: its sender hears so at once. */
-  async #tellIfNotStored(error: unknown, message: InboundMessage): Promise<void> {
-    if (!isSessionStoreError(error)) return;
+  /**
+   * A store failure means the message was not taken: a platform that redelivers what is not acknowledged is asked to
+   * (the error returned is a `MessageNotStoredError`); elsewhere its sender hears so at once. Contract: returns the
+   * error to throw.
+   */
+  async #notStored(error: unknown, message: InboundMessage): Promise<unknown> {
+    if (!isSessionStoreError(error)) return error;
+    if (message.platformRedelivers === true) return new MessageNotStoredError(error);
     await tellMessageNotStored(this.#ctx.channelFor(message.channel, message.accountId), message, this.#ctx.logger);
+    return error;
   }
 
   async #pairingReply(message: InboundMessage, scope: PairingScope, sessionKey: string): Promise<void> {

@@ -374,6 +374,7 @@ export class SessionRuntime implements LaneHost {
       onFenced: () => this.stop("interrupt", "another instance took this session over"),
       onCommitted: (entries) => deps.deliver(entries, trace.chunkReachedPlatform),
       logger: deps.logger,
+      stillOwner: () => fence === undefined || deps.ownership?.fenceFor(this.key)?.epoch === fence.epoch,
     });
     this.#committer = committer;
     deps.runs.add({

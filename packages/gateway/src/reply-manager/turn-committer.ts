@@ -49,6 +49,11 @@ export interface TurnCommitterOptions {
    * unreachable), doubling up to 5 s. Default 250 ms.
    */
   retryBaseMs?: number;
+  /**
+   * Whether this instance still holds the session under the run's fence (a cluster). A final commit found applied
+   * after a failure has its reply delivered from here only then; else the new owner's takeover requeued it.
+   */
+  stillOwner?: () => boolean;
 }
 
 /**
@@ -278,6 +283,8 @@ export class TurnCommitter {
         const stored = await store.getRun(runId);
         if (stored !== undefined && stored.status !== "running") {
           this.#committed(messages);
+          // Taken over meanwhile: the new owner requeued the reply with the session's other in-flight entries.
+          if (this.#o.stillOwner?.() === false) return stored;
           const entries = await store.listOutbox({ sessionKey, status: "in-flight" });
           const mine = entries.filter((entry) => entry.runId === runId);
           logger.info({ sessionKey, runId, replies: mine.length }, "a turn's commit had applied: its reply goes out");
