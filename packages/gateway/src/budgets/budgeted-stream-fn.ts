@@ -10,6 +10,7 @@ import {
 } from "@chorus/core";
 import type { Reservation } from "./budget-ledger.js";
 import type { Spend } from "./spend-window.js";
+import { isSessionStoreError } from "../store/session-store-error.js";
 
 /**
  * Reserves budget for one model call; undefined when nothing limits or counts it. `estimate` is called only when a
@@ -70,7 +71,10 @@ async function relay(
   try {
     reservation = await reserve({ sessionKey, model, estimate: () => worstCaseOf(model, context, options) });
   } catch (error) {
-    outer.push({ type: "error", reason: "error", error: failed(model, `Budget check failed: ${String(error)}`) });
+    // The store away (a database blip) passes: the loop retries the call with its backoff instead of failing the turn.
+    const passing = isSessionStoreError(error, "io") || isSessionStoreError(error, "locked");
+    const message = `Budget check failed: ${String(error)}`;
+    outer.push({ type: "error", reason: "error", error: failed(model, message, passing ? "network" : undefined) });
     return;
   }
   if (reservation?.ok === false) {
@@ -90,7 +94,7 @@ async function relay(
   reservation?.settle({ tokens: final.usage.totalTokens, cost: final.usage.cost.total });
 }
 
-function failed(model: Model, message: string): AssistantMessage {
+function failed(model: Model, message: string, kind: "network" | "invalid_request" = "invalid_request"): AssistantMessage {
   return {
     role: "assistant",
     content: [],
@@ -100,7 +104,7 @@ function failed(model: Model, message: string): AssistantMessage {
     usage: emptyUsage(),
     stopReason: "error",
     errorMessage: message,
-    error: { kind: "invalid_request", message },
+    error: { kind, message },
     timestamp: Date.now(),
   };
 }
