@@ -11,7 +11,8 @@ async function storedTurns(store: BlinkingStore): Promise<string[]> {
   const key = sessions[0]?.key ?? SESSION;
   return (await store.readTranscript(key)).map((entry) => {
     const content = entry.message.content;
-    const text = typeof content === "string" ? content : content.map((part) => ("text" in part ? part.text : "")).join("");
+    const text =
+      typeof content === "string" ? content : content.map((part) => ("text" in part ? part.text : "")).join("");
     return `${entry.message.role}: ${text}`;
   });
 }

@@ -26,9 +26,6 @@ function lastUserText(context: StreamContext): string {
     : last.content.map((part) => ("text" in part ? part.text : "")).join("");
 }
 
-/** Updates the instances refused (not stored) and the platform sent again. */
-let redelivered = 0;
-
 /** Every message any instance sent, per chat, in the order the platform received them. */
 const said = new Map<string, string[]>();
 
@@ -105,13 +102,18 @@ async function load(
         // through the balancer, i.e. possibly to another instance.
         for (let attempt = 0; ; attempt++) {
           const at = instances[(c + m + attempt) % instances.length] as Instance;
-          const update = { text: eventId, sender: { id: sender }, messageId: eventId, eventId, platformRedelivers: true };
+          const update = {
+            text: eventId,
+            sender: { id: sender },
+            messageId: eventId,
+            eventId,
+            platformRedelivers: true,
+          };
           const refused = await at.channel.inject(update).then(
             () => false,
             () => true,
           );
           if (!refused) break;
-          redelivered++;
           await sleep(300);
         }
         if (++sent === half) cutting = cut();

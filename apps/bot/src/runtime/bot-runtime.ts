@@ -1,13 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { StreamFn } from "@chorus/core";
-import { type GatewayTelemetryOptions, StoreReachability } from "@chorus/gateway";
 import {
   type ChannelPolicyEntryInput,
   describeError,
   type Gateway,
   GatewayEventBus,
+  type GatewayTelemetryOptions,
   type SessionStore,
+  StoreReachability,
 } from "@chorus/gateway";
 import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";

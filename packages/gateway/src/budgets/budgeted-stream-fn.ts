@@ -8,9 +8,9 @@ import {
   type StreamFn,
   type StreamOptions,
 } from "@chorus/core";
+import { isSessionStoreError } from "../store/session-store-error.js";
 import type { Reservation } from "./budget-ledger.js";
 import type { Spend } from "./spend-window.js";
-import { isSessionStoreError } from "../store/session-store-error.js";
 
 /**
  * Reserves budget for one model call; undefined when nothing limits or counts it. `estimate` is called only when a
@@ -94,7 +94,11 @@ async function relay(
   reservation?.settle({ tokens: final.usage.totalTokens, cost: final.usage.cost.total });
 }
 
-function failed(model: Model, message: string, kind: "network" | "invalid_request" = "invalid_request"): AssistantMessage {
+function failed(
+  model: Model,
+  message: string,
+  kind: "network" | "invalid_request" = "invalid_request",
+): AssistantMessage {
   return {
     role: "assistant",
     content: [],

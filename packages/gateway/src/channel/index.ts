@@ -1,5 +1,4 @@
 export { ChannelError, type ChannelErrorKind } from "./channel-error.js";
-export { isMessageNotStored, MessageNotStoredError } from "./message-not-stored-error.js";
 export type {
   Channel,
   ChannelCapabilities,
@@ -17,6 +16,7 @@ export type {
   SendTarget,
   SentMessage,
 } from "./channel-types.js";
+export { isMessageNotStored, MessageNotStoredError } from "./message-not-stored-error.js";
 export {
   type InjectedMessage,
   TEST_CHANNEL_CAPABILITIES,

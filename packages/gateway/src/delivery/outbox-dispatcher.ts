@@ -297,7 +297,6 @@ export class OutboxDispatcher {
   }
 
   async #deliverOne(entry: OutboxEntry): Promise<void> {
-    const { store } = this.#options;
     let trace: DeliveryTrace | undefined;
     this.#backlog++;
     try {
@@ -399,7 +398,7 @@ export class OutboxDispatcher {
   }
 
   async #failed(entry: OutboxEntry, error: unknown, trace?: DeliveryTrace): Promise<void> {
-    const { store, events } = this.#options;
+    const { events } = this.#options;
     const message = describeError(error);
     const now = this.#now();
     const forever = entry.kind === "subagent-result";

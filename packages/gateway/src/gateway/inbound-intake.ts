@@ -1,4 +1,5 @@
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
+import { MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import { isBuiltinCommand, runBuiltinCommand } from "../commands/builtin-commands.js";
 import type { CommandHost } from "../commands/command-types.js";
 import { answerInteraction } from "../commands/interaction-reply.js";
@@ -17,7 +18,6 @@ import { generateSessionTitle } from "../titles/session-title.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
 import { describeError } from "./gateway-logger.js";
 import { inboundUserMessage } from "./inbound-user-message.js";
-import { MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
 import type { SessionRateCap } from "./session-rate-cap.js";
 import type { SessionChat } from "./session-runtime-deps.js";
