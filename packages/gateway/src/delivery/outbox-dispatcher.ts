@@ -114,7 +114,10 @@ export class OutboxDispatcher {
    */
   adoptRequeued(requeued: readonly OutboxEntry[]): void {
     this.#recovered ??= Promise.resolve();
-    for (const entry of requeued) this.#resent.add(entry.id);
+    for (const entry of requeued) {
+      // Sent from here already (only its mark was lost), or being sent here now: its outcome is known here.
+      if (!this.#sentUnmarked.has(entry.id) && !this.#inHand.has(entry.id)) this.#resent.add(entry.id);
+    }
   }
 
   /**
@@ -133,6 +136,14 @@ export class OutboxDispatcher {
     const claimed = await Promise.all(requeued.map(claim));
     for (const entry of claimed) {
       if (entry === undefined) continue;
+      // Claimed again by this instance: what it already knows of the entry settles it, without a second send.
+      this.#failureUnrecorded.delete(entry.id);
+      const ids = this.#sentUnmarked.get(entry.id);
+      if (ids !== undefined) {
+        await this.#markSent(entry, ids);
+        continue;
+      }
+      if (this.#inHand.has(entry.id)) continue;
       if (this.#started) void this.#enqueue(entry);
       else this.#held.push(entry);
     }
