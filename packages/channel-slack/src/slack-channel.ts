@@ -226,19 +226,25 @@ export class SlackChannel implements Channel {
       if (inbound !== undefined && asked && inbound.interaction === undefined) this.#rememberAsked(inbound);
       await deliverInbound(inbound);
     };
+    // HTTP Events: an event is acked only once stored, and one answered non-2xx (Bolt's 500 for a listener's error)
+    // is sent again by Slack — so one that could not be stored is refused rather than acked. Socket Mode acks first.
+    const deliverEvent = (inbound: InboundMessage | undefined): Promise<void> =>
+      deliver(inbound === undefined || options.mode === "socket" ? inbound : { ...inbound, platformRedelivers: true });
     app.message(async ({ message, body }) => {
       const self = this.#self;
       if (self === undefined) return;
       const event = message as SlackMessageEvent;
       const envelope = body as SlackEventEnvelope;
       if (!this.#wants(event, self)) return;
-      await deliver(normaliseSlackEvent(event, envelope, self, this.#now()));
+      await deliverEvent(normaliseSlackEvent(event, envelope, self, this.#now()));
     });
     app.event("app_mention", async ({ event, body }) => {
       const self = this.#self;
       // With respondToAllMessages the same words also arrive as a `message` event; deliver them once.
       if (self === undefined || options.respondToAllMessages === true) return;
-      await deliver(normaliseSlackEvent(event as SlackMessageEvent, body as SlackEventEnvelope, self, this.#now()));
+      await deliverEvent(
+        normaliseSlackEvent(event as SlackMessageEvent, body as SlackEventEnvelope, self, this.#now()),
+      );
     });
     for (const name of SLACK_SLASH_COMMANDS) {
       app.command(name, async ({ command, ack, respond }) => {

@@ -5,6 +5,7 @@ import type {
   ChannelAccountOptions,
   ChannelCapabilities,
   ChannelStartContext,
+  InboundMessage,
   InboundSink,
   IngressRegistration,
   OutboundMessage,
@@ -18,6 +19,7 @@ import {
   EditBudget,
   inboundDelivery,
   ingressUnitName,
+  isMessageNotStored,
   localIngress,
   NATIVE_COMMANDS,
   requireOption,
@@ -165,7 +167,12 @@ export class TelegramChannel implements Channel {
     this.#bot.hold(bot);
     // Updates of one chat (and of one forum topic) are handled one after another; different chats in parallel.
     bot.use(sequentialize(orderKey));
-    const deliver = inboundDelivery(sink, this.#options.onError);
+    const deliverInbound = inboundDelivery(sink, this.#options.onError);
+    // A webhook update Telegram does not get a 2xx for is sent again: one that could not be stored is refused (5xx)
+    // rather than acknowledged. A polled update is confirmed by the next getUpdates whatever happens to it.
+    const webhookMode = (this.#options.mode ?? "polling") === "webhook";
+    const deliver = (inbound: InboundMessage | undefined): Promise<void> =>
+      deliverInbound(inbound === undefined || !webhookMode ? inbound : { ...inbound, platformRedelivers: true });
     bot.on("message", async (ctx) => {
       const self = this.#self();
       await deliver(self === undefined ? undefined : normaliseTelegramUpdate(ctx.update, self, this.#now()));
@@ -202,7 +209,12 @@ export class TelegramChannel implements Channel {
         if ((this.#options.mode ?? "polling") === "webhook" && webhook !== undefined) {
           const handler = webhookCallback(bot, "http", { secretToken: webhook.secretToken });
           const server = createServer((req, res) => {
-            handler(req, res).catch((error: unknown) => this.#options.onError?.(error));
+            handler(req, res).catch((error: unknown) => {
+              // Not stored (the database away): 503, so Telegram delivers the update again a little later.
+              if (!isMessageNotStored(unwrapBotError(error))) this.#options.onError?.(error);
+              if (!res.headersSent) res.writeHead(isMessageNotStored(unwrapBotError(error)) ? 503 : 500);
+              if (!res.writableEnded) res.end();
+            });
           });
           this.#server = server;
           await new Promise<void>((resolve, reject) => {
@@ -315,6 +327,11 @@ export class TelegramChannel implements Channel {
     const info = this.#bot.current?.botInfo;
     return info === undefined ? undefined : { accountId: this.accountId, botId: info.id, username: info.username };
   }
+}
+
+/** grammY wraps a handler's error in a `BotError` (its `error`). */
+function unwrapBotError(error: unknown): unknown {
+  return error instanceof Error && error.name === "BotError" && "error" in error ? error.error : error;
 }
 
 function orderKey(ctx: Context): string | undefined {

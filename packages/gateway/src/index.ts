@@ -15,3 +15,4 @@ export * from "./runtime-index.js";
 export * from "./schedules/index.js";
 export * from "./session-key/index.js";
 export * from "./store/index.js";
+export * from "./store-health/index.js";

@@ -2,6 +2,7 @@ import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/gateway";
 import type {
   AppendResult,
+  ClaimDueOptions,
   InboundEventRef,
   InboundMessageStored,
   NewInboundMessage,
@@ -115,8 +116,8 @@ export abstract class PostgresOps implements SessionStoreOps {
   claimOutboxEntry(id: number): Promise<OutboxEntry | undefined> {
     return this.call((db) => outbox.claimOutboxEntry(db, this.ctx, id));
   }
-  claimDueOutbox(limit: number): Promise<OutboxEntry[]> {
-    return this.call((db) => outbox.claimDueOutbox(db, this.ctx, limit));
+  claimDueOutbox(limit: number, options?: ClaimDueOptions): Promise<OutboxEntry[]> {
+    return this.call((db) => outbox.claimDueOutbox(db, this.ctx, limit, options));
   }
   markOutboxSent(id: number, platformMessageIds: readonly string[]): Promise<OutboxEntry> {
     return this.call((db) => outbox.markOutboxSent(db, this.ctx, id, platformMessageIds));

@@ -4,6 +4,7 @@ import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/
 import type {
   AppendMarks,
   AppendResult,
+  ClaimDueOptions,
   InboundEventRef,
   NestingStoreCore,
   NewOutboxEntry,
@@ -39,6 +40,7 @@ import {
   outboxFromRowWithLazyPayload,
   pairingRequestFromRow,
   patched,
+  RECLAIMED_IN_FLIGHT_ERROR,
   RUN_COLUMNS_BUT_USAGE,
   runFromRow,
   runFromRowWithUsage,
@@ -51,6 +53,7 @@ import {
   sessionFromRow,
   spendLedgerOps,
   spendRowFromRow,
+  staleClaimBefore,
   statusList,
   toStoredJson,
   transcriptEntryFromRow,
@@ -550,13 +553,17 @@ export class SqliteStoreCore implements NestingStoreCore {
     return row === undefined ? undefined : outboxFromRow(row);
   }
 
-  claimDueOutbox(limit: number): OutboxEntry[] {
+  claimDueOutbox(limit: number, options?: ClaimDueOptions): OutboxEntry[] {
     const max = checkLimit(limit) ?? 1;
+    const now = this.now();
+    // ?3 null: pending entries only; else also in-flight entries whose claim is at least that old (a lost write).
     const rows = this.sql(
-      `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = ?1
-       WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2)
+      `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = ?1,
+         last_error = CASE WHEN status = 'in-flight' THEN ?4 ELSE last_error END
+       WHERE id IN (SELECT id FROM outbox WHERE (status = 'pending' AND next_attempt_at <= ?1)
+         OR (?3 IS NOT NULL AND status = 'in-flight' AND updated_at <= ?3) ORDER BY id LIMIT ?2)
        RETURNING *`,
-    ).all(this.now(), max);
+    ).all(now, max, staleClaimBefore(now, options?.reclaimInFlightAfterMs) ?? null, RECLAIMED_IN_FLIGHT_ERROR);
     return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
   }
 

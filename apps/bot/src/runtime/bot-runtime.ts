@@ -1,13 +1,14 @@
 import { resolve } from "node:path";
 import type { StreamFn } from "@chorus/core";
-import type { GatewayTelemetryOptions } from "@chorus/gateway";
 import {
   type ChannelPolicyEntryInput,
   describeError,
   type Gateway,
   GatewayEventBus,
+  type GatewayTelemetryOptions,
   loadGatewayConfig,
   type SessionStore,
+  StoreReachability,
 } from "@chorus/gateway";
 import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";
@@ -78,6 +79,8 @@ export class BotRuntime {
   readonly #admins = new WebchatAdmins();
   #config: BotConfig;
   #store: SessionStore | undefined;
+  /** Whether the store answers: `/readyz` says not ready while it does not (a balancer sends messages elsewhere). */
+  #storeReachability: StoreReachability | undefined;
   #storeDescription = "";
   #memory: OpenedMemory | undefined;
   #gateway: Gateway | undefined;
@@ -162,11 +165,19 @@ export class BotRuntime {
     const opened = await openStore(config, this.#cwd, (message) => this.#logger.warn({}, message));
     this.#store = opened.store;
     this.#storeDescription = opened.description;
+    this.#storeReachability = new StoreReachability(opened.store, {
+      onChange: (reachable) =>
+        reachable
+          ? this.#logger.info({}, "the store answers again: ready")
+          : this.#logger.warn({}, "the store does not answer: not ready until it does"),
+    });
+    this.#storeReachability.start();
     this.#memory = await openMemory(config, this.#cwd, opened.store);
     const specs = this.#specsOf(config);
     await this.#channels.sync(specs);
     if (this.#channels.size === 0 && specs.length > 0) {
       await this.#memory?.close();
+      this.#storeReachability.stop();
       await this.#store.close();
       throw new Error("no channel could start (see the errors above)");
     }
@@ -206,9 +217,11 @@ export class BotRuntime {
 
   /** What /readyz reports. */
   readiness(): { ready: boolean; detail: Record<string, unknown> } {
+    const storeReachable = this.#storeReachability?.reachable !== false;
     return {
-      ready: this.#ready && !this.#stopped,
+      ready: this.#ready && !this.#stopped && storeReachable,
       detail: {
+        store: storeReachable ? "reachable" : "unreachable",
         channels: this.#channels.keys(),
         waiting: this.#channels.waitingKeys(),
         agents: this.#config.agents.map((agent) => agent.id),
@@ -251,6 +264,7 @@ export class BotRuntime {
     if (gateway !== undefined) await gateway.stop(this.#config.shutdownGraceMs);
     await this.#channels.closeAll();
     await this.#memory?.close();
+    this.#storeReachability?.stop();
     await this.#store?.close();
     this.#logger.info("stopped");
   }

@@ -8,6 +8,7 @@ import {
   type StreamFn,
   type StreamOptions,
 } from "@chorus/core";
+import { isSessionStoreError } from "../store/session-store-error.js";
 import type { Reservation } from "./budget-ledger.js";
 import type { Spend } from "./spend-window.js";
 
@@ -93,7 +94,10 @@ async function relay(
       estimate: () => worstCaseOf(model, context, options),
     });
   } catch (error) {
-    outer.push({ type: "error", reason: "error", error: failed(model, `Budget check failed: ${String(error)}`) });
+    // The store away (a database blip) passes: the loop retries the call with its backoff instead of failing the turn.
+    const passing = isSessionStoreError(error, "io") || isSessionStoreError(error, "locked");
+    const message = `Budget check failed: ${String(error)}`;
+    outer.push({ type: "error", reason: "error", error: failed(model, message, passing ? "network" : undefined) });
     return;
   }
   if (reservation?.ok === false) {
@@ -117,7 +121,11 @@ async function relay(
   reservation?.settle({ tokens: final.usage.totalTokens, cost: final.usage.cost.total });
 }
 
-function failed(model: Model, message: string): AssistantMessage {
+function failed(
+  model: Model,
+  message: string,
+  kind: "network" | "invalid_request" = "invalid_request",
+): AssistantMessage {
   return {
     role: "assistant",
     content: [],
@@ -127,7 +135,7 @@ function failed(model: Model, message: string): AssistantMessage {
     usage: emptyUsage(),
     stopReason: "error",
     errorMessage: message,
-    error: { kind: "invalid_request", message },
+    error: { kind, message },
     timestamp: Date.now(),
   };
 }

@@ -68,6 +68,12 @@ export interface InboundMessage {
    * The gateway should answer such a message through `interaction.respond` rather than `Channel.send`.
    */
   readonly interaction?: InboundInteraction;
+  /**
+   * The platform sends this event again unless it is acknowledged (a Telegram webhook answered 5xx, a Slack HTTP
+   * event answered non-2xx). A message that cannot be stored is then refused — the sink rejects with
+   * `MessageNotStoredError` and the channel answers with the platform's retry signal — instead of telling the sender.
+   */
+  readonly platformRedelivers?: boolean;
 }
 
 /** Options of an interaction answer. */

@@ -16,6 +16,7 @@ export type {
   SendTarget,
   SentMessage,
 } from "./channel-types.js";
+export { isMessageNotStored, MessageNotStoredError } from "./message-not-stored-error.js";
 export {
   type InjectedMessage,
   TEST_CHANNEL_CAPABILITIES,

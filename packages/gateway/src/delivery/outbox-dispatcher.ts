@@ -4,7 +4,8 @@ import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "../gateway/gateway-logger.js";
 import { renderReplyChunks } from "../replies/render-reply-chunks.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { OutboxEntry } from "../store/store-types.js";
+import { isSessionStoreError } from "../store/session-store-error.js";
+import type { OutboxEntry, OutboxFailure } from "../store/store-types.js";
 import { DeliveryTrace } from "../telemetry/delivery-trace.js";
 import { asChatPayload, type ChatDeliveryPayload } from "./outbox-payloads.js";
 
@@ -35,6 +36,12 @@ export interface OutboxDispatcherOptions {
   transientRetryWindowMs?: number;
   /** First retry delay; doubled per attempt, at most 60 s. Default 1000 ms. */
   baseRetryMs?: number;
+  /**
+   * How old the claim of an entry left `in-flight` may get before a poll claims it again (`claimDueOutbox`): a write
+   * after its send was lost (the store unreachable), or a commit that applied while its answer was lost. Entries this
+   * dispatcher still holds are never sent again for it. Default 60 000 ms.
+   */
+  reclaimInFlightAfterMs?: number;
 }
 
 const RESENT_MARKER = "\n\n_(resent after restart)_";
@@ -59,6 +66,15 @@ export class OutboxDispatcher {
   readonly #resent = new Set<number>();
   /** Per session, the chat entry waiting for a retry: later entries of that session wait behind it, in order. */
   readonly #retrying = new Map<string, { id: number; retryAt: number }>();
+  /** Entries claimed and being delivered here: a poll that reclaims one (a slow send) leaves it to that delivery. */
+  readonly #inHand = new Set<number>();
+  /**
+   * Entries whose send reached the platform but whose `markOutboxSent` failed (the store unreachable): the platform
+   * ids, marked at each poll until the store takes them. Never sent again from here, also when a poll reclaims them.
+   */
+  readonly #sentUnmarked = new Map<number, string[]>();
+  /** Entries whose failure could not be recorded (the store unreachable): recorded at each poll until it takes it. */
+  readonly #failureUnrecorded = new Map<number, { entry: OutboxEntry; failure: OutboxFailure }>();
   #backlog = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #ticking = false;
@@ -98,7 +114,10 @@ export class OutboxDispatcher {
    */
   adoptRequeued(requeued: readonly OutboxEntry[]): void {
     this.#recovered ??= Promise.resolve();
-    for (const entry of requeued) this.#resent.add(entry.id);
+    for (const entry of requeued) {
+      // Sent from here already (only its mark was lost), or being sent here now: its outcome is known here.
+      if (!this.#sentUnmarked.has(entry.id) && !this.#inHand.has(entry.id)) this.#resent.add(entry.id);
+    }
   }
 
   /**
@@ -117,6 +136,14 @@ export class OutboxDispatcher {
     const claimed = await Promise.all(requeued.map(claim));
     for (const entry of claimed) {
       if (entry === undefined) continue;
+      // Claimed again by this instance: what it already knows of the entry settles it, without a second send.
+      this.#failureUnrecorded.delete(entry.id);
+      const ids = this.#sentUnmarked.get(entry.id);
+      if (ids !== undefined) {
+        await this.#markSent(entry, ids);
+        continue;
+      }
+      if (this.#inHand.has(entry.id)) continue;
       if (this.#started) void this.#enqueue(entry);
       else this.#held.push(entry);
     }
@@ -156,6 +183,7 @@ export class OutboxDispatcher {
     if (this.#ticking || !this.#started) return 0;
     this.#ticking = true;
     try {
+      await this.#settleUnrecorded();
       const due = await this.#claimDue();
       await Promise.all(due.map((entry) => this.#enqueue(entry)));
       return due.length;
@@ -165,11 +193,76 @@ export class OutboxDispatcher {
   }
 
   async #claimDue(): Promise<OutboxEntry[]> {
+    let claimed: OutboxEntry[];
     try {
-      return await this.#options.store.claimDueOutbox(100);
+      claimed = await this.#options.store.claimDueOutbox(100, {
+        reclaimInFlightAfterMs: this.#options.reclaimInFlightAfterMs ?? 60_000,
+      });
     } catch (error) {
       this.#logger.error({ error: describeError(error) }, "outbox poll failed");
       return [];
+    }
+    const due: OutboxEntry[] = [];
+    const fresh = claimed.filter((entry) => !this.#inHand.has(entry.id));
+    // In hand from the claim on (before any await): a commit handing the same entry over meanwhile leaves it to us.
+    for (const entry of fresh) this.#inHand.add(entry.id);
+    for (const entry of fresh) {
+      const ids = this.#sentUnmarked.get(entry.id);
+      if (ids !== undefined) {
+        // Sent already, only its mark was lost: marked now, never sent twice from here.
+        await this.#markSent(entry, ids);
+        this.#inHand.delete(entry.id);
+        continue;
+      }
+      // Its failure was never recorded; the reclaim is its retry.
+      this.#failureUnrecorded.delete(entry.id);
+      due.push(entry);
+    }
+    return due;
+  }
+
+  /**
+   * The writes a store outage made fail, tried again: sends to mark sent, failures to record. An entry found settled
+   * elsewhere (another instance's claim, sent, gone) is dropped, with any retry record of its session pointing at it.
+   */
+  async #settleUnrecorded(): Promise<void> {
+    for (const [id, ids] of [...this.#sentUnmarked]) {
+      const entry = { id } as OutboxEntry;
+      if (!(await this.#markSent(entry, ids))) return;
+    }
+    for (const [id, { entry, failure }] of [...this.#failureUnrecorded]) {
+      try {
+        await this.#options.store.markOutboxFailed(id, failure);
+        this.#failureUnrecorded.delete(id);
+      } catch (error) {
+        if (!settledElsewhere(error)) return;
+        this.#failureUnrecorded.delete(id);
+        this.#doneRetrying(entry);
+      }
+    }
+  }
+
+  /**
+   * Marks a sent entry; a store failure keeps it in `#sentUnmarked` for the next poll. Contract: true unless the store
+   * failed (an entry settled elsewhere counts as done).
+   */
+  async #markSent(entry: OutboxEntry, ids: string[]): Promise<boolean> {
+    try {
+      await this.#options.store.markOutboxSent(entry.id, ids);
+      this.#sentUnmarked.delete(entry.id);
+      return true;
+    } catch (error) {
+      if (settledElsewhere(error)) {
+        this.#sentUnmarked.delete(entry.id);
+        this.#logger.warn({ outboxId: entry.id, error: describeError(error) }, "a sent reply was settled elsewhere");
+        return true;
+      }
+      this.#sentUnmarked.set(entry.id, ids);
+      this.#logger.error(
+        { outboxId: entry.id, error: describeError(error) },
+        "sent, but could not record it: marked again when the store answers",
+      );
+      return false;
     }
   }
 
@@ -185,9 +278,12 @@ export class OutboxDispatcher {
     }
     await Promise.all(
       entries.map(async (entry) => {
+        // Already being delivered here (a poll reclaimed it first): that delivery sends it, once.
+        if (entry.status === "in-flight" && this.#inHand.has(entry.id)) return;
         const claimed = entry.status === "in-flight" ? entry : await this.#options.store.claimOutboxEntry(entry.id);
         if (claimed === undefined) return;
         // Before `start` the channels may not be able to send yet: the entry waits (claimed; a crash requeues it).
+        this.#inHand.add(claimed.id);
         if (this.#started) await this.#enqueue(claimed);
         else this.#held.push(claimed);
       }),
@@ -200,6 +296,7 @@ export class OutboxDispatcher {
   }
 
   #enqueue(entry: OutboxEntry): Promise<void> {
+    this.#inHand.add(entry.id);
     const key = entry.sessionKey;
     const previous = this.#chains.get(key) ?? Promise.resolve();
     const next = previous.then(() => this.#deliverOne(entry));
@@ -211,7 +308,6 @@ export class OutboxDispatcher {
   }
 
   async #deliverOne(entry: OutboxEntry): Promise<void> {
-    const { store } = this.#options;
     let trace: DeliveryTrace | undefined;
     this.#backlog++;
     try {
@@ -219,8 +315,8 @@ export class OutboxDispatcher {
         await this.#options.acceptSubagentResult(entry);
         return;
       }
-      const ahead = this.#retrying.get(entry.sessionKey);
-      if (ahead !== undefined && ahead.id < entry.id) {
+      const ahead = await this.#aheadOf(entry);
+      if (ahead !== undefined) {
         await this.#holdBehind(entry, ahead);
         return;
       }
@@ -237,13 +333,36 @@ export class OutboxDispatcher {
       const ids = await this.#sendChat(entry, payload);
       this.#resent.delete(entry.id);
       this.#doneRetrying(entry);
-      await store.markOutboxSent(entry.id, ids);
       trace.sent(ids.length, this.#now());
+      // The platform has it: whatever the store says now, it is never sent again from here.
+      await this.#markSent(entry, ids);
     } catch (error) {
       await this.#failed(entry, error, trace);
     } finally {
+      this.#inHand.delete(entry.id);
       this.#backlog--;
     }
+  }
+
+  /**
+   * The earlier entry of the same chat this one must wait behind, if any. A retry record whose time has passed is
+   * checked against the store: an entry sent, given up or gone (settled elsewhere, e.g. by a new owner) holds nothing
+   * back any more — a chat never waits behind a record that outlived its entry.
+   */
+  async #aheadOf(entry: OutboxEntry): Promise<{ id: number; retryAt: number } | undefined> {
+    const ahead = this.#retrying.get(entry.sessionKey);
+    if (ahead === undefined || ahead.id >= entry.id) return undefined;
+    if (ahead.retryAt > this.#now() || this.#failureUnrecorded.has(ahead.id) || this.#inHand.has(ahead.id)) {
+      return ahead;
+    }
+    try {
+      const current = await this.#options.store.getOutboxEntry(ahead.id);
+      if (current !== undefined && (current.status === "pending" || current.status === "in-flight")) return ahead;
+    } catch {
+      return ahead;
+    }
+    if (this.#retrying.get(entry.sessionKey)?.id === ahead.id) this.#retrying.delete(entry.sessionKey);
+    return undefined;
   }
 
   async #sendChat(entry: OutboxEntry, payload: ChatDeliveryPayload): Promise<string[]> {
@@ -290,7 +409,7 @@ export class OutboxDispatcher {
   }
 
   async #failed(entry: OutboxEntry, error: unknown, trace?: DeliveryTrace): Promise<void> {
-    const { store, events } = this.#options;
+    const { events } = this.#options;
     const message = describeError(error);
     const now = this.#now();
     const forever = entry.kind === "subagent-result";
@@ -328,13 +447,27 @@ export class OutboxDispatcher {
     } else if (!forever) {
       this.#retrying.set(entry.sessionKey, { id: entry.id, retryAt: now + retryAfter });
     }
+    await this.#recordFailure(
+      entry,
+      permanent ? { error: message } : { error: message, retryAt: now + retryAfter },
+      "could not record a failed delivery",
+    );
+  }
+
+  /**
+   * Records a failure; when the store cannot take it, the entry stays claimed here and is recorded at a later poll
+   * (`#settleUnrecorded`) — never left in flight for good.
+   */
+  async #recordFailure(entry: OutboxEntry, failure: OutboxFailure, what: string): Promise<void> {
     try {
-      await store.markOutboxFailed(
-        entry.id,
-        permanent ? { error: message } : { error: message, retryAt: now + retryAfter },
-      );
-    } catch (markError) {
-      this.#logger.error({ outboxId: entry.id, error: describeError(markError) }, "could not record a failed delivery");
+      await this.#options.store.markOutboxFailed(entry.id, failure);
+    } catch (error) {
+      if (settledElsewhere(error)) {
+        this.#doneRetrying(entry);
+        return;
+      }
+      this.#failureUnrecorded.set(entry.id, { entry, failure });
+      this.#logger.error({ outboxId: entry.id, error: describeError(error) }, what);
     }
   }
 
@@ -344,14 +477,14 @@ export class OutboxDispatcher {
    * as an attempt, which only matters for failures bounded by `maxAttempts`).
    */
   async #holdBehind(entry: OutboxEntry, ahead: { id: number; retryAt: number }): Promise<void> {
-    try {
-      await this.#options.store.markOutboxFailed(entry.id, {
+    await this.#recordFailure(
+      entry,
+      {
         error: `waiting behind outbox entry ${ahead.id} of the same chat, which waits for its retry`,
         retryAt: ahead.retryAt,
-      });
-    } catch (error) {
-      this.#logger.error({ outboxId: entry.id, error: describeError(error) }, "could not hold an outbox entry back");
-    }
+      },
+      "could not hold an outbox entry back",
+    );
   }
 
   /** A chunk of the entry reached the platform: the first one of a reply is told (once). */
@@ -373,6 +506,11 @@ export class OutboxDispatcher {
     if (isPassing(error)) return now - entry.createdAt >= (this.#options.transientRetryWindowMs ?? 21_600_000);
     return entry.attempts >= (this.#options.maxAttempts ?? 8);
   }
+}
+
+/** A store write refused because the entry is not this sender's to settle any more (settled, reclaimed, gone). */
+function settledElsewhere(error: unknown): boolean {
+  return isSessionStoreError(error, "invalid-state") || isSessionStoreError(error, "not-found");
 }
 
 /** A failure that goes away by itself: the platform unreachable or busy, or the channel not (yet) running. */

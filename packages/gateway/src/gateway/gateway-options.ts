@@ -112,7 +112,14 @@ export interface GatewayOptions {
   /** Session titles: a title model, or false for none. Default: titles from the first message's text. */
   titles?: TitleModel | false;
   pairing?: PairingOptions;
-  outbox?: { pollMs?: number; maxAttempts?: number; baseRetryMs?: number; transientRetryWindowMs?: number };
+  outbox?: {
+    pollMs?: number;
+    maxAttempts?: number;
+    baseRetryMs?: number;
+    transientRetryWindowMs?: number;
+    /** How old an in-flight entry's claim gets before a poll claims it again (a write lost in a store outage). */
+    reclaimInFlightAfterMs?: number;
+  };
   /** Extra loop settings for every agent (retry strategy, context, timeouts…). */
   loop?: Omit<
     Partial<AgentLoopConfig>,

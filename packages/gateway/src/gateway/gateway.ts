@@ -2,6 +2,7 @@ import { SubagentSlots } from "@chorus/tools";
 import { ApprovalDesk } from "../approvals/approval-desk.js";
 import { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
+import { isMessageNotStored, type MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import type { CommandHost } from "../commands/command-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
@@ -466,17 +467,30 @@ export class Gateway {
     }
   }
 
-  /** The channel sink: every inbound message enters here. Contract: never rejects; failures are logged. */
+  /**
+   * The channel sink: every inbound message enters here. Contract: rejects only with `MessageNotStoredError` (a
+   * message with `platformRedelivers` that could not be stored: answer the platform with its retry signal); other
+   * failures are logged.
+   */
   async handleInbound(message: InboundMessage): Promise<void> {
     // A gateway that is stopping still stores what its channels take (they ack it to the platform), and starts no turn
     // for it: the session's next owner (in a cluster) or the next start (told, or answered with onRestart "resume")
     // answers it.
     const draining = !this.#accepting;
     const trace = startInboundTrace(message, this.#options.telemetry?.sessionKeys);
+    let refused: MessageNotStoredError | undefined;
     const work = this.#intake.handle(message, trace, draining).then(
       () => trace.intakeDone(),
       (error: unknown) => {
         trace.intakeDone();
+        if (isMessageNotStored(error)) {
+          refused = error;
+          this.#logger.warn(
+            { channel: message.channel, eventId: message.eventId, error: describeError(error.cause) },
+            "message not stored: the platform is asked to deliver it again",
+          );
+          return;
+        }
         this.#logger.error(
           { channel: message.channel, eventId: message.eventId, error: describeError(error) },
           "inbound failed",
@@ -485,6 +499,7 @@ export class Gateway {
     );
     this.#track(work);
     await work;
+    if (refused !== undefined) throw refused;
   }
 
   /** The fleet as /agents shows it. */

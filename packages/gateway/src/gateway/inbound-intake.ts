@@ -1,4 +1,5 @@
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
+import { MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import {
   type CommandOutcome,
   isBuiltinCommand,
@@ -82,8 +83,7 @@ export class InboundIntake {
       paired = lookUpPairing ? await this.#ctx.pairing.isApproved(scope, senderId) : false;
     } catch (error) {
       // The store is away before the message could be stored: the sender is told, as for a failed write below.
-      await this.#tellIfNotStored(error, message);
-      throw error;
+      throw await this.#notStored(error, message);
     }
     const decision = decideInbound(message, { policy, selfId, botHops, paired });
     trace.policy(
@@ -157,8 +157,7 @@ export class InboundIntake {
             });
     } catch (error) {
       // Nothing of it was kept (nor its event id: a redelivery is handled); the sender must not wait for an answer.
-      await this.#tellIfNotStored(error, message);
-      throw error;
+      throw await this.#notStored(error, message);
     }
     trace.dedupe(stored === undefined);
     if (stored === undefined) {
@@ -324,10 +323,16 @@ export class InboundIntake {
     }
   }
 
-  /** A store failure means the message was not taken: its sender hears so at once. */
-  async #tellIfNotStored(error: unknown, message: InboundMessage): Promise<void> {
-    if (!isSessionStoreError(error)) return;
+  /**
+   * A store failure means the message was not taken: a platform that redelivers what is not acknowledged is asked to
+   * (the error returned is a `MessageNotStoredError`); elsewhere its sender hears so at once. Contract: returns the
+   * error to throw.
+   */
+  async #notStored(error: unknown, message: InboundMessage): Promise<unknown> {
+    if (!isSessionStoreError(error)) return error;
+    if (message.platformRedelivers === true) return new MessageNotStoredError(error);
     await tellMessageNotStored(this.#ctx.channelFor(message.channel, message.accountId), message, this.#ctx.logger);
+    return error;
   }
 
   async #pairingReply(message: InboundMessage, scope: PairingScope, sessionKey: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
+
 import { describeError, type GatewayLogger } from "./gateway-logger.js";
 
 /** What a person is told when their message could not be stored, and so was not acted on. */

@@ -205,6 +205,8 @@ export class SessionRuntime implements LaneHost {
     }
     const current = this.#current;
     if (current === undefined || this.#agent === undefined) return false;
+    // A shutdown does not wait for a store that does not answer: the turn's messages stay stored, unanswered.
+    if (cause === "shutdown") this.#committer?.giveUp();
     current.cause ??= cause;
     this.#agent.abort(reason);
     this.#prepared.subagents?.cancelChildren(current.runId, reason);
@@ -246,6 +248,16 @@ export class SessionRuntime implements LaneHost {
     this.#deps.logger.info({ sessionKey: this.key }, "not the session's owner any more: its messages are left to it");
     this.#turnEnded(items, undefined);
     return true;
+  }
+
+  /**
+   * The turn's end was never stored (refused as `fenced`, or given up while the store did not answer): its messages
+   * are stored and unanswered, so they may be taken again (a sweep, the next owner) — and the Agent, whose memory
+   * holds the unstored answer, is rebuilt from the store.
+   */
+  #uncommitted(items: readonly LaneItem[]): void {
+    for (const item of items) this.#forget(item);
+    this.dropAgent();
   }
 
   /** A message given back: it may come again (this instance owning the session again) and is taken then. */
@@ -392,6 +404,7 @@ export class SessionRuntime implements LaneHost {
       onFenced: () => this.stop("interrupt", "another instance took this session over"),
       onCommitted: (entries) => deps.deliver(entries, trace.chunkReachedPlatform),
       logger: deps.logger,
+      stillOwner: () => fence === undefined || deps.ownership?.fenceFor(this.key)?.epoch === fence.epoch,
     });
     this.#committer = committer;
     deps.runs.add({
@@ -457,9 +470,10 @@ export class SessionRuntime implements LaneHost {
       ...(result.error === undefined ? {} : { error: result.error }),
     });
     releaseSlot();
-    await committer.finish(result, notice);
+    const ended = await committer.finish(result, notice);
     this.#current = undefined;
     this.#committer = undefined;
+    if (ended === undefined) this.#uncommitted(items);
     this.#turnEnded(items, result);
   }
 

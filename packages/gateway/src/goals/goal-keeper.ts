@@ -66,6 +66,11 @@ export class GoalKeeper implements SessionTurnHooks {
   /** The goal of each session seen, so that a turn's end needs no store read (only this keeper writes goals). */
   readonly #cache = new Map<string, GoalRecord | undefined>();
   readonly #drivers = new Map<string, AutonomousDriver>();
+  /**
+   * Drivers of sessions this instance lost while their turn was running (`releaseNotOwned`): no longer the session's
+   * driver, but that turn's end must still reach them (else they wait for it for good, and so does the shutdown).
+   */
+  readonly #released = new Set<AutonomousDriver>();
   /** Aborted at shutdown: supervisor checks still under way (also of drivers that ended) are cancelled. */
   readonly #stopping = new AbortController();
   #halted = false;
@@ -172,8 +177,10 @@ export class GoalKeeper implements SessionTurnHooks {
       end.result === undefined ? "the turn did not start" : end.result.error,
       end.result?.reason === "aborted",
     );
-    const driver = this.#drivers.get(end.sessionKey);
-    if (driver?.owns(end.items.map((item) => item.message))) {
+    const messages = end.items.map((item) => item.message);
+    const current = this.#drivers.get(end.sessionKey);
+    const driver = current?.owns(messages) ? current : [...this.#released].find((one) => one.owns(messages));
+    if (driver !== undefined) {
       driver.turnEnded(output);
       return;
     }
@@ -240,7 +247,11 @@ export class GoalKeeper implements SessionTurnHooks {
     for (const [sessionKey, driver] of [...this.#drivers]) {
       if (owns(sessionKey)) continue;
       this.#drivers.delete(sessionKey);
-      driver.halt({ keepTurn: true });
+      // A turn under way ends by itself (or is fenced) and is told to the driver then; a prompt only queued was given
+      // back with the lane, so its driver ends now.
+      const running = driver.turnRunning;
+      driver.halt({ keepTurn: running });
+      if (running) this.#released.add(driver);
     }
   }
 
@@ -257,7 +268,7 @@ export class GoalKeeper implements SessionTurnHooks {
 
   /** After `halt()` and the lanes' clearing: drivers still waiting for a turn end now. */
   release(): void {
-    for (const driver of this.#drivers.values()) driver.halt();
+    for (const driver of [...this.#drivers.values(), ...this.#released]) driver.halt();
   }
 
   // ── Internals ─────────────────────────────────────────────────────────────
@@ -289,6 +300,7 @@ export class GoalKeeper implements SessionTurnHooks {
     this.#drivers.set(sessionKey, driver);
     const run = driver.run().finally(() => {
       if (this.#drivers.get(sessionKey) === driver) this.#drivers.delete(sessionKey);
+      this.#released.delete(driver);
     });
     this.#deps.track(run);
   }

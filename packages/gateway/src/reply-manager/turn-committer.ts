@@ -44,6 +44,16 @@ export interface TurnCommitterOptions {
   /** Receives the outbox entries of every commit, in order, to deliver them. */
   onCommitted(entries: readonly OutboxEntry[]): void;
   logger: GatewayLogger;
+  /**
+   * Waits between attempts of a run's final commit that failed for a reason other than `fenced` (the store
+   * unreachable), doubling up to 5 s. Default 250 ms.
+   */
+  retryBaseMs?: number;
+  /**
+   * Whether this instance still holds the session under the run's fence (a cluster). A final commit found applied
+   * after a failure has its reply delivered from here only then; else the new owner's takeover requeued it.
+   */
+  stillOwner?: () => boolean;
 }
 
 /**
@@ -51,7 +61,10 @@ export interface TurnCommitterOptions {
  * `commitTurn`; the last turn also carries the run's end (status, usage) — so a reply never exists without the
  * transcript it answers, nor a finished run without its reply. An assistant message that calls tools is stored as
  * soon as it ends, before its tools run. Compactions are persisted as a fresh transcript start.
- * Contract: commits happen in event order; a failed commit keeps its messages for the next one and is logged.
+ * Contract: commits happen in event order; a failed commit keeps its messages for the next one and is logged. The
+ * run's final commit is settled, not assumed: after a failure (the store unreachable, or its answer lost) the store
+ * is asked once it answers whether the commit applied — then its reply, claimed by it, is delivered — and otherwise the
+ * commit is made again, until it goes through, is refused as `fenced` or `giveUp` is called.
  */
 export class TurnCommitter {
   readonly #o: TurnCommitterOptions;
@@ -65,6 +78,9 @@ export class TurnCommitter {
   #runStored: boolean;
   /** The run's `invoke_agent` span as a W3C traceparent, when traced: stored with the run and its outbox entries. */
   #traceparent: string | undefined;
+  /** Set by `giveUp`: a failed final commit is not tried again. */
+  #givenUp = false;
+  #wake: (() => void) | undefined;
 
   constructor(options: TurnCommitterOptions) {
     this.#o = options;
@@ -140,8 +156,18 @@ export class TurnCommitter {
   }
 
   /**
+   * Stops trying a failed final commit again (the gateway stops): `finish` then resolves with undefined; the turn's
+   * messages stay stored and unanswered for the next start or owner. Contract: idempotent.
+   */
+  giveUp(): void {
+    this.#givenUp = true;
+    this.#wake?.();
+  }
+
+  /**
    * Writes the run's end with whatever is still unwritten (the last reply, a notice) in one transaction.
-   * Contract: resolves with the ended run record, or undefined when the commit failed (logged).
+   * Contract: resolves with the ended run record, or undefined when the commit was refused (`fenced`) or `giveUp`
+   * was called while it kept failing (logged).
    */
   async finish(result: AgentRunResult, notice: string | undefined): Promise<RunRecord | undefined> {
     let run: RunRecord | undefined;
@@ -185,40 +211,110 @@ export class TurnCommitter {
       }
     }
     if (notice !== undefined) outbox.push(this.#entry("notice", notice, []));
-    const side = this.#o.sideWritesFor?.(messages);
+    const answersSeq = patch === undefined ? undefined : this.#o.answersSeq?.();
+    const traceparent = this.#traceparent === undefined ? {} : { traceparent: this.#traceparent };
+    const start = this.#runStored ? undefined : { agentId: this.#o.startRunAs as string, ...traceparent };
+    const run =
+      patch === undefined && start === undefined
+        ? undefined
+        : { id: runId, ...(patch === undefined ? {} : { patch }), ...(start === undefined ? {} : { start }) };
+    const attempt = async (): Promise<RunRecord | undefined> => {
+      const side = this.#o.sideWritesFor?.(messages);
+      try {
+        const result = await timeStoreCommit(() =>
+          store.commitTurn({
+            sessionKey,
+            messages,
+            ...(answersSeq === undefined ? {} : { answersSeq }),
+            // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
+            ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
+            ...(run === undefined ? {} : { run }),
+            ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
+            ...(side === undefined ? {} : { sideWrites: side.writes }),
+          }),
+        );
+        this.#committed(messages);
+        side?.committed(result.sideWritten === true);
+        if (result.outbox.length > 0) this.#o.onCommitted(result.outbox);
+        return result.run;
+      } catch (error) {
+        side?.failed();
+        throw error;
+      }
+    };
     try {
-      const answersSeq = patch === undefined ? undefined : this.#o.answersSeq?.();
-      const traceparent = this.#traceparent === undefined ? {} : { traceparent: this.#traceparent };
-      const start = this.#runStored ? undefined : { agentId: this.#o.startRunAs as string, ...traceparent };
-      const run =
-        patch === undefined && start === undefined
-          ? undefined
-          : { id: runId, ...(patch === undefined ? {} : { patch }), ...(start === undefined ? {} : { start }) };
-      const result = await timeStoreCommit(() =>
-        store.commitTurn({
-          sessionKey,
-          messages,
-          ...(answersSeq === undefined ? {} : { answersSeq }),
-          // Claimed in the commit itself: `onCommitted` hands them straight to the dispatcher, which sends them.
-          ...(outbox.length > 0 ? { outbox, claimOutbox: true } : {}),
-          ...(run === undefined ? {} : { run }),
-          ...(this.#o.fence === undefined ? {} : { fence: this.#o.fence }),
-          ...(side === undefined ? {} : { sideWrites: side.writes }),
-        }),
-      );
-      this.#runStored = true;
-      for (const message of messages) this.#o.stored.add(message as object);
-      side?.committed(result.sideWritten === true);
-      if (result.outbox.length > 0) this.#o.onCommitted(result.outbox);
-      return result.run;
+      return await attempt();
     } catch (error) {
+      this.#o.logger.error({ sessionKey, runId, error: describeError(error) }, "could not persist a turn");
+      if (isSessionStoreError(error, "fenced")) {
+        this.#o.onFenced?.();
+      } else if (patch !== undefined) {
+        // The run's last commit: nothing later would carry its messages, so it is settled here.
+        return this.#settleFinalCommit(attempt, messages);
+      }
       // Keep the messages for the next commit of this run; the run record is fixed up at the next start.
       this.#pending.unshift(...messages);
-      side?.failed();
-      this.#o.logger.error({ sessionKey, runId, error: describeError(error) }, "could not persist a turn");
-      if (isSessionStoreError(error, "fenced")) this.#o.onFenced?.();
       return undefined;
     }
+  }
+
+  #committed(messages: readonly AgentMessage[]): void {
+    this.#runStored = true;
+    for (const message of messages) this.#o.stored.add(message as object);
+  }
+
+  /**
+   * A final commit that failed without being refused: its outcome is unknown (the store unreachable, or its answer
+   * lost after it applied). Once the store answers, the run's record says which: ended means it applied — its reply
+   * entries, written claimed by it, are delivered now (the outbox's reclaim of stale claims is the backstop) — else it
+   * is made again. Repeats, waiting longer each time, until settled, `fenced` or given up.
+   */
+  async #settleFinalCommit(
+    attempt: () => Promise<RunRecord | undefined>,
+    messages: readonly AgentMessage[],
+  ): Promise<RunRecord | undefined> {
+    const { store, sessionKey, runId, logger } = this.#o;
+    let delay = this.#o.retryBaseMs ?? 250;
+    while (!this.#givenUp) {
+      await this.#sleep(delay);
+      if (this.#givenUp) break;
+      delay = Math.min(5_000, delay * 2);
+      try {
+        const stored = await store.getRun(runId);
+        if (stored !== undefined && stored.status !== "running") {
+          this.#committed(messages);
+          // Taken over meanwhile: the new owner requeued the reply with the session's other in-flight entries.
+          if (this.#o.stillOwner?.() === false) return stored;
+          const entries = await store.listOutbox({ sessionKey, status: "in-flight" });
+          const mine = entries.filter((entry) => entry.runId === runId);
+          logger.info({ sessionKey, runId, replies: mine.length }, "a turn's commit had applied: its reply goes out");
+          if (mine.length > 0) this.#o.onCommitted(mine);
+          return stored;
+        }
+        const run = await attempt();
+        logger.info({ sessionKey, runId }, "persisted a turn once the store was back");
+        return run;
+      } catch (error) {
+        if (isSessionStoreError(error, "fenced")) {
+          logger.error({ sessionKey, runId, error: describeError(error) }, "could not persist a turn");
+          this.#o.onFenced?.();
+          return undefined;
+        }
+        logger.warn({ sessionKey, runId, error: describeError(error) }, "still could not persist a turn");
+      }
+    }
+    return undefined;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = done;
+    });
   }
 
   #entry(kind: "reply" | "notice", text: string, previews: readonly SentMessage[]): NewOutboxEntry {

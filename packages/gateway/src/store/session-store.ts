@@ -3,6 +3,7 @@ import type { SessionOwnership } from "../ownership/session-ownership.js";
 import type { PairingStore } from "../policy/index.js";
 import type {
   AppendResult,
+  ClaimDueOptions,
   InboundEventRef,
   InboundMessageStored,
   NewInboundMessage,
@@ -123,8 +124,13 @@ export interface SessionStoreOps extends PairingStore {
    * Contract: `undefined` when the entry is not pending (already claimed, sent or failed), so two senders never both win.
    */
   claimOutboxEntry(id: number): Promise<OutboxEntry | undefined>;
-  /** Claims up to `limit` due pending entries (`nextAttemptAt <= now`), oldest first. Contract: as `claimOutboxEntry`. */
-  claimDueOutbox(limit: number): Promise<OutboxEntry[]>;
+  /**
+   * Claims up to `limit` due pending entries (`nextAttemptAt <= now`), oldest first — and, with
+   * `reclaimInFlightAfterMs`, entries left `in-flight` whose claim (`updatedAt`) is at least that old: a sender whose
+   * store write after a send was lost (a database blip) left them so, and nothing else would ever settle them.
+   * Contract: as `claimOutboxEntry`; a reclaimed entry's `lastError` says "outcome unknown" (the send may have happened).
+   */
+  claimDueOutbox(limit: number, options?: ClaimDueOptions): Promise<OutboxEntry[]>;
   /** Records a successful send with every platform message id. Contract: only an `in-flight` entry; else `invalid-state`. */
   markOutboxSent(id: number, platformMessageIds: readonly string[]): Promise<OutboxEntry>;
   /**

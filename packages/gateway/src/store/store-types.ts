@@ -249,6 +249,15 @@ export interface OutboxFailure {
   retryAt?: number;
 }
 
+/** How `claimDueOutbox` treats entries left in flight. */
+export interface ClaimDueOptions {
+  /**
+   * Also claim `in-flight` entries whose claim is at least this old (ms): their sender's write after the send was lost,
+   * or the sender is stuck. Undefined: pending entries only.
+   */
+  readonly reclaimInFlightAfterMs?: number;
+}
+
 /** Which outbox entries `listOutbox` returns (by id). */
 export interface OutboxFilter {
   status?: OutboxStatus | readonly OutboxStatus[];

@@ -536,6 +536,23 @@ function describeStoreContract(makeHarness: () => ClockedStore): void {
       expect((await rejection(store.markOutboxFailed(ids[1], { error: "x" }))).code).toBe("invalid-state");
     });
 
+    it("reclaims an entry left in flight once its claim is older than the bound, and only when asked", async () => {
+      // A sender whose write after the send was lost (a database blip) leaves the entry in-flight for good otherwise.
+      const [stuck, fresh] = await store.enqueueOutbox([reply, { ...reply, payload: { text: "second" } }]);
+      expect((await store.claimDueOutbox(1)).map((e) => e.id)).toEqual([stuck?.id]);
+      h.clock.now += 30_000;
+      expect((await store.claimDueOutbox(1)).map((e) => e.id)).toEqual([fresh?.id]);
+      expect(await store.claimDueOutbox(10)).toEqual([]);
+      expect(await store.claimDueOutbox(10, { reclaimInFlightAfterMs: 60_000 })).toEqual([]);
+      h.clock.now += 30_000;
+      const reclaimed = await store.claimDueOutbox(10, { reclaimInFlightAfterMs: 60_000 });
+      expect(reclaimed.map((e) => [e.id, e.status, e.attempts])).toEqual([[stuck?.id, "in-flight", 2]]);
+      expect(reclaimed[0]?.lastError).toMatch(/^outcome unknown/);
+      // The reclaim is a claim of its own: the bound counts again from now, and the entry settles as usual.
+      expect(await store.claimDueOutbox(10, { reclaimInFlightAfterMs: 60_000 })).toEqual([]);
+      expect(await store.markOutboxSent(stuck?.id ?? -1, ["m-1"])).toMatchObject({ status: "sent" });
+    });
+
     it("claims due entries oldest first, up to the limit", async () => {
       const entries = await store.enqueueOutbox([
         reply,

@@ -92,6 +92,14 @@ export class PostgresShardOwnership implements SessionOwnership {
   #claimTimer: ReturnType<typeof setTimeout> | undefined;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #beating: Promise<void> | undefined;
+  /**
+   * Set when a renewal failed (this instance could not reach the database). The others' heartbeats aged in the same
+   * outage, so for one lease after its first renewal that goes through again it claims no expired shard: each instance
+   * renews its own with the same epoch first (nothing of theirs is taken over and resent) — a dead one's shards are
+   * claimed a lease later.
+   */
+  #renewalFailed = false;
+  #claimsHeldUntil = 0;
   #stopped = true;
   #reportRuns: () => readonly ReportedRun[] = () => [];
   /** Work run after each heartbeat (the gateway's batched spend writes). */
@@ -253,10 +261,15 @@ export class PostgresShardOwnership implements SessionOwnership {
       beat = await heartbeat(this.#db, this.leaseOwner, this.#leaseMs, this.#liveRuns());
     } catch (error) {
       this.#onWarning(`Could not renew this instance's leases: ${describe(error)}`);
+      this.#renewalFailed = true;
       if ([...this.#held.values()].some((held) => this.#clock() > held.validUntil)) this.#emit({ type: "lost" });
       return;
     }
     if (this.#stopped) return;
+    if (this.#renewalFailed) {
+      this.#renewalFailed = false;
+      this.#claimsHeldUntil = this.#clock() + this.#leaseMs;
+    }
     const validUntil = this.#validFrom(sentAt);
     const next = new Map<number, Held>(beat.renewed.map(({ shard, epoch }) => [shard, { epoch, validUntil }]));
     const lost = [...this.#held].some(([shard, held]) => next.get(shard)?.epoch !== held.epoch);
@@ -264,7 +277,8 @@ export class PostgresShardOwnership implements SessionOwnership {
     if (lost) this.#emit({ type: "lost" });
     await this.ingress.beat({ renewed: beat.ingress, live: beat.live, validUntil });
     const target = Math.ceil(SHARD_COUNT / Math.max(1, beat.live));
-    if (next.size < target && beat.claimable > 0) await this.#claim(target - next.size);
+    const claiming = this.#clock() >= this.#claimsHeldUntil;
+    if (next.size < target && beat.claimable > 0 && claiming) await this.#claim(target - next.size);
     else if (next.size > target) await this.#rebalance(next.size - target);
     this.#beatWhenNextLeaseEnds(beat.nextExpiryMs);
   }

@@ -1,11 +1,20 @@
-import type { NewOutboxEntry, OutboxEntry, OutboxFailure, OutboxFilter, OutboxStatus } from "@chorus/gateway/store";
+import type {
+  ClaimDueOptions,
+  NewOutboxEntry,
+  OutboxEntry,
+  OutboxFailure,
+  OutboxFilter,
+  OutboxStatus,
+} from "@chorus/gateway/store";
 import {
   checkLimit,
   notFound,
   OUTBOX_COLUMNS_BUT_JSON,
   outboxFromRow,
   outboxFromRowWithLazyPayload,
+  RECLAIMED_IN_FLIGHT_ERROR,
   SessionStoreError,
+  staleClaimBefore,
   statusList,
   toStoredJson,
 } from "@chorus/gateway/store";
@@ -124,19 +133,34 @@ export async function claimOutboxEntry(db: Db, ctx: StoreContext, id: number): P
   return rows[0] === undefined ? undefined : outboxFromRow(rows[0]);
 }
 
-export async function claimDueOutbox(db: Db, ctx: StoreContext, limit: number): Promise<OutboxEntry[]> {
+export async function claimDueOutbox(
+  db: Db,
+  ctx: StoreContext,
+  limit: number,
+  options?: ClaimDueOptions,
+): Promise<OutboxEntry[]> {
   const max = checkLimit(limit) ?? 1;
+  const now = ctx.now();
   // SKIP LOCKED: an entry another connection is claiming right now is left to it, never claimed twice.
   // In a cluster, only entries of sessions whose lease this instance holds now (checked by the database): each
-  // session's replies leave from its owner, in order.
+  // session's replies leave from its owner, in order. With $4, also in-flight entries whose claim is at least that
+  // old: their sender's write after the send was lost (a database blip), and nothing else would settle them.
   const { rows } = await db.query(
-    `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = $1, claimed_by = $3
-     WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1
+    `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = $1, claimed_by = $3,
+       last_error = CASE WHEN status = 'in-flight' THEN $5 ELSE last_error END
+     WHERE id IN (SELECT id FROM outbox WHERE ((status = 'pending' AND next_attempt_at <= $1)
+         OR ($4::bigint IS NOT NULL AND status = 'in-flight' AND updated_at <= $4::bigint))
        AND ($3::text IS NULL OR chorus_shard(session_key) IN
          (SELECT shard FROM shard_leases WHERE owner = $3 AND expires_at > chorus_now_ms()))
        ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING *`,
-    [ctx.now(), max, ctx.leaseOwner ?? null],
+    [
+      now,
+      max,
+      ctx.leaseOwner ?? null,
+      staleClaimBefore(now, options?.reclaimInFlightAfterMs) ?? null,
+      RECLAIMED_IN_FLIGHT_ERROR,
+    ],
   );
   return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
 }

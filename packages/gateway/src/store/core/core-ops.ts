@@ -3,6 +3,7 @@ import type { PairingInsertResult, PairingRequest, PairingScope } from "../../po
 import type { SessionStoreOps } from "../session-store.js";
 import type {
   AppendResult,
+  ClaimDueOptions,
   InboundEventRef,
   InboundMessageStored,
   NewInboundMessage,
@@ -109,8 +110,8 @@ export abstract class CoreOps implements SessionStoreOps {
   claimOutboxEntry(id: number): Promise<OutboxEntry | undefined> {
     return this.call(() => this.core.claimOutboxEntry(id));
   }
-  claimDueOutbox(limit: number): Promise<OutboxEntry[]> {
-    return this.call(() => this.core.atomically(() => this.core.claimDueOutbox(limit)));
+  claimDueOutbox(limit: number, options?: ClaimDueOptions): Promise<OutboxEntry[]> {
+    return this.call(() => this.core.atomically(() => this.core.claimDueOutbox(limit, options)));
   }
   markOutboxSent(id: number, platformMessageIds: readonly string[]): Promise<OutboxEntry> {
     return this.call(() => this.core.markOutboxSent(id, platformMessageIds));

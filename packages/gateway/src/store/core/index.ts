@@ -4,6 +4,7 @@
 export { CoreBackedSessionStore } from "./core-backed-store.js";
 export { GroupCommit, type NestingStoreCore } from "./group-commit.js";
 export { defineLazyJson } from "./lazy-json.js";
+export { RECLAIMED_IN_FLIGHT_ERROR, staleClaimBefore } from "./reclaimed-in-flight.js";
 export { buildRunRecord, buildSessionRecord, patched } from "./record-builders.js";
 export {
   addByRewrite,

@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
+import { RECLAIMED_IN_FLIGHT_ERROR, staleClaimBefore } from "../core/reclaimed-in-flight.js";
 import { buildRunRecord, buildSessionRecord, patched } from "../core/record-builders.js";
 import {
   addByRewrite,
@@ -24,6 +25,7 @@ import type { MemoryMark } from "../memory-mark.js";
 import { SessionStoreError } from "../session-store-error.js";
 import type {
   AppendResult,
+  ClaimDueOptions,
   InboundEventRef,
   NewOutboxEntry,
   NewRun,
@@ -419,14 +421,23 @@ export class MemoryStoreCore implements SessionStoreCore {
     return this.replaceOutbox(held, { status: "in-flight", attempts: held.attempts + 1 });
   }
 
-  claimDueOutbox(limit: number): OutboxEntry[] {
+  claimDueOutbox(limit: number, options?: ClaimDueOptions): OutboxEntry[] {
     const max = checkLimit(limit) ?? 1;
     const now = this.now();
+    const staleBefore = staleClaimBefore(now, options?.reclaimInFlightAfterMs);
+    const stale = (held: HeldOutboxEntry): boolean =>
+      staleBefore !== undefined && held.status === "in-flight" && held.updatedAt <= staleBefore;
     const due = this.unsentEntries()
-      .filter((held) => held.status === "pending" && held.nextAttemptAt <= now)
+      .filter((held) => (held.status === "pending" && held.nextAttemptAt <= now) || stale(held))
       .sort((a, b) => a.id - b.id)
       .slice(0, max);
-    return due.map((held) => this.replaceOutbox(held, { status: "in-flight", attempts: held.attempts + 1 }));
+    return due.map((held) =>
+      this.replaceOutbox(held, {
+        status: "in-flight",
+        attempts: held.attempts + 1,
+        ...(stale(held) ? { lastError: RECLAIMED_IN_FLIGHT_ERROR } : {}),
+      }),
+    );
   }
 
   markOutboxSent(id: number, platformMessageIds: readonly string[]): OutboxEntry {

@@ -1,0 +1,1 @@
+export { StoreReachability, type StoreReachabilityOptions } from "./store-reachability.js";
