@@ -48,8 +48,11 @@ describe("budget holds shared by two gateways on one PostgreSQL database", () =>
     expect(granted.filter((hold) => hold.limits.length === 2).length).toBeLessThanOrEqual(7);
     const [held] = await a.listSpend({ kind: "agent" });
     expect(held).toMatchObject({ tokens: 0, reservedTokens: 14 * 700 });
+    // Which 14 win is a race between the two pools: the goal's row exists only once one of its holds was granted.
+    const goalGranted = granted.filter((hold) => hold.limits.length === 2).length;
     const [goalHeld] = await b.listSpend({ kind: "goal" });
-    expect(goalHeld?.reservedCost).toBeLessThanOrEqual(0.35 + 1e-9);
+    expect(goalHeld?.reservedCost ?? 0).toBeCloseTo(goalGranted * 0.05, 9);
+    expect(goalHeld?.reservedCost ?? 0).toBeLessThanOrEqual(0.35 + 1e-9);
 
     // Each call used less than it held: settling frees the rest, and the freed budget is granted again.
     await Promise.all(
