@@ -23,8 +23,8 @@ export const CHROMIUM_ARGS = [
 export function chromiumPath(): string {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
-      `Chromium is missing at ${CHROMIUM_PATH}: run \`npm test\` once (it installs Debian's chromium) or ` +
-        "`apt-get install -y chromium`, or set CHROMIUM_PATH",
+      `Chromium is missing at ${CHROMIUM_PATH}: run \`npm test\` once (its setup, scripts/ensure-chromium.mjs, ` +
+        "brings Debian's chromium package), or set CHROMIUM_PATH to a Chromium you have",
     );
   }
   return CHROMIUM_PATH;
