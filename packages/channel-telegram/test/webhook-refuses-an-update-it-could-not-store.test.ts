@@ -7,18 +7,26 @@ import { createTelegramChannel } from "../src/index.js";
 const cleanup = new TestCleanup();
 afterEach(() => cleanup.closeAll());
 
+type FakeTelegram = Awaited<ReturnType<typeof startFakeTelegram>>;
+
+/** A webhook-mode channel on the fake, closed after the test. */
+function webhookChannel(fake: FakeTelegram, onError?: (error: unknown) => void) {
+  return cleanup.track(
+    createTelegramChannel({
+      accountId: "tg-hook",
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      mode: "webhook",
+      webhook: { secretToken: "s3cret-token" },
+      ...(onError === undefined ? {} : { onError }),
+    }),
+  );
+}
+
 describe("Telegram webhook while the database is away", () => {
   it("answers 503 to an update the gateway could not store (Telegram delivers it again), 200 once it is stored", async () => {
     const fake = cleanup.track(await startFakeTelegram());
-    const channel = cleanup.track(
-      createTelegramChannel({
-        accountId: "tg-hook",
-        token: fake.token,
-        apiRoot: fake.apiRoot,
-        mode: "webhook",
-        webhook: { secretToken: "s3cret-token" },
-      }),
-    );
+    const channel = webhookChannel(fake);
     const inbox = new InboundCollector();
     let databaseAway = true;
     await channel.start(async (message) => {
@@ -35,16 +43,7 @@ describe("Telegram webhook while the database is away", () => {
   it("acknowledges an update whose handling failed for another reason (nothing a redelivery would change)", async () => {
     const fake = cleanup.track(await startFakeTelegram());
     const errors: unknown[] = [];
-    const channel = cleanup.track(
-      createTelegramChannel({
-        accountId: "tg-hook",
-        token: fake.token,
-        apiRoot: fake.apiRoot,
-        mode: "webhook",
-        webhook: { secretToken: "s3cret-token" },
-        onError: (error) => errors.push(error),
-      }),
-    );
+    const channel = webhookChannel(fake, (error) => errors.push(error));
     await channel.start(async () => {
       throw new Error("a bug in a handler");
     });
