@@ -86,7 +86,11 @@ export class TestCluster {
     const model = await startFakeOpenAI({
       answerEvery: (request) => [{ type: "text", text: `echo: ${lastUserText(request)}`, chunks: 1 }],
     });
-    const telegram = options.telegram ? await startFakeTelegram({ callLogLimit: 20_000 }) : undefined;
+    // As Telegram does, an update the webhook did not acknowledge (an instance stopping mid-request, grammy's 10 s
+    // handler timeout on a loaded machine) is posted again with the same update_id; the gateway stores it once.
+    const telegram = options.telegram
+      ? await startFakeTelegram({ callLogLimit: 20_000, webhookRetry: { attempts: 3, delayMs: 500 } })
+      : undefined;
     const slack = options.slack ? await startFakeSlack({ mode: "http", callLogLimit: 20_000 }) : undefined;
     const discord = options.discord
       ? await startFakeDiscord({

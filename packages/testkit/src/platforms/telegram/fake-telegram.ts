@@ -36,7 +36,7 @@ function privateChat(user: TgUser): TgChat {
  */
 export async function startFakeTelegram(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
   const accounts = (options.bots ?? [{}]).map(botAccount);
-  const world = new TelegramWorld();
+  const world = new TelegramWorld(options.webhookRetry);
   for (const account of accounts) world.addBot(account);
   const group = world.addChat({ id: -1001000000001, type: "supergroup", title: "Fake Group" });
   const forum = world.addChat({ id: -1001000000002, type: "supergroup", title: "Fake Forum", is_forum: true });

@@ -1,5 +1,6 @@
 export { startFakeTelegram } from "./fake-telegram.js";
 export type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec, TelegramInbound } from "./telegram-handle.js";
+export type { WebhookRetry } from "./webhook-sender.js";
 export type {
   TelegramBotAccount,
   TgCallbackQuery,

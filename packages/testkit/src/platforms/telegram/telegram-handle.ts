@@ -2,6 +2,7 @@ import type { CallPredicate, RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
 import type { FaultSpec } from "../shared/fault-plan.js";
 import type { TelegramBotAccount, TgChat, TgMediaKind, TgMessage, TgUpdate, TgUser } from "./telegram-types.js";
+import type { WebhookRetry } from "./webhook-sender.js";
 
 /** A bot account to create on the fake Telegram. */
 export interface TelegramBotSpec {
@@ -17,6 +18,12 @@ export interface FakeTelegramOptions {
   readonly callLogLimit?: number;
   /** Bot accounts, keyed by token. Default: one bot, `chorus_test_bot`. */
   readonly bots?: readonly TelegramBotSpec[];
+  /**
+   * As Telegram does, post an update the webhook did not answer with a 2xx (or could not be reached) again, with the
+   * same `update_id`, up to `attempts` more times `delayMs` apart; the delivery settles with the last answer.
+   * Default: no retry (the first answer settles it, so a test sees exactly what the bot answered).
+   */
+  readonly webhookRetry?: WebhookRetry;
 }
 
 /** Who sends an injected message and to which bot(s). */

@@ -2,7 +2,7 @@ import { ConversationStore } from "../shared/conversation-store.js";
 import type { Delivery } from "../shared/delivery.js";
 import type { TelegramBotAccount, TgChat, TgMessage, TgUpdate, TgUser } from "./telegram-types.js";
 import { UpdateQueue } from "./update-queue.js";
-import { WebhookSender, type WebhookTarget } from "./webhook-sender.js";
+import { type WebhookRetry, WebhookSender, type WebhookTarget } from "./webhook-sender.js";
 
 /** Per-bot state: its update queue, webhook and registered commands. */
 export interface TelegramBotState {
@@ -24,6 +24,9 @@ export class TelegramWorld {
   readonly messages = new ConversationStore<TgMessage>();
   readonly #nextMessageId = new Map<number, number>();
   #closed = false;
+
+  /** `webhookRetry`: how the fake posts an update its webhook did not acknowledge again (default: never). */
+  constructor(readonly webhookRetry?: WebhookRetry) {}
 
   addBot(account: TelegramBotAccount): void {
     this.bots.set(account.token, {
@@ -97,7 +100,7 @@ export class TelegramWorld {
     // deleteWebhook without a webhook changes nothing (updates a poller confirmed can still be served again).
     if (bot.webhook === undefined && target === undefined && !dropPending) return;
     bot.webhook?.close();
-    bot.webhook = target ? new WebhookSender(target) : undefined;
+    bot.webhook = target ? new WebhookSender(target, this.webhookRetry) : undefined;
     const pending = bot.queue.drain();
     if (dropPending) return;
     for (const update of pending) {

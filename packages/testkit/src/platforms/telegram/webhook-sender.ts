@@ -8,6 +8,12 @@ export interface WebhookTarget {
   readonly maxConnections: number;
 }
 
+/** How often and how far apart the fake posts an unacknowledged webhook update again. */
+export interface WebhookRetry {
+  readonly attempts: number;
+  readonly delayMs: number;
+}
+
 interface Outgoing {
   readonly update: TgUpdate;
   readonly settle: (delivery: Delivery<TgUpdate>) => void;
@@ -15,8 +21,8 @@ interface Outgoing {
 
 /**
  * Posts updates to a bot's webhook with `X-Telegram-Bot-Api-Secret-Token`, at most
- * `maxConnections` at a time, in queue order.
- * Contract: every update settles exactly once, with the HTTP status the bot answered.
+ * `maxConnections` at a time, in queue order; an update not acknowledged is posted again per `retry`.
+ * Contract: every update settles exactly once, with the HTTP status the bot last answered.
  */
 export class WebhookSender {
   readonly #queue: Outgoing[] = [];
@@ -24,7 +30,10 @@ export class WebhookSender {
   #inFlight = 0;
   readonly #abort = new AbortController();
 
-  constructor(readonly target: WebhookTarget) {}
+  constructor(
+    readonly target: WebhookTarget,
+    readonly retry: WebhookRetry = { attempts: 0, delayMs: 0 },
+  ) {}
 
   send(update: TgUpdate, settle: (delivery: Delivery<TgUpdate>) => void): void {
     this.#queue.push({ update, settle });
@@ -58,6 +67,16 @@ export class WebhookSender {
   }
 
   async #post({ update, settle }: Outgoing): Promise<void> {
+    let delivery = await this.#postOnce(update);
+    for (let retry = 1; !delivery.ok && retry <= this.retry.attempts && !this.#abort.signal.aborted; retry++) {
+      await new Promise((resolve) => setTimeout(resolve, this.retry.delayMs));
+      if (this.#abort.signal.aborted) break;
+      delivery = await this.#postOnce(update);
+    }
+    settle(delivery);
+  }
+
+  async #postOnce(update: TgUpdate): Promise<Delivery<TgUpdate>> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.target.secretToken !== undefined) headers["x-telegram-bot-api-secret-token"] = this.target.secretToken;
     try {
@@ -68,10 +87,10 @@ export class WebhookSender {
         signal: this.#abort.signal,
       });
       await response.arrayBuffer();
-      if (response.ok) settle({ ok: true, item: update, status: response.status });
-      else settle({ ok: false, item: update, status: response.status, reason: `webhook answered ${response.status}` });
+      if (response.ok) return { ok: true, item: update, status: response.status };
+      return { ok: false, item: update, status: response.status, reason: `webhook answered ${response.status}` };
     } catch (error) {
-      settle({ ok: false, item: update, reason: `webhook request failed: ${String(error)}` });
+      return { ok: false, item: update, reason: `webhook request failed: ${String(error)}` };
     }
   }
 }
