@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { defineConfig } from "vitest/config";
 
 // One root config; every workspace package with a test/ folder is a project.
@@ -27,8 +27,38 @@ const alias = packages.flatMap(({ dir, name }) => {
   });
 });
 
-function hasTests(dir: string): boolean {
-  return existsSync(dir) && readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith(".test.ts"));
+function testFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith(".test.ts") && !file.includes("node_modules"))
+    .map((file) => `test/${file.split(sep).join("/")}`)
+    .sort();
+}
+
+// A file that changes what is global to its process (OpenTelemetry's registered providers, mocked modules, the
+// environment, the working directory, the clock) runs in a fresh module graph of its own. Every other file of a package
+// shares its worker's modules with the files before it: importing the package graph again for each file cost more than
+// the tests themselves (the gateway's 100 files: 89 s → 16 s on 2 cores).
+const GLOBAL_STATE =
+  /captureTelemetry|@opentelemetry|vi\.(mock|doMock|stubEnv|stubGlobal)\(|process\.env\.[A-Za-z_]+ *=[^=]|process\.env\[[^\]]+\] *=[^=]|delete process\.env|process\.chdir|process\.umask|useFakeTimers|globalThis\.[A-Za-z_]+ *=[^=]/;
+
+function changesGlobalState(dir: string, file: string): boolean {
+  return GLOBAL_STATE.test(readFileSync(join(root, dir, file), "utf8"));
+}
+
+/** A package's test projects: its files that share a worker's modules, and those that each need their own. */
+function packageProjects(dir: string, name: string) {
+  const files = testFiles(join(root, dir, "test"));
+  const isolated = files.filter((file) => changesGlobalState(dir, file));
+  const shared = files.filter((file) => !isolated.includes(file));
+  const common = { root: join(root, dir), testTimeout: 20_000, hookTimeout: 20_000 };
+  return [
+    ...(shared.length > 0 ? [{ extends: true, test: { ...common, name, include: shared, isolate: false } }] : []),
+    ...(isolated.length > 0
+      ? [{ extends: true, test: { ...common, name: `${name} (isolated)`, include: isolated, isolate: true } }]
+      : []),
+  ];
 }
 
 export default defineConfig({
@@ -42,18 +72,7 @@ export default defineConfig({
         extends: true,
         test: { name: "workspace", root, include: ["test/**/*.test.ts"] },
       },
-      ...packages
-        .filter(({ dir }) => hasTests(join(root, dir, "test")))
-        .map(({ dir, name }) => ({
-          extends: true,
-          test: {
-            name,
-            root: join(root, dir),
-            include: ["test/**/*.test.ts"],
-            testTimeout: 20_000,
-            hookTimeout: 20_000,
-          },
-        })),
+      ...packages.flatMap(({ dir, name }) => packageProjects(dir, name)),
     ],
   },
 });

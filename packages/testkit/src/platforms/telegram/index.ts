@@ -1,6 +1,5 @@
 export { startFakeTelegram } from "./fake-telegram.js";
 export type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec, TelegramInbound } from "./telegram-handle.js";
-export type { WebhookRetry } from "./webhook-sender.js";
 export type {
   TelegramBotAccount,
   TgCallbackQuery,
@@ -11,3 +10,4 @@ export type {
   TgUpdate,
   TgUser,
 } from "./telegram-types.js";
+export type { WebhookRetry } from "./webhook-sender.js";
