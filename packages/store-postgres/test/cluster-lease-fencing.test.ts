@@ -16,11 +16,16 @@ const session = { key: "main:bot:test:dm:ann", agentId: "main", channel: "test",
 const hello = userMessage("hello");
 const answer = assistantText("hi");
 
-async function clusterStore(schema: string, instanceId: string, leaseMs: number): Promise<PostgresSessionStore> {
+async function clusterStore(
+  schema: string,
+  instanceId: string,
+  leaseMs: number,
+  unknownOutcomeGraceMs = 0,
+): Promise<PostgresSessionStore> {
   return PostgresSessionStore.open({
     url: database.url,
     schema,
-    cluster: { instanceId, leaseMs, sweepMs: 60_000 },
+    cluster: { instanceId, leaseMs, sweepMs: 60_000, unknownOutcomeGraceMs },
     onWarning: () => {},
   });
 }
@@ -247,6 +252,37 @@ describe("session ownership by shard lease, fenced by the database", () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it("lets the instance that was sending a requeued reply still record it sent, until the new owner's grace is over", async () => {
+    const schema = "outbox_grace";
+    const a = await clusterStore(schema, "a", 60_000);
+    try {
+      await started(a);
+      await a.ensureSession(session);
+      const reply = { sessionKey: session.key, kind: "reply" as const, payload: { text: "hi" } };
+      await a.enqueueOutbox([reply, reply]);
+      const [first] = await a.claimDueOutbox(1);
+
+      await pause(schema, "a"); // a is cut off from the database, its send under way
+      const c = await clusterStore(schema, "c", 60_000, 30_000);
+      try {
+        const [gained] = await started(c);
+        const requeued = gained?.type === "gained" ? gained.requeuedOutbox : [];
+        expect(requeued.map((entry) => entry.id)).toEqual([first?.id]);
+        expect(requeued[0]?.nextAttemptAt).toBeGreaterThan(Date.now() + 20_000);
+        // Not due yet: the new owner's poll leaves it (the second reply is the dispatcher's to hold back behind it).
+        expect((await c.claimDueOutbox(10)).map((claimed) => claimed.id)).not.toContain(first?.id);
+        // a is back: its send reached the platform, and it records so — nobody sends it again.
+        expect((await a.markOutboxSent(first?.id ?? 0, ["sent-by-a"])).status).toBe("sent");
+        expect((await c.getOutboxEntry(first?.id ?? 0))?.platformMessageIds).toEqual(["sent-by-a"]);
+        expect(await c.claimOutboxEntry(first?.id ?? 0)).toBeUndefined();
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await a.close();
     }
   });
 

@@ -31,7 +31,7 @@ export async function openStore(
   onWarning?: (message: string) => void,
 ): Promise<OpenedStore> {
   if (config.store.kind === "postgres") {
-    const { url, schema, cluster, leaseMs } = config.store;
+    const { url, schema, cluster, leaseMs, unknownOutcomeGraceMs } = config.store;
     // Loaded only here: a bot on SQLite never pays for the PostgreSQL client and migration runner at start.
     const { PostgresSessionStore } = await import("@chorus/store-postgres");
     const store = await PostgresSessionStore.open({
@@ -40,7 +40,13 @@ export async function openStore(
       ...(onWarning === undefined ? {} : { onWarning }),
       // A cluster instance holds shard leases instead of the one-gateway owner lock.
       ...(cluster
-        ? { cluster: { instanceId: instanceIdOf(config), ...(leaseMs === undefined ? {} : { leaseMs }) } }
+        ? {
+            cluster: {
+              instanceId: instanceIdOf(config),
+              ...(leaseMs === undefined ? {} : { leaseMs }),
+              ...(unknownOutcomeGraceMs === undefined ? {} : { unknownOutcomeGraceMs }),
+            },
+          }
         : {}),
     });
     const where = postgresDescription(store.description, store.schema);

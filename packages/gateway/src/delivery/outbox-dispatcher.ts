@@ -123,17 +123,28 @@ export class OutboxDispatcher {
   /**
    * A takeover's requeued entries (see `adoptRequeued`), claimed now and queued in their sessions' delivery chains,
    * so that the replies of turns run after the takeover leave behind them, in the session's order, instead of
-   * overtaking them until the next poll. Contract: resolves once they are queued (not sent); an entry another poll
-   * claimed first is left to it.
+   * overtaking them until the next poll. An entry due later (its previous sender may still record it sent, see the
+   * store's grace) is left to the poll, and its session's later entries wait behind it until then.
+   * Contract: resolves once they are queued (not sent); an entry another poll claimed first is left to it.
    */
   async queueRequeued(requeued: readonly OutboxEntry[]): Promise<void> {
     this.adoptRequeued(requeued);
+    const now = this.#now();
+    for (const entry of requeued) {
+      // Sent from here (only its mark is owed) or being sent here: it holds nothing back.
+      if (entry.nextAttemptAt <= now || this.#sentUnmarked.has(entry.id) || this.#inHand.has(entry.id)) continue;
+      const ahead = this.#retrying.get(entry.sessionKey);
+      if (ahead === undefined || ahead.id > entry.id) {
+        this.#retrying.set(entry.sessionKey, { id: entry.id, retryAt: entry.nextAttemptAt });
+      }
+    }
+    const due = requeued.filter((entry) => entry.nextAttemptAt <= now);
     const claim = (entry: OutboxEntry): Promise<OutboxEntry | undefined> =>
       this.#options.store.claimOutboxEntry(entry.id).catch((error: unknown) => {
         this.#logger.error({ outboxId: entry.id, error: describeError(error) }, "requeued reply left to the next poll");
         return undefined;
       });
-    const claimed = await Promise.all(requeued.map(claim));
+    const claimed = await Promise.all(due.map(claim));
     for (const entry of claimed) {
       if (entry === undefined) continue;
       // Claimed again by this instance: what it already knows of the entry settles it, without a second send.

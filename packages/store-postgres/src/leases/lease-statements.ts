@@ -101,7 +101,8 @@ export const TAKEN_OVER = "the instance running it stopped; another instance too
 /**
  * Claims up to `max` free or expired shards, and in the same transaction settles what their previous owners left:
  * running runs marked interrupted, in-flight outbox entries back to pending (the outcome of their sends is unknown;
- * `last_error` says so). Contract: all or nothing; nothing claimed when every shard is held.
+ * `last_error` says so), due only `graceMs` from now and still naming their claimer, which may yet mark them sent.
+ * Contract: all or nothing; nothing claimed when every shard is held.
  */
 export async function claimShards(
   db: Db,
@@ -109,6 +110,7 @@ export async function claimShards(
   instanceId: string,
   leaseMs: number,
   max: number,
+  graceMs = 0,
 ): Promise<Claim> {
   return db.atomically(async (tx) => {
     const { rows } = await tx.query(CLAIM, [instanceId, leaseMs, max]);
@@ -122,9 +124,9 @@ export async function claimShards(
       [shards, now, TAKEN_OVER],
     );
     const outbox = await tx.query(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = $2, updated_at = $2, last_error = $3, claimed_by = NULL
+      `UPDATE outbox SET status = 'pending', next_attempt_at = $4, updated_at = $2, last_error = $3
        WHERE status = 'in-flight' AND chorus_shard(session_key) = ANY($1::int[]) RETURNING *`,
-      [shards, now, `outcome unknown: ${TAKEN_OVER} while it was being sent`],
+      [shards, now, `outcome unknown: ${TAKEN_OVER} while it was being sent`, now + Math.max(0, graceMs)],
     );
     return {
       claimed,

@@ -35,7 +35,19 @@ export interface ClusterOptions {
   leaseMs?: number;
   /** How often owned sessions are swept for stored, unanswered messages (lost wake-ups). Default 5000 ms. */
   sweepMs?: number;
+  /**
+   * How long a reply that was being sent when its instance lost the session waits before the new owner sends it again
+   * (its outcome unknown). Meanwhile the instance that sent it may still record it sent — one cut off from the
+   * database, not dead — and then it is not sent twice. Default 10 000 ms.
+   */
+  unknownOutcomeGraceMs?: number;
 }
+
+/**
+ * How long the new owner waits by default before resending a reply whose send was under way at the old owner: an
+ * instance cut off from the database for up to ~this plus its lease records it sent once it is back.
+ */
+export const DEFAULT_UNKNOWN_OUTCOME_GRACE_MS = 10_000;
 
 /**
  * How long a lease lasts unrenewed by default: a killed instance's sessions move within it (plus a claim's round
@@ -98,6 +110,7 @@ export class PostgresShardOwnership implements SessionOwnership {
    * renews its own with the same epoch first (nothing of theirs is taken over and resent) — a dead one's shards are
    * claimed a lease later.
    */
+  readonly #unknownOutcomeGraceMs: number;
   #renewalFailed = false;
   #claimsHeldUntil = 0;
   #stopped = true;
@@ -122,6 +135,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     this.#ctx = parts.ctx;
     this.#leaseMs = parts.options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#sweepMs = parts.options.sweepMs ?? 5000;
+    this.#unknownOutcomeGraceMs = parts.options.unknownOutcomeGraceMs ?? DEFAULT_UNKNOWN_OUTCOME_GRACE_MS;
     this.#onWarning = parts.onWarning;
     this.#channel = `chorus_wake_${parts.schema}`.toLowerCase().slice(0, 63);
     this.#clientConfig = parts.clientConfig;
@@ -315,7 +329,14 @@ export class PostgresShardOwnership implements SessionOwnership {
   async #claim(max: number): Promise<void> {
     const sentAt = this.#clock();
     try {
-      const claim = await claimShards(this.#db, this.#ctx, this.leaseOwner, this.#leaseMs, max);
+      const claim = await claimShards(
+        this.#db,
+        this.#ctx,
+        this.leaseOwner,
+        this.#leaseMs,
+        max,
+        this.#unknownOutcomeGraceMs,
+      );
       if (claim.claimed.length === 0) return;
       const validUntil = this.#validFrom(sentAt);
       const shards = claim.claimed.map((held) => held.shard);

@@ -169,10 +169,13 @@ export async function claimDueOutbox(
 // mark the new owner's claim).
 const BY_CLAIMER = "($4::text IS NULL OR claimed_by IS NOT DISTINCT FROM $4)";
 
+// Its claimer may also mark an entry a takeover put back to pending (its send's outcome unknown there) until the new
+// owner claims it again: the claimer knows the send reached the platform, so it is not sent twice.
 const MARK_SENT = prepared(
   "mark_outbox_sent",
   `UPDATE outbox SET status = 'sent', platform_message_ids = $2, last_error = NULL, updated_at = $3
-  WHERE id = $1 AND status = 'in-flight' AND ${BY_CLAIMER} RETURNING ${OUTBOX_COLUMNS_BUT_JSON}`,
+  WHERE id = $1 AND ((status = 'in-flight' AND ${BY_CLAIMER}) OR (status = 'pending' AND claimed_by = $4::text))
+  RETURNING ${OUTBOX_COLUMNS_BUT_JSON}`,
 );
 
 export async function markOutboxSent(
