@@ -30,6 +30,9 @@ class FailingOnceStore extends MemorySessionStore {
   }
 }
 
+// The write is not tried again (by default it is, for 10 s): these failures are the store refusing it for good.
+const NO_RETRY = { inboundWriteRetryMs: 0 };
+
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
@@ -38,7 +41,7 @@ afterEach(async () => {
 
 it("answers a redelivered event whose first delivery could not be stored, instead of dropping it as a replay", async () => {
   const store = new FailingOnceStore();
-  harness = await startHarness({ store, script: ["Hello!"] });
+  harness = await startHarness({ store, script: ["Hello!"], gateway: NO_RETRY });
   store.failNext = true;
   await harness.send({ text: "hi", eventId: "evt-1", messageId: "evt-1" });
   expect(await store.readTranscript("main:main:test:dm:user-1")).toEqual([]);
@@ -59,7 +62,7 @@ it("answers a redelivered event whose first delivery could not be stored, instea
 
 it("tells a DM sender the config does not know when the store fails before their message could be stored", async () => {
   const store = new FailingOnceStore();
-  harness = await startHarness({ store, script: ["Hello!"] });
+  harness = await startHarness({ store, script: ["Hello!"], gateway: NO_RETRY });
   store.failNextLookup = true;
   await harness.send({ text: "hi", eventId: "evt-9", messageId: "evt-9" });
   expect(harness.streamFn.calls).toHaveLength(0);
@@ -71,7 +74,7 @@ it("tells a DM sender the config does not know when the store fails before their
 
 it("tells a group member under their own message when the store could not take it", async () => {
   const store = new FailingOnceStore();
-  harness = await startHarness({ store, script: ["Hello!"] });
+  harness = await startHarness({ store, script: ["Hello!"], gateway: NO_RETRY });
   store.failNext = true;
   await harness.send({ text: "hi bot", chatType: "group", chatId: "g-1", mentionsBot: true, messageId: "m-7" });
   const sends = harness.channel.calls.filter((call) => call.op === "send");

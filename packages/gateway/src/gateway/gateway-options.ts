@@ -120,6 +120,12 @@ export interface GatewayOptions {
     /** How old an in-flight entry's claim gets before a poll claims it again (a write lost in a store outage). */
     reclaimInFlightAfterMs?: number;
   };
+  /**
+   * How long a message's failed write is tried again where the platform does not deliver it again (Telegram polling,
+   * Slack Socket Mode, Discord, WebChat), before its sender is told it was not saved: the failure may have come after
+   * the write applied, and a message that is stored is answered, not refused. Default 10 000 ms; 0: told at once.
+   */
+  inboundWriteRetryMs?: number;
   /** Extra loop settings for every agent (retry strategy, context, timeouts…). */
   loop?: Omit<
     Partial<AgentLoopConfig>,

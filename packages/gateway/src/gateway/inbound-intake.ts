@@ -28,6 +28,7 @@ import { inboundUserMessage } from "./inbound-user-message.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
 import type { SessionRateCap } from "./session-rate-cap.js";
 import type { SessionChat } from "./session-runtime-deps.js";
+import { DEFAULT_SETTLE_INBOUND_WRITE, settleInboundWrite } from "./settle-inbound-write.js";
 import { isUnreadableMessage, tellsUnreadable, UNREADABLE_MESSAGE_TEXT } from "./unreadable-message.js";
 
 type EarlierUnanswered = NonNullable<InboundMessageStored["earlierUnanswered"]>;
@@ -143,21 +144,36 @@ export class InboundIntake {
     let stored:
       | { session: SessionRecord; created: boolean; seq: number | undefined; earlierUnanswered?: EarlierUnanswered }
       | undefined;
+    const input =
+      userMessage === undefined
+        ? undefined
+        : {
+            event,
+            session: newSession,
+            message: userMessage,
+            memoryTier: decision.trust, // what long-term memory may later read of it
+          };
     try {
       stored =
-        userMessage === undefined
+        input === undefined
           ? (await this.#ctx.store.recordInboundEvent(event))
             ? { ...(await this.#ctx.store.ensureSession(newSession)), seq: undefined }
             : undefined
-          : await this.#ctx.store.storeInboundMessage({
-              event,
-              session: newSession,
-              message: userMessage,
-              memoryTier: decision.trust, // what long-term memory may later read of it
-            });
+          : await this.#ctx.store.storeInboundMessage(input);
     } catch (error) {
+      // Where the platform will not deliver it again, whether the write applied is settled first (its answer may have
+      // been lost): a stored message is answered, never refused.
+      const settled =
+        input === undefined || message.platformRedelivers === true
+          ? undefined
+          : await settleInboundWrite(this.#ctx.store, input, error, {
+              ...DEFAULT_SETTLE_INBOUND_WRITE,
+              withinMs: this.#ctx.options.inboundWriteRetryMs ?? DEFAULT_SETTLE_INBOUND_WRITE.withinMs,
+              now: Date.now,
+            });
       // Nothing of it was kept (nor its event id: a redelivery is handled); the sender must not wait for an answer.
-      throw await this.#notStored(error, message);
+      if (settled === undefined) throw await this.#notStored(error, message);
+      stored = settled;
     }
     trace.dedupe(stored === undefined);
     if (stored === undefined) {
