@@ -24,11 +24,12 @@ const config = {
 const SLOW_MS = 3000;
 const RERUN_MS = 100;
 const scriptTaking =
-  (slowMs: number) =>
+  (slowMs: number, answerAfterSpawnMs = 0) =>
   (context: StreamContext): ScriptedTurn => {
     const last = context.messages.at(-1) as { role: string; content: unknown } | undefined;
     const said = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content);
-    if (last?.role === "toolResult") return "spawned";
+    if (last?.role === "toolResult")
+      return { blocks: [{ type: "text", text: "spawned", delayMs: answerAfterSpawnMs }] };
     if (said === "spawn") {
       return {
         toolCalls: [
@@ -52,14 +53,20 @@ interface Instance extends ClusterMember {
  * An instance on its own schema; one `throughGate` can be cut off (and runs the task slowly). `withHelper: false` has
  * no "helper" sub-agent configured.
  */
-async function instance(name: string, throughGate: boolean, schema: string, withHelper = true): Promise<Instance> {
+async function instance(
+  name: string,
+  throughGate: boolean,
+  schema: string,
+  withHelper = true,
+  answerAfterSpawnMs = 0,
+): Promise<Instance> {
   const store = await openClusterStore(url(throughGate), name, schema);
   const channel = new TestChannel({ id: "test", accountId: "main" });
   const gateway = new Gateway({
     config,
     store,
     channels: [channel],
-    streamFn: scriptedStreamFn(scriptTaking(throughGate ? SLOW_MS : RERUN_MS)),
+    streamFn: scriptedStreamFn(scriptTaking(throughGate ? SLOW_MS : RERUN_MS, answerAfterSpawnMs)),
     models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
     selfIds: { "test/main": "bot" },
     replyMode: "block",
@@ -81,13 +88,13 @@ async function instance(name: string, throughGate: boolean, schema: string, with
 const owns = (one: Instance, key: string): boolean => one.store.ownership?.fenceFor(key) !== undefined;
 
 /** a and b share the shards; a sender of a's spawns a background helper at a; then a loses the database for good. */
-async function spawnAtAThenCutAOff(a: Instance, b: Instance) {
+async function spawnAtAThenCutAOff(a: Instance, b: Instance, parentDone = true) {
   await vi.waitFor(() => expect([a, b].map((one) => heldShards(one) > 0)).toEqual([true, true]), { timeout: 5000 });
   const sender = senders.find((candidate) => owns(a, sessionKeyOf(a.gateway, candidate))) as string;
   const key = sessionKeyOf(a.gateway, sender);
   const chat = (): string[] => saidInDm([a, b], sender);
   await a.channel.inject({ text: "spawn", sender: { id: sender }, eventId: "spawn-1", messageId: "spawn-1" });
-  await vi.waitFor(() => expect(chat()).toEqual(["spawned"]), { timeout: 5000 });
+  if (parentDone) await vi.waitFor(() => expect(chat()).toEqual(["spawned"]), { timeout: 5000 });
   const child = await vi.waitFor(
     async () => {
       const found = (await a.store.listRuns({ status: "running" })).find((run) => run.depth === 1);
@@ -121,12 +128,33 @@ describe("a background sub-agent whose instance is cut off from the database and
       const rerun = runs.find((run) => run.id !== child.id) as RunRecord;
       expect(rerun.parentRunId).toBe(child.parentRunId);
       // It ran as the first run was spawned: its label, its time limit, its parent's tier (the sender is an admin).
-      const spawn = { label: "slow helper", timeoutSeconds: 120, trustTier: "owner" };
+      const spawn = { label: "slow helper", timeoutSeconds: 120, trustTier: "owner", background: true };
       expect([child.spawn, rerun.spawn]).toEqual([spawn, spawn]);
       // The parent's session took the result once, under the run id it spawned the task as.
       const transcript = (await b.store.readTranscript(key)).map((entry) => JSON.stringify(entry.message.content));
       expect(transcript.filter((text) => text.includes(`run ${child.id}, finished: completed`))).toHaveLength(1);
       expect(transcript.filter((text) => text.includes("[Background sub-agent"))).toHaveLength(1);
+    } finally {
+      gate.open();
+      await a.stop();
+      await b.stop();
+    }
+  }, 60_000);
+
+  it("is run again also when its parent's run was cut off before it ended, and its result reaches the parent once", async () => {
+    // At a, the parent's answer after the spawn takes long: the cut comes while the parent's run is still running.
+    const a = await instance("a", true, "subagent_rerun_parent_cut", true, 20_000);
+    const b = await instance("b", false, "subagent_rerun_parent_cut");
+    try {
+      const { chat, child } = await spawnAtAThenCutAOff(a, b, false);
+      expect((await b.store.getRun(child.parentRunId as string))?.status).toBe("interrupted");
+
+      // Before, a background child whose parent was interrupted too was neither run again nor reported: lost.
+      await vi.waitFor(() => expect(chat()).toContain("Parent got it: slow result"), { timeout: 20_000 });
+      await b.gateway.idle();
+      expect(chat().filter((text) => text === "Parent got it: slow result")).toHaveLength(1);
+      const runs = (await b.store.listRuns({})).filter((run) => run.sessionKey === child.sessionKey);
+      expect(runs.map((run) => run.status).sort()).toEqual(["completed", "interrupted"]);
     } finally {
       gate.open();
       await a.stop();

@@ -122,6 +122,8 @@ export interface RunSpawn {
   readonly timeoutSeconds?: number;
   /** The trust tier of the run that spawned it (the child's tools and limits follow it). */
   readonly trustTier?: "guest" | "trusted" | "owner";
+  /** True for a background spawn: its parent does not wait for it, so the parent's own interruption does not cover it. */
+  readonly background?: boolean;
 }
 
 /** What `startRun` needs. Depth is derived from the parent, never given. */

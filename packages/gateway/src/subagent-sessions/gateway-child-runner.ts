@@ -103,6 +103,7 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
         ...(request.label === undefined ? {} : { label: request.label }),
         ...(request.timeoutSeconds === undefined ? {} : { timeoutSeconds: request.timeoutSeconds }),
         trustTier,
+        ...(request.mode === "background" ? { background: true } : {}),
       };
       const record = await store.startRun({
         id: runId,

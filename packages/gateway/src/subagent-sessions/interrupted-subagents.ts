@@ -2,6 +2,7 @@ import type { SubagentResultPayload } from "../delivery/outbox-payloads.js";
 import { rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry, RunRecord } from "../store/store-types.js";
+import { wasBackgroundChild } from "./background-child.js";
 import { taskRunIdOf } from "./subagent-rerun.js";
 
 /** The status of the note a parent gets when its background sub-agent's instance stopped under it. */
@@ -14,8 +15,8 @@ const INTERRUPTED_TEXT =
 /**
  * Tells the parents of background sub-agents whose runs a takeover interrupted (their instance died or was cut off):
  * a `subagent-result` entry with status `interrupted` into the root session, which its owner takes like a result.
- * Only children whose parent run completed are background ones (a parent waiting for its child ends after it; its
- * own interruption covers the child). Contract: resolves with the entries written (none for root runs).
+ * Only background children are noted (`wasBackgroundChild`: a parent waiting for its child is covered by its own
+ * interruption). Contract: resolves with the entries written (none for root runs).
  */
 export async function noteInterruptedSubagents(
   store: SessionStore,
@@ -25,7 +26,7 @@ export async function noteInterruptedSubagents(
   for (const run of interrupted) {
     if (run.depth === 0 || run.parentRunId === undefined) continue;
     const parent = await store.getRun(run.parentRunId);
-    if (parent?.status !== "completed") continue;
+    if (parent === undefined || !wasBackgroundChild(run, parent)) continue;
     const payload: SubagentResultPayload = {
       childRunId: taskRunIdOf(run.sessionKey, run.id),
       childSessionKey: run.sessionKey,

@@ -6,6 +6,7 @@ import { sessionChatOf } from "../gateway/session-chat.js";
 import { parseSessionKey } from "../session-key/parse-session-key.js";
 import { rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { RunRecord } from "../store/store-types.js";
+import { wasBackgroundChild } from "./background-child.js";
 import { rerunMeta } from "./subagent-rerun.js";
 
 /**
@@ -15,7 +16,7 @@ import { rerunMeta } from "./subagent-rerun.js";
  * task (a late result of the first run and the re-run's are deduped by the task's run id). The re-run runs with the
  * first run's stored spawn settings: its label, its time limit and the trust tier of the run that spawned it (a run
  * stored before these were kept runs as a guest, with the default limit). Runs that are not background sub-agents (root runs; children whose parent
- * still waited for them) are left alone. Contract: never rejects; resolves with the background sub-agent runs it could
+ * still waited for them) are left alone; a background one runs again also when its parent's run was interrupted too. Contract: never rejects; resolves with the background sub-agent runs it could
  * not run again (a root session owned elsewhere or gone, no such sub-agent configured here, no stored task, or a
  * limit refused it) — their parents are to be told they were interrupted.
  */
@@ -28,7 +29,7 @@ export async function rerunInterruptedSubagents(
     if (run.depth === 0 || run.parentRunId === undefined) continue;
     try {
       const parent = await ctx.store.getRun(run.parentRunId);
-      if (parent?.status !== "completed") continue;
+      if (parent === undefined || !wasBackgroundChild(run, parent)) continue;
       const refusal = await rerun(ctx, run, parent);
       if (refusal === undefined) continue;
       ctx.logger.warn(

@@ -88,6 +88,8 @@ export interface ChildRunRequest {
   label?: string;
   /** The time limit the child runs under (the spawn's, or the default), in seconds; the runner may keep it. */
   timeoutSeconds?: number;
+  /** How it was spawned: `background` when its parent does not wait for it (its result comes as a message later). */
+  mode?: "wait" | "background";
   /** The child's visible tools (deny-lists already removed). */
   tools: AnyAgentTool[];
   /** Must be installed on the child's loop: the depth deny-lists and the caller's policies. */

@@ -185,6 +185,7 @@ export function createSubagents(options: SubagentsOptions): Subagents {
           task: args.task,
           ...label,
           timeoutSeconds,
+          mode: args.mode,
           tools: allowed,
           preDispatchPolicies: [depthPolicy, ...(options.childPolicies ?? [])],
           signal: controller.signal,
