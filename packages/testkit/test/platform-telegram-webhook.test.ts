@@ -44,3 +44,52 @@ describe("fake Telegram webhook delivery", () => {
     expect(texts).toEqual(["via webhook"]);
   });
 });
+
+/** A webhook that answers the given statuses in turn (then 200), recording each update_id it was posted. */
+async function webhookAnswering(statuses: number[]): Promise<{ url: string; posted: number[] }> {
+  const posted: number[] = [];
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      posted.push((JSON.parse(Buffer.concat(chunks).toString()) as { update_id: number }).update_id);
+      res.writeHead(statuses.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/telegram`, posted };
+}
+
+describe("fake Telegram webhook retry, as Telegram posts an unacknowledged update again", () => {
+  it("posts the same update_id again after a 5xx until the webhook acknowledges it", async () => {
+    fake = await startFakeTelegram({ webhookRetry: { attempts: 3, delayMs: 20 } });
+    const hook = await webhookAnswering([500, 503]);
+    await new Bot(fake.token, { client: { apiRoot: fake.apiRoot } }).api.setWebhook(hook.url);
+
+    const delivery = await fake.injectDm({ text: "hello" });
+
+    expect(delivery).toMatchObject({ ok: true, status: 200 });
+    expect(hook.posted).toHaveLength(3);
+    expect(new Set(hook.posted).size).toBe(1);
+  });
+
+  it("gives up after the configured attempts and settles with the last answer", async () => {
+    fake = await startFakeTelegram({ webhookRetry: { attempts: 2, delayMs: 20 } });
+    const hook = await webhookAnswering([500, 500, 502, 500]);
+    await new Bot(fake.token, { client: { apiRoot: fake.apiRoot } }).api.setWebhook(hook.url);
+
+    const delivery = await fake.injectDm({ text: "hello" });
+
+    expect(delivery).toMatchObject({ ok: false, status: 502 });
+    expect(hook.posted).toHaveLength(3);
+  });
+
+  it("without the option settles with the first answer", async () => {
+    fake = await startFakeTelegram();
+    const hook = await webhookAnswering([500]);
+    await new Bot(fake.token, { client: { apiRoot: fake.apiRoot } }).api.setWebhook(hook.url);
+
+    expect(await fake.injectDm({ text: "hello" })).toMatchObject({ ok: false, status: 500 });
+    expect(hook.posted).toHaveLength(1);
+  });
+});
