@@ -1,12 +1,14 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { type FakeLlmServer, startFakeAnthropic } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Issue 17's promise to a developer who wants a Telegram bot: packing the packages and installing them outside the
-// workspace brings grammy and neither discord.js nor @slack/bolt. Needs the packages built (`npm test` builds first)
+// workspace brings grammy and neither discord.js nor @slack/bolt. Issue 31's: a program on one model provider installs
+// only that provider's SDK (the SDKs are optional peer dependencies of @chorus/providers; this one uses Anthropic). Needs the packages built (`npm test` builds first)
 // and the npm registry for third-party dependencies (npm's cache makes a second run quick).
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
@@ -30,12 +32,17 @@ beforeAll(async () => {
   tarballs = readdirSync(packs).map((file) => join(packs, file));
   const app = join(folder, "app");
   mkdirSync(app);
-  const dependencies = Object.fromEntries(
+  const dependencies: Record<string, string> = Object.fromEntries(
     tarballs.map((file) => {
       const name = /^chorus-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file.split("/").at(-1) ?? "")?.[1] ?? file;
       return [`@chorus/${name}`, `file:${file}`];
     }),
   );
+  // The one model SDK this program uses, as its README tells it to add (the version @chorus/providers asks for).
+  const providers = JSON.parse(readFileSync(join(root, "packages", "providers", "package.json"), "utf8")) as {
+    peerDependencies: Record<string, string>;
+  };
+  dependencies["@anthropic-ai/sdk"] = providers.peerDependencies["@anthropic-ai/sdk"] ?? "";
   writeFileSync(
     join(app, "package.json"),
     JSON.stringify({ name: "telegram-only", private: true, type: "module", dependencies }),
@@ -47,9 +54,18 @@ beforeAll(async () => {
   });
 }, INSTALL_TIMEOUT_MS + 60_000);
 
-afterAll(() => {
+let anthropic: FakeLlmServer | undefined;
+
+afterAll(async () => {
+  await anthropic?.close();
   if (folder !== "") rmSync(folder, { recursive: true, force: true });
 });
+
+/** Bytes under `dir`, files only (what the install put on disk). */
+async function bytesUnder(dir: string): Promise<number> {
+  const { stdout } = await run("du", ["-sb", dir]);
+  return Number(stdout.split("\t")[0]);
+}
 
 describe("a Telegram-only program installed from the packed packages, outside the workspace", () => {
   it("packs every package it needs, with workspace:* rewritten to real versions", async () => {
@@ -77,6 +93,39 @@ describe("a Telegram-only program installed from the packed packages, outside th
     expect(existsSync(join(modules, "discord.js"))).toBe(false);
     expect(existsSync(join(modules, "@discordjs"))).toBe(false);
     expect(existsSync(join(modules, "@slack", "bolt"))).toBe(false);
+  });
+
+  it("has the Anthropic SDK it asked for and not openai, and calls a model through it", async () => {
+    const modules = join(folder, "app", "node_modules");
+    expect(existsSync(join(modules, "@anthropic-ai", "sdk", "package.json"))).toBe(true);
+    expect(existsSync(join(modules, "openai"))).toBe(false);
+    console.log(`Telegram + Anthropic program: node_modules ${((await bytesUnder(modules)) / 1e6).toFixed(1)} MB`);
+
+    anthropic = await startFakeAnthropic();
+    anthropic.enqueue([{ type: "text", text: "hello from claude" }]);
+    const script = join(folder, "app", "call-models.mjs");
+    writeFileSync(
+      script,
+      [
+        'import { anthropicStreamFn, builtinModels, openAIStreamFn } from "@chorus/providers";',
+        "const ask = async (streamFn, id) => {",
+        "  const model = builtinModels.find((m) => m.id === id);",
+        '  const stream = streamFn(model, { messages: [{ role: "user", content: "hi", timestamp: 1 }] });',
+        "  for await (const _ of stream);",
+        "  const message = await stream.result();",
+        '  return message.stopReason === "error" ? { error: message.errorMessage } : { text: message.content.map((c) => c.text).join("") };',
+        "};",
+        `const claude = await ask(anthropicStreamFn({ apiKey: "sk-ant-test", baseUrl: ${JSON.stringify(anthropic.url)} }), "claude-sonnet-4-6");`,
+        'const gpt = await ask(openAIStreamFn({ apiKey: "sk-test", baseUrl: "http://127.0.0.1:9" }), "gpt-4.1");',
+        "console.log(JSON.stringify({ claude, gpt }));",
+      ].join("\n"),
+    );
+    const { stdout } = await run(process.execPath, [script], { cwd: join(folder, "app"), timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({
+      claude: { text: "hello from claude" },
+      // The provider that was not installed says so, and how to install it (no request is made).
+      gpt: { error: expect.stringContaining("npm install openai") },
+    });
   });
 
   it("runs an ESM program that builds a Gateway with a Telegram channel and a SQLite store, on the toolchain's Node", async () => {

@@ -28,4 +28,5 @@ export { type OpenAIProviderOptions, openAIStreamFn } from "./openai/openai-stre
 export { type ProviderStreamFnOptions, providerStreamFn } from "./provider-stream-fn.js";
 export { type ScriptedProviderOptions, scriptedModel, scriptedProvider } from "./scripted/scripted-provider.js";
 export type { Chunking } from "./scripted/tokenize-turn.js";
+export { MissingSdkError, sdkLoader } from "./sdk/load-sdk.js";
 export type { StreamLimits } from "./stream/run-provider-stream.js";

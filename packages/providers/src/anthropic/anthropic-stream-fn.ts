@@ -1,6 +1,7 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { StreamFn } from "@chorus/core";
 import type { ThinkingHandoff } from "../handoff/prepare-messages.js";
+import { sdkLoader } from "../sdk/load-sdk.js";
 import { runProviderStream, type StreamLimits } from "../stream/run-provider-stream.js";
 import { SdkClientCache } from "../stream/sdk-client-cache.js";
 import { consumeAnthropicEvents } from "./anthropic-events.js";
@@ -31,6 +32,11 @@ const AUTH_HINT = "ANTHROPIC_API_KEY (or the apiKey option; ANTHROPIC_AUTH_TOKEN
  * (whatever its ANTHROPIC_OPEN_TELEMETRY* variables say): the agent loop's `chat` span is the one GenAI span of a model
  * call, so a backend summing `gen_ai.usage.*` counts each token once, and content follows Chorus's capture setting.
  */
+/** @anthropic-ai/sdk, loaded at the first call (an optional peer dependency). */
+const loadAnthropic = sdkLoader("@anthropic-ai/sdk", "Anthropic", () =>
+  import("@anthropic-ai/sdk").then((sdk) => sdk.default),
+);
+
 export function anthropicStreamFn(providerOptions: AnthropicProviderOptions = {}): StreamFn {
   const clients = new SdkClientCache<Anthropic>();
   return (model, context, options) =>
@@ -46,10 +52,11 @@ export function anthropicStreamFn(providerOptions: AnthropicProviderOptions = {}
         ...providerOptions.headers,
         ...options?.headers,
       };
+      const AnthropicClient = await loadAnthropic();
       const client = clients.get(
         [apiKey, authToken, baseURL, defaultHeaders],
         () =>
-          new Anthropic({
+          new AnthropicClient({
             apiKey: apiKey ?? null,
             authToken: authToken ?? null,
             ...(baseURL ? { baseURL } : {}),

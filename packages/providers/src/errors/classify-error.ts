@@ -41,6 +41,8 @@ export function classifyProviderError(error: unknown, ctx: ClassifyContext): Pro
   const message = cleanMessage(e.message ?? String(error));
   const bodyText = `${message} ${safeJson(e.error)} ${typeof e.code === "string" ? e.code : ""}`;
   if (name === "APIUserAbortError") return base("aborted", "Request was aborted");
+  // A model SDK that is not installed (MissingSdkError): retrying cannot help.
+  if (e.code === "ERR_MODULE_NOT_FOUND") return base("invalid_request", message);
   if (name === "APIConnectionTimeoutError") return base("timeout", `Request timed out: ${message}`);
   if (name === "APIConnectionError") return base("network", `Network error: ${message}`);
   const status = typeof e.status === "number" ? e.status : undefined;

@@ -27,7 +27,7 @@ export function openAIChatStreamFn(providerOptions: OpenAIChatOptions = {}): Str
         : `${model.provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`;
     const authHint = `${keyVar} (or the apiKey option)`;
     return runProviderStream(model, options, providerOptions, authHint, async (run) => {
-      const client = openAIClient(clients, model, options, providerOptions, {
+      const client = await openAIClient(clients, model, options, providerOptions, {
         keyVar,
         needsApiKey: compat.needsApiKey,
         authHint,

@@ -1,5 +1,6 @@
 import type { Model, StreamOptions } from "@chorus/core";
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { sdkLoader } from "../sdk/load-sdk.js";
 import type { SdkClientCache } from "../stream/sdk-client-cache.js";
 
 /** Connection settings shared by the OpenAI providers. */
@@ -9,28 +10,32 @@ export interface OpenAIConnection {
   headers?: Record<string, string>;
 }
 
+/** openai, loaded at the first call (an optional peer dependency). */
+const loadOpenAI = sdkLoader("openai", "OpenAI", () => import("openai").then((sdk) => sdk.default));
+
 /**
  * The SDK client for one call, taken from `clients` when a call with the same key, base URL and headers made one.
  * Contract: SDK retries are off; a missing key throws a 401-shaped error naming `authHint`, which the classifier
  * turns into an `auth` failure.
  */
-export function openAIClient(
+export async function openAIClient(
   clients: SdkClientCache<OpenAI>,
   model: Model,
   options: StreamOptions | undefined,
   connection: OpenAIConnection,
   env: { keyVar: string; needsApiKey: boolean; authHint: string },
-): OpenAI {
+): Promise<OpenAI> {
   const apiKey = options?.apiKey ?? connection.apiKey ?? process.env[env.keyVar];
   if (!apiKey && env.needsApiKey) {
     throw Object.assign(new Error(`No API key. Set ${env.authHint}.`), { status: 401 });
   }
   const baseURL = connection.baseUrl ?? model.baseUrl;
   const defaultHeaders = { ...connection.headers, ...options?.headers };
+  const OpenAIClient = await loadOpenAI();
   return clients.get(
     [apiKey, baseURL, defaultHeaders],
     () =>
-      new OpenAI({
+      new OpenAIClient({
         // Local servers ignore the key, but the SDK insists on one.
         apiKey: apiKey ?? "not-needed",
         ...(baseURL ? { baseURL } : {}),

@@ -24,7 +24,7 @@ export function openAIResponsesStreamFn(providerOptions: OpenAIResponsesOptions 
   const clients = new SdkClientCache<OpenAI>();
   return (model, context, options) =>
     runProviderStream(model, options, providerOptions, AUTH_HINT, async (run) => {
-      const client = openAIClient(clients, model, options, providerOptions, {
+      const client = await openAIClient(clients, model, options, providerOptions, {
         keyVar: "OPENAI_API_KEY",
         needsApiKey: true,
         authHint: AUTH_HINT,
