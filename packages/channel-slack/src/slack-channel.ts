@@ -189,87 +189,6 @@ export class SlackChannel implements Channel {
     };
     const logLevel = bolt.LogLevel.ERROR;
     const logger = forwardingSlackLogger(options.onError, logLevel);
-    const app =
-      options.mode === "socket"
-        ? new bolt.App({
-            token: options.botToken,
-            logger,
-            convoStore: false,
-            clientOptions: appClientOptions,
-            receiver: new bolt.SocketModeReceiver({
-              appToken: options.appToken ?? "",
-              logger,
-              installerOptions: {
-                clientOptions: {
-                  ...clientOptions,
-                  timeout,
-                  retryConfig: reconnectRetries(options.reconnectMaxDelayMs ?? 30_000),
-                },
-              },
-              ...(options.clientPingTimeoutMs === undefined ? {} : { clientPingTimeout: options.clientPingTimeoutMs }),
-            }),
-          })
-        : new bolt.App({
-            token: options.botToken,
-            signingSecret: options.signingSecret ?? "",
-            // Ack an event only once the gateway stored it: an ack before that loses the event if this process dies
-            // in between (Slack does not send it again), and lets a chat's next message overtake it.
-            processBeforeResponse: true,
-            logger,
-            // Bolt's conversation store keeps state per conversation for every event; the gateway keeps its own.
-            convoStore: false,
-            clientOptions: appClientOptions,
-          });
-    this.#app.hold(app);
-    const deliverInbound = inboundDelivery(sink, options.onError);
-    const deliver = async (inbound: InboundMessage | undefined, asked = true): Promise<void> => {
-      if (inbound !== undefined && asked && inbound.interaction === undefined) this.#rememberAsked(inbound);
-      await deliverInbound(inbound);
-    };
-    // HTTP Events: an event is acked only once stored, and one answered non-2xx (Bolt's 500 for a listener's error)
-    // is sent again by Slack — so one that could not be stored is refused rather than acked. Socket Mode acks first.
-    const deliverEvent = (inbound: InboundMessage | undefined): Promise<void> =>
-      deliver(inbound === undefined || options.mode === "socket" ? inbound : { ...inbound, platformRedelivers: true });
-    app.message(async ({ message, body }) => {
-      const self = this.#self;
-      if (self === undefined) return;
-      const event = message as SlackMessageEvent;
-      const envelope = body as SlackEventEnvelope;
-      if (!this.#wants(event, self)) return;
-      await deliverEvent(normaliseSlackEvent(event, envelope, self, this.#now()));
-    });
-    app.event("app_mention", async ({ event, body }) => {
-      const self = this.#self;
-      // With respondToAllMessages the same words also arrive as a `message` event; deliver them once.
-      if (self === undefined || options.respondToAllMessages === true) return;
-      await deliverEvent(
-        normaliseSlackEvent(event as SlackMessageEvent, body as SlackEventEnvelope, self, this.#now()),
-      );
-    });
-    for (const name of SLACK_SLASH_COMMANDS) {
-      app.command(name, async ({ command, ack, respond }) => {
-        // Slack wants the ack within 3 s; the answer follows through the response_url.
-        await ack();
-        await deliver(normaliseSlackCommand(command as SlackSlashCommandPayload, respond, this.accountId, this.#now()));
-      });
-    }
-    // A button press: acked at once (Slack shows an error after 3 s), then handled as a message from the presser.
-    app.action({ type: "block_actions", action_id: SLACK_BUTTON_ACTION_ID }, async ({ ack, body, action }) => {
-      await ack();
-      const self = this.#self;
-      if (self === undefined) return;
-      const press = normaliseSlackButtonPress(
-        body as SlackBlockActionBody,
-        action as SlackPressedButton,
-        self,
-        this.#now(),
-      );
-      // Not remembered as the asked message: a press has no Slack message of its own to put the working reaction on.
-      await deliver(press, false);
-    });
-    app.error(async (error) => {
-      options.onError?.(error);
-    });
     await this.#app.connect(
       async () => {
         // One try, not the WebClient's default ten retries over about 30 minutes: an unreachable Slack fails the start
@@ -283,6 +202,98 @@ export class SlackChannel implements Channel {
         if (typeof auth.user_id !== "string")
           throw new ChannelError("forbidden", "slack auth.test returned no user_id");
         this.#self = { accountId: this.accountId, botUserId: auth.user_id };
+        const botIds = { botUserId: auth.user_id, ...(typeof auth.bot_id === "string" ? { botId: auth.bot_id } : {}) };
+        // Built once the probe knows the bot's ids: given them, Bolt makes no auth.test of its own — it would start one in
+        // its constructor and, with Slack unreachable, leave it to reject unhandled (which ends the process).
+        const app =
+          options.mode === "socket"
+            ? new bolt.App({
+                token: options.botToken,
+                ...botIds,
+                logger,
+                convoStore: false,
+                clientOptions: appClientOptions,
+                receiver: new bolt.SocketModeReceiver({
+                  appToken: options.appToken ?? "",
+                  logger,
+                  installerOptions: {
+                    clientOptions: {
+                      ...clientOptions,
+                      timeout,
+                      retryConfig: reconnectRetries(options.reconnectMaxDelayMs ?? 30_000),
+                    },
+                  },
+                  ...(options.clientPingTimeoutMs === undefined
+                    ? {}
+                    : { clientPingTimeout: options.clientPingTimeoutMs }),
+                }),
+              })
+            : new bolt.App({
+                token: options.botToken,
+                ...botIds,
+                signingSecret: options.signingSecret ?? "",
+                // Ack an event only once the gateway stored it: an ack before that loses the event if this process dies
+                // in between (Slack does not send it again), and lets a chat's next message overtake it.
+                processBeforeResponse: true,
+                logger,
+                // Bolt's conversation store keeps state per conversation for every event; the gateway keeps its own.
+                convoStore: false,
+                clientOptions: appClientOptions,
+              });
+        this.#app.hold(app);
+        const deliverInbound = inboundDelivery(sink, options.onError);
+        const deliver = async (inbound: InboundMessage | undefined, asked = true): Promise<void> => {
+          if (inbound !== undefined && asked && inbound.interaction === undefined) this.#rememberAsked(inbound);
+          await deliverInbound(inbound);
+        };
+        // HTTP Events: an event is acked only once stored, and one answered non-2xx (Bolt's 500 for a listener's error)
+        // is sent again by Slack — so one that could not be stored is refused rather than acked. Socket Mode acks first.
+        const deliverEvent = (inbound: InboundMessage | undefined): Promise<void> =>
+          deliver(
+            inbound === undefined || options.mode === "socket" ? inbound : { ...inbound, platformRedelivers: true },
+          );
+        app.message(async ({ message, body }) => {
+          const self = this.#self;
+          if (self === undefined) return;
+          const event = message as SlackMessageEvent;
+          const envelope = body as SlackEventEnvelope;
+          if (!this.#wants(event, self)) return;
+          await deliverEvent(normaliseSlackEvent(event, envelope, self, this.#now()));
+        });
+        app.event("app_mention", async ({ event, body }) => {
+          const self = this.#self;
+          // With respondToAllMessages the same words also arrive as a `message` event; deliver them once.
+          if (self === undefined || options.respondToAllMessages === true) return;
+          await deliverEvent(
+            normaliseSlackEvent(event as SlackMessageEvent, body as SlackEventEnvelope, self, this.#now()),
+          );
+        });
+        for (const name of SLACK_SLASH_COMMANDS) {
+          app.command(name, async ({ command, ack, respond }) => {
+            // Slack wants the ack within 3 s; the answer follows through the response_url.
+            await ack();
+            await deliver(
+              normaliseSlackCommand(command as SlackSlashCommandPayload, respond, this.accountId, this.#now()),
+            );
+          });
+        }
+        // A button press: acked at once (Slack shows an error after 3 s), then handled as a message from the presser.
+        app.action({ type: "block_actions", action_id: SLACK_BUTTON_ACTION_ID }, async ({ ack, body, action }) => {
+          await ack();
+          const self = this.#self;
+          if (self === undefined) return;
+          const press = normaliseSlackButtonPress(
+            body as SlackBlockActionBody,
+            action as SlackPressedButton,
+            self,
+            this.#now(),
+          );
+          // Not remembered as the asked message: a press has no Slack message of its own to put the working reaction on.
+          await deliver(press, false);
+        });
+        app.error(async (error) => {
+          options.onError?.(error);
+        });
         if (options.mode === "socket") {
           await app.start();
         } else {
