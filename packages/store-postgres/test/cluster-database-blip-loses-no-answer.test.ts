@@ -51,7 +51,8 @@ async function instance(name: string, schema: string, leaseMs: number): Promise<
     schema,
     connectTimeoutMs: 1000,
     queryTimeoutMs: 2000,
-    cluster: { instanceId: name, leaseMs, sweepMs: 1000 },
+    // A reply in flight at an instance that loses its sessions waits 10 s for its sender to record it sent.
+    cluster: { instanceId: name, leaseMs, sweepMs: 1000, unknownOutcomeGraceMs: 10_000 },
     onWarning: () => {},
   });
   const channel = new TestChannel({ id: "test", accountId: "main" });

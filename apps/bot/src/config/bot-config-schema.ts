@@ -347,7 +347,7 @@ export const botConfigSchema = z.strictObject({
         leaseMs: z.int().min(300).max(300_000).optional(),
         /**
          * In a cluster: how long a reply whose send was under way at an instance that lost its sessions waits before
-         * the new owner sends it again (meanwhile its sender, if only cut off, records it sent). Default 10000.
+         * the new owner sends it again (meanwhile its sender, if only cut off, records it sent). Default 0.
          */
         unknownOutcomeGraceMs: z.int().min(0).max(600_000).optional(),
       }),

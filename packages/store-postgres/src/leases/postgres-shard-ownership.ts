@@ -38,16 +38,17 @@ export interface ClusterOptions {
   /**
    * How long a reply that was being sent when its instance lost the session waits before the new owner sends it again
    * (its outcome unknown). Meanwhile the instance that sent it may still record it sent — one cut off from the
-   * database, not dead — and then it is not sent twice. Default 10 000 ms.
+   * database, not dead — and then it is not sent twice. Default 0: sent again at once (marked as a resend); 10 000
+   * makes a cut of up to ~13 s exactly-once, at the cost of a crashed instance's chat waiting that long.
    */
   unknownOutcomeGraceMs?: number;
 }
 
 /**
- * How long the new owner waits by default before resending a reply whose send was under way at the old owner: an
- * instance cut off from the database for up to ~this plus its lease records it sent once it is back.
+ * How long the new owner waits by default before resending a reply whose send was under way at the old owner: none.
+ * Waiting trades a dead instance's chats' latency for no duplicate after a database blip; the operator chooses it.
  */
-export const DEFAULT_UNKNOWN_OUTCOME_GRACE_MS = 10_000;
+export const DEFAULT_UNKNOWN_OUTCOME_GRACE_MS = 0;
 
 /**
  * How long a lease lasts unrenewed by default: a killed instance's sessions move within it (plus a claim's round
