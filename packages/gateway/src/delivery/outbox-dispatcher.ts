@@ -80,6 +80,8 @@ export class OutboxDispatcher {
   #ticking = false;
   #recovered: Promise<void> | undefined;
   #started = false;
+  /** Set by `stop` until the next `start`: what is handed over meanwhile is left pending, unsent, for whoever is next. */
+  #stopped = false;
   /** Entries handed to `deliver` before `start`, in order. */
   #held: OutboxEntry[] = [];
   /** Per reply entry handed to `deliver` with `onFirstChunk`: told once its first chunk reached the platform. */
@@ -168,6 +170,7 @@ export class OutboxDispatcher {
   async start(): Promise<void> {
     await this.recover();
     if (this.#started) return;
+    this.#stopped = false;
     const due = await this.#claimDue();
     this.#started = true;
     const held = this.#held;
@@ -179,14 +182,34 @@ export class OutboxDispatcher {
   }
 
   /**
-   * Stops polling and sending. Contract: waits for deliveries under way; entries handed to `deliver` afterwards are
-   * held (claimed, so the next process's recovery sends them).
+   * Stops polling and sending. Contract: waits for deliveries under way; entries handed to `deliver` meanwhile or
+   * afterwards (until the next `start`) are left pending, never sent here — not as sends of an unknown outcome.
    */
   async stop(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#started = false;
+    this.#stopped = true;
     await Promise.all(this.#chains.values());
+    await this.#releaseHeld();
+  }
+
+  /**
+   * Entries handed over while stopping (a turn's commit claimed them) were never sent: back to pending, so whoever
+   * sends them next — the next owner, the next start — sends them as they are, not as resends of an unknown outcome.
+   * Left claimed (a crash's case) when the store does not take it.
+   */
+  async #releaseHeld(): Promise<void> {
+    const held = this.#held;
+    this.#held = [];
+    for (const entry of held) await this.#unclaim(entry);
+  }
+
+  async #unclaim(entry: OutboxEntry): Promise<void> {
+    this.#inHand.delete(entry.id);
+    await this.#options.store
+      .markOutboxFailed(entry.id, { error: "not sent: its instance stopped first", retryAt: this.#now() })
+      .catch(() => {});
   }
 
   /** Delivers due entries once (nothing before `start`). Contract: returns how many were claimed. */
@@ -291,6 +314,11 @@ export class OutboxDispatcher {
       entries.map(async (entry) => {
         // Already being delivered here (a poll reclaimed it first): that delivery sends it, once.
         if (entry.status === "in-flight" && this.#inHand.has(entry.id)) return;
+        // Stopped: left to whoever sends next, as never sent (a claim by its commit is undone).
+        if (this.#stopped) {
+          if (entry.status === "in-flight") await this.#unclaim(entry);
+          return;
+        }
         const claimed = entry.status === "in-flight" ? entry : await this.#options.store.claimOutboxEntry(entry.id);
         if (claimed === undefined) return;
         // Before `start` the channels may not be able to send yet: the entry waits (claimed; a crash requeues it).
