@@ -16,6 +16,7 @@ import {
   ClientSlot,
   EditBudget,
   inboundDelivery,
+  isMessageNotStored,
   requireOption,
 } from "@chorus/gateway";
 import type { App } from "@slack/bolt";
@@ -37,6 +38,9 @@ import {
 } from "./slack-inbound.js";
 import { forwardingSlackLogger } from "./slack-logger.js";
 import { slackWebFetch } from "./slack-web-fetch.js";
+
+/** Thrown for an event that reaches a stopping HTTP-mode channel: answered 500, so Slack sends it again. */
+const STOPPING = new ChannelError("network", "the Slack channel is stopping");
 
 /** Options of one Slack app, one workspace install (with `accountId`, `onError` and `now` of ChannelAccountOptions). */
 export interface SlackChannelOptions extends ChannelAccountOptions {
@@ -148,6 +152,8 @@ export class SlackChannel implements Channel {
   readonly #app = new ClientSlot<App>("slack", toSlackChannelError);
   #self: SlackSelf | undefined;
   #eventsUrl: string | undefined;
+  /** HTTP mode: the events server, whose kept-open connections a stop closes at once. */
+  #server: Server | undefined;
 
   constructor(options: SlackChannelOptions) {
     requireOption("slack", "accountId", options.accountId);
@@ -252,9 +258,15 @@ export class SlackChannel implements Channel {
           deliver(
             inbound === undefined || options.mode === "socket" ? inbound : { ...inbound, platformRedelivers: true },
           );
+        // An event reaching a channel that is stopping (over a connection kept open) is refused, not acked and dropped:
+        // Slack sends it again, to another instance behind a balancer.
+        const stopping = (): undefined => {
+          if (options.mode === "http") throw STOPPING;
+          return undefined;
+        };
         app.message(async ({ message, body }) => {
           const self = this.#self;
-          if (self === undefined) return;
+          if (self === undefined) return stopping();
           const event = message as SlackMessageEvent;
           const envelope = body as SlackEventEnvelope;
           if (!this.#wants(event, self)) return;
@@ -263,7 +275,8 @@ export class SlackChannel implements Channel {
         app.event("app_mention", async ({ event, body }) => {
           const self = this.#self;
           // With respondToAllMessages the same words also arrive as a `message` event; deliver them once.
-          if (self === undefined || options.respondToAllMessages === true) return;
+          if (self === undefined) return stopping();
+          if (options.respondToAllMessages === true) return;
           await deliverEvent(
             normaliseSlackEvent(event as SlackMessageEvent, body as SlackEventEnvelope, self, this.#now()),
           );
@@ -292,6 +305,9 @@ export class SlackChannel implements Channel {
           await deliver(press, false);
         });
         app.error(async (error) => {
+          // Bolt wraps a listener's error; rethrown, a refusal makes Bolt answer 500 so Slack sends the event again.
+          const cause = (error as { original?: unknown }).original ?? error;
+          if (isMessageNotStored(cause) || cause === STOPPING) throw cause;
           options.onError?.(error);
         });
         if (options.mode === "socket") {
@@ -299,6 +315,7 @@ export class SlackChannel implements Channel {
         } else {
           const host = options.host ?? "127.0.0.1";
           const server = (await app.start({ port: options.port ?? 0, host })) as Server;
+          this.#server = server;
           this.#eventsUrl = `http://${host}:${(server.address() as AddressInfo).port}/slack/events`;
         }
       },
@@ -308,12 +325,18 @@ export class SlackChannel implements Channel {
 
   async stop(): Promise<void> {
     const app = this.#app.release();
+    const server = this.#server;
+    this.#server = undefined;
+    // Bolt's stop closes the server, which waits for its kept-open connections (a balancer's) to go idle — while events
+    // keep coming over them. Closed at once: a request under way is answered by no one, and Slack sends it again.
+    const stopped = app?.stop().catch(() => undefined);
+    server?.closeAllConnections();
     this.#self = undefined;
     this.#eventsUrl = undefined;
     this.#working.clear();
     this.#lastAsked.clear();
     this.#budget.clear();
-    await app?.stop().catch(() => undefined);
+    await stopped;
   }
 
   async send(target: SendTarget, outbound: OutboundMessage): Promise<SentMessage> {

@@ -1,4 +1,4 @@
-import { ChannelOptionsError } from "@chorus/gateway";
+import { ChannelOptionsError, type InboundMessage, MessageNotStoredError } from "@chorus/gateway";
 import { InboundCollector } from "@chorus/gateway/testing";
 import { type FakeSlack, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -47,6 +47,26 @@ describe("Slack channel in HTTP mode", () => {
     await fake.injectDm({ text: "genuine" });
     await inbox.byText("genuine");
     expect(inbox.messages.map((m) => m.text)).toEqual(["genuine"]);
+  });
+
+  it("answers 500 to an event the gateway could not store, so that Slack sends it again", async () => {
+    const fake = cleanup.track(await startFakeSlack({ mode: "http" }));
+    const channel = cleanup.track(slackChannelOn(fake, { accountId: "sl-http" }));
+    const stored: InboundMessage[] = [];
+    let storeIsDown = true;
+    await channel.start(async (message) => {
+      if (storeIsDown) throw new MessageNotStoredError(new Error("database unreachable"));
+      stored.push(message);
+    });
+    fake.setEventsUrl(channel.eventsUrl ?? "");
+    const refused = await fake.injectDm({ text: "while the store is down" });
+    expect(refused).toMatchObject({ ok: false, status: 500 });
+    expect(stored).toEqual([]);
+
+    storeIsDown = false;
+    const again = await fake.redeliver(refused.item.event_id, "http_error");
+    expect(again).toMatchObject({ ok: true, status: 200 });
+    expect(stored.map((message) => message.text)).toEqual(["while the store is down"]);
   });
 
   it("needs the signing secret in HTTP mode and the app token in Socket Mode", () => {

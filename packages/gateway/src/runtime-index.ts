@@ -58,6 +58,7 @@ export { inboundUserMessage } from "./gateway/inbound-user-message.js";
 export { RESTART_TOOL_RESULT } from "./gateway/restart-repair.js";
 export { SessionRateCap } from "./gateway/session-rate-cap.js";
 export type { SessionChat } from "./gateway/session-runtime-deps.js";
+export { DEFAULT_TURN_START_RETRY, type TurnStartRetryOptions } from "./gateway/turn-start-retry.js";
 export {
   HOUSEKEEPING_DEFAULTS,
   type HousekeepingSweep,

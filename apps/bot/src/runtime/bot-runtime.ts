@@ -259,6 +259,7 @@ export class BotRuntime {
     this.#channelRetry = undefined;
     this.#logger.info({ graceMs: this.#config.shutdownGraceMs }, "shutting down: finishing running turns");
     for (const webchat of this.#channels.webchats()) webchat.stopIntake();
+    this.#channels.closing();
     const gateway = this.#gateway;
     this.#gateway = undefined;
     if (gateway !== undefined) await gateway.stop(this.#config.shutdownGraceMs);

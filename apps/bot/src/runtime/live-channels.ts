@@ -109,6 +109,11 @@ export class LiveChannels {
     for (const { channel } of this.#live.values()) await channel.stop();
   }
 
+  /** The bot is shutting down: messages that arrive once the Gateway let go are refused where the platform redelivers. */
+  closing(): void {
+    for (const { channel } of this.#live.values()) channel.closing();
+  }
+
   /** Closes every platform connection. */
   async closeAll(): Promise<void> {
     for (const [key, { channel }] of this.#live) {

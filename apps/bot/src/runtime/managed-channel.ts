@@ -1,11 +1,12 @@
-import type {
-  Channel,
-  ChannelStartContext,
-  InboundMessage,
-  InboundSink,
-  OutboundMessage,
-  SendTarget,
-  SentMessage,
+import {
+  type Channel,
+  type ChannelStartContext,
+  type InboundMessage,
+  type InboundSink,
+  MessageNotStoredError,
+  type OutboundMessage,
+  type SendTarget,
+  type SentMessage,
 } from "@chorus/gateway";
 
 /**
@@ -13,7 +14,9 @@ import type {
  * disconnecting channels that did not change. The platform connection starts on the first `start` and ends only
  * on `close`; the Gateway's own `stop` just detaches it. While detached, inbound messages wait (in order) for the
  * next Gateway instead of being dropped.
- * Contract: messages held while detached are handed to the next sink in arrival order; `close` drops them.
+ * Contract: messages held while detached are handed to the next sink in arrival order; `close` refuses the ones whose
+ * platform delivers them again (`MessageNotStoredError`: the webhook answers 5xx, so another instance or the next
+ * start gets them) and lets the others go (their platform acked them already, or offers no second delivery).
  */
 export class ManagedChannel implements Channel {
   readonly inner: Channel;
@@ -23,7 +26,8 @@ export class ManagedChannel implements Channel {
   readonly react?: NonNullable<Channel["react"]>;
   #sink: InboundSink | undefined;
   #started = false;
-  #held: { message: InboundMessage; done: () => void }[] = [];
+  #closing = false;
+  #held: { message: InboundMessage; done: () => void; refuse: (error: Error) => void }[] = [];
 
   constructor(inner: Channel) {
     this.inner = inner;
@@ -76,12 +80,24 @@ export class ManagedChannel implements Channel {
     this.#sink = undefined;
   }
 
+  /**
+   * The bot is shutting down (no Gateway will attach again): from now on a message that arrives detached and whose
+   * platform delivers it again is refused at once instead of held until `close`.
+   */
+  closing(): void {
+    this.#closing = true;
+  }
+
   /** Ends the platform connection (the channel was removed from the config, or the bot is shutting down). */
   async close(): Promise<void> {
     this.#sink = undefined;
     const held = this.#held;
     this.#held = [];
-    for (const { done } of held) done();
+    for (const { message, done, refuse } of held) {
+      // Acked now, it would be lost: no Gateway stores it any more.
+      if (message.platformRedelivers === true) refuse(shuttingDown());
+      else done();
+    }
     if (this.#started) {
       this.#started = false;
       await this.inner.stop();
@@ -95,7 +111,13 @@ export class ManagedChannel implements Channel {
   #deliver(message: InboundMessage): Promise<void> {
     const sink = this.#sink;
     if (sink !== undefined) return Promise.resolve(sink(message));
+    if (this.#closing && message.platformRedelivers === true) return Promise.reject(shuttingDown());
     // Held until the next Gateway attaches; the platform sees the delivery finish then (keeps per-chat order).
-    return new Promise<void>((resolve) => this.#held.push({ message, done: resolve }));
+    return new Promise<void>((resolve, reject) => this.#held.push({ message, done: resolve, refuse: reject }));
   }
+}
+
+/** The refusal of a message no Gateway will store: its platform is asked to deliver it again (elsewhere, or later). */
+function shuttingDown(): MessageNotStoredError {
+  return new MessageNotStoredError(new Error("the bot is shutting down"));
 }

@@ -8,7 +8,7 @@ import {
   type StreamFn,
   type StreamOptions,
 } from "@chorus/core";
-import { isSessionStoreError } from "../store/session-store-error.js";
+import { isTransientStoreError } from "../store/session-store-error.js";
 import type { Reservation } from "./budget-ledger.js";
 import type { Spend } from "./spend-window.js";
 
@@ -95,7 +95,7 @@ async function relay(
     });
   } catch (error) {
     // The store away (a database blip) passes: the loop retries the call with its backoff instead of failing the turn.
-    const passing = isSessionStoreError(error, "io") || isSessionStoreError(error, "locked");
+    const passing = isTransientStoreError(error);
     const message = `Budget check failed: ${String(error)}`;
     outer.push({ type: "error", reason: "error", error: failed(model, message, passing ? "network" : undefined) });
     return;

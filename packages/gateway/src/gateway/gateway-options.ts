@@ -20,6 +20,7 @@ import type { SessionStore } from "../store/session-store.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { TitleModel } from "../titles/session-title.js";
 import type { GatewayLogger } from "./gateway-logger.js";
+import type { TurnStartRetryOptions } from "./turn-start-retry.js";
 
 /** Where model ids are looked up (`ModelRegistry` from @chorus/providers fits). */
 export interface ModelCatalog {
@@ -126,6 +127,12 @@ export interface GatewayOptions {
    * the write applied, and a message that is stored is answered, not refused. Default 10 000 ms; 0: told at once.
    */
   inboundWriteRetryMs?: number;
+  /**
+   * How a turn that could not start because the store did not answer (its transcript read failed in a database blip)
+   * is started again: its messages are stored, and the chat's next message is not answered before them. After the
+   * last try the chat is told. Default 8 retries, 250 ms doubling to 5 s (≈ 23 s).
+   */
+  turnStartRetry?: TurnStartRetryOptions;
   /** Extra loop settings for every agent (retry strategy, context, timeouts…). */
   loop?: Omit<
     Partial<AgentLoopConfig>,

@@ -228,6 +228,7 @@ export class Gateway {
       replyMode: options.replyMode ?? "preview",
       typingDelayMs: options.typingDelayMs ?? GATEWAY_DEFAULTS.typingDelayMs,
       turnTimeoutMs: options.turnTimeoutMs ?? GATEWAY_DEFAULTS.turnTimeoutMs,
+      ...(options.turnStartRetry === undefined ? {} : { turnStartRetry: options.turnStartRetry }),
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,

@@ -14,6 +14,7 @@ import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js"
 import type { ChatNotices } from "./chat-notices.js";
 import type { GatewayLogger } from "./gateway-logger.js";
 import type { SessionRuntime } from "./session-runtime.js";
+import type { TurnStartRetryOptions } from "./turn-start-retry.js";
 
 /** Where a session's replies go. */
 export interface SessionChat {
@@ -73,6 +74,8 @@ export interface SessionRuntimeDeps {
   /** How long a turn works before typing shows. */
   typingDelayMs: number;
   turnTimeoutMs: number;
+  /** How a turn that could not start because the store did not answer is started again (default: 8 tries). */
+  turnStartRetry?: TurnStartRetryOptions;
   maxQueued: number;
   collectDebounceMs: number;
   /** Where tool calls waiting for approval are shown in chat and answered. */

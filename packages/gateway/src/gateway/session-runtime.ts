@@ -28,6 +28,7 @@ import { TurnTrace } from "../telemetry/turn-trace.js";
 import { describeError } from "./gateway-logger.js";
 import type { PreparedAgent } from "./prepare-agent.js";
 import type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
+import { turnStartRetryDelay } from "./turn-start-retry.js";
 
 export type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
 
@@ -83,6 +84,8 @@ export class SessionRuntime implements LaneHost {
   /** The turn under way's telemetry: its run takes the turn's `invoke_agent` span from it. */
   #turnTrace: TurnTrace | undefined;
   #turn: Promise<void> | undefined;
+  /** Failed turn starts in a row (the store did not answer); 0 once a turn starts. */
+  #startFailures = 0;
   #modelOverride: string | undefined;
   #groupToolPolicy: unknown;
   /** Subgoal tracking, when the agent's compaction uses a subgoal pruning strategy. */
@@ -260,6 +263,12 @@ export class SessionRuntime implements LaneHost {
     this.dropAgent();
   }
 
+  /** A message whose turn will be started again: it stays out of the history the Agent is built with. */
+  #pendingAgain(item: LaneItem): void {
+    const seq = (item as { seq?: number }).seq;
+    if (seq !== undefined) this.#pendingSeqs.add(seq);
+  }
+
   /** A message given back: it may come again (this instance owning the session again) and is taken then. */
   #forget(item: LaneItem): void {
     const seq = (item as { seq?: number }).seq;
@@ -353,11 +362,24 @@ export class SessionRuntime implements LaneHost {
       // with it. Until then it is live in `deps.runs` only; a crash before that commit leaves nothing of the turn in
       // the store but its unanswered messages, which restart recovery or a takeover answers.
     } catch (error) {
+      const retryInMs = turnStartRetryDelay(error, ++this.#startFailures, deps.turnStartRetry);
+      if (retryInMs !== undefined) {
+        deps.logger.warn(
+          { sessionKey: this.key, error: describeError(error), retryInMs },
+          "could not start a turn (the store did not answer): starting it again",
+        );
+        for (const item of items) this.#pendingAgain(item);
+        // The gateway is not idle while a turn waits to start again.
+        deps.track(this.lane.retryFirst(items, retryInMs));
+        return;
+      }
+      this.#startFailures = 0;
       deps.logger.error({ sessionKey: this.key, error: describeError(error) }, "could not start a turn");
       deps.notice(this.key, this.chat, "Sorry, I could not start working on that. Please try again.");
       this.#turnEnded(items, undefined);
       return;
     }
+    this.#startFailures = 0;
     const starterIds = items.flatMap((item) => (item.senderId === undefined ? [] : [item.senderId]));
     const current: CurrentRun = { runId, cause: undefined, answersSeq, starterIds };
     this.#current = current;

@@ -1,5 +1,5 @@
 import type { SessionStore } from "../store/session-store.js";
-import { isSessionStoreError } from "../store/session-store-error.js";
+import { isTransientStoreError } from "../store/session-store-error.js";
 import type { InboundMessageStored, NewInboundMessage } from "../store/store-types.js";
 
 /** How long a message's failed write is tried again, and how far apart (doubling). */
@@ -32,7 +32,7 @@ export async function settleInboundWrite(
   failure: unknown,
   options: SettleInboundWriteOptions,
 ): Promise<InboundMessageStored | undefined> {
-  if (!transient(failure)) return undefined;
+  if (!isTransientStoreError(failure)) return undefined;
   const deadline = options.now() + options.withinMs;
   let pause = options.firstPauseMs;
   while (options.now() + pause <= deadline) {
@@ -42,15 +42,10 @@ export async function settleInboundWrite(
       const stored = await store.storeInboundMessage(input);
       return stored ?? (await storedEarlier(store, input));
     } catch (error) {
-      if (!transient(error)) return undefined;
+      if (!isTransientStoreError(error)) return undefined;
     }
   }
   return undefined;
-}
-
-/** Only an unreachable or busy store is worth asking again; a write it refused (bad input, fenced) stays refused. */
-function transient(error: unknown): boolean {
-  return isSessionStoreError(error, "io") || isSessionStoreError(error, "locked");
 }
 
 /** The message an earlier write stored (its answer lost): the newest user entry of the session equal to it. */

@@ -30,6 +30,8 @@ export class SessionLane implements AdmissionCandidate {
   #running = false;
   #waiting = false;
   #collectTimer: ReturnType<typeof setTimeout> | undefined;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #retryWaited: (() => void) | undefined;
 
   constructor(host: LaneHost, admission: FairAdmission, options: SessionLaneOptions) {
     this.#host = host;
@@ -41,7 +43,7 @@ export class SessionLane implements AdmissionCandidate {
 
   /** Whether a turn runs or waits for a slot. */
   get busy(): boolean {
-    return this.#running || this.#waiting || this.#collectTimer !== undefined;
+    return this.#running || this.#waiting || this.#collectTimer !== undefined || this.#retryTimer !== undefined;
   }
 
   get running(): boolean {
@@ -88,6 +90,23 @@ export class SessionLane implements AdmissionCandidate {
     });
   }
 
+  /**
+   * Puts the items of a turn that could not start back at the head of the queue, to start again after `delayMs`
+   * (the store did not answer). Contract: nothing of the session runs before them; `clear` takes them out too;
+   * resolves once the pause is over (their turn asked for a slot) or the lane was cleared.
+   */
+  retryFirst(items: readonly LaneItem[], delayMs: number): Promise<void> {
+    this.#queue.unshift(...items);
+    this.#endRetryPause();
+    return new Promise((resolve) => {
+      this.#retryWaited = resolve;
+      this.#retryTimer = setTimeout(() => {
+        this.#endRetryPause();
+        this.#settle();
+      }, delayMs);
+    });
+  }
+
   /** Takes waiting items out of the queue (an autonomous goal's prompt once the goal stops). Contract: how many. */
   withdraw(matches: (item: LaneItem) => boolean): number {
     const before = this.#queue.length;
@@ -99,6 +118,7 @@ export class SessionLane implements AdmissionCandidate {
   clear(): LaneItem[] {
     if (this.#collectTimer !== undefined) clearTimeout(this.#collectTimer);
     this.#collectTimer = undefined;
+    this.#endRetryPause();
     return this.#queue.splice(0);
   }
 
@@ -134,6 +154,13 @@ export class SessionLane implements AdmissionCandidate {
       });
   }
 
+  #endRetryPause(): void {
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#retryWaited?.();
+    this.#retryWaited = undefined;
+  }
+
   #push(item: LaneItem): void {
     this.#queue.push(item);
     while (this.#queue.length > this.#maxQueued) this.#host.dropped(this.#queue.shift()!);
@@ -153,7 +180,7 @@ export class SessionLane implements AdmissionCandidate {
   }
 
   #schedule(): void {
-    if (this.#running || this.#waiting) return;
+    if (this.#running || this.#waiting || this.#retryTimer !== undefined) return;
     if (this.#tasks.length === 0 && (this.#collectTimer !== undefined || this.#queue.length === 0)) return;
     this.#waiting = true;
     this.#admission.request(this);

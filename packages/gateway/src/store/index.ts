@@ -10,5 +10,10 @@ export * from "./core/index.js";
 export { MemorySessionStore, type MemorySessionStoreOptions } from "./memory/memory-session-store.js";
 export { MEMORY_OFF_SETTING, type MemoryMark, memoryMarkFor, parseMemoryMark } from "./memory-mark.js";
 export type { SessionStore, SessionStoreOps, SessionStoreTransaction } from "./session-store.js";
-export { isSessionStoreError, SessionStoreError, type SessionStoreErrorCode } from "./session-store-error.js";
+export {
+  isSessionStoreError,
+  isTransientStoreError,
+  SessionStoreError,
+  type SessionStoreErrorCode,
+} from "./session-store-error.js";
 export type * from "./store-types.js";

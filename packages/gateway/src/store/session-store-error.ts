@@ -50,6 +50,14 @@ export class SessionStoreError extends Error {
   }
 }
 
+/**
+ * True when the store did not answer (unreachable, or busy past its timeout): the same call may go through later.
+ * A call it refused (bad input, fenced, not found) stays refused.
+ */
+export function isTransientStoreError(error: unknown): boolean {
+  return isSessionStoreError(error, "io") || isSessionStoreError(error, "locked");
+}
+
 /** True when `error` is a `SessionStoreError` with `code` (or any code when omitted). */
 export function isSessionStoreError(error: unknown, code?: SessionStoreErrorCode): error is SessionStoreError {
   return error instanceof SessionStoreError && (code === undefined || error.code === code);
