@@ -3,6 +3,7 @@ export * from "./channel/index.js";
 export * from "./channel-kit/index.js";
 export * from "./config/index.js";
 export * from "./events/index.js";
+export * from "./extension/index.js";
 export * from "./goals/index.js";
 export * from "./markup/index.js";
 export * from "./memory/index.js";

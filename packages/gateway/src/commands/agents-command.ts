@@ -2,6 +2,7 @@ import { formatAge, renderFleet } from "../fleet/render-fleet.js";
 import { autonomousGoalButtons } from "../goals/goal-fleet.js";
 import { renderSchedules } from "../schedules/schedule-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
+import { extensionContextOf, renderAgentsSections } from "./extension-commands.js";
 
 /** /agents [info <agentId> | sessions <agentId> | kill <runId>]: the fleet, for admins. */
 export const agentsCommand: CommandDefinition = {
@@ -10,7 +11,8 @@ export const agentsCommand: CommandDefinition = {
   description: "the fleet: agents, sessions and running runs (admins)",
   adminOnly: true,
   ephemeral: true,
-  async run({ host, args, message }) {
+  async run(context) {
+    const { host, args, message } = context;
     const [action, id] = args;
     if (action === "goal") {
       const [, verb, sessionKey] = args;
@@ -21,9 +23,12 @@ export const agentsCommand: CommandDefinition = {
     }
     if (action === undefined) {
       const fleet = await host.fleet();
-      const text = [renderFleet(fleet), "", ...renderSchedules(await host.schedules())].join("\n");
-      return { text, buttons: autonomousGoalButtons(fleet.goals ?? []) };
+      const sections = await renderAgentsSections(host.agentsSections ?? [], host.now());
+      const text = [renderFleet(fleet), "", ...renderSchedules(await host.schedules()), ...sections.lines].join("\n");
+      return { text, buttons: [...autonomousGoalButtons(fleet.goals ?? []), ...sections.buttons] };
     }
+    const section = host.agentsSections?.find((candidate) => candidate.name === action);
+    if (section?.act !== undefined) return section.act(args.slice(1), extensionContextOf(context));
     if (action === "info" && id !== undefined) return (await host.agentInfo(id)) ?? `No agent "${id}".`;
     if (action === "sessions" && id !== undefined) {
       const sessions = await host.agentSessions(id);

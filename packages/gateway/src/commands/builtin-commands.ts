@@ -20,8 +20,9 @@ export const helpCommand: CommandDefinition = {
   usage: "/help",
   description: "list the commands",
   adminOnly: false,
-  async run({ isAdmin }) {
-    return BUILTIN_COMMANDS.filter((command) => isAdmin || !command.adminOnly)
+  async run({ isAdmin, commands }) {
+    return (commands ?? BUILTIN_COMMANDS)
+      .filter((command) => isAdmin || !command.adminOnly)
       .map((command) => `- \`${command.usage}\`: ${command.description}`)
       .join("\n");
   },
@@ -56,16 +57,6 @@ export function placeOf(context: Pick<CommandContext, "message" | "membersMay">)
   return { chatType: context.message.chatType, membersMay: context.membersMay };
 }
 
-/** The builtin commands a sender may use (admin-only ones for admins only), by name. */
-export function visibleCommandNames(isAdmin: boolean): string[] {
-  return BUILTIN_COMMANDS.filter((command) => isAdmin || !command.adminOnly).map((command) => command.name);
-}
-
-/** Whether a name is a builtin command (for the others see `answersUnknownCommand`). */
-export function isBuiltinCommand(name: string): boolean {
-  return BUILTIN_COMMANDS.some((command) => command.name === name);
-}
-
 /**
  * The outcome of running a command; `ephemeral` answers only the sender where the platform can; `buttons` go under
  * the answer where the platform has them.
@@ -85,11 +76,15 @@ export type CommandOutcome =
  * with "not authorised" (the caller logs the attempt); so is a change to a group's shared session (`/model <id>`,
  * `/queue <mode>`, `/memory off`, `/plan`, `/new`, `/compact`) from a member the group does not grant it to
  * (`mayChangeSession`) — `/stop` from such a member stops only what they started. The check is made here, where the
- * command is typed, before anything is forwarded to a session's owner. Contract: `unknown` for a name that is not
- * builtin; a refusal changes nothing.
+ * command is typed, before anything is forwarded to a session's owner. `commands`: the builtins and the extensions'
+ * (default the builtins). Contract: `unknown` for a name that is none of them; a refusal changes nothing.
  */
-export async function runBuiltinCommand(name: string, context: CommandContext): Promise<CommandOutcome> {
-  const command = BUILTIN_COMMANDS.find((candidate) => candidate.name === name);
+export async function runBuiltinCommand(
+  name: string,
+  context: CommandContext,
+  commands: readonly CommandDefinition[] = BUILTIN_COMMANDS,
+): Promise<CommandOutcome> {
+  const command = commands.find((candidate) => candidate.name === name);
   if (command === undefined) return { kind: "unknown" };
   if (command.adminOnly && !context.isAdmin) {
     return { kind: "refused", text: `You are not authorised to use /${name}.`, ephemeral: true };

@@ -3,6 +3,7 @@ import type { UsageView } from "../budgets/usage-view.js";
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { SessionChange } from "../config/session-change-schema.js";
+import type { AgentsSection } from "../extension/index.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalConfig } from "../goals/goal-config.js";
@@ -115,6 +116,8 @@ export interface CommandHost {
    */
   plan?(sessionKey: string, args: readonly string[], by: RunAnswerBy): Promise<string>;
   skills?(agentId: string): readonly { readonly name: string; readonly description: string }[];
+  /** The extensions' sections of `/agents`, in order. */
+  readonly agentsSections?: readonly AgentsSection[];
 }
 
 /** Everything a command handler sees. */
@@ -131,6 +134,8 @@ export interface CommandContext {
   readonly scope: PairingScope;
   readonly args: readonly string[];
   readonly host: CommandHost;
+  /** Every command the sender's gateway runs (builtins, then extensions'), for /help; default the builtins. */
+  readonly commands?: readonly CommandDefinition[];
 }
 
 /** A command's answer with buttons under it (shown where the platform has buttons; each carries a command). */

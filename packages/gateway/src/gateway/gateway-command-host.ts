@@ -84,6 +84,7 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         told,
       ),
     skills: (agentId) => ctx.agents.get(agentId)?.skills ?? [],
+    agentsSections: ctx.extensions.agentsSections,
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
     goal: (request, caller) => {
       if (request.kind === "control") return controlGoalById(ctx, request, caller);

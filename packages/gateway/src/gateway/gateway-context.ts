@@ -3,6 +3,7 @@ import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel } from "../channel/channel-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import type { RegisteredExtensions } from "../extension/index.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayMemory } from "../memory/gateway-memory.js";
@@ -52,6 +53,8 @@ export interface GatewayContext {
   readonly intakeOrder?: StoredIntakeOrder;
   /** Long-term memory, when configured. */
   readonly memory?: GatewayMemory;
+  /** What the extensions add (commands, /agents sections, hooks). */
+  readonly extensions: RegisteredExtensions;
   channelFor(channel: string, accountId: string): Channel | undefined;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

@@ -12,6 +12,7 @@ import type { Skill, SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, T
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import type { GatewayExtension } from "../extension/index.js";
 import type { StoreHousekeepingOptions } from "../housekeeping/store-housekeeper.js";
 import type { GatewayMemoryOptions } from "../memory/gateway-memory-options.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
@@ -133,6 +134,11 @@ export interface GatewayOptions {
    * last try the chat is told. Default 8 retries, 250 ms doubling to 5 s (≈ 23 s).
    */
   turnStartRetry?: TurnStartRetryOptions;
+  /**
+   * Features that plug into the gateway (commands, `/agents` sections, turn hooks, a model-call wrapper, tools,
+   * start and stop), in order: see `GatewayExtension`. Default none.
+   */
+  extensions?: readonly GatewayExtension[];
   /** Extra loop settings for every agent (retry strategy, context, timeouts…). */
   loop?: Omit<
     Partial<AgentLoopConfig>,

@@ -3,11 +3,20 @@ import { ApprovalDesk } from "../approvals/approval-desk.js";
 import { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import { isMessageNotStored, type MessageNotStoredError } from "../channel/message-not-stored-error.js";
+import { BUILTIN_COMMANDS } from "../commands/builtin-commands.js";
 import type { CommandHost } from "../commands/command-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
 import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
+import {
+  type RegisteredExtensions,
+  registerExtensions,
+  runSessionIdle,
+  startExtensions,
+  stopExtensions,
+  wrapStreamFn,
+} from "../extension/index.js";
 import { reportedRuns } from "../fleet/cluster-placement.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
@@ -33,6 +42,7 @@ import { observeGateway } from "../telemetry/gateway-instruments.js";
 import { startInboundTrace } from "../telemetry/inbound-trace.js";
 import { ChatNotices } from "./chat-notices.js";
 import { answerClusterRequest } from "./cluster-request-answers.js";
+import { withExtensionHooks, withExtensionTools } from "./extension-wiring.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
 import { createCommandHost } from "./gateway-command-host.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
@@ -88,6 +98,7 @@ export class Gateway {
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
+  readonly #extensions: RegisteredExtensions;
 
   /** Contract: throws GatewayConfigError for an invalid config or an agent whose model is unknown. */
   constructor(options: GatewayOptions) {
@@ -96,6 +107,11 @@ export class Gateway {
     this.store = options.store;
     this.events = options.events ?? new GatewayEventBus();
     this.#logger = options.logger ?? SILENT_LOGGER;
+    const extensions = registerExtensions(
+      options.extensions ?? [],
+      BUILTIN_COMMANDS.map((command) => command.name),
+    );
+    this.#extensions = extensions;
     const now = options.now ?? Date.now;
     const track = (work: Promise<unknown>): void => this.#track(work);
     const deliver = (entries: readonly OutboxEntry[], onFirstChunk?: () => void): void =>
@@ -162,7 +178,8 @@ export class Gateway {
         ),
     });
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
-    const streamFn = this.#budgets.budgeted(options.streamFn);
+    // Extensions' wrappers sit inside the reservation: every call they pass on is reserved first.
+    const streamFn = this.#budgets.budgeted(wrapStreamFn(extensions, options.streamFn));
     const slots = options.subagentSlots ?? new SubagentSlots();
     const memory =
       options.memory === undefined
@@ -180,21 +197,25 @@ export class Gateway {
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
-        prepareAgent(agent, withMemoryTools(options.agents?.[agent.id], memory), {
-          models: options.models,
-          streamFn,
-          store: this.store,
-          events: this.events,
-          runs: this.runs,
-          logger: this.#logger,
-          now,
-          slots,
-          loop,
-          planMode,
-          // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
-          // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
-          onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
-        }),
+        prepareAgent(
+          agent,
+          withExtensionTools(withMemoryTools(options.agents?.[agent.id], memory), extensions, agent.id),
+          {
+            models: options.models,
+            streamFn,
+            store: this.store,
+            events: this.events,
+            runs: this.runs,
+            logger: this.#logger,
+            now,
+            slots,
+            loop,
+            planMode,
+            // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
+            // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
+            onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
+          },
+        ),
       );
     }
     this.#goals = createGatewayGoalKeeper({
@@ -232,19 +253,24 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
-      turnHooks: withMemoryHooks(
-        {
-          systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
-          turnStarted: (start) => {
-            this.#budgets.turnStarted(start.sessionKey, start.items);
-            this.#goals.turnStarted(start);
+      turnHooks: withExtensionHooks(
+        withMemoryHooks(
+          {
+            systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
+            turnStarted: (start) => {
+              this.#budgets.turnStarted(start.sessionKey, start.items);
+              this.#goals.turnStarted(start);
+            },
+            turnEnded: (end) => {
+              this.#schedules.turnEnded(end);
+              this.#goals.turnEnded(end);
+            },
           },
-          turnEnded: (end) => {
-            this.#schedules.turnEnded(end);
-            this.#goals.turnEnded(end);
-          },
-        },
-        memory,
+          memory,
+        ),
+        extensions,
+        this.#logger,
+        track,
       ),
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
       ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
@@ -254,6 +280,7 @@ export class Gateway {
       agents: this.#agents,
       idleEvictMs: options.idleEvictMs ?? GATEWAY_DEFAULTS.idleEvictMs,
       runtimeDeps: () => deps,
+      onEvicted: (session) => track(runSessionIdle(extensions, session, this.#logger)),
     });
     this.#schedules = new Scheduler({
       store: this.store,
@@ -288,6 +315,7 @@ export class Gateway {
       budgets: this.#budgets,
       schedules: this.#schedules,
       ...(memory === undefined ? {} : { memory }),
+      extensions,
       channelFor,
       track,
       ...(this.store.ownership === undefined ? {} : { intakeOrder: new StoredIntakeOrder() }),
@@ -358,6 +386,8 @@ export class Gateway {
     }, this.#options.outbox?.pollMs ?? 1000);
     this.#redeliverTimer.unref?.();
     this.#housekeeper?.start();
+    // Before the channels: an extension's commands and hooks may be used by the first message.
+    await startExtensions(this.#extensions, { now: this.#context.now, logger: this.#logger });
     this.#accepting = true;
     this.#unobserve ??= observeGateway({
       sessions: () => this.#sessions.size,
@@ -445,6 +475,7 @@ export class Gateway {
     // take seconds to end) would be refused by it and given up; unsent, it stays pending for the next start.
     await this.#dispatcher.stop();
     for (const channel of this.#channels.values()) await channel.stop();
+    await stopExtensions(this.#extensions, this.#logger);
     // Spend still queued for the next heartbeat is written now, while the store is open.
     await this.#budgets.flushSpend();
     this.#sessions.clear();

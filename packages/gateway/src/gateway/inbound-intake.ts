@@ -1,13 +1,9 @@
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import { MessageNotStoredError } from "../channel/message-not-stored-error.js";
-import {
-  type CommandOutcome,
-  isBuiltinCommand,
-  runBuiltinCommand,
-  visibleCommandNames,
-} from "../commands/builtin-commands.js";
+import { BUILTIN_COMMANDS, type CommandOutcome, runBuiltinCommand } from "../commands/builtin-commands.js";
 import { commandFailureText } from "../commands/command-failure.js";
-import type { CommandHost } from "../commands/command-types.js";
+import type { CommandDefinition, CommandHost } from "../commands/command-types.js";
+import { extensionCommandDefinition } from "../commands/extension-commands.js";
 import { answerInteraction } from "../commands/interaction-reply.js";
 import { parseCommand } from "../commands/parse-command.js";
 import { answersUnknownCommand, unknownCommandAnswer } from "../commands/unknown-command.js";
@@ -46,11 +42,14 @@ export class InboundIntake {
   readonly #rateCap: SessionRateCap | undefined;
   readonly #brake = new BotLoopBrake();
   readonly #hints = new OneTimeHints();
+  /** The builtin commands, then the extensions'. */
+  readonly #commands: readonly CommandDefinition[];
 
   constructor(ctx: GatewayContext, commandHost: CommandHost, rateCap: SessionRateCap | undefined) {
     this.#ctx = ctx;
     this.#commandHost = commandHost;
     this.#rateCap = rateCap;
+    this.#commands = [...BUILTIN_COMMANDS, ...ctx.extensions.commands.map(extensionCommandDefinition)];
   }
 
   /**
@@ -130,7 +129,9 @@ export class InboundIntake {
     }
     const command = parseCommand(message.text);
     const builtin =
-      command !== undefined && (isBuiltinCommand(command.name) || this.#answersUnknown(command.name, route.agentId));
+      command !== undefined &&
+      (this.#commands.some((known) => known.name === command.name) ||
+        this.#answersUnknown(command.name, route.agentId));
     const newSession = {
       key: route.sessionKey,
       agentId: route.agentId,
@@ -205,17 +206,22 @@ export class InboundIntake {
       const isAdmin = policy.admins.includes(senderId);
       let outcome: CommandOutcome;
       try {
-        outcome = await runBuiltinCommand(command.name, {
-          message,
-          sessionKey: session.key,
-          agentId: route.agentId,
-          isAdmin,
-          trust: decision.trust,
-          membersMay: message.chatType === "group" ? (policy.groups[message.chatId]?.membersMay ?? []) : [],
-          scope,
-          args: command.args,
-          host: this.#commandHost,
-        });
+        outcome = await runBuiltinCommand(
+          command.name,
+          {
+            message,
+            sessionKey: session.key,
+            agentId: route.agentId,
+            isAdmin,
+            trust: decision.trust,
+            membersMay: message.chatType === "group" ? (policy.groups[message.chatId]?.membersMay ?? []) : [],
+            scope,
+            args: command.args,
+            host: this.#commandHost,
+            commands: this.#commands,
+          },
+          this.#commands,
+        );
       } catch (error) {
         // Every command is answered: a throw becomes a sentence in the chat; its detail goes to the log only.
         this.#ctx.logger.error(
@@ -225,9 +231,10 @@ export class InboundIntake {
         outcome = { kind: "reply", text: commandFailureText(command.name, error), ephemeral: false };
       }
       if (outcome.kind === "unknown") {
-        const commands = visibleCommandNames(isAdmin).concat(
-          (this.#commandHost.skills?.(route.agentId) ?? []).map((skill) => skill.name),
-        );
+        const commands = this.#commands
+          .filter((known) => isAdmin || !known.adminOnly)
+          .map((known) => known.name)
+          .concat((this.#commandHost.skills?.(route.agentId) ?? []).map((skill) => skill.name));
         outcome = { kind: "reply", text: unknownCommandAnswer(command.name, commands), ephemeral: true };
       }
       if (outcome.kind === "refused") {

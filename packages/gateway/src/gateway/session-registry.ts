@@ -15,6 +15,8 @@ export interface SessionRegistryDeps {
   idleEvictMs: number;
   /** The runtimes' dependencies; called once per new runtime (the gateway builds them after the registry). */
   runtimeDeps(): SessionRuntimeDeps;
+  /** A session idle for `idleEvictMs` was dropped from memory. */
+  onEvicted?(session: { readonly sessionKey: string; readonly agentId: string }): void;
 }
 
 /**
@@ -69,6 +71,7 @@ export class SessionRegistry {
       if (runtime.lane.busy || runtime.lane.queued > 0) return;
       runtime.dropAgent();
       if (this.#sessions.get(runtime.key) === runtime) this.#sessions.delete(runtime.key);
+      this.#deps.onEvicted?.({ sessionKey: runtime.key, agentId: runtime.agentId });
     };
     const after = this.#deps.idleEvictMs;
     if (after <= 0) {
@@ -92,6 +95,7 @@ export class SessionRegistry {
       this.#evictions.delete(runtime.key);
       runtime.dropAgent();
       this.#sessions.delete(runtime.key);
+      this.#deps.onEvicted?.({ sessionKey: runtime.key, agentId: runtime.agentId });
       dropped++;
     }
     return dropped;

@@ -1,0 +1,49 @@
+import type { OutboundButton } from "../channel/channel-types.js";
+import type { AgentsSection, ExtensionCommand, ExtensionCommandContext } from "../extension/index.js";
+import type { CommandContext, CommandDefinition } from "./command-types.js";
+
+/** What an extension's handler sees of a command's context: never the gateway's own host. */
+export function extensionContextOf(context: CommandContext): ExtensionCommandContext {
+  return {
+    message: context.message,
+    sessionKey: context.sessionKey,
+    agentId: context.agentId,
+    isAdmin: context.isAdmin,
+    trust: context.trust,
+    args: context.args,
+  };
+}
+
+/** An extension's command as a command the intake runs (the admin check and failure answer are the builtins'). */
+export function extensionCommandDefinition(command: ExtensionCommand): CommandDefinition {
+  return {
+    name: command.name,
+    usage: command.usage,
+    description: command.description,
+    adminOnly: command.adminOnly,
+    ...(command.ephemeral === undefined ? {} : { ephemeral: command.ephemeral }),
+    run: (context) => command.run(extensionContextOf(context)),
+  };
+}
+
+/**
+ * The extensions' `/agents` sections rendered under the fleet. Contract: a section that throws shows one line saying
+ * so; the others still show.
+ */
+export async function renderAgentsSections(
+  sections: readonly AgentsSection[],
+  now: number,
+): Promise<{ lines: string[]; buttons: OutboundButton[] }> {
+  const lines: string[] = [];
+  const buttons: OutboundButton[] = [];
+  for (const section of sections) {
+    try {
+      const shown = await section.render({ now });
+      lines.push("", typeof shown === "string" ? shown : shown.text);
+      if (typeof shown !== "string") buttons.push(...shown.buttons);
+    } catch {
+      lines.push("", `_The ${section.name} section could not be shown._`);
+    }
+  }
+  return { lines, buttons };
+}

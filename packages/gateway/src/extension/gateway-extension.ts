@@ -1,0 +1,120 @@
+import type { AnyAgentTool, StreamFn } from "@chorus/core";
+import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
+import type { TrustTier } from "../policy/trust-tier.js";
+
+/** Everything an extension's command sees: who typed it, where, and its words. */
+export interface ExtensionCommandContext {
+  readonly message: InboundMessage;
+  readonly sessionKey: string;
+  readonly agentId: string;
+  /** The sender is an admin of this channel account (owner tier). */
+  readonly isAdmin: boolean;
+  /** The sender's trust tier in this chat. */
+  readonly trust: TrustTier;
+  /** The words after the command's name. */
+  readonly args: readonly string[];
+}
+
+/** An answer with buttons under it (where the platform has buttons); each button carries a command, e.g. `/weather Oslo`. */
+export interface ExtensionReply {
+  readonly text: string;
+  readonly buttons: readonly OutboundButton[];
+}
+
+/**
+ * A `/command` an extension adds. Contract: `run` resolves with the Markdown answer; a throw is answered with a
+ * generic failure sentence (its detail goes to the log only). `adminOnly` commands from anyone else are refused before
+ * `run` is called.
+ */
+export interface ExtensionCommand {
+  /** Lowercase, `[a-z][a-z0-9_-]*`, not a builtin command's name. */
+  readonly name: string;
+  /** Shown by /help, e.g. `/weather <city>`. */
+  readonly usage: string;
+  readonly description: string;
+  readonly adminOnly: boolean;
+  /** Answer only the sender where the platform can (a Discord or Slack command's ephemeral reply). */
+  readonly ephemeral?: boolean;
+  run(context: ExtensionCommandContext): Promise<string | ExtensionReply>;
+}
+
+/**
+ * A section of `/agents` (admins only): rendered under the fleet; `/agents <name> <args…>` (typed or pressed as a
+ * button) goes to `act`. Contract: `render` resolves with Markdown lines; a throw shows one line saying the section
+ * failed, the rest of `/agents` still shows.
+ */
+export interface AgentsSection {
+  /** Lowercase, `[a-z][a-z0-9_-]*`, not one of /agents' own actions (info, sessions, kill, goal). */
+  readonly name: string;
+  render(context: { readonly now: number }): Promise<string | ExtensionReply>;
+  act?(args: readonly string[], context: ExtensionCommandContext): Promise<string | ExtensionReply>;
+}
+
+/** A turn about to make its first model call. */
+export interface TurnAboutToStart {
+  readonly sessionKey: string;
+  readonly agentId: string;
+  /** The text of the messages the turn answers, oldest first (commands and goal prompts included). */
+  readonly texts: readonly string[];
+  /** The lowest trust tier among the turn's senders. */
+  readonly trust: TrustTier;
+}
+
+/** What a before-turn hook adds: text appended to the turn's system prompt (undefined: nothing). */
+export interface BeforeTurnResult {
+  readonly systemPromptAddition?: string;
+}
+
+/** A turn that ended and was stored (`outcome` `not-started`: it could not start; nothing was stored of it). */
+export interface TurnCommitted {
+  readonly sessionKey: string;
+  readonly agentId: string;
+  readonly outcome: "completed" | "aborted" | "failed" | "not-started";
+}
+
+/** What an extension gets at start. */
+export interface ExtensionStartContext {
+  /** The gateway's clock (epoch ms). */
+  now(): number;
+  /** The gateway's logger, for the extension's own lines. */
+  readonly logger: {
+    info(fields: Record<string, unknown>, message: string): void;
+    warn(fields: Record<string, unknown>, message: string): void;
+    error(fields: Record<string, unknown>, message: string): void;
+  };
+}
+
+/**
+ * A feature that plugs into the gateway: what it adds, registered once at construction. Every part is optional.
+ * Contract: a throwing hook is logged and skipped — the message is still answered and the gateway keeps running; a
+ * command or section that throws is answered with a failure sentence. Hooks of several extensions run in the order
+ * the extensions were given; stream wrappers nest in that order (the first given is the outermost).
+ *
+ * @example
+ * const weather: GatewayExtension = {
+ *   name: "weather",
+ *   commands: [{ name: "weather", usage: "/weather <city>", description: "today's weather", adminOnly: false,
+ *     run: async ({ args }) => `Sunny in ${args.join(" ")}.` }],
+ * };
+ * new Gateway({ ...options, extensions: [weather] });
+ */
+export interface GatewayExtension {
+  /** Names the extension in logs and errors. */
+  readonly name: string;
+  readonly commands?: readonly ExtensionCommand[];
+  readonly agentsSections?: readonly AgentsSection[];
+  /** Tools offered to an agent's turns (with its own); its trust-tier policy still gates each call. */
+  toolsFor?(agentId: string): readonly AnyAgentTool[];
+  /** Wraps every model call the gateway makes (turns, sub-agents, side calls), inside the budget reservation. */
+  wrapStreamFn?(next: StreamFn): StreamFn;
+  /** Before a turn's first model call. */
+  beforeTurn?(turn: TurnAboutToStart): Promise<BeforeTurnResult | undefined> | BeforeTurnResult | undefined;
+  /** After a turn ended and was stored. */
+  afterTurn?(turn: TurnCommitted): void | Promise<void>;
+  /** A session has had no work for the gateway's idle time (its Agent is let go). */
+  sessionIdle?(session: { readonly sessionKey: string; readonly agentId: string }): void | Promise<void>;
+  /** With the gateway's start, before its channels take messages. A throw fails the start. */
+  start?(context: ExtensionStartContext): Promise<void> | void;
+  /** With the gateway's stop, after its channels stopped, in reverse order. A throw is logged. */
+  stop?(): Promise<void> | void;
+}

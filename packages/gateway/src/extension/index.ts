@@ -1,0 +1,22 @@
+// Gateway extensions: what a feature that is not the message path adds to the hub (commands, /agents sections, turn
+// hooks, a model-call wrapper, tools, start and stop). Low in the hub: it imports no feature and nothing above it.
+export {
+  runAfterTurn,
+  runBeforeTurn,
+  runSessionIdle,
+  startExtensions,
+  stopExtensions,
+} from "./contained-hooks.js";
+export { ExtensionError } from "./extension-error.js";
+export type {
+  AgentsSection,
+  BeforeTurnResult,
+  ExtensionCommand,
+  ExtensionCommandContext,
+  ExtensionReply,
+  ExtensionStartContext,
+  GatewayExtension,
+  TurnAboutToStart,
+  TurnCommitted,
+} from "./gateway-extension.js";
+export { type RegisteredExtensions, registerExtensions, wrapStreamFn } from "./registered-extensions.js";

@@ -1,0 +1,75 @@
+import { type RegisteredExtensions, runAfterTurn, runBeforeTurn, type TurnCommitted } from "../extension/index.js";
+import type { LaneItem } from "../lanes/lane-item.js";
+import { lowerTier } from "../lanes/lane-item.js";
+import type { GatewayLogger } from "./gateway-logger.js";
+import type { AgentRuntimeSetup } from "./gateway-options.js";
+import type { SessionTurnEnd, SessionTurnHooks } from "./session-runtime-deps.js";
+
+/** An agent's tools with what the extensions offer it (after its own). Unchanged when no extension adds tools. */
+export function withExtensionTools(
+  setup: AgentRuntimeSetup | undefined,
+  registered: RegisteredExtensions,
+  agentId: string,
+): AgentRuntimeSetup | undefined {
+  const added = registered.extensions.flatMap((extension) => extension.toolsFor?.(agentId) ?? []);
+  if (added.length === 0) return setup;
+  return { ...setup, tools: [...(setup?.tools ?? []), ...added] };
+}
+
+/**
+ * The turn hooks with the extensions' around them: their before-turn additions appended to the system prompt the
+ * other hooks made (before the turn's first model call), their after-turn hooks run after the others (tracked, so the
+ * gateway's `idle()` waits for them). Unchanged without extensions that hook turns.
+ */
+export function withExtensionHooks(
+  hooks: SessionTurnHooks,
+  registered: RegisteredExtensions,
+  logger: GatewayLogger,
+  track: (work: Promise<unknown>) => void,
+): SessionTurnHooks {
+  const before = registered.extensions.some((extension) => extension.beforeTurn !== undefined);
+  const after = registered.extensions.some((extension) => extension.afterTurn !== undefined);
+  if (!before && !after) return hooks;
+  return {
+    ...hooks,
+    systemPromptFor: async (session, base, items) => {
+      const prompt = await hooks.systemPromptFor(session, base, items);
+      if (!before) return prompt;
+      const additions = await runBeforeTurn(
+        registered,
+        {
+          sessionKey: session.key,
+          agentId: session.agentId,
+          texts: items.map(textOf),
+          trust: items.length === 0 ? "guest" : items.map((item) => item.trust).reduce(lowerTier),
+        },
+        logger,
+      );
+      if (additions.length === 0) return prompt;
+      return [prompt ?? base, ...additions].filter((part) => part !== undefined && part !== "").join("\n\n");
+    },
+    turnEnded: (end) => {
+      hooks.turnEnded(end);
+      if (after) track(runAfterTurn(registered, committedOf(end), logger));
+    },
+  };
+}
+
+function committedOf(end: SessionTurnEnd): TurnCommitted {
+  const reason = end.result?.reason;
+  const outcome =
+    end.result === undefined
+      ? "not-started"
+      : reason === "aborted"
+        ? "aborted"
+        : reason === "error"
+          ? "failed"
+          : "completed";
+  return { sessionKey: end.sessionKey, agentId: end.agentId, outcome };
+}
+
+function textOf(item: LaneItem): string {
+  const content = item.message.content;
+  if (typeof content === "string") return content;
+  return content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
+}
