@@ -25,6 +25,7 @@ export type {
   SessionStatus,
 } from "./commands/command-types.js";
 export { answerInteraction } from "./commands/interaction-reply.js";
+export { MEMORY_PAGE_SIZE, MEMORY_USAGE, memoryCommand } from "./commands/memory-command.js";
 export { type ParsedCommand, parseCommand } from "./commands/parse-command.js";
 export {
   OutboxDispatcher,
@@ -44,10 +45,10 @@ export {
   type FleetRunNode,
   type FleetView,
 } from "./fleet/fleet-view.js";
-export { describeRun, formatAge, formatCost, renderFleet, treePrefix } from "./fleet/render-fleet.js";
+export { describeRun, renderFleet, treePrefix } from "./fleet/render-fleet.js";
 export { type LiveRun, RunTracker } from "./fleet/run-tracker.js";
+export type { ClusterRequest } from "./gateway/cluster-request.js";
 export { Gateway } from "./gateway/gateway.js";
-export { describeError, type GatewayLogger, SILENT_LOGGER } from "./gateway/gateway-logger.js";
 export {
   type AgentRuntimeSetup,
   GATEWAY_DEFAULTS,
@@ -55,6 +56,7 @@ export {
   type ModelCatalog,
 } from "./gateway/gateway-options.js";
 export { inboundUserMessage } from "./gateway/inbound-user-message.js";
+export { withMemoryHooks, withMemoryTools } from "./gateway/memory-wiring.js";
 export { RESTART_TOOL_RESULT } from "./gateway/restart-repair.js";
 export { SessionRateCap } from "./gateway/session-rate-cap.js";
 export type { SessionChat } from "./gateway/session-runtime-deps.js";
@@ -68,6 +70,8 @@ export {
 export { type AdmissionCandidate, FairAdmission } from "./lanes/fair-admission.js";
 export { type LaneHost, type LaneItem, lowerTier } from "./lanes/lane-item.js";
 export { SessionLane, type SessionLaneOptions } from "./lanes/session-lane.js";
+export { describeError, type GatewayLogger, SILENT_LOGGER } from "./logging/gateway-logger.js";
+export { formatAge, formatCost } from "./markup/format-age-and-cost.js";
 export { assistantText } from "./reply-manager/assistant-text.js";
 export { endNotice, type RunStopCause, retryNotice } from "./reply-manager/failure-notice.js";
 export { ReplyManager, type ReplyManagerOptions, type ReplyMode } from "./reply-manager/reply-manager.js";

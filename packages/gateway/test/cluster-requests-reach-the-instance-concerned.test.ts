@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { ClusterRequest } from "../src/gateway/cluster-request.js";
 import { ClusterRequests } from "../src/ownership/cluster-requests.js";
-import type { ClusterFleet, ClusterRequest, ClusterSignal } from "../src/ownership/index.js";
+import type { ClusterFleet, ClusterSignal } from "../src/ownership/index.js";
 
 /** Instances on one broadcast bus, as the database's NOTIFY makes them: every signal reaches every one. */
 function bus() {
-  const members: ClusterRequests[] = [];
+  const members: ClusterRequests<ClusterRequest>[] = [];
   const work: Promise<unknown>[] = [];
   const join = (self: string, answer: (request: ClusterRequest) => Promise<unknown> | undefined, timeoutMs = 200) => {
     const fleet: ClusterFleet = {
@@ -18,7 +19,13 @@ function bus() {
         return true;
       },
     };
-    const member = new ClusterRequests({ fleet, self, answer, track: (w) => void work.push(w), timeoutMs });
+    const member = new ClusterRequests<ClusterRequest>({
+      fleet,
+      self,
+      answer,
+      track: (w) => void work.push(w),
+      timeoutMs,
+    });
     members.push(member);
     return member;
   };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { GatewayLogger } from "../src/gateway/gateway-logger.js";
+import type { GatewayLogger } from "../src/logging/gateway-logger.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 import { subagentScript } from "./fixtures/subagent-script.js";
 

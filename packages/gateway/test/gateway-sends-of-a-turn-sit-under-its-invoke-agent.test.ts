@@ -3,7 +3,7 @@ import { trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { ChannelError } from "../src/channel/index.js";
-import type { GatewayLogger } from "../src/gateway/gateway-logger.js";
+import type { GatewayLogger } from "../src/logging/gateway-logger.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 let capture: TelemetryCapture;

@@ -1,10 +1,10 @@
 import type { Model, StreamFn } from "@chorus/core";
 import { expect, it } from "vitest";
-import { SILENT_LOGGER } from "../src/gateway/gateway-logger.js";
-import { goalConfigSchema } from "../src/goals/goal-config.js";
+import { goalConfigSchema } from "../src/config/goal-config.js";
 import { GoalKeeper } from "../src/goals/goal-keeper.js";
 import type { GoalRecord } from "../src/goals/goal-record.js";
 import type { LaneItem } from "../src/lanes/lane-item.js";
+import { SILENT_LOGGER } from "../src/logging/gateway-logger.js";
 import { MemorySessionStore } from "../src/store/index.js";
 
 const KEY = "main:main:test:dm:ann";

@@ -1,8 +1,8 @@
 import { assistantText, userMessage } from "@chorus/core/testing";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_COMPLETION_PHRASES } from "../src/config/goal-config.js";
 import { lastAnsweredAutonomousTurn } from "../src/goals/autonomous-prompt.js";
 import { signalsCompletion } from "../src/goals/completion-phrase.js";
-import { DEFAULT_COMPLETION_PHRASES } from "../src/goals/goal-config.js";
 import { parseVerdict } from "../src/goals/goal-supervisor.js";
 
 describe("the supervisor's answer is validated", () => {

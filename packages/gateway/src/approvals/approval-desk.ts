@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
-import type { OutboundButton } from "../channel/channel-types.js";
-import type { SessionChat } from "../gateway/session-runtime.js";
+import type { SessionChat } from "../channel/session-chat.js";
+import type { PostOptions } from "../delivery/chat-notices.js";
 import { mayAnswerRun } from "../permissions/session-change-permission.js";
 import {
   type ApprovalQuestion,
@@ -50,14 +50,7 @@ export type ApprovalAnswerOutcome =
 /** A message the desk posted: the outbox entry it went out as, once queued (undefined if it could not be). */
 export type PostedNotice = Promise<number | undefined>;
 
-/** What a posted request carries besides its text, for restart recovery. */
-export interface PostOptions {
-  readonly buttons?: readonly OutboundButton[];
-  /** The run the request belongs to. */
-  readonly runId?: string;
-  /** What the message says instead if a restart interrupts the run before the request is settled. */
-  readonly settleOnRestart?: string;
-}
+export type { PostOptions } from "../delivery/chat-notices.js";
 
 /** What the desk needs from the gateway. */
 export interface ApprovalDeskDeps {

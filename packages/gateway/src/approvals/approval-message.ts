@@ -1,5 +1,5 @@
 import type { OutboundButton } from "../channel/channel-types.js";
-import { formatAge } from "../fleet/render-fleet.js";
+import { formatAge } from "../markup/format-age-and-cost.js";
 
 /** What the chat is asked about. */
 export interface ApprovalQuestion {

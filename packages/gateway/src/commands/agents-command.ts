@@ -1,5 +1,6 @@
-import { formatAge, renderFleet } from "../fleet/render-fleet.js";
+import { renderFleet } from "../fleet/render-fleet.js";
 import { autonomousGoalButtons } from "../goals/goal-fleet.js";
+import { formatAge } from "../markup/format-age-and-cost.js";
 import { renderSchedules } from "../schedules/schedule-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
 import { extensionContextOf, renderAgentsSections } from "./extension-commands.js";

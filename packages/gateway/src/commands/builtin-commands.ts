@@ -1,16 +1,16 @@
 import type { OutboundButton } from "../channel/channel-types.js";
-import { memoryCommand } from "../memory/memory-command.js";
 import { mayChangeSession, refusedChangeText, sessionChangeOf } from "../permissions/session-change-permission.js";
-import { planCommand } from "../plan-mode/plan-command.js";
-import { skillsCommand } from "../skills/skills-command.js";
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
 import { clearCommand, doneCommand, goalCommand } from "./goal-commands.js";
+import { memoryCommand } from "./memory-command.js";
 import { modelCommand } from "./model-command.js";
 import { pairCommand } from "./pair-command.js";
+import { planCommand } from "./plan-command.js";
 import { scheduleCommand } from "./schedule-command.js";
 import { compactCommand, newCommand, queueCommand, resetCommand, stopCommand } from "./session-commands.js";
+import { skillsCommand } from "./skills-command.js";
 import { statusCommand } from "./status-command.js";
 import { usageCommand } from "./usage-command.js";
 

@@ -2,14 +2,13 @@ import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/appro
 import type { UsageView } from "../budgets/usage-view.js";
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import type { GoalConfig } from "../config/goal-config.js";
 import type { SessionChange } from "../config/session-change-schema.js";
 import type { AgentsSection } from "../extension/index.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
-import type { GoalConfig } from "../goals/goal-config.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { MemoryCommands } from "../memory/gateway-memory.js";
-import type { ClusterInstance } from "../ownership/session-ownership.js";
 import type { RunAnswerBy, SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
@@ -17,6 +16,7 @@ import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { NewScheduleRequest } from "../schedules/schedule-command-args.js";
 import type { ScheduleCaller, ScheduleEntry } from "../schedules/scheduler.js";
+import type { ClusterInstance } from "../store/session-ownership.js";
 import type { SessionRecord } from "../store/store-types.js";
 
 /** A session's state for /status. */

@@ -1,8 +1,8 @@
-import type { BudgetConfig } from "../budgets/budget-config.js";
 import type { CallPurpose } from "../budgets/call-purpose.js";
 import type { Spend } from "../budgets/spend-window.js";
 import type { SpendPeriods, UsageView } from "../budgets/usage-view.js";
-import { formatCost } from "../fleet/render-fleet.js";
+import type { BudgetConfig } from "../config/budget-config.js";
+import { formatCost } from "../markup/format-age-and-cost.js";
 import type { CommandDefinition } from "./command-types.js";
 
 function spend(value: Spend): string {

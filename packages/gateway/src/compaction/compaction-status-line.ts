@@ -1,6 +1,6 @@
 import type { AgentEvent } from "@chorus/core";
-import type { ChatNotices } from "../gateway/chat-notices.js";
-import type { SessionChat } from "../gateway/session-runtime-deps.js";
+import type { SessionChat } from "../channel/session-chat.js";
+import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { SessionStore } from "../store/session-store.js";
 
 /** Text of the status line while a compaction runs. */

@@ -6,9 +6,9 @@ import {
   type SubgoalSnapshot,
   SubgoalTracker,
 } from "@chorus/core";
+import type { CompactionSettings } from "../config/compaction-config.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { StoredJson } from "../store/store-types.js";
-import type { CompactionSettings } from "./compaction-config.js";
 
 /** The session setting that holds its subgoal registry, so a session released while idle picks it up again. */
 export const SUBGOALS_SETTING = "subgoals";

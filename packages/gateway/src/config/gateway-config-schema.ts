@@ -1,13 +1,10 @@
 import { z } from "zod";
-import { budgetConfigSchema } from "../budgets/budget-config.js";
-import { compactionConfigSchema } from "../compaction/compaction-config.js";
-import {
-  contextRestorationConfigSchema,
-  toolOutputCompressionConfigSchema,
-} from "../context-features/context-features-config.js";
-import { goalConfigSchema } from "../goals/goal-config.js";
-import { reminderConfigSchema } from "../reminders/reminder-config.js";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
+import { budgetConfigSchema } from "./budget-config.js";
+import { compactionConfigSchema } from "./compaction-config.js";
+import { contextRestorationConfigSchema, toolOutputCompressionConfigSchema } from "./context-features-config.js";
+import { goalConfigSchema } from "./goal-config.js";
+import { reminderConfigSchema } from "./reminder-config.js";
 import { sessionChangeSchema } from "./session-change-schema.js";
 
 const idSchema = z

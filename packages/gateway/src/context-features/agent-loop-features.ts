@@ -1,7 +1,7 @@
 import type { AgentLoopConfig, ExecutionContextSource, Model, RecentFilesSource } from "@chorus/core";
 import { GatewayConfigError } from "../config/gateway-config-error.js";
 import type { AgentConfig } from "../config/gateway-config-schema.js";
-import type { ModelCatalog } from "../gateway/gateway-options.js";
+import type { ModelCatalog } from "../model-preference/model-catalog.js";
 
 /** The loop settings an agent's config and runtime setup add to every session's Agent. */
 export type AgentLoopFeatures = Pick<AgentLoopConfig, "toolOutputCompression" | "executionContext" | "context">;

@@ -1,7 +1,7 @@
 import { ChannelError } from "../channel/channel-error.js";
 import type { Channel, OutboundMessage, SendTarget, SentMessage } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
-import { describeError, type GatewayLogger, SILENT_LOGGER } from "../gateway/gateway-logger.js";
+import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
 import { renderReplyChunks } from "../replies/render-reply-chunks.js";
 import type { SessionStore } from "../store/session-store.js";
 import { isSessionStoreError } from "../store/session-store-error.js";

@@ -1,5 +1,6 @@
 import { renderAutonomousGoals } from "../goals/goal-fleet.js";
-import type { ClusterInstance } from "../ownership/session-ownership.js";
+import { formatAge, formatCost } from "../markup/format-age-and-cost.js";
+import type { ClusterInstance } from "../store/session-ownership.js";
 import type { FleetRunNode, FleetView } from "./fleet-view.js";
 
 /** Runs listed at most; the rest are counted. Keeps /agents readable and within a few messages. */
@@ -92,17 +93,4 @@ export function renderInstances(instances: readonly ClusterInstance[], owner?: s
 /** A heartbeat age: tenths of a second below ten seconds ("0.4 s"), else as `formatAge`. */
 export function formatBeatAge(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : formatAge(ms);
-}
-
-/** "42 s", "3 min", "2 h". */
-export function formatAge(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 120) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h`;
-}
-
-/** US dollars with enough digits for small costs. */
-export function formatCost(cost: number): string {
-  return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
 }

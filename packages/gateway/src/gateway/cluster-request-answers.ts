@@ -1,6 +1,6 @@
 import type { ClusterAnswer } from "../ownership/cluster-requests.js";
-import type { ClusterRequest } from "../ownership/session-ownership.js";
 import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
+import type { ClusterRequest } from "./cluster-request.js";
 import { compactHere } from "./compact-here.js";
 import { killRunHere } from "./fleet-control.js";
 import type { GatewayContext } from "./gateway-context.js";

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ClusterRequest } from "../ownership/session-ownership.js";
+import type { ClusterRequest } from "./cluster-request.js";
 import type { GatewayContext } from "./gateway-context.js";
 
 /** How long a command waits for its session to have a live owner (one died: the next claims it within a lease). */

@@ -1,7 +1,7 @@
 import { type RegisteredExtensions, runAfterTurn, runBeforeTurn, type TurnCommitted } from "../extension/index.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import { lowerTier } from "../lanes/lane-item.js";
-import type { GatewayLogger } from "./gateway-logger.js";
+import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { AgentRuntimeSetup } from "./gateway-options.js";
 import type { SessionTurnEnd, SessionTurnHooks } from "./session-runtime-deps.js";
 

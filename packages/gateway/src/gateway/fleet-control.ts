@@ -5,11 +5,11 @@ import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import type { LiveRun } from "../fleet/run-tracker.js";
 import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
 import { goalOf } from "../goals/goal-record.js";
-import type { ClusterInstance } from "../ownership/session-ownership.js";
+import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
+import type { ClusterInstance } from "../store/session-ownership.js";
 import type { RunRecord, SessionRecord } from "../store/store-types.js";
 import type { GatewayContext } from "./gateway-context.js";
-import { sessionChatOf } from "./session-chat.js";
 
 /** The fleet as /agents shows it: agents, their sessions, running runs (stored and live). */
 export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {

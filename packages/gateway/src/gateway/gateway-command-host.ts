@@ -1,9 +1,10 @@
 import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus, StopOutcome } from "../commands/command-types.js";
+import { GOAL_DEFAULTS } from "../config/goal-config.js";
 import type { FleetView } from "../fleet/fleet-view.js";
-import { GOAL_DEFAULTS } from "../goals/goal-config.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
 import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
+import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { answerApprovalAnywhere } from "./approval-anywhere.js";
 import { askOwner } from "./cluster-request-answers.js";
@@ -12,7 +13,6 @@ import { compactHere } from "./compact-here.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { controlGoalAtOwner, controlGoalById, GOAL_CONTROL_PAST } from "./goal-control-by-id.js";
 import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
-import { sessionChatOf } from "./session-chat.js";
 import { modelOf, statusHere } from "./session-status.js";
 
 /** What the command host asks of the gateway beyond its context. */

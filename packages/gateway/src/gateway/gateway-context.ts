@@ -2,10 +2,12 @@ import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel } from "../channel/channel-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
+import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RegisteredExtensions } from "../extension/index.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
+import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { GatewayMemory } from "../memory/gateway-memory.js";
 import type { ClusterRequests } from "../ownership/cluster-requests.js";
 import type { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
@@ -13,8 +15,7 @@ import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { ChatNotices } from "./chat-notices.js";
-import type { GatewayLogger } from "./gateway-logger.js";
+import type { ClusterRequest } from "./cluster-request.js";
 import type { GatewayOptions } from "./gateway-options.js";
 import type { PreparedAgent } from "./prepare-agent.js";
 import type { SessionRegistry } from "./session-registry.js";
@@ -48,7 +49,7 @@ export interface GatewayContext {
   /** Budget reservations and per-user spend. */
   readonly budgets: GatewayBudgets;
   /** Requests to the other instances of a cluster (kills, session commands); undefined outside a cluster. */
-  readonly cluster?: ClusterRequests;
+  readonly cluster?: ClusterRequests<ClusterRequest>;
   /** In a cluster: holds the intake's messages of a session while its stored, unanswered ones are taken up. */
   readonly intakeOrder?: StoredIntakeOrder;
   /** Long-term memory, when configured. */

@@ -3,7 +3,6 @@ import type {
   AgentLoopConfig,
   AnyAgentTool,
   ExecutionContextSource,
-  Model,
   PreDispatchPolicy,
   RecentFilesSource,
   StreamFn,
@@ -14,21 +13,17 @@ import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { GatewayExtension } from "../extension/index.js";
 import type { StoreHousekeepingOptions } from "../housekeeping/store-housekeeper.js";
+import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { GatewayMemoryOptions } from "../memory/gateway-memory-options.js";
+import type { ModelCatalog } from "../model-preference/model-catalog.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { TitleModel } from "../titles/session-title.js";
-import type { GatewayLogger } from "./gateway-logger.js";
 import type { TurnStartRetryOptions } from "./turn-start-retry.js";
 
-/** Where model ids are looked up (`ModelRegistry` from @chorus/providers fits). */
-export interface ModelCatalog {
-  /** Contract: undefined for an unknown id. */
-  find(id: string): Model | undefined;
-  list(): readonly Model[];
-}
+export type { ModelCatalog } from "../model-preference/model-catalog.js";
 
 /** What an agent can do beyond its config: its tools and the sub-agents it may spawn. */
 export interface AgentRuntimeSetup {

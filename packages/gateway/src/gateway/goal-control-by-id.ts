@@ -1,9 +1,9 @@
 import type { GoalCaller } from "../goals/goal-keeper.js";
 import { goalOf } from "../goals/goal-record.js";
+import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { commandAtOwner } from "./command-at-owner.js";
 import type { GatewayContext } from "./gateway-context.js";
-import { sessionChatOf } from "./session-chat.js";
 
 /** How a goal control reads in the past tense, for the chat that is told. */
 export const GOAL_CONTROL_PAST = { stop: "stopped", pause: "paused", resume: "resumed" } as const;

@@ -8,7 +8,7 @@ import { answerInteraction } from "../commands/interaction-reply.js";
 import { parseCommand } from "../commands/parse-command.js";
 import { answersUnknownCommand, unknownCommandAnswer } from "../commands/unknown-command.js";
 import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
-import { takeUpStoredMessages } from "../ownership/take-up-stored-messages.js";
+import { describeError } from "../logging/gateway-logger.js";
 import { BotLoopBrake } from "../policy/bot-loop-brake.js";
 import { decideInbound } from "../policy/decide-inbound.js";
 import { OneTimeHints } from "../policy/one-time-hints.js";
@@ -19,12 +19,12 @@ import type { InboundMessageStored, SessionRecord } from "../store/store-types.j
 import { type InboundTrace, startInboundTrace } from "../telemetry/inbound-trace.js";
 import { generateSessionTitle } from "../titles/session-title.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
-import { describeError } from "./gateway-logger.js";
 import { inboundUserMessage } from "./inbound-user-message.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
 import type { SessionRateCap } from "./session-rate-cap.js";
 import type { SessionChat } from "./session-runtime-deps.js";
 import { DEFAULT_SETTLE_INBOUND_WRITE, settleInboundWrite } from "./settle-inbound-write.js";
+import { takeUpStoredMessages } from "./take-up-stored-messages.js";
 import { isUnreadableMessage, tellsUnreadable, UNREADABLE_MESSAGE_TEXT } from "./unreadable-message.js";
 
 type EarlierUnanswered = NonNullable<InboundMessageStored["earlierUnanswered"]>;

@@ -1,6 +1,6 @@
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 
-import { describeError, type GatewayLogger } from "./gateway-logger.js";
+import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 
 /** What a person is told when their message could not be stored, and so was not acted on. */
 export const MESSAGE_NOT_STORED_NOTICE =

@@ -14,6 +14,7 @@ import type { AgentConfig } from "../config/gateway-config-schema.js";
 import { type AgentLoopFeatures, agentLoopFeatures } from "../context-features/agent-loop-features.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
+import type { GatewayLogger } from "../logging/gateway-logger.js";
 import { planModeGate } from "../plan-mode/plan-mode-gate.js";
 import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import { proposePlanTool } from "../plan-mode/propose-plan-tool.js";
@@ -22,7 +23,6 @@ import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
 import { subagentEventPublisher, subagentResultDeliverer } from "../subagent-sessions/subagent-bridge.js";
-import type { GatewayLogger } from "./gateway-logger.js";
 import type { AgentRuntimeSetup, GatewayOptions, ModelCatalog } from "./gateway-options.js";
 
 /** One configured agent, ready to build `Agent`s from: model, tools, call-time policies and sub-agents. */

@@ -1,13 +1,13 @@
 import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
+import { noticePayload } from "../delivery/chat-notices.js";
 import type { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { goalRunsItself } from "../goals/goal-record.js";
+import { describeError } from "../logging/gateway-logger.js";
+import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { SessionRecord } from "../store/store-types.js";
-import { noticePayload } from "./chat-notices.js";
 import type { GatewayContext } from "./gateway-context.js";
-import { describeError } from "./gateway-logger.js";
 import { repairInterruptedTranscript } from "./restart-repair.js";
-import { sessionChatOf } from "./session-chat.js";
 
 const RESTART_NOTICE = "I was restarted while working on this — reply 'continue' to pick up.";
 const RESUME_NOTICE = "I was restarted while working on this — picking up where I left off.";

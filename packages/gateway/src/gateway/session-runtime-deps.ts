@@ -1,54 +1,25 @@
-import type { AgentLoopConfig, AgentMessage, AgentRunResult, AnyAgentTool, Model, StreamFn } from "@chorus/core";
+import type { AgentLoopConfig, Model, StreamFn } from "@chorus/core";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
-import type { Channel, SendTarget } from "../channel/channel-types.js";
+import type { Channel } from "../channel/channel-types.js";
+import type { SessionChat } from "../channel/session-chat.js";
+import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { FairAdmission } from "../lanes/fair-admission.js";
-import type { LaneItem } from "../lanes/lane-item.js";
-import type { SessionOwnership } from "../ownership/session-ownership.js";
-import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
+import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
+import type { SessionOwnership } from "../store/session-ownership.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
-import type { ChatNotices } from "./chat-notices.js";
-import type { GatewayLogger } from "./gateway-logger.js";
 import type { SessionRuntime } from "./session-runtime.js";
 import type { TurnStartRetryOptions } from "./turn-start-retry.js";
 
-/** Where a session's replies go. */
-export interface SessionChat {
-  readonly channel: string;
-  readonly accountId: string;
-  readonly target: SendTarget;
-}
+export type { SessionChat } from "../channel/session-chat.js";
 
-/** How a turn ended, for the turn hooks. `result` is undefined for a turn that could not start or a dropped item. */
-export interface SessionTurnEnd {
-  readonly sessionKey: string;
-  readonly agentId: string;
-  readonly chat: SessionChat;
-  readonly items: readonly LaneItem[];
-  readonly result: AgentRunResult | undefined;
-}
+import type { SessionTurnHooks } from "../turn-hooks/session-turn-hooks.js";
 
-/** What else happens around each turn (the goals: `{current_goal}` in the system prompt, completion, drivers). */
-export interface SessionTurnHooks {
-  /** The system prompt of the session's next turn from the agent's own; undefined keeps it as it is. */
-  systemPromptFor(
-    session: { key: string; agentId: string },
-    base: string | undefined,
-    items: readonly LaneItem[],
-  ): Promise<string | undefined>;
-  /** The tools offered in the session's next turn, from the agent's own (long-term memory's off switch); undefined keeps them. */
-  toolsFor?(sessionKey: string, tools: readonly AnyAgentTool[]): readonly AnyAgentTool[] | undefined;
-  /** A turn started on these items (its run is registered). Contract: must not throw. */
-  turnStarted(start: { readonly sessionKey: string; readonly items: readonly LaneItem[] }): void;
-  /** Called once per turn, after its commit. Contract: must not throw. */
-  turnEnded(end: SessionTurnEnd): void;
-  /** Writes to join a commit of the session's turn (long-term memory's facts), given its messages. */
-  sideWritesFor?(sessionKey: string, messages: readonly AgentMessage[]): CommitSideWrites | undefined;
-}
+export type { SessionTurnEnd, SessionTurnHooks } from "../turn-hooks/session-turn-hooks.js";
 
 /** What a session runtime needs from its gateway. */
 export interface SessionRuntimeDeps {

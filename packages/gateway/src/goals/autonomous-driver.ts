@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { type AgentMessage, abortableSleep } from "@chorus/core";
+import type { GoalConfig } from "../config/goal-config.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import { autonomousPrompt } from "./autonomous-prompt.js";
 import type { TurnOutput } from "./completion-phrase.js";
-import type { GoalConfig } from "./goal-config.js";
 import type { AutonomousState, GoalRecord } from "./goal-record.js";
 import type { GoalChange } from "./goal-storage.js";
 import { UNCHANGED } from "./goal-storage.js";

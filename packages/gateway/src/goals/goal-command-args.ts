@@ -1,5 +1,5 @@
+import type { GoalConfig } from "../config/goal-config.js";
 import type { TrustTier } from "../policy/trust-tier.js";
-import type { GoalConfig } from "./goal-config.js";
 
 /** What a `/goal …` command asks for, or why it is refused. */
 export type GoalRequest =

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { GoalConfig } from "../config/goal-config.js";
 import type { SessionRecord } from "../store/store-types.js";
 import { describeGoal } from "./describe-goal.js";
 import type { GoalRequest } from "./goal-command-args.js";
-import type { GoalConfig } from "./goal-config.js";
 import type { GoalCaller } from "./goal-keeper.js";
 import { type AutonomousState, type GoalRecord, isLiveAutonomous } from "./goal-record.js";
 import { type GoalChange, UNCHANGED } from "./goal-storage.js";

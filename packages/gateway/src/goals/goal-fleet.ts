@@ -1,5 +1,5 @@
 import type { OutboundButton } from "../channel/channel-types.js";
-import { formatCost } from "../fleet/render-fleet.js";
+import { formatCost } from "../markup/format-age-and-cost.js";
 import type { SessionRecord } from "../store/store-types.js";
 import { describeVerdict } from "./describe-goal.js";
 import { type AutonomousState, goalOf } from "./goal-record.js";

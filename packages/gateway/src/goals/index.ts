@@ -1,13 +1,13 @@
-export { signalsCompletion, type TurnOutput, turnOutputOf } from "./completion-phrase.js";
-export { describeGoal } from "./describe-goal.js";
-export { GOAL_USAGE, type GoalRequest, parseGoalArgs } from "./goal-command-args.js";
 export {
   DEFAULT_COMPLETION_PHRASES,
   GOAL_DEFAULTS,
   type GoalConfig,
   type GoalConfigInput,
   goalConfigSchema,
-} from "./goal-config.js";
+} from "../config/goal-config.js";
+export { signalsCompletion, type TurnOutput, turnOutputOf } from "./completion-phrase.js";
+export { describeGoal } from "./describe-goal.js";
+export { GOAL_USAGE, type GoalRequest, parseGoalArgs } from "./goal-command-args.js";
 export {
   type AutonomousGoalEntry,
   type AutonomousGoalGroup,

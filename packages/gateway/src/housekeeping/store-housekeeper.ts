@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { describeError, type GatewayLogger, SILENT_LOGGER } from "../gateway/gateway-logger.js";
+import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
 import type { SessionStore } from "../store/session-store.js";
 
 /** How the gateway keeps its store from growing without bound. */

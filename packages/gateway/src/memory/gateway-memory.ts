@@ -17,8 +17,8 @@ import {
   SqliteMemoryStore,
   storeFactEmbeddings,
 } from "@chorus/memory";
-import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
 import type { LaneItem } from "../lanes/lane-item.js";
+import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 import { MEMORY_OFF_SETTING } from "../store/memory-mark.js";

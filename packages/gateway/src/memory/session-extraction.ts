@@ -1,6 +1,6 @@
 import type { AgentMessage, Model, StreamFn } from "@chorus/core";
 import { type ExtractionMessage, extractFacts, type MemoryStore, type NewFact } from "@chorus/memory";
-import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
+import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import { assistantText } from "../reply-manager/assistant-text.js";
 import type { SessionStore } from "../store/session-store.js";

@@ -1,6 +1,6 @@
 import type { Model } from "@chorus/core";
 import type { AgentConfig } from "../config/gateway-config-schema.js";
-import type { ModelCatalog } from "../gateway/gateway-options.js";
+import type { ModelCatalog } from "./model-catalog.js";
 
 /**
  * The models an agent's chats may use and switch to with `/model`: its `models`, by default its own model only.

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ClusterFleet, ClusterRequest, ClusterSignal } from "./session-ownership.js";
+import type { ClusterFleet, ClusterSignal } from "../store/session-ownership.js";
 
 /** An answer from another instance: who gave it, and what it did. */
 export interface ClusterAnswer {
@@ -37,10 +37,10 @@ interface Pending {
  * Contract: `ask` and `outcome` never reject; `ask` resolves undefined when nobody answered in time (the owner is
  * gone, or the signal could not be sent) — the caller then acts locally.
  */
-export class ClusterRequests {
+export class ClusterRequests<Request = unknown> {
   readonly #fleet: ClusterFleet;
   readonly #self: string;
-  readonly #answer: (request: ClusterRequest) => Promise<unknown> | undefined;
+  readonly #answer: (request: Request) => Promise<unknown> | undefined;
   readonly #track: (work: Promise<unknown>) => void;
   readonly #timeoutMs: number;
   readonly #pending = new Map<string, Pending>();
@@ -49,7 +49,7 @@ export class ClusterRequests {
     fleet: ClusterFleet;
     self: string;
     /** Undefined (at once): not this instance's to answer; else the answer (resolving undefined: no answer). */
-    answer: (request: ClusterRequest) => Promise<unknown> | undefined;
+    answer: (request: Request) => Promise<unknown> | undefined;
     track: (work: Promise<unknown>) => void;
     timeoutMs?: number;
   }) {
@@ -61,13 +61,13 @@ export class ClusterRequests {
   }
 
   /** The answer, or undefined when there was none (nobody took it, or its taker fell silent). */
-  async ask(request: ClusterRequest): Promise<ClusterAnswer | undefined> {
+  async ask(request: Request): Promise<ClusterAnswer | undefined> {
     const outcome = await this.outcome(request);
     return outcome.kind === "answered" ? { from: outcome.from, result: outcome.result } : undefined;
   }
 
   /** How the request ended, telling a taker that fell silent from nobody taking it. */
-  async outcome(request: ClusterRequest): Promise<ClusterOutcome> {
+  async outcome(request: Request): Promise<ClusterOutcome> {
     const requestId = randomUUID();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ended = new Promise<ClusterOutcome>((resolve) => {
@@ -108,7 +108,7 @@ export class ClusterRequests {
     // Its own request comes back too (a broadcast): it asked because it does not hold what the request is about.
     if (this.#pending.has(signal.requestId)) return;
     const { requestId, request } = signal;
-    const work = this.#answer(request);
+    const work = this.#answer(request as Request);
     if (work === undefined) return;
     const working = setInterval(() => {
       void this.#fleet.broadcast({ type: "working", requestId, from: this.#self });

@@ -4,17 +4,16 @@ export type {
   IngressRegistration,
   IngressState,
   IngressWorker,
-} from "./ingress-leases.js";
-export { localIngress } from "./ingress-leases.js";
-export type { InstanceBroadcast } from "./instance-broadcast.js";
+} from "../channel/ingress-leases.js";
+export { localIngress } from "../channel/ingress-leases.js";
+export type { InstanceBroadcast } from "../store/instance-broadcast.js";
 export type {
   ClusterFleet,
   ClusterInstance,
-  ClusterRequest,
   ClusterSignal,
   HandedOffMessage,
   OwnershipEvent,
   ReportedRun,
   SessionOwnership,
   UnansweredSession,
-} from "./session-ownership.js";
+} from "../store/session-ownership.js";

@@ -1,6 +1,6 @@
 import type { OutboundButton } from "../channel/channel-types.js";
-import { sessionChatOf } from "../gateway/session-chat.js";
-import type { SessionChat } from "../gateway/session-runtime-deps.js";
+import type { SessionChat } from "../channel/session-chat.js";
+import { sessionChatOf } from "../routing/session-chat-of.js";
 import type { SessionStore } from "../store/session-store.js";
 import { PlanModeSessions } from "./plan-mode-sessions.js";
 

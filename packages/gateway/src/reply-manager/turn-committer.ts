@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentMessage, AgentRunResult } from "@chorus/core";
 import type { SendTarget, SentMessage } from "../channel/channel-types.js";
 import type { ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
-import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
+import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import type { SessionStore } from "../store/session-store.js";
 import { isSessionStoreError } from "../store/session-store-error.js";
 import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, StoreFence } from "../store/store-types.js";

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { AgentMessage, Usage } from "@chorus/core";
 import type { Spend } from "../budgets/spend-window.js";
-import type { GatewayLogger } from "../gateway/gateway-logger.js";
-import type { SessionTurnEnd } from "../gateway/session-runtime-deps.js";
 import type { LaneItem } from "../lanes/lane-item.js";
+import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ScheduleRecord, SessionRecord } from "../store/store-types.js";
+import type { SessionTurnEnd } from "../turn-hooks/session-turn-hooks.js";
 import type { NewScheduleRequest } from "./schedule-command-args.js";
 import { describeSpec, nextRunOf, runsDueBetween, type ScheduleData } from "./schedule-spec.js";
 import { readStoredSchedule } from "./stored-schedule.js";

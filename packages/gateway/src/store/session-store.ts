@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
-import type { SessionOwnership } from "../ownership/session-ownership.js";
 import type { PairingStore } from "../policy/index.js";
+import type { SessionOwnership } from "./session-ownership.js";
 import type {
   AppendResult,
   ClaimDueOptions,

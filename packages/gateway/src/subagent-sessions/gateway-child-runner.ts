@@ -13,7 +13,7 @@ import { type ChildRunner, type ChildRunOutcome, parseTrustTier } from "@chorus/
 import { SpanStatusCode } from "@opentelemetry/api";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
-import { describeError, type GatewayLogger } from "../gateway/gateway-logger.js";
+import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 import { assistantText } from "../reply-manager/assistant-text.js";
 import { runStatusOf } from "../reply-manager/turn-committer.js";

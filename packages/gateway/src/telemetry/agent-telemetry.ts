@@ -1,6 +1,5 @@
 import type { AgentLoopConfig, AgentTelemetryConfig } from "@chorus/core";
 import type { Span } from "@opentelemetry/api";
-import type { GatewayOptions } from "../gateway/gateway-options.js";
 import { sessionKeyAttribute } from "./session-key-hash.js";
 import type { GatewayTelemetryOptions } from "./telemetry-options.js";
 
@@ -26,10 +25,10 @@ export function agentTelemetry(
 }
 
 /** The gateway's loop settings with `telemetry.captureContent` applied, so sub-agents record content alike. */
-export function loopWithTelemetry(
-  loop: GatewayOptions["loop"],
+export function loopWithTelemetry<Loop extends Pick<Partial<AgentLoopConfig>, "telemetry">>(
+  loop: Loop | undefined,
   telemetry: GatewayTelemetryOptions | undefined,
-): GatewayOptions["loop"] {
+): Loop | undefined {
   if (telemetry?.captureContent === undefined) return loop;
-  return { ...loop, telemetry: { ...loop?.telemetry, captureContent: telemetry.captureContent } };
+  return { ...loop, telemetry: { ...loop?.telemetry, captureContent: telemetry.captureContent } } as Loop;
 }

@@ -1,8 +1,15 @@
 import { type AgentTelemetryConfig, startInvokeAgentSpan } from "@chorus/core";
 import { type Context, context, type Link, type Span, trace } from "@opentelemetry/api";
-import type { LaneItem } from "../lanes/lane-item.js";
 import { gatewayInstruments } from "./gateway-instruments.js";
+import type { InboundTrace } from "./inbound-trace.js";
 import { resumesLink } from "./resumes-link.js";
+
+/** What a turn's trace reads of each message it answers (a lane item). */
+interface TracedItem {
+  /** The traceparent of the run a takeover resumes. */
+  readonly resumes?: string;
+  readonly trace?: InboundTrace;
+}
 
 /**
  * One turn's telemetry: it ends its messages' inbound spans (their queue wait), starts the turn's `invoke_agent` span
@@ -22,7 +29,7 @@ export class TurnTrace {
   readonly #arrivedAt: number;
   #firstChunk = false;
 
-  constructor(items: readonly LaneItem[], agentId: string) {
+  constructor(items: readonly TracedItem[], agentId: string) {
     this.#agentId = agentId;
     let parent: Context | undefined;
     let arrivedAt = this.#startedAt;

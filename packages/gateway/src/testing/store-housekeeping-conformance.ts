@@ -2,8 +2,8 @@ import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type InjectedMessage, TestChannel } from "../channel/test-channel.js";
 import { Gateway } from "../gateway/gateway.js";
-import type { GatewayLogger } from "../gateway/gateway-logger.js";
 import type { GatewayOptions } from "../gateway/gateway-options.js";
+import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ClockedStore } from "./clocked-store.js";
 

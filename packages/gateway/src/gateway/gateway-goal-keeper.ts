@@ -1,13 +1,13 @@
 import type { StreamFn } from "@chorus/core";
 import type { Channel } from "../channel/channel-types.js";
-import type { ChatNotices } from "../gateway/chat-notices.js";
-import type { GatewayLogger } from "../gateway/gateway-logger.js";
-import type { ModelCatalog } from "../gateway/gateway-options.js";
-import type { PreparedAgent } from "../gateway/prepare-agent.js";
-import type { SessionRegistry } from "../gateway/session-registry.js";
+import type { ChatNotices } from "../delivery/chat-notices.js";
+import { GoalKeeper } from "../goals/goal-keeper.js";
+import type { GatewayLogger } from "../logging/gateway-logger.js";
 import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import type { SessionStore } from "../store/session-store.js";
-import { GoalKeeper } from "./goal-keeper.js";
+import type { ModelCatalog } from "./gateway-options.js";
+import type { PreparedAgent } from "./prepare-agent.js";
+import type { SessionRegistry } from "./session-registry.js";
 
 /** The gateway's parts a GoalKeeper is wired to. */
 export interface GatewayGoalParts {

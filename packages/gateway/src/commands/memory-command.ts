@@ -1,5 +1,5 @@
 import type { Fact } from "@chorus/memory";
-import type { CommandDefinition, CommandReply } from "../commands/command-types.js";
+import type { CommandDefinition, CommandReply } from "./command-types.js";
 
 /** Facts per `/memory` page. */
 export const MEMORY_PAGE_SIZE = 10;

@@ -1,5 +1,5 @@
-import type { GatewayContext } from "../gateway/gateway-context.js";
-import type { SessionOwnership, UnansweredSession } from "./session-ownership.js";
+import type { SessionOwnership, UnansweredSession } from "../store/session-ownership.js";
+import type { GatewayContext } from "./gateway-context.js";
 
 /**
  * Takes a session's stored, unanswered user messages that this process has not taken yet into its lane, in seq order

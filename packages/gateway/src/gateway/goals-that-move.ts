@@ -1,6 +1,6 @@
 import type { GoalKeeper } from "../goals/goal-keeper.js";
+import type { SessionOwnership } from "../store/session-ownership.js";
 import type { GoalsThatMove } from "./owned-session-work.js";
-import type { SessionOwnership } from "./session-ownership.js";
 
 /** The goal keeper's side of a takeover: what this instance owns decides which goals it drives. */
 export function goalsThatMove(goals: GoalKeeper, ownership: SessionOwnership): GoalsThatMove {

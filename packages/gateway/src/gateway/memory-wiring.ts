@@ -1,7 +1,7 @@
-import type { AgentRuntimeSetup } from "../gateway/gateway-options.js";
-import type { SessionTurnHooks } from "../gateway/session-runtime-deps.js";
 import { lowerTier } from "../lanes/lane-item.js";
-import type { GatewayMemory } from "./gateway-memory.js";
+import type { GatewayMemory } from "../memory/gateway-memory.js";
+import type { AgentRuntimeSetup } from "./gateway-options.js";
+import type { SessionTurnHooks } from "./session-runtime-deps.js";
 
 /** An agent's setup with the memory tools added (unchanged without memory). */
 export function withMemoryTools(

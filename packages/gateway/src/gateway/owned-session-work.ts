@@ -1,13 +1,13 @@
 import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
 import type { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
-import type { GatewayContext } from "../gateway/gateway-context.js";
-import { describeError } from "../gateway/gateway-logger.js";
-import { repairInterruptedTranscript } from "../gateway/restart-repair.js";
+import { describeError } from "../logging/gateway-logger.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
+import type { OwnershipEvent, SessionOwnership, UnansweredSession } from "../store/session-ownership.js";
 import type { RunRecord } from "../store/store-types.js";
 import { noteInterruptedSubagents } from "../subagent-sessions/interrupted-subagents.js";
-import { rerunInterruptedSubagents } from "../subagent-sessions/rerun-interrupted-subagents.js";
-import type { OwnershipEvent, SessionOwnership, UnansweredSession } from "./session-ownership.js";
+import type { GatewayContext } from "./gateway-context.js";
+import { rerunInterruptedSubagents } from "./rerun-interrupted-subagents.js";
+import { repairInterruptedTranscript } from "./restart-repair.js";
 import { takeUpStoredMessages } from "./take-up-stored-messages.js";
 
 /** Autonomous goals following their sessions' owners (the gateway's GoalKeeper, with this instance's ownership). */

@@ -1,5 +1,5 @@
-import type { CommandDefinition } from "../commands/command-types.js";
-import { answerPlanCommand } from "./plan-command-answer.js";
+import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
+import type { CommandDefinition } from "./command-types.js";
 
 /** /plan [approve | reject [feedback] | off]: plan mode (seed 003 step 12). */
 export const planCommand: CommandDefinition = {

@@ -1,4 +1,4 @@
-import type { CommandDefinition } from "../commands/command-types.js";
+import type { CommandDefinition } from "./command-types.js";
 
 /** /skills: the skills this chat's agent can load, with their descriptions. */
 export const skillsCommand: CommandDefinition = {

@@ -1,11 +1,19 @@
-import type { PostOptions } from "../approvals/approval-desk.js";
 import type { OutboundButton } from "../channel/channel-types.js";
-import { asChatPayload, type ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
+import type { SessionChat } from "../channel/session-chat.js";
+import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { activeTraceparent } from "../telemetry/traceparent.js";
-import { describeError, type GatewayLogger } from "./gateway-logger.js";
-import type { SessionChat } from "./session-runtime-deps.js";
+import { asChatPayload, type ChatDeliveryPayload } from "./outbox-payloads.js";
+
+/** What a posted request carries besides its text, for restart recovery. */
+export interface PostOptions {
+  readonly buttons?: readonly OutboundButton[];
+  /** The run the request belongs to. */
+  readonly runId?: string;
+  /** What the message says instead if a restart interrupts the run before the request is settled. */
+  readonly settleOnRestart?: string;
+}
 
 /** What a notice carries besides its text: buttons, the run it belongs to, and payload fields for edits and restarts. */
 export type NoticeOptions = PostOptions &

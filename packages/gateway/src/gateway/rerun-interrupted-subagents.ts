@@ -1,13 +1,13 @@
 import type { AgentMessage, ToolCallContext } from "@chorus/core";
 import { resolveChannelPolicy } from "../config/resolve-channel-policy.js";
-import type { GatewayContext } from "../gateway/gateway-context.js";
-import { describeError } from "../gateway/gateway-logger.js";
-import { sessionChatOf } from "../gateway/session-chat.js";
+import { describeError } from "../logging/gateway-logger.js";
+import { sessionChatOf } from "../routing/session-chat-of.js";
 import { parseSessionKey } from "../session-key/parse-session-key.js";
 import { rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { RunRecord } from "../store/store-types.js";
-import { wasBackgroundChild } from "./background-child.js";
-import { rerunMeta } from "./subagent-rerun.js";
+import { wasBackgroundChild } from "../subagent-sessions/background-child.js";
+import { rerunMeta } from "../subagent-sessions/subagent-rerun.js";
+import type { GatewayContext } from "./gateway-context.js";
 
 /**
  * Runs again, at the instance that took their root sessions over, the background sub-agents whose runs a takeover

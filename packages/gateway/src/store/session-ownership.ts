@@ -1,12 +1,7 @@
-import type { ApprovalAnswerBy } from "../approvals/approval-desk.js";
-import type { QueueMode } from "../config/gateway-config-schema.js";
-import type { GoalRequest } from "../goals/goal-command-args.js";
-import type { GoalCaller } from "../goals/goal-keeper.js";
-import type { RunAnswerBy, SessionActor, StopBy } from "../permissions/session-change-permission.js";
+import type { IngressLeases } from "../channel/ingress-leases.js";
 import type { TrustTier } from "../policy/trust-tier.js";
-import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
-import type { IngressLeases } from "./ingress-leases.js";
 import type { InstanceBroadcast } from "./instance-broadcast.js";
+import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "./store-types.js";
 
 /** A user message stored by an instance that does not own its session, for the owner to answer. */
 export interface HandedOffMessage {
@@ -133,33 +128,10 @@ export interface ClusterInstance {
   readonly runs: readonly ReportedRun[];
 }
 
-/** What one instance asks the others; the one holding the run or owning the session answers. */
-export type ClusterRequest =
-  | { readonly op: "kill"; readonly runId: string }
-  /** `by`: who typed it (how much they may stop is decided where they typed it); absent for the gateway's own. */
-  | { readonly op: "stop"; readonly sessionKey: string; readonly by?: StopBy }
-  | { readonly op: "status"; readonly sessionKey: string }
-  | { readonly op: "new"; readonly sessionKey: string; readonly by?: SessionActor }
-  | { readonly op: "model"; readonly sessionKey: string; readonly modelId: string }
-  | { readonly op: "queue"; readonly sessionKey: string; readonly mode: QueueMode }
-  | { readonly op: "compact"; readonly sessionKey: string }
-  /** `/plan …`: plan mode and the plan waiting for the user live in the owner's memory. */
-  | { readonly op: "plan"; readonly sessionKey: string; readonly args: readonly string[]; readonly by: RunAnswerBy }
-  /** `/goal …`, `/done`, `/clear` (the caller's session is the request's). */
-  | { readonly op: "goal"; readonly sessionKey: string; readonly request: GoalRequest; readonly caller: GoalCaller }
-  /** Stop, pause or resume a session's autonomous goal (`/goal stop <id>`, an admin's button under /agents). */
-  | {
-      readonly op: "goal-control";
-      readonly sessionKey: string;
-      readonly action: "stop" | "pause" | "resume";
-      readonly caller: GoalCaller;
-    }
-  /** An answer to a tool call waiting for approval: for the instance whose run asked (it holds the code). */
-  | { readonly op: "approval"; readonly code: string; readonly approve: boolean; readonly by: ApprovalAnswerBy };
-
 /** A message between instances, broadcast to all of them (`NOTIFY`). */
 export type ClusterSignal =
-  | { readonly type: "request"; readonly requestId: string; readonly request: ClusterRequest }
+  /** `request`: what the gateway asks (its `ClusterRequest`); carried as it is, never read here. */
+  | { readonly type: "request"; readonly requestId: string; readonly request: unknown }
   | { readonly type: "response"; readonly requestId: string; readonly from: string; readonly result: unknown }
   /** The instance answering a request is still at it (sent while a long answer, e.g. /compact's, is under way). */
   | { readonly type: "working"; readonly requestId: string; readonly from: string };
