@@ -56,10 +56,11 @@ beforeAll(async () => {
 
 let anthropic: FakeLlmServer | undefined;
 
+// Removing an installed node_modules takes seconds on a loaded machine.
 afterAll(async () => {
   await anthropic?.close();
   if (folder !== "") rmSync(folder, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** Bytes under `dir`, files only (what the install put on disk). */
 async function bytesUnder(dir: string): Promise<number> {
@@ -126,7 +127,7 @@ describe("a Telegram-only program installed from the packed packages, outside th
       // The provider that was not installed says so, and how to install it (no request is made).
       gpt: { error: expect.stringContaining("npm install openai") },
     });
-  });
+  }, 60_000);
 
   it("runs an ESM program that builds a Gateway with a Telegram channel and a SQLite store, on the toolchain's Node", async () => {
     const script = join(folder, "app", "main.mjs");
@@ -165,5 +166,5 @@ describe("a Telegram-only program installed from the packed packages, outside th
       refused: 'telegram channel: option "token" is required',
       session: null,
     });
-  });
+  }, 60_000);
 });

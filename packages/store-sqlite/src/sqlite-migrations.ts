@@ -230,6 +230,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     description: "the spend ledger books each agent's spend per kind of call (turn, sub-agent, TACO, compaction…)",
     // Rows of kind 'purpose' (subject '<agent>:<kind of call>'): a breakdown for /usage, never held against. SQLite
     // cannot change a CHECK in place, so the table is copied into one that allows the new kind.
+    // The CREATE TABLE repeats version 6's on purpose: each step is a frozen snapshot of the schema at its version, so
+    // a shared builder would let a later change rewrite a released step (and this step's INSERT … SELECT column list).
     sql: `
       CREATE TABLE spend_ledger_next (
         kind TEXT NOT NULL CHECK (kind IN ('agent', 'user', 'goal', 'schedule', 'purpose')),

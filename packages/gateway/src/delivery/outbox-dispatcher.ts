@@ -1,13 +1,13 @@
-import { ChannelError } from "../channel/channel-error.js";
-import type { Channel, OutboundMessage, SendTarget, SentMessage } from "../channel/channel-types.js";
+import type { Channel } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
-import { renderReplyChunks } from "../replies/render-reply-chunks.js";
 import type { SessionStore } from "../store/session-store.js";
-import { isSessionStoreError } from "../store/session-store-error.js";
 import type { OutboxEntry, OutboxFailure } from "../store/store-types.js";
 import { DeliveryTrace } from "../telemetry/delivery-trace.js";
+import { ChannelNotRunningError, PermanentDeliveryError, retryPlan, settledElsewhere } from "./delivery-errors.js";
+import { reportDeliveryFailure } from "./delivery-failure-report.js";
 import { asChatPayload, type ChatDeliveryPayload } from "./outbox-payloads.js";
+import { sendChatChunks } from "./send-chat-chunks.js";
 
 /** Options of the outbox dispatcher. */
 export interface OutboxDispatcherOptions {
@@ -43,8 +43,6 @@ export interface OutboxDispatcherOptions {
    */
   reclaimInFlightAfterMs?: number;
 }
-
-const RESENT_MARKER = "\n\n_(resent after restart)_";
 
 /**
  * Sends what the outbox holds: claim (in-flight) → send every chunk → mark sent with the platform ids. Failed sends
@@ -411,74 +409,33 @@ export class OutboxDispatcher {
       // back; one removed for good is given up after `transientRetryWindowMs`.
       throw new ChannelNotRunningError(`no channel ${payload.channel}/${payload.accountId} is running`);
     }
-    const editIds = payload.editMessageIds ?? [];
-    const resent = this.#resent.has(entry.id) && editIds.length === 0;
-    const chunks = renderReplyChunks(resent ? payload.text + RESENT_MARKER : payload.text, channel.capabilities);
     const done = this.#progress.get(entry.id) ?? [];
     this.#progress.set(entry.id, done);
-    for (let i = done.length; i < chunks.length; i++) {
-      const text = chunks[i]!;
-      const editId = editIds[i];
-      const buttons = i === chunks.length - 1 && channel.capabilities.buttons ? payload.buttons : undefined;
-      const outbound = buttons === undefined || buttons.length === 0 ? { text } : { text, buttons };
-      const edited =
-        editId !== undefined &&
-        (await tryEdit(channel, sentRef(payload.target, editId, payload.editSentAt?.[i]), outbound));
-      if (edited) {
-        done.push(editId);
-        this.#chunkArrived(entry.id);
-      } else if (payload.editOnly === true) done.push(undefined);
-      else {
-        const sent = await channel.send(i === 0 ? payload.target : withoutReply(payload.target), {
-          ...outbound,
-          idempotencyKey: `outbox:${entry.id}:${i}`,
-        });
-        done.push(sent.messageId);
-        this.#chunkArrived(entry.id);
-      }
-    }
-    // Preview messages the final text no longer needs.
-    for (let i = chunks.length; i < editIds.length; i++) {
-      if (channel.capabilities.delete && channel.delete) {
-        await channel.delete(sentRef(payload.target, editIds[i]!, payload.editSentAt?.[i])).catch(() => {});
-      }
-    }
+    const ids = await sendChatChunks(channel, payload, {
+      entryId: entry.id,
+      resent: this.#resent.has(entry.id),
+      done,
+      chunkArrived: () => this.#chunkArrived(entry.id),
+    });
     this.#progress.delete(entry.id);
-    return done.filter((id) => id !== undefined);
+    return ids;
   }
 
   async #failed(entry: OutboxEntry, error: unknown, trace?: DeliveryTrace): Promise<void> {
-    const { events } = this.#options;
     const message = describeError(error);
     const now = this.#now();
     const forever = entry.kind === "subagent-result";
-    const permanent = !forever && this.#givesUp(entry, error, now);
-    const base = this.#options.baseRetryMs ?? 1000;
-    const backoff = Math.min(60_000, base * 2 ** Math.max(0, entry.attempts - 1));
-    const retryAfter = error instanceof ChannelError && error.retryAfterMs !== undefined ? error.retryAfterMs : backoff;
-    const payload = asChatPayload(entry.payload);
+    const { permanent, retryAfterMs: retryAfter } = retryPlan(entry, error, now, {
+      baseRetryMs: this.#options.baseRetryMs ?? 1000,
+      maxAttempts: this.#options.maxAttempts ?? 8,
+      transientRetryWindowMs: this.#options.transientRetryWindowMs ?? 21_600_000,
+    });
     trace?.failed(error, !permanent);
-    events.publish({
-      type: "delivery_failed",
-      at: now,
-      sessionKey: entry.sessionKey,
-      channel: payload?.channel ?? "",
-      accountId: payload?.accountId ?? "",
-      chatId: payload?.target.chatId ?? "",
+    reportDeliveryFailure({ events: this.#options.events, logger: this.#logger }, entry, {
       error: message,
-      attempt: entry.attempts,
+      at: now,
       willRetry: !permanent,
     });
-    this.#logger.warn(
-      {
-        outboxId: entry.id,
-        sessionKey: entry.sessionKey,
-        attempt: entry.attempts,
-        willRetry: !permanent,
-        error: message,
-      },
-      "delivery failed",
-    );
     if (permanent) {
       this.#progress.delete(entry.id);
       this.#firstChunk.delete(entry.id);
@@ -537,58 +494,6 @@ export class OutboxDispatcher {
   #doneRetrying(entry: OutboxEntry): void {
     if (this.#retrying.get(entry.sessionKey)?.id === entry.id) this.#retrying.delete(entry.sessionKey);
   }
-
-  /** Whether a failed chat delivery is over: a permanent error, or its retries are used up. */
-  #givesUp(entry: OutboxEntry, error: unknown, now: number): boolean {
-    if (error instanceof PermanentDeliveryError) return true;
-    if (error instanceof ChannelError && !error.retryable) return true;
-    if (isPassing(error)) return now - entry.createdAt >= (this.#options.transientRetryWindowMs ?? 21_600_000);
-    return entry.attempts >= (this.#options.maxAttempts ?? 8);
-  }
 }
 
-/** A store write refused because the entry is not this sender's to settle any more (settled, reclaimed, gone). */
-function settledElsewhere(error: unknown): boolean {
-  return isSessionStoreError(error, "invalid-state") || isSessionStoreError(error, "not-found");
-}
-
-/** A failure that goes away by itself: the platform unreachable or busy, or the channel not (yet) running. */
-function isPassing(error: unknown): boolean {
-  return error instanceof ChannelNotRunningError || (error instanceof ChannelError && error.retryable);
-}
-
-/** The entry's channel is not running (it could not start yet, or was removed). */
-class ChannelNotRunningError extends Error {
-  override readonly name = "ChannelNotRunningError";
-}
-
-/** A delivery that can never succeed (a malformed payload). */
-export class PermanentDeliveryError extends Error {
-  override readonly name = "PermanentDeliveryError";
-}
-
-async function tryEdit(channel: Channel, message: SentMessage, outbound: OutboundMessage): Promise<boolean> {
-  if (!channel.capabilities.edit || channel.edit === undefined) return false;
-  try {
-    await channel.edit(message, outbound);
-    return true;
-  } catch (error) {
-    // A preview that is gone or too old to edit is replaced by a new message; anything else is retried.
-    if (error instanceof ChannelError && ["not-found", "forbidden", "edit-window-expired"].includes(error.kind)) {
-      return false;
-    }
-    throw error;
-  }
-}
-
-/** A message to edit or delete; an entry written before sent times were stored says 0 (unknown, i.e. oldest). */
-function sentRef(target: SendTarget, messageId: string, sentAt: number | undefined): SentMessage {
-  const ref = { messageId, chatId: target.chatId, sentAt: sentAt ?? 0 };
-  return target.threadId === undefined ? ref : { ...ref, threadId: target.threadId };
-}
-
-function withoutReply(target: SendTarget): SendTarget {
-  if (target.replyToMessageId === undefined) return target;
-  const { replyToMessageId: _omit, ...rest } = target;
-  return rest;
-}
+export { PermanentDeliveryError } from "./delivery-errors.js";

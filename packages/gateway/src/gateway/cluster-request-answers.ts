@@ -1,5 +1,8 @@
 import type { ClusterAnswer } from "../ownership/cluster-requests.js";
+import { ClusterRequests } from "../ownership/cluster-requests.js";
+import { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
+import type { SessionStore } from "../store/session-store.js";
 import type { ClusterRequest } from "./cluster-request.js";
 import { compactHere } from "./compact-here.js";
 import { killRunHere } from "./fleet-control.js";
@@ -71,4 +74,30 @@ async function act(ctx: GatewayContext, request: ClusterRequest): Promise<unknow
     case "goal-control":
       return await ctx.goals.control(request.action, request.caller);
   }
+}
+
+/**
+ * The parts of a cluster instance's context for requests between instances: the intake order, and `ClusterRequests`
+ * answering with `answerClusterRequest` (once the context exists). Nothing outside a cluster.
+ */
+export function clusterContextParts(
+  ownership: SessionStore["ownership"],
+  context: () => GatewayContext,
+  track: (work: Promise<unknown>) => void,
+): Pick<GatewayContext, "intakeOrder" | "cluster"> {
+  if (ownership === undefined) return {};
+  const fleet = ownership.fleet;
+  return {
+    intakeOrder: new StoredIntakeOrder(),
+    ...(fleet === undefined
+      ? {}
+      : {
+          cluster: new ClusterRequests<ClusterRequest>({
+            fleet,
+            self: fleet.self,
+            answer: (request) => answerClusterRequest(context(), request),
+            track,
+          }),
+        }),
+  };
 }

@@ -1,9 +1,8 @@
 import { SubagentSlots } from "@chorus/tools";
 import { ApprovalDesk } from "../approvals/approval-desk.js";
-import { GatewayBudgets } from "../budgets/gateway-budgets.js";
+import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import { localIngress } from "../channel/ingress-leases.js";
-import { isMessageNotStored, type MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import { BUILTIN_COMMANDS } from "../commands/builtin-commands.js";
 import type { CommandHost } from "../commands/command-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
@@ -23,14 +22,10 @@ import { reportedRuns } from "../fleet/cluster-placement.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
-import { goalOf } from "../goals/goal-record.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
-import { GatewayMemory } from "../memory/index.js";
 import { findChosenModel } from "../model-preference/model-preference.js";
-import { ClusterRequests } from "../ownership/cluster-requests.js";
-import { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import { planModeForGateway } from "../plan-mode/plan-mode-for-gateway.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
@@ -39,9 +34,10 @@ import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { loopWithTelemetry } from "../telemetry/agent-telemetry.js";
 import { observeGateway } from "../telemetry/gateway-instruments.js";
-import { startInboundTrace } from "../telemetry/inbound-trace.js";
-import { answerClusterRequest } from "./cluster-request-answers.js";
-import { withExtensionHooks, withExtensionTools } from "./extension-wiring.js";
+import { wireBudgets } from "./budgets-wiring.js";
+import { clusterContextParts } from "./cluster-request-answers.js";
+import { withExtensionTools } from "./extension-wiring.js";
+import { featureTurnHooks } from "./feature-turn-hooks.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
 import { createCommandHost } from "./gateway-command-host.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
@@ -49,7 +45,8 @@ import { createGatewayGoalKeeper } from "./gateway-goal-keeper.js";
 import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
 import { goalsThatMove } from "./goals-that-move.js";
 import { InboundIntake } from "./inbound-intake.js";
-import { withMemoryHooks, withMemoryTools } from "./memory-wiring.js";
+import { receiveInbound } from "./inbound-sink.js";
+import { gatewayMemoryFor, withMemoryTools } from "./memory-wiring.js";
 import { OwnedSessionWork } from "./owned-session-work.js";
 import { type PreparedAgent, prepareAgent } from "./prepare-agent.js";
 import { recoverAfterRestart, resumeAfterRestart } from "./restart-recovery.js";
@@ -158,42 +155,26 @@ export class Gateway {
             logger: this.#logger,
             ...(options.housekeeping === undefined ? {} : { options: options.housekeeping }),
           });
-    this.#budgets = new GatewayBudgets({
+    this.#budgets = wireBudgets({
       store: this.store,
       now,
-      agentOf: (sessionKey) => this.#sessions.get(sessionKey)?.agentId,
-      goalOf: async (sessionKey, fresh) => {
-        if (!fresh) return this.#goals.goalOf(sessionKey);
-        const session = await this.store.getSession(sessionKey);
-        return session === undefined ? undefined : goalOf(session.settings);
-      },
-      budgetsFor: (agentId) => this.#agents.get(agentId)?.config.budgets,
-      maxOutputOf: (agentId) => (agentId === undefined ? undefined : this.#agents.get(agentId)?.config.maxOutputTokens),
-      goalExhausted: (sessionKey, reason) => track(this.#goals.budgetExhausted(sessionKey, reason)),
-      scheduleOf: (items) => this.#schedules.scheduleOf(items),
-      scheduleSpent: (id) => this.#schedules.spent(id),
-      scheduleExhausted: (id, reason) => track(this.#schedules.exhausted(id, reason)),
-      persist: (work) =>
-        track(
-          work.catch((error: unknown) => this.#logger.error({ error: describeError(error) }, "spend not recorded")),
-        ),
+      logger: this.#logger,
+      agents: this.#agents,
+      track,
+      sessions: () => this.#sessions,
+      goals: () => this.#goals,
+      schedules: () => this.#schedules,
     });
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
     // Extensions' wrappers sit inside the reservation: every call they pass on is reserved first.
     const streamFn = this.#budgets.budgeted(wrapStreamFn(extensions, options.streamFn));
     const slots = options.subagentSlots ?? new SubagentSlots();
-    const memory =
-      options.memory === undefined
-        ? undefined
-        : new GatewayMemory(options.memory, {
-            store: this.store,
-            logger: this.#logger,
-            track,
-            now,
-            // Extraction calls carry their session: reserved and booked against its agent (kind `memory`).
-            streamFn,
-            findModel: (id) => options.models.find(id),
-          });
+    // Extraction calls carry their session: reserved and booked against its agent (kind `memory`).
+    const memory = gatewayMemoryFor(
+      options.memory,
+      { store: this.store, logger: this.#logger, track, now, streamFn },
+      options.models,
+    );
     const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
       this.#agents.set(
@@ -254,24 +235,12 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
-      turnHooks: withExtensionHooks(
-        withMemoryHooks(
-          {
-            systemPromptFor: (session, base) => this.#goals.systemPromptFor(session, base),
-            turnStarted: (start) => {
-              this.#budgets.turnStarted(start.sessionKey, start.items);
-              this.#goals.turnStarted(start);
-            },
-            turnEnded: (end) => {
-              this.#schedules.turnEnded(end);
-              this.#goals.turnEnded(end);
-            },
-          },
-          memory,
-        ),
-        extensions,
+      turnHooks: featureTurnHooks(
+        () => ({ goals: this.#goals, budgets: this.#budgets, schedules: this.#schedules }),
         this.#logger,
         track,
+        memory,
+        extensions,
       ),
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
       ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
@@ -319,17 +288,7 @@ export class Gateway {
       extensions,
       channelFor,
       track,
-      ...(this.store.ownership === undefined ? {} : { intakeOrder: new StoredIntakeOrder() }),
-      ...(this.store.ownership?.fleet === undefined
-        ? {}
-        : {
-            cluster: new ClusterRequests({
-              fleet: this.store.ownership.fleet,
-              self: this.store.ownership.fleet.self,
-              answer: (request) => answerClusterRequest(this.#context, request),
-              track,
-            }),
-          }),
+      ...clusterContextParts(this.store.ownership, () => this.#context, track),
     };
     const commandHost = createCommandHost(this.#context, {
       fleet: () => this.fleet(),
@@ -510,29 +469,8 @@ export class Gateway {
     // for it: the session's next owner (in a cluster) or the next start (told, or answered with onRestart "resume")
     // answers it.
     const draining = !this.#accepting;
-    const trace = startInboundTrace(message, this.#options.telemetry?.sessionKeys);
-    let refused: MessageNotStoredError | undefined;
-    const work = this.#intake.handle(message, trace, draining).then(
-      () => trace.intakeDone(),
-      (error: unknown) => {
-        trace.intakeDone();
-        if (isMessageNotStored(error)) {
-          refused = error;
-          this.#logger.warn(
-            { channel: message.channel, eventId: message.eventId, error: describeError(error.cause) },
-            "message not stored: the platform is asked to deliver it again",
-          );
-          return;
-        }
-        this.#logger.error(
-          { channel: message.channel, eventId: message.eventId, error: describeError(error) },
-          "inbound failed",
-        );
-      },
-    );
-    this.#track(work);
-    await work;
-    if (refused !== undefined) throw refused;
+    const parts = { intake: this.#intake, logger: this.#logger, track: (work: Promise<unknown>) => this.#track(work) };
+    await receiveInbound({ ...parts, telemetry: this.#options.telemetry }, message, draining);
   }
 
   /** The fleet as /agents shows it. */

@@ -1,5 +1,7 @@
 import { lowerTier } from "../lanes/lane-item.js";
-import type { GatewayMemory } from "../memory/gateway-memory.js";
+import { GatewayMemory, type GatewayMemoryDeps } from "../memory/gateway-memory.js";
+import type { GatewayMemoryOptions } from "../memory/gateway-memory-options.js";
+import type { ModelCatalog } from "../model-preference/model-catalog.js";
 import type { AgentRuntimeSetup } from "./gateway-options.js";
 import type { SessionTurnHooks } from "./session-runtime-deps.js";
 
@@ -32,4 +34,14 @@ export function withMemoryHooks(hooks: SessionTurnHooks, memory: GatewayMemory |
       hooks.turnEnded(end);
     },
   };
+}
+
+/** Long-term memory for the gateway, when configured: its extraction calls go through `deps.streamFn`. */
+export function gatewayMemoryFor(
+  options: GatewayMemoryOptions | undefined,
+  deps: Omit<GatewayMemoryDeps, "findModel">,
+  models: ModelCatalog,
+): GatewayMemory | undefined {
+  if (options === undefined) return undefined;
+  return new GatewayMemory(options, { ...deps, findModel: (id) => models.find(id) });
 }

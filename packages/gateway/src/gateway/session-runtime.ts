@@ -1,19 +1,9 @@
-import {
-  Agent,
-  type AgentEvent,
-  type AgentRunResult,
-  type Model,
-  type RemindersConfig,
-  type SubgoalTracker,
-} from "@chorus/core";
+import type { Agent, AgentEvent, AgentRunResult, Model, SubgoalTracker } from "@chorus/core";
 import { isBudgetRefusal } from "../budgets/budgeted-stream-fn.js";
 import { sessionCallsOf } from "../budgets/call-purpose.js";
 import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
-import { sessionContextOptions } from "../compaction/session-context-options.js";
 import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
-import { type ReminderConfig, remindersFromConfig } from "../config/reminder-config.js";
-import { compressionOf } from "../context-features/compression-of.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
 import { describeError } from "../logging/gateway-logger.js";
@@ -24,10 +14,12 @@ import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
 import { timeOrderedId } from "../store/core/time-ordered-id.js";
 import type { SessionRecord, StoreFence, TranscriptEntry } from "../store/store-types.js";
-import { agentTelemetry } from "../telemetry/agent-telemetry.js";
 import { TurnTrace } from "../telemetry/turn-trace.js";
 import type { PreparedAgent } from "./prepare-agent.js";
+import { approvalsFollow, toolActivityOf, whenCallStored } from "./run-events.js";
+import { buildSessionAgent } from "./session-agent.js";
 import type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
+import { laterSeq, seqOf, TakenMessages } from "./taken-messages.js";
 import { turnStartRetryDelay } from "./turn-start-retry.js";
 
 export type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
@@ -40,16 +32,6 @@ interface CurrentRun {
   answersSeq: number | undefined;
   /** The people whose messages started the run (none for a goal's or a schedule's own turn). */
   readonly starterIds: readonly string[];
-}
-
-/** The higher of two seqs, either of which may be unknown. */
-function laterSeq(a: number | undefined, b: number | undefined): number | undefined {
-  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
-}
-
-/** The store seq of a lane item, when it is a stored message. */
-function seqOf(item: LaneItem): number | undefined {
-  return (item as { seq?: number }).seq;
 }
 
 /**
@@ -67,10 +49,7 @@ export class SessionRuntime implements LaneHost {
   readonly meta: Record<string, unknown> = {};
   readonly #deps: SessionRuntimeDeps;
   readonly #prepared: PreparedAgent;
-  readonly #stored = new WeakSet<object>();
-  readonly #pendingSeqs = new Set<number>();
-  /** Seqs taken in lately: a stored message reaching the lane twice (intake and a cluster sweep) runs once. */
-  readonly #seenSeqs = new Set<number>();
+  readonly #taken = new TakenMessages();
   /** In a cluster, the lease epoch the Agent in memory was built under. */
   #agentEpoch: number | undefined;
   #agent: Agent | undefined;
@@ -80,7 +59,6 @@ export class SessionRuntime implements LaneHost {
   #compaction: AbortController | undefined;
   #committer: TurnCommitter | undefined;
   #nextRunId = "";
-  /** The span links of the run about to start (read by its telemetry when it starts). */
   /** The turn under way's telemetry: its run takes the turn's `invoke_agent` span from it. */
   #turnTrace: TurnTrace | undefined;
   #turn: Promise<void> | undefined;
@@ -161,22 +139,16 @@ export class SessionRuntime implements LaneHost {
 
   /** Takes a stored message (with its seq) into the lane. */
   accept(item: LaneItem & { seq?: number }): void {
-    if (item.seq !== undefined && this.#seenSeqs.has(item.seq)) {
+    if (!this.#taken.take(item)) {
       item.trace?.duplicate();
       return;
-    }
-    this.#stored.add(item.message as object);
-    if (item.seq !== undefined) {
-      this.#seenSeqs.add(item.seq);
-      if (this.#seenSeqs.size > 1024) this.#seenSeqs.delete(this.#seenSeqs.values().next().value as number);
-      this.#pendingSeqs.add(item.seq);
     }
     this.lane.enqueue(item);
   }
 
   /** Whether the stored message with this seq was taken in (queued, running, or answered by this runtime). */
   hasTaken(seq: number): boolean {
-    return this.#seenSeqs.has(seq);
+    return this.#taken.has(seq);
   }
 
   /**
@@ -186,7 +158,7 @@ export class SessionRuntime implements LaneHost {
   giveBackQueued(): void {
     for (const item of this.lane.clear()) {
       item.trace?.handedOff();
-      this.#forget(item);
+      this.#taken.forget(item);
     }
   }
 
@@ -246,7 +218,7 @@ export class SessionRuntime implements LaneHost {
     const ownership = this.#deps.ownership;
     if (ownership === undefined) return false;
     if (fence !== undefined && ownership.fenceFor(this.key)?.epoch === fence.epoch) return false;
-    for (const item of items) this.#forget(item);
+    for (const item of items) this.#taken.forget(item);
     this.giveBackQueued();
     this.#deps.logger.info({ sessionKey: this.key }, "not the session's owner any more: its messages are left to it");
     this.#turnEnded(items, undefined);
@@ -259,22 +231,8 @@ export class SessionRuntime implements LaneHost {
    * holds the unstored answer, is rebuilt from the store.
    */
   #uncommitted(items: readonly LaneItem[]): void {
-    for (const item of items) this.#forget(item);
+    for (const item of items) this.#taken.forget(item);
     this.dropAgent();
-  }
-
-  /** A message whose turn will be started again: it stays out of the history the Agent is built with. */
-  #pendingAgain(item: LaneItem): void {
-    const seq = (item as { seq?: number }).seq;
-    if (seq !== undefined) this.#pendingSeqs.add(seq);
-  }
-
-  /** A message given back: it may come again (this instance owning the session again) and is taken then. */
-  #forget(item: LaneItem): void {
-    const seq = (item as { seq?: number }).seq;
-    if (seq === undefined) return;
-    this.#pendingSeqs.delete(seq);
-    this.#seenSeqs.delete(seq);
   }
 
   // ── LaneHost ──────────────────────────────────────────────────────────────
@@ -347,9 +305,8 @@ export class SessionRuntime implements LaneHost {
       // Checked again after the transcript read, right before the run is written: ownership may have moved meanwhile.
       if (this.#leftToOwner(items, fence)) return;
       for (const item of items) {
-        const seq = (item as { seq?: number }).seq;
-        if (seq !== undefined) this.#pendingSeqs.delete(seq);
-        answersSeq = laterSeq(answersSeq, seq);
+        this.#taken.started(item);
+        answersSeq = laterSeq(answersSeq, seqOf(item));
       }
       this.meta.trustTier = items.map((item) => item.trust).reduce(lowerTier);
       if (this.#groupToolPolicy === undefined) delete this.meta.groupToolPolicy;
@@ -368,7 +325,7 @@ export class SessionRuntime implements LaneHost {
           { sessionKey: this.key, error: describeError(error), retryInMs },
           "could not start a turn (the store did not answer): starting it again",
         );
-        for (const item of items) this.#pendingAgain(item);
+        for (const item of items) this.#taken.pendingAgain(item);
         // The gateway is not idle while a turn waits to start again.
         deps.track(this.lane.retryFirst(items, retryInMs));
         return;
@@ -416,7 +373,7 @@ export class SessionRuntime implements LaneHost {
       sessionKey: this.key,
       runId,
       startRunAs: this.agentId,
-      stored: this.#stored,
+      stored: this.#taken.stored,
       chat,
       replies: replies ?? NO_REPLIES,
       answersSeq: () => current.answersSeq,
@@ -444,23 +401,7 @@ export class SessionRuntime implements LaneHost {
       statusLine?.onEvent(event);
       committer.onEvent(event);
       this.#observe(runId, event);
-      if (event.type === "approval_required") {
-        deps.approvals.open({
-          approvalId: event.approvalId,
-          runId,
-          toolCallId: event.toolCall.id,
-          sessionKey: this.key,
-          chat,
-          toolName: event.toolCall.name,
-          args: event.toolCall.arguments,
-          reason: event.reason,
-          timeoutMs: event.timeoutMs,
-          requesterIds: starterIds,
-          agent,
-        });
-      } else if (event.type === "tool_execution_end") {
-        deps.approvals.callEnded(runId, event.toolCallId);
-      }
+      approvalsFollow(deps.approvals, event, { runId, sessionKey: this.key, chat, requesterIds: starterIds, agent });
     });
     const timer = setTimeout(() => this.stop("timeout", "the turn took too long"), deps.turnTimeoutMs);
     this.#nextRunId = runId;
@@ -516,47 +457,22 @@ export class SessionRuntime implements LaneHost {
     const later = (entry: TranscriptEntry): boolean =>
       upToSeq !== undefined && entry.seq > upToSeq && entry.message.role === "user";
     const messages = entries
-      .filter((entry) => !this.#pendingSeqs.has(entry.seq) && !later(entry))
+      .filter((entry) => !this.#taken.isPending(entry.seq) && !later(entry))
       .map((entry) => entry.message);
-    const prepared = this.#prepared;
-    const agent = new Agent({
-      // The loop's own warnings (a failing post_tool_use hook, a reminder source) go to the gateway's log.
-      logger: this.#deps.logger,
-      ...this.#deps.loop,
-      ...prepared.loopFeatures,
+    const agent = buildSessionAgent(this.#deps, this.#prepared, {
+      sessionKey: this.key,
+      agentId: this.agentId,
       model: this.model,
-      streamFn: this.#deps.streamFn,
-      ...(prepared.config.systemPrompt === undefined ? {} : { systemPrompt: prepared.config.systemPrompt }),
       messages,
-      // After the spreads above: their `context` layers are merged here, not overridden one by another.
-      ...sessionContextOptions(this.#deps.loop?.context, prepared.loopFeatures.context, this.#subgoals),
-      tools: [...prepared.tools],
-      preDispatchPolicies: [(ctx) => this.#callStored(ctx.toolCall.id, ctx.signal), ...prepared.policies],
-      run: { depth: 0, sessionId: this.key, meta: this.meta, newRunId: () => this.#nextRunId },
-      telemetry: agentTelemetry(this.#deps, this.agentId, this.key, () => this.#turnTrace?.takeRunSpan()),
-      ...optionalReminders(prepared.config.reminders),
-      ...(prepared.hooks === undefined ? {} : { hooks: prepared.hooks }),
+      subgoals: this.#subgoals,
+      meta: this.meta,
+      newRunId: () => this.#nextRunId,
+      callStored: (toolCallId, signal) => whenCallStored(this.#committer, toolCallId, signal),
+      runSpan: () => this.#turnTrace?.takeRunSpan(),
     });
-    this.#unlink = prepared.subagents?.linkAgent(agent);
+    this.#unlink = this.#prepared.subagents?.linkAgent(agent);
     this.#agent = agent;
     return agent;
-  }
-
-  /**
-   * A tool runs only once the message calling it is stored, so a crash while it runs leaves a call for the restart
-   * to repair rather than no trace of it. Contract: allows (undefined) once stored or when the call is aborted.
-   */
-  async #callStored(toolCallId: string, signal: AbortSignal): Promise<undefined> {
-    const committer = this.#committer;
-    if (committer === undefined || signal.aborted) return undefined;
-    let onAbort = (): void => {};
-    const aborted = new Promise<void>((resolve) => {
-      onAbort = () => resolve();
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-    await Promise.race([committer.callStored(toolCallId), aborted]);
-    signal.removeEventListener("abort", onAbort);
-    return undefined;
   }
 
   /** The chat's compaction status line for one turn, unless the agent turned it off. */
@@ -567,36 +483,17 @@ export class SessionRuntime implements LaneHost {
   }
 
   #observe(runId: string, event: AgentEvent): void {
-    const { events, now } = this.#deps;
-    if (event.type === "tool_execution_start" || event.type === "tool_execution_end") {
-      events.publish({
-        type: "tool_activity",
-        at: now(),
-        runId,
-        sessionKey: this.key,
-        toolCallId: event.toolCallId,
-        toolName: event.toolName,
-        phase: event.type === "tool_execution_start" ? "start" : "end",
-        ...(event.type === "tool_execution_end" ? { isError: event.isError } : {}),
-        ...(event.type === "tool_execution_end" && event.result.compressed !== undefined
-          ? { compressed: compressionOf(event.result.compressed) }
-          : {}),
-      });
+    const activity = toolActivityOf(runId, this.key, event, this.#deps.now());
+    if (activity !== undefined) {
+      this.#deps.events.publish(activity);
     } else if (event.type === "compaction" && event.kind === "summary") {
-      this.lastCompaction = { before: event.tokensBefore, after: event.tokensAfter };
-      const saved = event.tokensBefore - event.tokensAfter;
-      this.#deps.logger.info(
-        { sessionKey: this.key, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, saved },
-        "compacted the conversation",
-      );
+      const { tokensBefore, tokensAfter } = event;
+      this.lastCompaction = { before: tokensBefore, after: tokensAfter };
+      const fields = { sessionKey: this.key, tokensBefore, tokensAfter, saved: tokensBefore - tokensAfter };
+      this.#deps.logger.info(fields, "compacted the conversation");
     }
   }
 }
 
 /** The preview side of a reply manager for a session whose channel is gone: nothing to preview. */
 const NO_REPLIES: Pick<ReplyManager, "previewing" | "takePreview"> = { previewing: false, takePreview: async () => [] };
-
-function optionalReminders(config: ReminderConfig | undefined): { reminders?: RemindersConfig } {
-  const reminders = remindersFromConfig(config);
-  return reminders === undefined ? {} : { reminders };
-}

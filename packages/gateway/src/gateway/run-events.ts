@@ -1,0 +1,72 @@
+import type { AgentEvent } from "@chorus/core";
+import type { ApprovalDesk, ApprovalRequestInput } from "../approvals/approval-desk.js";
+import { compressionOf } from "../context-features/compression-of.js";
+import type { GatewayEvent } from "../events/index.js";
+
+/** The bus event for a tool call starting or ending in a run, or undefined for any other agent event. */
+export function toolActivityOf(
+  runId: string,
+  sessionKey: string,
+  event: AgentEvent,
+  at: number,
+): GatewayEvent | undefined {
+  if (event.type !== "tool_execution_start" && event.type !== "tool_execution_end") return undefined;
+  return {
+    type: "tool_activity",
+    at,
+    runId,
+    sessionKey,
+    toolCallId: event.toolCallId,
+    toolName: event.toolName,
+    phase: event.type === "tool_execution_start" ? "start" : "end",
+    ...(event.type === "tool_execution_end" ? { isError: event.isError } : {}),
+    ...(event.type === "tool_execution_end" && event.result.compressed !== undefined
+      ? { compressed: compressionOf(event.result.compressed) }
+      : {}),
+  };
+}
+
+/**
+ * Resolves once the committer stored the message calling the tool, or once the call is aborted — a tool runs only once
+ * the message calling it is stored, so a crash while it runs leaves a call for the restart to repair rather than no
+ * trace of it. Contract: always resolves undefined (the call is allowed).
+ */
+export async function whenCallStored(
+  committer: { callStored(toolCallId: string): Promise<unknown> } | undefined,
+  toolCallId: string,
+  signal: AbortSignal,
+): Promise<undefined> {
+  if (committer === undefined || signal.aborted) return undefined;
+  let onAbort = (): void => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  await Promise.race([committer.callStored(toolCallId), aborted]);
+  signal.removeEventListener("abort", onAbort);
+  return undefined;
+}
+
+/**
+ * Shows a tool call waiting for approval in its chat (answerable by the people who started the run, and admins), and
+ * withdraws a request once its call ended. Other agent events are not the desk's.
+ */
+export function approvalsFollow(
+  approvals: Pick<ApprovalDesk, "open" | "callEnded">,
+  event: AgentEvent,
+  run: Pick<ApprovalRequestInput, "runId" | "sessionKey" | "chat" | "requesterIds" | "agent">,
+): void {
+  if (event.type === "approval_required") {
+    approvals.open({
+      ...run,
+      approvalId: event.approvalId,
+      toolCallId: event.toolCall.id,
+      toolName: event.toolCall.name,
+      args: event.toolCall.arguments,
+      reason: event.reason,
+      timeoutMs: event.timeoutMs,
+    });
+  } else if (event.type === "tool_execution_end") {
+    approvals.callEnded(run.runId, event.toolCallId);
+  }
+}

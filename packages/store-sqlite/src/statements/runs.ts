@@ -1,0 +1,127 @@
+import type { NewRun, RunFilter, RunPatch, RunRecord, RunStatus, StoredRow } from "@chorus/gateway/store";
+import {
+  assertRunning,
+  buildRunRecord,
+  notFound,
+  RUN_COLUMNS_BUT_USAGE,
+  runFromRow,
+  runFromRowWithUsage,
+  runSpawnJson,
+  SessionStoreError,
+  statusList,
+  toStoredJson,
+  zeroUsage,
+} from "@chorus/gateway/store";
+import type { SqliteContext } from "./sqlite-context.js";
+import { Where } from "./where-clause.js";
+
+const RUN_STATUSES: readonly RunStatus[] = ["running", "completed", "failed", "aborted", "interrupted"];
+
+/** A new run's usage, serialised once. */
+const ZERO_USAGE_JSON = JSON.stringify(zeroUsage());
+
+// A hot statement with a column list spliced in: built once, so that the statement cache's key is one string.
+const UPDATE_RUN_WITH_USAGE = `UPDATE runs SET status = coalesce(?, status), ended_at = ?, usage = ?, error = coalesce(?, error)
+  WHERE id = ? AND status = 'running' RETURNING ${RUN_COLUMNS_BUT_USAGE}`;
+
+/** Starts a run (a sub-agent's one level below its parent); `conflict` if the id is taken. */
+export function startRun(sqlite: SqliteContext, input: NewRun): RunRecord {
+  let depth = 0;
+  if (input.parentRunId !== undefined) {
+    const parent = getRun(sqlite, input.parentRunId);
+    if (parent === undefined) throw notFound("parent run", input.parentRunId);
+    depth = parent.depth + 1;
+  }
+  // A duplicate id changes nothing: one statement instead of a read and a write. The record is built from what was
+  // written (no RETURNING row to decode, no usage JSON to parse on every turn).
+  const startedAt = sqlite.now();
+  const inserted = sqlite
+    .sql(
+      `INSERT INTO runs (id, session_key, parent_run_id, depth, agent_id, status, started_at, usage, traceparent, spawn)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    )
+    .run(
+      input.id,
+      input.sessionKey,
+      input.parentRunId ?? null,
+      depth,
+      input.agentId,
+      startedAt,
+      ZERO_USAGE_JSON,
+      input.traceparent ?? null,
+      runSpawnJson(input.spawn),
+    );
+  if (Number(inserted.changes) === 0) {
+    throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
+  }
+  return buildRunRecord({
+    id: input.id,
+    sessionKey: input.sessionKey,
+    parentRunId: input.parentRunId,
+    depth,
+    agentId: input.agentId,
+    status: "running",
+    startedAt,
+    usage: zeroUsage(),
+    traceparent: input.traceparent,
+    spawn: input.spawn,
+  });
+}
+
+/** The run `id`, or undefined. */
+export function getRun(sqlite: SqliteContext, id: string): RunRecord | undefined {
+  const row = sqlite.sql("SELECT * FROM runs WHERE id = ?").get(id);
+  return row === undefined ? undefined : runFromRow(row);
+}
+
+/** The runs `filter` picks, oldest first. */
+export function listRuns(sqlite: SqliteContext, filter: RunFilter = {}): RunRecord[] {
+  const where = new Where();
+  where.oneOf("status", statusList(filter.status), RUN_STATUSES);
+  if (filter.sessionKey !== undefined) where.equals("session_key", filter.sessionKey);
+  if (filter.agentId !== undefined) where.equals("agent_id", filter.agentId);
+  if (filter.parentRunId !== undefined) where.equals("parent_run_id", filter.parentRunId);
+  const sql = `SELECT * FROM runs${where.clause()} ORDER BY started_at, id${where.limit(filter.limit)}`;
+  return sqlite
+    .sql(sql)
+    .all(...where.values)
+    .map(runFromRow);
+}
+
+/** Applies `patch` to a running run (a new status ends it); `not-found` or `invalid-state` otherwise. */
+export function updateRun(sqlite: SqliteContext, id: string, patch: RunPatch): RunRecord {
+  const status = patch.status ?? null;
+  const endedAt = patch.status === undefined ? null : sqlite.now();
+  const error = patch.error ?? null;
+  // Only a running run changes; no row back means it is unknown or already ended (told apart below).
+  let row: StoredRow | undefined;
+  if (patch.usage === undefined) {
+    row = sqlite
+      .sql(
+        `UPDATE runs SET status = coalesce(?, status), ended_at = ?, error = coalesce(?, error)
+         WHERE id = ? AND status = 'running' RETURNING *`,
+      )
+      .get(status, endedAt, error, id);
+    if (row !== undefined) return runFromRow(row);
+  } else {
+    // The usage just written is not read back: the record takes it from the JSON written, parsed only if read.
+    const usage = toStoredJson(patch.usage, "run usage");
+    row = sqlite.sql(UPDATE_RUN_WITH_USAGE).get(status, endedAt, usage, error, id);
+    if (row !== undefined) return runFromRowWithUsage(row, usage);
+  }
+  assertRunning(id, requireRun(sqlite, id).status);
+  throw notFound("run", id);
+}
+
+/** Marks every running run interrupted (with `error`, if given), as after a crash; returns them. */
+export function interruptRunningRuns(sqlite: SqliteContext, error?: string): RunRecord[] {
+  return listRuns(sqlite, { status: "running" }).map((run) =>
+    updateRun(sqlite, run.id, { status: "interrupted", ...(error !== undefined ? { error } : {}) }),
+  );
+}
+
+function requireRun(sqlite: SqliteContext, id: string): RunRecord {
+  const run = getRun(sqlite, id);
+  if (run === undefined) throw notFound("run", id);
+  return run;
+}
