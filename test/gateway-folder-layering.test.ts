@@ -50,9 +50,7 @@ const FOLDER_LAYERS: readonly string[] = [
 ];
 
 /** Source files over 500 lines, each at most its size today: to be split by responsibility (issue #31), never grown. */
-const LONG_FILES_LEFT: Readonly<Record<string, number>> = {
-  "packages/gateway/src/store/memory/memory-store-core.ts": 668,
-};
+const LONG_FILES_LEFT: Readonly<Record<string, number>> = {};
 const MAX_LINES = 500;
 
 function tsFiles(dir: string): string[] {
