@@ -142,19 +142,23 @@ export class DiscordChannel implements Channel {
     this.#client.hold(restClient);
     // discord.js does not await its listeners: each event is handed on without waiting for the one before.
     const deliverInbound = inboundDelivery(sink, this.#options.onError);
-    const deliver = (inbound: InboundMessage | undefined): void => {
-      void Promise.resolve().then(() => deliverInbound(inbound));
-    };
+    const deliver = (inbound: InboundMessage | undefined): Promise<void> =>
+      Promise.resolve().then(() => deliverInbound(inbound));
     // A shard taken over hands on the previous holder's replayed messages before its own live ones (`inbound`).
-    const listen = (client: Client, inbound: ReplayFirstInbound): void =>
-      listenForInbound(client, inbound, {
-        discord,
-        self: () => this.#self,
-        now: () => this.#now(),
-        timers: this.#timers,
-        deliver,
-        options: this.#options,
-      });
+    const listen = (client: Client, inbound: ReplayFirstInbound, handedOn: (messageId: string) => void): void =>
+      listenForInbound(
+        client,
+        inbound,
+        {
+          discord,
+          self: () => this.#self,
+          now: () => this.#now(),
+          timers: this.#timers,
+          deliver,
+          options: this.#options,
+        },
+        handedOn,
+      );
     await this.#client.connect(
       async () => {
         const me = (await restClient.rest.get("/users/@me")) as APIUser;

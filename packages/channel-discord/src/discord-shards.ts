@@ -132,8 +132,8 @@ export class DiscordShards {
     // this client's live messages wait until those are handed on (a chat's older messages first).
     const previous = shardSessionOf(parts.lease.state);
     const inbound = new ReplayFirstInbound(previous !== undefined);
-    parts.listen(client, inbound);
     const recorder = new ShardSessionRecorder(parts.lease, inbound);
+    parts.listen(client, inbound, (messageId) => recorder.handedOn(messageId));
     client.on(discord.Events.Raw, (packet: RawGatewayPacket) => recorder.observe(packet));
     try {
       const ready = once(client, discord.Events.ClientReady);

@@ -13,5 +13,6 @@ export interface ShardParts {
   readonly lease: IngressLease;
   /** `session_start_limit` of `GET /gateway/bot`, asked afresh. */
   readonly sessionStartLimit: () => Promise<SessionStartLimit>;
-  readonly listen: (client: Client, inbound: ReplayFirstInbound) => void;
+  /** Listens for the shard client's inbound; `handedOn` hears each message id once its delivery settled. */
+  readonly listen: (client: Client, inbound: ReplayFirstInbound, handedOn: (messageId: string) => void) => void;
 }
