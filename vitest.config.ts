@@ -71,9 +71,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most files wait on child processes,
-    // sockets and timers, so two workers there halve the wall time (477 s → 284 s measured) without starving either;
-    // a third still gains (2 workers: 463 s of vitest on an idle 2-core machine, 3 workers: see the README).
-    maxWorkers: Math.max(3, availableParallelism() + 1),
+    // sockets and timers, so two workers there halve the wall time (477 s → 284 s measured) without starving either.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
