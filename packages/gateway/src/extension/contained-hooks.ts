@@ -1,11 +1,8 @@
-import type { ExtensionStartContext, TurnAboutToStart, TurnCommitted } from "./gateway-extension.js";
+import { describeError } from "../logging/gateway-logger.js";
+import type { ExtensionStartContext, GatewayExtension, TurnAboutToStart, TurnCommitted } from "./gateway-extension.js";
 import type { RegisteredExtensions } from "./registered-extensions.js";
 
 type Logger = ExtensionStartContext["logger"];
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Runs every extension's `beforeTurn`, in order. Contract: resolves with the system prompt additions (in order);
@@ -24,7 +21,7 @@ export async function runBeforeTurn(
       if (added !== undefined && added.trim() !== "") additions.push(added);
     } catch (error) {
       logger.error(
-        { extension: extension.name, sessionKey: turn.sessionKey, error: reason(error) },
+        { extension: extension.name, sessionKey: turn.sessionKey, error: describeError(error) },
         "extension before-turn hook failed; the turn goes on without it",
       );
     }
@@ -32,42 +29,39 @@ export async function runBeforeTurn(
   return additions;
 }
 
-/** Runs every extension's `afterTurn`, in order, each contained. Contract: never rejects. */
-export async function runAfterTurn(
+/** Runs `hook` of every extension that has one, in order, each contained: a throw is logged as `failed`. */
+async function eachContained(
   registered: RegisteredExtensions,
-  turn: TurnCommitted,
+  hook: (extension: GatewayExtension) => (() => unknown) | undefined,
+  sessionKey: string,
   logger: Logger,
+  failed: string,
 ): Promise<void> {
   for (const extension of registered.extensions) {
-    if (extension.afterTurn === undefined) continue;
+    const run = hook(extension);
+    if (run === undefined) continue;
     try {
-      await extension.afterTurn(turn);
+      await run();
     } catch (error) {
-      logger.error(
-        { extension: extension.name, sessionKey: turn.sessionKey, error: reason(error) },
-        "extension after-turn hook failed",
-      );
+      logger.error({ extension: extension.name, sessionKey, error: describeError(error) }, failed);
     }
   }
 }
 
+/** Runs every extension's `afterTurn`, in order, each contained. Contract: never rejects. */
+export function runAfterTurn(registered: RegisteredExtensions, turn: TurnCommitted, logger: Logger): Promise<void> {
+  const hook = (extension: GatewayExtension) => extension.afterTurn && (() => extension.afterTurn?.(turn));
+  return eachContained(registered, hook, turn.sessionKey, logger, "extension after-turn hook failed");
+}
+
 /** Runs every extension's `sessionIdle`, in order, each contained. Contract: never rejects. */
-export async function runSessionIdle(
+export function runSessionIdle(
   registered: RegisteredExtensions,
   session: { readonly sessionKey: string; readonly agentId: string },
   logger: Logger,
 ): Promise<void> {
-  for (const extension of registered.extensions) {
-    if (extension.sessionIdle === undefined) continue;
-    try {
-      await extension.sessionIdle(session);
-    } catch (error) {
-      logger.error(
-        { extension: extension.name, sessionKey: session.sessionKey, error: reason(error) },
-        "extension session-idle hook failed",
-      );
-    }
-  }
+  const hook = (extension: GatewayExtension) => extension.sessionIdle && (() => extension.sessionIdle?.(session));
+  return eachContained(registered, hook, session.sessionKey, logger, "extension session-idle hook failed");
 }
 
 /**
@@ -93,7 +87,7 @@ export async function stopExtensions(registered: RegisteredExtensions, logger: L
     try {
       await extension.stop?.();
     } catch (error) {
-      logger.error({ extension: extension.name, error: reason(error) }, "extension did not stop cleanly");
+      logger.error({ extension: extension.name, error: describeError(error) }, "extension did not stop cleanly");
     }
   }
 }

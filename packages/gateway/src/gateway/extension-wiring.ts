@@ -1,7 +1,7 @@
 import { type RegisteredExtensions, runAfterTurn, runBeforeTurn, type TurnCommitted } from "../extension/index.js";
-import type { LaneItem } from "../lanes/lane-item.js";
 import { lowerTier } from "../lanes/lane-item.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
+import { userInputText } from "../memory/user-input-text.js";
 import type { AgentRuntimeSetup } from "./gateway-options.js";
 import type { SessionTurnEnd, SessionTurnHooks } from "./session-runtime-deps.js";
 
@@ -40,7 +40,7 @@ export function withExtensionHooks(
         {
           sessionKey: session.key,
           agentId: session.agentId,
-          texts: items.map(textOf),
+          texts: items.map((item) => userInputText([item.message])),
           trust: items.length === 0 ? "guest" : items.map((item) => item.trust).reduce(lowerTier),
         },
         logger,
@@ -66,10 +66,4 @@ function committedOf(end: SessionTurnEnd): TurnCommitted {
           ? "failed"
           : "completed";
   return { sessionKey: end.sessionKey, agentId: end.agentId, outcome };
-}
-
-function textOf(item: LaneItem): string {
-  const content = item.message.content;
-  if (typeof content === "string") return content;
-  return content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
 }
