@@ -26,6 +26,7 @@ import {
 } from "@chorus/gateway";
 import type { RunnerHandle } from "@grammyjs/runner";
 import type { Bot, Context } from "grammy";
+import { runConfirmingAfterStored } from "./confirm-after-stored-runner.js";
 import { createConnectionPool, forgetIdleConnectionsOnNetworkError } from "./connection-pool.js";
 import { pollingOutageReporter } from "./polling-outage-reporter.js";
 import { inlineKeyboardOf, normaliseTelegramCallback } from "./telegram-buttons.js";
@@ -151,7 +152,7 @@ export class TelegramChannel implements Channel {
 
   async start(sink: InboundSink, context?: ChannelStartContext): Promise<void> {
     this.#bot.claim();
-    const [{ Bot, webhookCallback }, { autoRetry }, { run, sequentialize }] = await Promise.all([
+    const [{ Bot, webhookCallback }, { autoRetry }, runnerModule] = await Promise.all([
       import("grammy"),
       import("@grammyjs/auto-retry"),
       import("@grammyjs/runner"),
@@ -166,10 +167,10 @@ export class TelegramChannel implements Channel {
     });
     this.#bot.hold(bot);
     // Updates of one chat (and of one forum topic) are handled one after another; different chats in parallel.
-    bot.use(sequentialize(orderKey));
+    bot.use(runnerModule.sequentialize(orderKey));
     const deliverInbound = inboundDelivery(sink, this.#options.onError);
     // A webhook update Telegram does not get a 2xx for is sent again: one that could not be stored is refused (5xx)
-    // rather than acknowledged. A polled update is confirmed by the next getUpdates whatever happens to it.
+    // rather than acknowledged. A polled update is confirmed by the next getUpdates, asked once its batch was stored.
     const webhookMode = (this.#options.mode ?? "polling") === "webhook";
     const deliver = (inbound: InboundMessage | undefined): Promise<void> =>
       deliverInbound(inbound === undefined || !webhookMode ? inbound : { ...inbound, platformRedelivers: true });
@@ -234,13 +235,11 @@ export class TelegramChannel implements Channel {
               await bot.api.deleteWebhook();
               // Never give up polling (the runner's default stops after 15 h of failures, and the bot would hear
               // nothing again), and retry at a steady pace instead of a backoff that grows without a cap.
-              this.#runner = run(bot, {
-                runner: {
-                  fetch: { timeout: longPollSeconds },
-                  retryInterval: this.#options.pollRetryMs ?? POLL_RETRY_MS,
-                  maxRetryTime: Number.POSITIVE_INFINITY,
-                  silent: true,
-                },
+              this.#runner = runConfirmingAfterStored(runnerModule, bot, {
+                fetch: { timeout: longPollSeconds },
+                retryInterval: this.#options.pollRetryMs ?? POLL_RETRY_MS,
+                maxRetryTime: Number.POSITIVE_INFINITY,
+                silent: true,
               });
             },
             stop: async () => {

@@ -1,0 +1,64 @@
+import type { RunnerHandle, RunnerOptions } from "@grammyjs/runner";
+import type { Bot } from "grammy";
+
+type RunnerModule = typeof import("@grammyjs/runner");
+type Update = Parameters<Bot["handleUpdate"]>[0];
+
+/**
+ * Long polling that confirms a batch of updates to Telegram only once every update of it has been handled (the
+ * gateway stored it): the next `getUpdates`, whose `offset` confirms the batch, is asked only then. grammY's `run()`
+ * asks for the next batch as soon as one is handed to its sink, so a process killed -9 while storing lost the updates
+ * Telegram had already dropped. Updates of a batch are still handled concurrently (one chat's in order, by the bot's
+ * `sequentialize`). Contract: returns the started runner; its `stop()` ends the poll under way, waits for the batch
+ * in hand and confirms what was handled (a restart hears it no more; if that last call fails, the next poller hears
+ * it again and the gateway's store knows it by id).
+ */
+export function runConfirmingAfterStored(runner: RunnerModule, bot: Bot, options: RunnerOptions): RunnerHandle {
+  const fetchUpdates = runner.createUpdateFetcher(bot, options);
+  let initialised = false;
+  const source = runner.createSource<Update>({
+    supply: async (batchSize, signal) => {
+      if (!initialised) {
+        await bot.init();
+        initialised = true;
+      }
+      const updates = await fetchUpdates(batchSize, signal);
+      // This call's offset confirmed everything handled before it.
+      unconfirmedUpTo = undefined;
+      return updates;
+    },
+  });
+  const inHand = new Set<Update>();
+  let unconfirmedUpTo: number | undefined;
+  const handleOne = async (update: Update): Promise<void> => {
+    inHand.add(update);
+    try {
+      await bot.handleUpdate(update);
+      unconfirmedUpTo = Math.max(unconfirmedUpTo ?? 0, update.update_id);
+    } catch (error) {
+      await Promise.resolve(bot.errorHandler(error as never)).catch(() => {});
+    } finally {
+      inHand.delete(update);
+    }
+  };
+  const handle = runner.createRunner(source, {
+    handle: async (updates) => {
+      await Promise.all(updates.map(handleOne));
+      return Number.POSITIVE_INFINITY;
+    },
+    size: () => inHand.size,
+    snapshot: () => [...inHand],
+  });
+  handle.start();
+  return {
+    ...handle,
+    stop: async () => {
+      await handle.stop();
+      const upTo = unconfirmedUpTo;
+      if (upTo === undefined) return;
+      unconfirmedUpTo = undefined;
+      // One update at most comes back with it, unconfirmed: the next poller gets it.
+      await bot.api.getUpdates({ offset: upTo + 1, limit: 1, timeout: 0 }).catch(() => {});
+    },
+  };
+}
