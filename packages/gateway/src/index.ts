@@ -15,5 +15,6 @@ export * from "./routing/index.js";
 export * from "./runtime-index.js";
 export * from "./schedules/index.js";
 export * from "./session-key/index.js";
+export { skillsExtension } from "./skills/skills-extension.js";
 export * from "./store/index.js";
 export * from "./store-health/index.js";

@@ -5,6 +5,7 @@ import { BUILTIN_COMMANDS } from "../src/commands/builtin-commands.js";
 import { parseCommand } from "../src/commands/parse-command.js";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { COMMAND_PERMISSIONS, renderCommandPermissionTable } from "../src/permissions/command-permission-table.js";
+import { skillsExtension } from "../src/skills/skills-extension.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const CONFIG: GatewayConfigInput = {
@@ -39,7 +40,13 @@ beforeAll(async () => {
   h = await startHarness({
     config: CONFIG,
     script: () => "ok",
-    gateway: { memory: { store: memory }, agents: { main: { planMode: true } }, rateCap: false },
+    gateway: {
+      memory: { store: memory },
+      agents: { main: { planMode: true } },
+      rateCap: false,
+      // The bot composes skills as an extension: its /skills is in the table too.
+      extensions: [skillsExtension({})],
+    },
   });
   // The group's session exists and has a conversation (so /compact would have something to do).
   await h.send({ ...guest, chatId: "guests", text: "hello" });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { StreamContext } from "@chorus/core";
 import { loadSkills } from "@chorus/tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { skillsExtension } from "../src/skills/skills-extension.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const config = {
@@ -40,7 +41,7 @@ describe("skills through the gateway", () => {
       if (last.role === "toolResult") return `skill said: ${JSON.stringify(last.content)}`;
       return { toolCalls: [{ name: "load_skill", args: { name: "release" } }] };
     };
-    h = await startHarness({ config, script, gateway: { agents: { main: { skills } } } });
+    h = await startHarness({ config, script, gateway: { extensions: [skillsExtension({ main: skills })] } });
     await h.send({ ...owner, text: "/skills" });
     const listing = h.channel.transcript("owner").at(-1) ?? "";
     expect(listing).toContain("release");
@@ -56,7 +57,7 @@ describe("skills through the gateway", () => {
 
   it("/skill-name goes to the agent as text; a misspelt one is answered with the skill's name", async () => {
     const { skills } = await loadSkills([dir]);
-    h = await startHarness({ config, script: ["on it"], gateway: { agents: { main: { skills } } } });
+    h = await startHarness({ config, script: ["on it"], gateway: { extensions: [skillsExtension({ main: skills })] } });
     await h.send({ ...owner, text: "/release v2" });
     expect(h.streamFn.calls).toHaveLength(1);
     await h.send({ ...owner, text: "/relase v2" });

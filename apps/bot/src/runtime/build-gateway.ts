@@ -9,6 +9,7 @@ import {
   type GatewayMemoryOptions,
   type InboundMessage,
   type SessionStore,
+  skillsExtension,
 } from "@chorus/gateway";
 import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";
@@ -18,7 +19,7 @@ import { ensureDemoWorkspace } from "../demo/demo-workspace.js";
 import { buildBotStreamFn } from "../models/bot-stream-fn.js";
 import { buildModelRegistry } from "../models/model-reference.js";
 import { agentSetupsOf } from "./agent-setup.js";
-import { addAgentSkills } from "./agent-skills.js";
+import { agentSkillsOf } from "./agent-skills.js";
 import { agentWorkspacesOf, prepareAgentWorkspaces } from "./agent-workspaces.js";
 import { assertHooksOutsideWorkspaces } from "./hook-placement.js";
 import { botModelCatalog } from "./model-catalog.js";
@@ -80,7 +81,7 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
   const gatewayConfig = gatewayConfigOf(config);
   const dataDir = resolve(parts.cwd, config.dataDir);
   const warn = (obj: Record<string, unknown>, msg: string): void => parts.logger.warn(obj, msg);
-  const agents = await addAgentSkills(config, workspaces, dataDir, agentSetupsOf(config, workspaces), warn);
+  const skills = await agentSkillsOf(config, workspaces, dataDir, warn);
   return new Gateway({
     config: { ...gatewayConfig, channels: [...(gatewayConfig.channels ?? []), ...(parts.extraPolicies ?? [])] },
     store: parts.store,
@@ -88,7 +89,8 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     streamFn: parts.wrapStreamFn?.(built) ?? built,
     models: botModelCatalog(buildModelRegistry(config), config),
     selfIds: parts.selfIds,
-    agents,
+    agents: agentSetupsOf(config, workspaces),
+    extensions: [skillsExtension(skills)],
     events: parts.events,
     logger: parts.logger,
     onRestart: config.onRestart,

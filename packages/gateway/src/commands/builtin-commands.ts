@@ -10,7 +10,6 @@ import { pairCommand } from "./pair-command.js";
 import { planCommand } from "./plan-command.js";
 import { scheduleCommand } from "./schedule-command.js";
 import { compactCommand, newCommand, queueCommand, resetCommand, stopCommand } from "./session-commands.js";
-import { skillsCommand } from "./skills-command.js";
 import { statusCommand } from "./status-command.js";
 import { usageCommand } from "./usage-command.js";
 
@@ -48,7 +47,6 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   usageCommand,
   scheduleCommand,
   memoryCommand,
-  skillsCommand,
   planCommand,
 ];
 

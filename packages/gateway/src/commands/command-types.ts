@@ -4,7 +4,7 @@ import type { InboundMessage, OutboundButton } from "../channel/channel-types.js
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { GoalConfig } from "../config/goal-config.js";
 import type { SessionChange } from "../config/session-change-schema.js";
-import type { AgentsSection } from "../extension/index.js";
+import type { AgentCommand, AgentsSection } from "../extension/index.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
@@ -107,7 +107,6 @@ export interface CommandHost {
   stopSchedule(id: string): Promise<string>;
   /** Long-term memory (`/memory`), when configured. */
   readonly memory?: MemoryCommands;
-  /** An agent's skills (`/skills`); none for an unknown agent or a host without skills. */
   /** Plan mode's sessions when the agent has plan mode; undefined otherwise. */
   planModeFor?(agentId: string): PlanModeSessions | undefined;
   /**
@@ -115,7 +114,8 @@ export interface CommandHost {
    * Contract: resolves with the chat's answer. Without it the command acts on `planModeFor`'s sessions here.
    */
   plan?(sessionKey: string, args: readonly string[], by: RunAnswerBy): Promise<string>;
-  skills?(agentId: string): readonly { readonly name: string; readonly description: string }[];
+  /** The `/words` an agent answers itself (its extensions' `agentCommands`, e.g. skills); none for an unknown agent. */
+  agentCommands?(agentId: string): readonly AgentCommand[];
   /** The extensions' sections of `/agents`, in order. */
   readonly agentsSections?: readonly AgentsSection[];
 }

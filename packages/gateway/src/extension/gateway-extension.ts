@@ -50,6 +50,12 @@ export interface AgentsSection {
   act?(args: readonly string[], context: ExtensionCommandContext): Promise<string | ExtensionReply>;
 }
 
+/** A `/word` an agent answers itself (e.g. a skill's name): it reaches the agent's turn as text. */
+export interface AgentCommand {
+  readonly name: string;
+  readonly description: string;
+}
+
 /** A turn about to make its first model call. */
 export interface TurnAboutToStart {
   readonly sessionKey: string;
@@ -105,6 +111,16 @@ export interface GatewayExtension {
   readonly agentsSections?: readonly AgentsSection[];
   /** Tools offered to an agent's turns (with its own); its trust-tier policy still gates each call. */
   toolsFor?(agentId: string): readonly AnyAgentTool[];
+  /**
+   * A fixed addition to an agent's system prompt, appended to it once when the gateway prepares the agent (so it stays
+   * in the prompt's cached prefix; `beforeTurn` is for what changes per turn).
+   */
+  agentPrompt?(agentId: string): string | undefined;
+  /**
+   * `/words` the agent answers itself: they pass the command parser to its turn as text (the agent's
+   * `unknownCommands` setting never drops them), and a misspelt one is answered with the right name.
+   */
+  agentCommands?(agentId: string): readonly AgentCommand[];
   /** Wraps every model call the gateway makes (turns, sub-agents, side calls), inside the budget reservation. */
   wrapStreamFn?(next: StreamFn): StreamFn;
   /** Before a turn's first model call. */

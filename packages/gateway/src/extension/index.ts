@@ -9,6 +9,7 @@ export {
 } from "./contained-hooks.js";
 export { ExtensionError } from "./extension-error.js";
 export type {
+  AgentCommand,
   AgentsSection,
   BeforeTurnResult,
   ExtensionCommand,

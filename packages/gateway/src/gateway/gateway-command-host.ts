@@ -83,7 +83,7 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         async () => answerPlanCommand(ctx.planMode, key, args, by),
         told,
       ),
-    skills: (agentId) => ctx.agents.get(agentId)?.skills ?? [],
+    agentCommands: (agentId) => ctx.agents.get(agentId)?.agentCommands ?? [],
     agentsSections: ctx.extensions.agentsSections,
     goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
     goal: (request, caller) => {

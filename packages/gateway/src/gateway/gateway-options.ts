@@ -7,7 +7,7 @@ import type {
   RecentFilesSource,
   StreamFn,
 } from "@chorus/core";
-import type { Skill, SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
+import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -45,11 +45,6 @@ export interface AgentRuntimeSetup {
    * commands). Set by the program only: nothing a chat user or the model sends can add one.
    */
   hooks?: AgentHooks;
-  /**
-   * Skills (`loadSkills` from @chorus/tools): their descriptions are appended to the system prompt, `load_skill`
-   * loads a body on demand and `/skills` lists them.
-   */
-  skills?: readonly Skill[];
   /**
    * Plan mode (seed 003 step 12): `/plan` limits the agent to information tools until its `propose_plan` is approved
    * (buttons where the platform has them, else `/plan approve` / `/plan reject <feedback>`). Default false.

@@ -36,7 +36,7 @@ import { loopWithTelemetry } from "../telemetry/agent-telemetry.js";
 import { observeGateway } from "../telemetry/gateway-instruments.js";
 import { wireBudgets } from "./budgets-wiring.js";
 import { clusterContextParts } from "./cluster-request-answers.js";
-import { withExtensionTools } from "./extension-wiring.js";
+import { withExtensionAgentParts, withExtensionTools } from "./extension-wiring.js";
 import { featureTurnHooks } from "./feature-turn-hooks.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
 import { createCommandHost } from "./gateway-command-host.js";
@@ -177,28 +177,26 @@ export class Gateway {
     );
     const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
-      this.#agents.set(
-        agent.id,
-        prepareAgent(
-          agent,
-          withExtensionTools(withMemoryTools(options.agents?.[agent.id], memory), extensions, agent.id),
-          {
-            models: options.models,
-            streamFn,
-            store: this.store,
-            events: this.events,
-            runs: this.runs,
-            logger: this.#logger,
-            now,
-            slots,
-            loop,
-            planMode,
-            // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
-            // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
-            onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
-          },
-        ),
+      const prepared = prepareAgent(
+        agent,
+        withExtensionTools(withMemoryTools(options.agents?.[agent.id], memory), extensions, agent.id),
+        {
+          models: options.models,
+          streamFn,
+          store: this.store,
+          events: this.events,
+          runs: this.runs,
+          logger: this.#logger,
+          now,
+          slots,
+          loop,
+          planMode,
+          // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
+          // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
+          onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
+        },
       );
+      this.#agents.set(agent.id, withExtensionAgentParts(prepared, extensions, agent.id));
     }
     this.#goals = createGatewayGoalKeeper({
       store: this.store,

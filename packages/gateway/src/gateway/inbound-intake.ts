@@ -234,7 +234,7 @@ export class InboundIntake {
         const commands = this.#commands
           .filter((known) => isAdmin || !known.adminOnly)
           .map((known) => known.name)
-          .concat((this.#commandHost.skills?.(route.agentId) ?? []).map((skill) => skill.name));
+          .concat((this.#commandHost.agentCommands?.(route.agentId) ?? []).map((command) => command.name));
         outcome = { kind: "reply", text: unknownCommandAnswer(command.name, commands), ephemeral: true };
       }
       if (outcome.kind === "refused") {
@@ -304,7 +304,11 @@ export class InboundIntake {
   /** Whether an unknown `/name` is answered here (closest command) rather than passed to the agent as text. */
   #answersUnknown(name: string, agentId: string): boolean {
     const agent = this.#ctx.config.agents.find((candidate) => candidate.id === agentId);
-    return answersUnknownCommand(name, agent?.unknownCommands ?? "answer", this.#commandHost.skills?.(agentId) ?? []);
+    return answersUnknownCommand(
+      name,
+      agent?.unknownCommands ?? "answer",
+      this.#commandHost.agentCommands?.(agentId) ?? [],
+    );
   }
 
   /** The channel account's policy, with the sender among its admins when the `isAdmin` option says so. */

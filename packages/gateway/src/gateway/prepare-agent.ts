@@ -4,7 +4,6 @@ import {
   createToolPolicyGate,
   evaluateToolPolicy,
   mergeToolGroups,
-  type Skill,
   type SubagentSlots,
   type Subagents,
   type ToolPolicy,
@@ -13,12 +12,12 @@ import { GatewayConfigError } from "../config/gateway-config-error.js";
 import type { AgentConfig } from "../config/gateway-config-schema.js";
 import { type AgentLoopFeatures, agentLoopFeatures } from "../context-features/agent-loop-features.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
+import type { AgentCommand } from "../extension/index.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
 import { planModeGate } from "../plan-mode/plan-mode-gate.js";
 import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import { proposePlanTool } from "../plan-mode/propose-plan-tool.js";
-import { withSkills } from "../skills/agent-skills.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
@@ -37,8 +36,8 @@ export interface PreparedAgent {
   readonly supervisorModel: Model | undefined;
   /** Whether `/plan` works for this agent. */
   readonly planMode: boolean;
-  /** The agent's skills (AgentRuntimeSetup.skills), listed by /skills. */
-  readonly skills: readonly Skill[];
+  /** The `/words` the agent answers itself (its extensions' `agentCommands`); set by the gateway's extension wiring. */
+  readonly agentCommands: readonly AgentCommand[];
   /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
   readonly hooks: AgentHooks | undefined;
   /** TACO, context restoration and the per-turn execution context, over the gateway-wide loop settings. */
@@ -149,14 +148,12 @@ export function prepareAgent(
       ...(setup?.toolGroups === undefined ? {} : { groups: setup.toolGroups }),
     });
   }
-  const skilled = withSkills(config.systemPrompt, setup?.skills);
   const planMode = setup?.planMode === true && deps.planMode !== undefined ? deps.planMode : undefined;
   return {
-    config: skilled.systemPrompt === undefined ? config : { ...config, systemPrompt: skilled.systemPrompt },
+    config,
     defaultModel: model,
     tools: [
       ...(setup?.tools ?? []),
-      ...skilled.tools,
       ...(planMode === undefined ? [] : [proposePlanTool(planMode)]),
       ...(subagents?.tools ?? []),
     ],
@@ -170,7 +167,7 @@ export function prepareAgent(
     subagents,
     supervisorModel,
     hooks: setup?.hooks,
-    skills: setup?.skills ?? [],
+    agentCommands: [],
     planMode: planMode !== undefined,
     loopFeatures,
   };
