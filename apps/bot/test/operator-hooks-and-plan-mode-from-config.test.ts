@@ -6,6 +6,7 @@ import { gatewayConfigOf } from "../src/config/gateway-config-of.js";
 import { parseBotConfig } from "../src/config/load-bot-config.js";
 import { agentSetupsOf } from "../src/runtime/agent-setup.js";
 import { agentWorkspacesOf, prepareAgentWorkspaces } from "../src/runtime/agent-workspaces.js";
+import { botExtensions } from "../src/runtime/bot-extensions.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -35,7 +36,7 @@ describe("operator hooks from chorus.config.yaml", () => {
     expect(JSON.stringify(gatewayConfigOf(parsed.config))).not.toContain("hooks");
   });
 
-  it("planMode: true reaches the agent's setup; it is off by default", async () => {
+  it("planMode: true gives the agent /plan and propose_plan; it is off by default", async () => {
     const parsed = parseBotConfig({
       dataDir: "./data",
       agents: [
@@ -44,11 +45,34 @@ describe("operator hooks from chorus.config.yaml", () => {
       ],
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-    const workspaces = await agentWorkspacesOf(parsed.config, dir);
-    await prepareAgentWorkspaces(workspaces);
-    const setups = agentSetupsOf(parsed.config, workspaces);
-    expect(setups.planner?.planMode).toBe(true);
-    expect(setups.plain?.planMode).toBeUndefined();
+    const planMode = botExtensions(parsed.config, {}).find((extension) => extension.name === "plan-mode");
+    const plan = planMode?.commands?.find((command) => command.name === "plan");
+    const typed = (agentId: string) =>
+      plan?.run({
+        agentId,
+        sessionKey: `${agentId}:dm:owner`,
+        args: [],
+        isAdmin: true,
+        trust: "owner",
+        message: {
+          channel: "test",
+          accountId: "main",
+          chatType: "dm",
+          chatId: "owner",
+          messageId: "m1",
+          eventId: "e1",
+          sender: { id: "owner", name: "Owner", isBot: false },
+          text: "/plan",
+          attachments: [],
+          receivedAt: 0,
+          mentionsBot: false,
+          replyToBot: false,
+        },
+      });
+    expect(await typed("planner")).toMatch(/^Plan mode is on/);
+    expect(await typed("plain")).toBe("Plan mode is not enabled for this agent.");
+    expect(planMode?.toolsFor?.("planner").map((tool) => tool.name)).toEqual(["propose_plan"]);
+    expect(planMode?.toolsFor?.("plain")).toEqual([]);
   });
 
   it("a hook without a command, or an unknown hook event, is a config error naming its path", () => {

@@ -9,6 +9,7 @@ export * from "./goals/index.js";
 export * from "./markup/index.js";
 export * from "./memory/index.js";
 export * from "./ownership/index.js";
+export { planModeExtension } from "./plan-mode/plan-mode-extension.js";
 export * from "./policy/index.js";
 export * from "./replies/index.js";
 export * from "./routing/index.js";

@@ -5,6 +5,7 @@ import { BUILTIN_COMMANDS } from "../src/commands/builtin-commands.js";
 import { parseCommand } from "../src/commands/parse-command.js";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { COMMAND_PERMISSIONS, renderCommandPermissionTable } from "../src/permissions/command-permission-table.js";
+import { planModeExtension } from "../src/plan-mode/plan-mode-extension.js";
 import { skillsExtension } from "../src/skills/skills-extension.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
@@ -42,10 +43,9 @@ beforeAll(async () => {
     script: () => "ok",
     gateway: {
       memory: { store: memory },
-      agents: { main: { planMode: true } },
       rateCap: false,
-      // The bot composes skills as an extension: its /skills is in the table too.
-      extensions: [skillsExtension({})],
+      // The bot composes skills and plan mode as extensions: their commands are in the table too.
+      extensions: [skillsExtension({}), planModeExtension({ agents: ["main"] })],
     },
   });
   // The group's session exists and has a conversation (so /compact would have something to do).

@@ -1,5 +1,6 @@
 import type { StreamContext } from "@chorus/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { planModeExtension } from "../src/plan-mode/plan-mode-extension.js";
 import { execProbe } from "./fixtures/exec-probe.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
@@ -41,7 +42,10 @@ describe("plan mode through the gateway (seed 003 step 12)", () => {
       config,
       script: planner(seen),
       channel: { capabilities: { buttons } },
-      gateway: { agents: { main: { tools: [probe.tool], planMode } } },
+      gateway: {
+        agents: { main: { tools: [probe.tool] } },
+        extensions: [planModeExtension({ agents: planMode ? ["main"] : [] })],
+      },
     });
     return { h, probe, seen };
   }

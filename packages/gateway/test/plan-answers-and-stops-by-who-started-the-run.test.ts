@@ -1,6 +1,7 @@
 import type { StreamContext } from "@chorus/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { GatewayConfigInput } from "../src/config/index.js";
+import { planModeExtension } from "../src/plan-mode/plan-mode-extension.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const CONFIG: GatewayConfigInput = {
@@ -53,7 +54,7 @@ describe("a waiting plan and /stop in a group, by who started the run", () => {
       config: CONFIG,
       script: planner(seen),
       channel: { capabilities: { buttons: true } },
-      gateway: { agents: { main: { planMode: true } } },
+      gateway: { extensions: [planModeExtension({ agents: ["main"] })] },
     });
     await h.send({ ...owner, text: "/plan" });
     await h.channel.inject({ ...owner, text: "refactor the parser" });

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { type SessionChange, sessionChangeSchema } from "../src/config/session-change-schema.js";
 import { mayAnswerRun, mayChangeSession, sessionChangeOf } from "../src/permissions/session-change-permission.js";
+import { planModeExtension } from "../src/plan-mode/plan-mode-extension.js";
 
-describe("which change a command makes (sessionChangeOf)", () => {
+/** Which change a command makes: the builtins' rule, or the command's own (plan mode's `/plan` is an extension's). */
+function changeOf(command: string, args: readonly string[]) {
+  const own = planModeExtension({ agents: [] }).commands?.find((candidate) => candidate.name === command);
+  return own?.sessionChange === undefined ? sessionChangeOf(command, args) : own.sessionChange(args);
+}
+
+describe("which change a command makes (sessionChangeOf, or an extension command's sessionChange)", () => {
   it.each([
     ["model", [], undefined],
     ["model", ["gpt-5"], "model"],
@@ -25,7 +32,7 @@ describe("which change a command makes (sessionChangeOf)", () => {
     ["help", [], undefined],
     ["goal", ["stop"], undefined],
   ] as const)("/%s %j → %s", (command, args, change) => {
-    expect(sessionChangeOf(command, args)).toBe(change);
+    expect(changeOf(command, args)).toBe(change);
   });
 });
 

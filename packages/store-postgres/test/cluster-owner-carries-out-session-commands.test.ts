@@ -1,6 +1,6 @@
 import { DEFAULT_SUMMARY_PROMPT } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
-import { Gateway, TestChannel } from "@chorus/gateway";
+import { Gateway, planModeExtension, TestChannel } from "@chorus/gateway";
 import { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway/testing";
 import { describe, expect, it, vi } from "vitest";
 import {
@@ -69,8 +69,9 @@ async function instance(name: string, schema: string, throughGate = false): Prom
     replyMode: "block",
     outbox: { pollMs: 200 },
     agents: {
-      main: { tools: [probe.tool], policies: [deployNeedsApproval(60_000)], planMode: true },
+      main: { tools: [probe.tool], policies: [deployNeedsApproval(60_000)] },
     },
+    extensions: [planModeExtension({ agents: ["main"] })],
   });
   await gateway.start();
   return {

@@ -64,7 +64,6 @@ export function agentSetupsOf(
     setups[agent.id] = {
       tools,
       ...(hooks === undefined ? {} : { hooks }),
-      ...(agent.planMode === true ? { planMode: true } : {}),
       executionContext: directories.source,
       recentFiles: recentReads.source,
       // Guests may call the read tools only where folders were granted; the tools confine them to those folders.

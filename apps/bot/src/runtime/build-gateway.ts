@@ -9,7 +9,6 @@ import {
   type GatewayMemoryOptions,
   type InboundMessage,
   type SessionStore,
-  skillsExtension,
 } from "@chorus/gateway";
 import type { Logger } from "pino";
 import type { BotConfig } from "../config/bot-config-schema.js";
@@ -21,6 +20,7 @@ import { buildModelRegistry } from "../models/model-reference.js";
 import { agentSetupsOf } from "./agent-setup.js";
 import { agentSkillsOf } from "./agent-skills.js";
 import { agentWorkspacesOf, prepareAgentWorkspaces } from "./agent-workspaces.js";
+import { botExtensions } from "./bot-extensions.js";
 import { assertHooksOutsideWorkspaces } from "./hook-placement.js";
 import { botModelCatalog } from "./model-catalog.js";
 
@@ -90,7 +90,7 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     models: botModelCatalog(buildModelRegistry(config), config),
     selfIds: parts.selfIds,
     agents: agentSetupsOf(config, workspaces),
-    extensions: [skillsExtension(skills)],
+    extensions: botExtensions(config, skills),
     events: parts.events,
     logger: parts.logger,
     onRestart: config.onRestart,

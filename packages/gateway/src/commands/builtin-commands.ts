@@ -7,7 +7,6 @@ import { clearCommand, doneCommand, goalCommand } from "./goal-commands.js";
 import { memoryCommand } from "./memory-command.js";
 import { modelCommand } from "./model-command.js";
 import { pairCommand } from "./pair-command.js";
-import { planCommand } from "./plan-command.js";
 import { scheduleCommand } from "./schedule-command.js";
 import { compactCommand, newCommand, queueCommand, resetCommand, stopCommand } from "./session-commands.js";
 import { statusCommand } from "./status-command.js";
@@ -47,7 +46,6 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   usageCommand,
   scheduleCommand,
   memoryCommand,
-  planCommand,
 ];
 
 /** Where a command is typed, for `mayChangeSession`. */
@@ -72,7 +70,7 @@ export type CommandOutcome =
 /**
  * Runs a builtin command before any agent sees the message. Admin-only commands from anyone else are refused
  * with "not authorised" (the caller logs the attempt); so is a change to a group's shared session (`/model <id>`,
- * `/queue <mode>`, `/memory off`, `/plan`, `/new`, `/compact`) from a member the group does not grant it to
+ * `/queue <mode>`, `/memory off`, `/new`, `/compact`, an extension's `sessionChange` such as `/plan`) from a member the group does not grant it to
  * (`mayChangeSession`) — `/stop` from such a member stops only what they started. The check is made here, where the
  * command is typed, before anything is forwarded to a session's owner. `commands`: the builtins and the extensions'
  * (default the builtins). Contract: `unknown` for a name that is none of them; a refusal changes nothing.
@@ -87,7 +85,7 @@ export async function runBuiltinCommand(
   if (command.adminOnly && !context.isAdmin) {
     return { kind: "refused", text: `You are not authorised to use /${name}.`, ephemeral: true };
   }
-  const change = sessionChangeOf(name, context.args);
+  const change = command.sessionChange?.(context.args) ?? sessionChangeOf(name, context.args);
   if (change !== undefined && change !== "stop" && !mayChangeSession(change, context, placeOf(context))) {
     return { kind: "refused", text: refusedChangeText(change), ephemeral: true };
   }

@@ -4,13 +4,12 @@ import type { InboundMessage, OutboundButton } from "../channel/channel-types.js
 import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { GoalConfig } from "../config/goal-config.js";
 import type { SessionChange } from "../config/session-change-schema.js";
-import type { AgentCommand, AgentsSection } from "../extension/index.js";
+import type { AgentCommand, AgentsSection, ExtensionCommandContext, ExtensionReply } from "../extension/index.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { MemoryCommands } from "../memory/gateway-memory.js";
-import type { RunAnswerBy, SessionActor, StopBy } from "../permissions/session-change-permission.js";
-import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
+import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import type { TrustTier } from "../policy/trust-tier.js";
@@ -107,13 +106,12 @@ export interface CommandHost {
   stopSchedule(id: string): Promise<string>;
   /** Long-term memory (`/memory`), when configured. */
   readonly memory?: MemoryCommands;
-  /** Plan mode's sessions when the agent has plan mode; undefined otherwise. */
-  planModeFor?(agentId: string): PlanModeSessions | undefined;
   /**
-   * `/plan …` for a session in plan mode's agent, done where the session's plan waits (in a cluster, its owner).
-   * Contract: resolves with the chat's answer. Without it the command acts on `planModeFor`'s sessions here.
+   * Runs an extension's `atOwner` command where the session's turns run (in a cluster, its owner). Contract: resolves
+   * with the command's answer, or a sentence saying it was not (or may not have been) carried out. Without it the
+   * command runs here.
    */
-  plan?(sessionKey: string, args: readonly string[], by: RunAnswerBy): Promise<string>;
+  extensionAtOwner?(name: string, context: ExtensionCommandContext): Promise<string | ExtensionReply>;
   /** The `/words` an agent answers itself (its extensions' `agentCommands`, e.g. skills); none for an unknown agent. */
   agentCommands?(agentId: string): readonly AgentCommand[];
   /** The extensions' sections of `/agents`, in order. */
@@ -152,5 +150,7 @@ export interface CommandDefinition {
   readonly adminOnly: boolean;
   /** Answer only the sender where the platform can (a Discord or Slack command's ephemeral reply). */
   readonly ephemeral?: boolean;
+  /** The change to the chat's shared session these words make (checked by `mayChangeSession` before `run`). */
+  sessionChange?(args: readonly string[]): SessionChange | undefined;
   run(context: CommandContext): Promise<string | CommandReply>;
 }

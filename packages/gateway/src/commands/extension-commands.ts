@@ -1,5 +1,5 @@
 import type { OutboundButton } from "../channel/channel-types.js";
-import type { AgentsSection, ExtensionCommand, ExtensionCommandContext } from "../extension/index.js";
+import type { AgentsSection, ExtensionCommand, ExtensionCommandContext, ExtensionReply } from "../extension/index.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
 
 /** What an extension's handler sees of a command's context: never the gateway's own host. */
@@ -14,7 +14,10 @@ export function extensionContextOf(context: CommandContext): ExtensionCommandCon
   };
 }
 
-/** An extension's command as a command the intake runs (the admin check and failure answer are the builtins'). */
+/**
+ * An extension's command as a command the intake runs (the admin and session-change checks and the failure answer are
+ * the builtins'); an `atOwner` one goes through the host to the session's owner where the host can.
+ */
 export function extensionCommandDefinition(command: ExtensionCommand): CommandDefinition {
   return {
     name: command.name,
@@ -22,8 +25,27 @@ export function extensionCommandDefinition(command: ExtensionCommand): CommandDe
     description: command.description,
     adminOnly: command.adminOnly,
     ...(command.ephemeral === undefined ? {} : { ephemeral: command.ephemeral }),
-    run: (context) => command.run(extensionContextOf(context)),
+    ...(command.sessionChange === undefined ? {} : { sessionChange: (args) => command.sessionChange?.(args) }),
+    run: (context) => {
+      const extensionContext = extensionContextOf(context);
+      const atOwner = command.atOwner === true ? context.host.extensionAtOwner : undefined;
+      return atOwner === undefined ? command.run(extensionContext) : atOwner(command.name, extensionContext);
+    },
   };
+}
+
+/**
+ * Runs the named extension command here (at the session's owner). Contract: resolves with its answer; an unknown name
+ * (an instance whose extensions differ) is answered with a sentence saying so.
+ */
+export async function runExtensionCommandHere(
+  commands: readonly ExtensionCommand[],
+  name: string,
+  context: ExtensionCommandContext,
+): Promise<string | ExtensionReply> {
+  const command = commands.find((candidate) => candidate.name === name);
+  if (command === undefined) return `The instance running this chat has no /${name} command.`;
+  return command.run(context);
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { AnyAgentTool, StreamFn } from "@chorus/core";
+import type { AnyAgentTool, PreDispatchPolicy, StreamFn } from "@chorus/core";
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
+import type { SessionChange } from "../config/session-change-schema.js";
 import type { TrustTier } from "../policy/trust-tier.js";
 
 /** Everything an extension's command sees: who typed it, where, and its words. */
@@ -35,6 +36,16 @@ export interface ExtensionCommand {
   readonly adminOnly: boolean;
   /** Answer only the sender where the platform can (a Discord or Slack command's ephemeral reply). */
   readonly ephemeral?: boolean;
+  /**
+   * The change to the chat's shared session these words make (e.g. `plan` for `/plan` and `/plan off`), if any: in a
+   * group only admins make it, or members the group grants it (`membersMay`); anyone else is refused before `run`.
+   */
+  sessionChange?(args: readonly string[]): SessionChange | undefined;
+  /**
+   * Run where the session's turns run: in a cluster the gateway carries the command to the instance owning the
+   * session (for state an extension keeps in that instance's memory) and answers with its result.
+   */
+  readonly atOwner?: boolean;
   run(context: ExtensionCommandContext): Promise<string | ExtensionReply>;
 }
 
@@ -78,8 +89,18 @@ export interface TurnCommitted {
   readonly outcome: "completed" | "aborted" | "failed" | "not-started";
 }
 
+/** A session's chat, as an extension may use it. */
+export interface SessionChats {
+  /** Posts `text` in the session's chat, with `buttons` where its platform shows them. Unknown session: nothing. */
+  post(sessionKey: string, text: string, buttons?: readonly OutboundButton[]): Promise<void>;
+  /** Whether the session's chat shows buttons (false for an unknown session). */
+  hasButtons(sessionKey: string): Promise<boolean>;
+}
+
 /** What an extension gets at start. */
 export interface ExtensionStartContext {
+  /** Sessions' chats, to post in (a notice, a question with buttons). */
+  readonly chats: SessionChats;
   /** The gateway's clock (epoch ms). */
   now(): number;
   /** The gateway's logger, for the extension's own lines. */
@@ -111,6 +132,11 @@ export interface GatewayExtension {
   readonly agentsSections?: readonly AgentsSection[];
   /** Tools offered to an agent's turns (with its own); its trust-tier policy still gates each call. */
   toolsFor?(agentId: string): readonly AnyAgentTool[];
+  /**
+   * Call-time policies on an agent's own tool calls, checked before its trust-tier gate (a deny's reason reaches the
+   * model); its sub-agents' calls are not given to them.
+   */
+  policiesFor?(agentId: string): readonly PreDispatchPolicy[];
   /**
    * A fixed addition to an agent's system prompt, appended to it once when the gateway prepares the agent (so it stays
    * in the prompt's cached prefix; `beforeTurn` is for what changes per turn).

@@ -17,6 +17,7 @@ export type {
   ExtensionReply,
   ExtensionStartContext,
   GatewayExtension,
+  SessionChats,
   TurnAboutToStart,
   TurnCommitted,
 } from "./gateway-extension.js";

@@ -1,7 +1,7 @@
+import { runExtensionCommandHere } from "../commands/extension-commands.js";
 import type { ClusterAnswer } from "../ownership/cluster-requests.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
-import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ClusterRequest } from "./cluster-request.js";
 import { compactHere } from "./compact-here.js";
@@ -61,18 +61,15 @@ async function act(ctx: GatewayContext, request: ClusterRequest): Promise<unknow
       return { done: true };
     case "compact":
       return await compactHere(ctx, request.sessionKey);
-    case "plan":
-      // An instance of an older version sends no `by`: an unknown asker started no run and is no admin.
-      return answerPlanCommand(
-        ctx.planMode,
-        request.sessionKey,
-        request.args,
-        request.by ?? { senderId: "", isAdmin: false, trust: "guest" },
-      );
+    case "extension":
+      return await runExtensionCommandHere(ctx.extensions.commands, request.name, request.context);
     case "goal":
       return await ctx.goals.command(request.request, request.caller);
     case "goal-control":
       return await ctx.goals.control(request.action, request.caller);
+    default:
+      // A request of another version (e.g. `plan`, which an extension's command replaced): answered with a sentence.
+      return `The instance running this chat runs another version of Chorus and cannot carry out "${(request as { op: string }).op}"; try again once every instance runs the same version.`;
   }
 }
 

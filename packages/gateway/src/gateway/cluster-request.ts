@@ -1,8 +1,9 @@
 import type { ApprovalAnswerBy } from "../approvals/approval-desk.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import type { ExtensionCommandContext } from "../extension/index.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
-import type { RunAnswerBy, SessionActor, StopBy } from "../permissions/session-change-permission.js";
+import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 
 /** What one instance asks the others; the one holding the run or owning the session answers. */
 export type ClusterRequest =
@@ -14,8 +15,13 @@ export type ClusterRequest =
   | { readonly op: "model"; readonly sessionKey: string; readonly modelId: string }
   | { readonly op: "queue"; readonly sessionKey: string; readonly mode: QueueMode }
   | { readonly op: "compact"; readonly sessionKey: string }
-  /** `/plan …`: plan mode and the plan waiting for the user live in the owner's memory. */
-  | { readonly op: "plan"; readonly sessionKey: string; readonly args: readonly string[]; readonly by: RunAnswerBy }
+  /** An extension's `atOwner` command (e.g. `/plan …`: plan mode and a waiting plan live in the owner's memory). */
+  | {
+      readonly op: "extension";
+      readonly sessionKey: string;
+      readonly name: string;
+      readonly context: ExtensionCommandContext;
+    }
   /** `/goal …`, `/done`, `/clear` (the caller's session is the request's). */
   | { readonly op: "goal"; readonly sessionKey: string; readonly request: GoalRequest; readonly caller: GoalCaller }
   /** Stop, pause or resume a session's autonomous goal (`/goal stop <id>`, an admin's button under /agents). */

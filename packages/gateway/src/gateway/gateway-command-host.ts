@@ -1,9 +1,10 @@
 import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus, StopOutcome } from "../commands/command-types.js";
+import { runExtensionCommandHere } from "../commands/extension-commands.js";
 import { GOAL_DEFAULTS } from "../config/goal-config.js";
+import type { ExtensionReply } from "../extension/index.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
-import { answerPlanCommand } from "../plan-mode/plan-command-answer.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { answerApprovalAnywhere } from "./approval-anywhere.js";
@@ -75,12 +76,11 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
     },
     killRun: async (runId) => control.killRun(runId),
     answerApproval: (code, approve, by) => answerApprovalAnywhere(ctx, code, approve, by),
-    planModeFor: (agentId) => (ctx.agents.get(agentId)?.planMode === true ? ctx.planMode : undefined),
-    plan: (key, args, by) =>
-      commandAtOwner(
+    extensionAtOwner: (name, context) =>
+      commandAtOwner<string | ExtensionReply>(
         ctx,
-        { op: "plan", sessionKey: key, args, by },
-        async () => answerPlanCommand(ctx.planMode, key, args, by),
+        { op: "extension", sessionKey: context.sessionKey, name, context },
+        () => runExtensionCommandHere(ctx.extensions.commands, name, context),
         told,
       ),
     agentCommands: (agentId) => ctx.agents.get(agentId)?.agentCommands ?? [],

@@ -11,7 +11,6 @@ import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { GatewayMemory } from "../memory/gateway-memory.js";
 import type { ClusterRequests } from "../ownership/cluster-requests.js";
 import type { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
-import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -32,8 +31,6 @@ export interface GatewayContext {
   readonly runs: RunTracker;
   readonly pairing: PairingService;
   readonly approvals: ApprovalDesk;
-  /** Which sessions are in plan mode (`/plan`). */
-  readonly planMode: PlanModeSessions;
   readonly logger: GatewayLogger;
   readonly now: () => number;
   /** The configured agents, prepared once. */

@@ -46,11 +46,6 @@ export interface AgentRuntimeSetup {
    */
   hooks?: AgentHooks;
   /**
-   * Plan mode (seed 003 step 12): `/plan` limits the agent to information tools until its `propose_plan` is approved
-   * (buttons where the platform has them, else `/plan approve` / `/plan reject <feedback>`). Default false.
-   */
-  planMode?: boolean;
-  /**
    * Each session's working directory and environment, read at the start of every turn (seed 002 "Per-Turn
    * ExecutionContext"; e.g. `new WorkingDirectories().source` from @chorus/tools).
    */

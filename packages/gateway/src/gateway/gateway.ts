@@ -14,6 +14,7 @@ import {
   type RegisteredExtensions,
   registerExtensions,
   runSessionIdle,
+  type SessionChats,
   startExtensions,
   stopExtensions,
   wrapStreamFn,
@@ -26,7 +27,6 @@ import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
 import { findChosenModel } from "../model-preference/model-preference.js";
-import { planModeForGateway } from "../plan-mode/plan-mode-for-gateway.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
 import { Scheduler } from "../schedules/scheduler.js";
@@ -36,6 +36,7 @@ import { loopWithTelemetry } from "../telemetry/agent-telemetry.js";
 import { observeGateway } from "../telemetry/gateway-instruments.js";
 import { wireBudgets } from "./budgets-wiring.js";
 import { clusterContextParts } from "./cluster-request-answers.js";
+import { extensionChats } from "./extension-chats.js";
 import { withExtensionAgentParts, withExtensionTools } from "./extension-wiring.js";
 import { featureTurnHooks } from "./feature-turn-hooks.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
@@ -97,6 +98,7 @@ export class Gateway {
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
   readonly #extensions: RegisteredExtensions;
+  readonly #chats: SessionChats;
 
   /** Contract: throws GatewayConfigError for an invalid config or an agent whose model is unknown. */
   constructor(options: GatewayOptions) {
@@ -129,11 +131,7 @@ export class Gateway {
       hasButtons: (chat) => channelFor(chat.channel, chat.accountId)?.capabilities.buttons === true,
       now,
     });
-    const planMode = planModeForGateway({
-      store: this.store,
-      post: (sessionKey, chat, text, options) => notices.post(sessionKey, chat, text, options),
-      hasButtons: (chat) => channelFor(chat.channel, chat.accountId)?.capabilities.buttons === true,
-    });
+    this.#chats = extensionChats(this.store, notices, channelFor);
     const admission = new FairAdmission(options.maxConcurrentTurns ?? GATEWAY_DEFAULTS.maxConcurrentTurns);
     const rateCap = options.rateCap ?? GATEWAY_DEFAULTS.rateCap;
     for (const channel of options.channels) this.#channels.set(channelKey(channel.id, channel.accountId), channel);
@@ -190,7 +188,8 @@ export class Gateway {
           now,
           slots,
           loop,
-          planMode,
+          policiesFor: (agentId) =>
+            extensions.extensions.flatMap((extension) => extension.policiesFor?.(agentId) ?? []),
           // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
           // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
           onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
@@ -273,7 +272,6 @@ export class Gateway {
       runs: this.runs,
       pairing: this.pairing,
       approvals: this.approvals,
-      planMode,
       logger: this.#logger,
       now,
       agents: this.#agents,
@@ -345,7 +343,7 @@ export class Gateway {
     this.#redeliverTimer.unref?.();
     this.#housekeeper?.start();
     // Before the channels: an extension's commands and hooks may be used by the first message.
-    await startExtensions(this.#extensions, { now: this.#context.now, logger: this.#logger });
+    await startExtensions(this.#extensions, { now: this.#context.now, logger: this.#logger, chats: this.#chats });
     this.#accepting = true;
     this.#unobserve ??= observeGateway({
       sessions: () => this.#sessions.size,

@@ -15,9 +15,6 @@ import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { AgentCommand } from "../extension/index.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import { planModeGate } from "../plan-mode/plan-mode-gate.js";
-import type { PlanModeSessions } from "../plan-mode/plan-mode-sessions.js";
-import { proposePlanTool } from "../plan-mode/propose-plan-tool.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
@@ -34,8 +31,6 @@ export interface PreparedAgent {
   readonly subagents: Subagents | undefined;
   /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
   readonly supervisorModel: Model | undefined;
-  /** Whether `/plan` works for this agent. */
-  readonly planMode: boolean;
   /** The `/words` the agent answers itself (its extensions' `agentCommands`); set by the gateway's extension wiring. */
   readonly agentCommands: readonly AgentCommand[];
   /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
@@ -55,8 +50,8 @@ export interface PrepareAgentDeps {
   now: () => number;
   slots: SubagentSlots;
   loop: GatewayOptions["loop"];
-  /** Plan mode's sessions; used by agents with `AgentRuntimeSetup.planMode`. */
-  planMode?: PlanModeSessions;
+  /** The extensions' call-time policies for an agent's own tool calls (before its trust-tier gate). */
+  policiesFor?(agentId: string): readonly PreDispatchPolicy[];
   /** Receives sub-agent result entries to deliver. */
   onEnqueued(entries: readonly OutboxEntry[]): void;
 }
@@ -148,18 +143,13 @@ export function prepareAgent(
       ...(setup?.toolGroups === undefined ? {} : { groups: setup.toolGroups }),
     });
   }
-  const planMode = setup?.planMode === true && deps.planMode !== undefined ? deps.planMode : undefined;
   return {
     config,
     defaultModel: model,
-    tools: [
-      ...(setup?.tools ?? []),
-      ...(planMode === undefined ? [] : [proposePlanTool(planMode)]),
-      ...(subagents?.tools ?? []),
-    ],
+    tools: [...(setup?.tools ?? []), ...(subagents?.tools ?? [])],
     policies: [
       ...(subagents === undefined ? [] : [subagents.depthPolicy]),
-      ...(planMode === undefined ? [] : [planModeGate(planMode)]),
+      ...(deps.policiesFor?.(config.id) ?? []),
       tierGate,
       groupGate,
       ...(setup?.policies ?? []),
@@ -168,7 +158,6 @@ export function prepareAgent(
     supervisorModel,
     hooks: setup?.hooks,
     agentCommands: [],
-    planMode: planMode !== undefined,
     loopFeatures,
   };
 }

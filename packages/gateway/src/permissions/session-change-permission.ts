@@ -50,9 +50,6 @@ export function sessionChangeOf(command: string, args: readonly string[]): Sessi
       return first === undefined ? undefined : "model";
     case "memory":
       return first === "on" || first === "off" ? "memory" : undefined;
-    case "plan":
-      // `/plan` enters plan mode, `/plan off` leaves it; approve/reject answer a waiting plan (`mayAnswerRun`).
-      return first === "approve" || first === "reject" ? undefined : "plan";
     default:
       return undefined;
   }

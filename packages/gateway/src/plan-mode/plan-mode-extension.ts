@@ -1,0 +1,64 @@
+import type { GatewayExtension, SessionChats } from "../extension/index.js";
+import { answerPlanCommand } from "./plan-command-answer.js";
+import { planModeGate } from "./plan-mode-gate.js";
+import { PlanModeSessions } from "./plan-mode-sessions.js";
+import { proposePlanTool } from "./propose-plan-tool.js";
+
+/** How to answer a plan where the chat has no buttons (WebChat, a terminal): by typing. */
+const TYPED_ANSWER =
+  "To approve it, send `/plan approve`. To reject it, send `/plan reject <what to change>` (the agent then proposes a new plan).";
+
+/**
+ * Plan mode (seed 003 step 12) as a gateway extension, for the agents named: `/plan` limits a session to information
+ * tools until the agent's `propose_plan` is approved (buttons where the platform has them, else `/plan approve` /
+ * `/plan reject <feedback>`). Switching it on or off is a change to the chat's session (`plan`: admins in a group, or
+ * members it grants); an answer comes from who started the run or an admin and lowers the run to the answerer's tier.
+ * In a cluster `/plan` runs at the session's owner, where its plan waits. Contract: other agents answer "not enabled";
+ * plan mode lives in memory and ends with a restart.
+ * @example new Gateway({ ...options, extensions: [planModeExtension({ agents: ["main"] })] });
+ */
+export function planModeExtension(options: { readonly agents: readonly string[] }): GatewayExtension {
+  const enabled = new Set(options.agents);
+  let chats: SessionChats | undefined;
+  const sessions = new PlanModeSessions(async (sessionKey, text, buttons) => {
+    if (chats === undefined) return;
+    if (await chats.hasButtons(sessionKey)) {
+      await chats.post(
+        sessionKey,
+        `${text}\n\nApprove it, or reject it with \`/plan reject <what to change>\`.`,
+        buttons,
+      );
+    } else {
+      await chats.post(sessionKey, `${text}\n\n${TYPED_ANSWER}`);
+    }
+  });
+  return {
+    name: "plan-mode",
+    commands: [
+      {
+        name: "plan",
+        usage: "/plan [approve | reject [what to change] | off]",
+        description: "plan mode: the agent only reads until you approve its plan",
+        adminOnly: false,
+        // `/plan` enters plan mode, `/plan off` leaves it; approve/reject answer a waiting plan (checked where it waits).
+        sessionChange: (args) => {
+          const first = args[0]?.toLowerCase();
+          return first === "approve" || first === "reject" ? undefined : "plan";
+        },
+        atOwner: true,
+        async run({ agentId, sessionKey, args, message, isAdmin, trust }) {
+          if (!enabled.has(agentId)) return "Plan mode is not enabled for this agent.";
+          return answerPlanCommand(sessions, sessionKey, args, { senderId: message.sender.id, isAdmin, trust });
+        },
+      },
+    ],
+    toolsFor: (agentId) => (enabled.has(agentId) ? [proposePlanTool(sessions)] : []),
+    policiesFor: (agentId) => (enabled.has(agentId) ? [planModeGate(sessions)] : []),
+    start: (context) => {
+      chats = context.chats;
+    },
+    stop: () => {
+      chats = undefined;
+    },
+  };
+}
