@@ -17,6 +17,7 @@ function usage(): string {
     "  --platform telegram,slack   --system chorus,chat-sdk-ai-redis,…   pick platforms / systems",
     "  --profile [system]    one round of one system (default chorus) with node --cpu-prof; prints the top entries",
     "  --chat-sdk-concurrency concurrent|queue|drop   the Chat SDK bots' concurrency strategy (default concurrent)",
+    "  --chorus-baseline DIR another checkout (built) whose chorus start runs in the same rounds (a paired before/after)",
     "flags of the latency suite:",
     "  --platform telegram,discord,slack   --telemetry off|on   pick rows",
     "  --messages N  --warmup N   timed and warm-up messages per row (default 240 and 24)",

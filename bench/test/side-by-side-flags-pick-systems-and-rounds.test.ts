@@ -53,6 +53,18 @@ describe("the bench command line", () => {
     ]);
   });
 
+  it("adds another checkout's chorus start as the baseline system, and may pick it by id", () => {
+    const options = optionsOf("platforms", "--chorus-baseline", "/tmp/base", "--system", "chorus,chorus-baseline");
+    expect(options.only).toBe(true);
+    expect(options.systems.map((s) => [s.id, s.label])).toEqual([
+      ["chorus", "Chorus (SQLite)"],
+      ["chorus-baseline", "Chorus baseline (SQLite)"],
+    ]);
+    expect(optionsOf("--chorus-baseline", "/tmp/base").systems.map((s) => s.id)).toContain("chorus-baseline");
+    expect(() => optionsOf("--system", "chorus-baseline")).toThrow(/unknown system chorus-baseline/);
+    expect(() => optionsOf("--chorus-baseline")).toThrow(/needs the path of another checkout/);
+  });
+
   it("refuses unknown systems and platforms and bad round counts, naming what is allowed", () => {
     expect(() => optionsOf("--system", "botkit")).toThrow(
       /unknown system botkit: expected one of chat-sdk-echo-memory/,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { chorusBaselineSystem } from "../src/side-by-side/chorus-system.js";
 import type { SystemRunResult } from "../src/side-by-side/measure-system-run.js";
 import type { SideBySideSeries } from "../src/side-by-side/run-side-by-side.js";
 import { sideBySideTable } from "../src/side-by-side/side-by-side-report.js";
@@ -17,7 +18,7 @@ function round(messagesPerSecond: number, cpuMsPerMessage: number, p50Ms: number
 }
 
 function series(id: string, rounds: SystemRunResult[]): SideBySideSeries {
-  const system = sideBySideSystems.find((s) => s.id === id);
+  const system = [...sideBySideSystems, chorusBaselineSystem("/elsewhere")].find((s) => s.id === id);
   if (system === undefined) throw new Error(id);
   return { platform: "telegram", platformLabel: "Telegram", system, rounds };
 }
@@ -46,6 +47,21 @@ describe("the side-by-side table", () => {
       "Telegram goal p50 ≤ Chat SDK + AI SDK (Redis): met (90 vs 100 ms)",
       "Telegram goal p99 ≤ Chat SDK + AI SDK (Redis): met (180 vs 200 ms)",
       "Telegram goal msg/s ≥ 0.80× Chat SDK echo (Redis): MISSED (0.30×)",
+    ]);
+  });
+
+  it("compares this build with a baseline build run in the same rounds, round by round, and says whether within 3 %", () => {
+    const table = sideBySideTable(
+      [
+        series("chorus-baseline", [round(500, 2.0, 90), round(250, 2.0, 90), round(100, 2.0, 90)]),
+        series("chorus", [round(490, 2.1, 90), round(240, 2.1, 90), round(99, 2.1, 90)]),
+      ],
+      3,
+      1000,
+    );
+    expect(table.rows.map((row) => row[0])).toEqual(["Chorus baseline (SQLite)", "Chorus (SQLite)"]);
+    expect(table.notes.filter((note) => note.includes("baseline build"))).toEqual([
+      "Telegram this build vs the baseline build: msg/s 0.98×, CPU ms/msg 1.05× (medians 2.10 vs 2.00); within 3 %: MISSED",
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { BenchSystem } from "./bench-system.js";
 import { type ChatSdkConcurrency, chatSdkConcurrencies } from "./chat-sdk-bot-config.js";
+import { chorusBaselineSystem } from "./chorus-system.js";
 import { type SideBySidePlatformName, sideBySidePlatforms, sideBySideSystems } from "./side-by-side-systems.js";
 
 /** The side-by-side part's command-line choices (see bench/README.md). */
@@ -23,7 +24,8 @@ function listOf(values: readonly string[]): string[] {
 }
 
 /**
- * Reads `--side-by-side`, `--rounds N`, `--platform a[,b]`, `--system id[,id]` and `--profile [id]` from the flags the
+ * Reads `--side-by-side`, `--rounds N`, `--platform a[,b]`, `--system id[,id]`, `--profile [id]` and
+ * `--chorus-baseline <checkout>` (another checkout's built `chorus start`, run as one more system) from the flags the
  * CLI collected. Contract: throws naming the bad value and the allowed ones.
  */
 export function sideBySideOptions(flags: ReadonlyMap<string, readonly string[]>): SideBySideOptions {
@@ -37,10 +39,16 @@ export function sideBySideOptions(flags: ReadonlyMap<string, readonly string[]>)
       throw new Error(`--platform ${name}: expected one of ${sideBySidePlatforms.join(", ")}`);
     }
   }
+  const baselineCheckout = flags.get("chorus-baseline")?.at(-1);
+  if (baselineCheckout === "") throw new Error("--chorus-baseline needs the path of another checkout (built)");
+  const known = [
+    ...sideBySideSystems,
+    ...(baselineCheckout === undefined ? [] : [chorusBaselineSystem(baselineCheckout)]),
+  ];
   const systemOf = (id: string): BenchSystem => {
-    const system = sideBySideSystems.find((s) => s.id === id);
+    const system = known.find((s) => s.id === id);
     if (system === undefined) {
-      throw new Error(`unknown system ${id}: expected one of ${sideBySideSystems.map((s) => s.id).join(", ")}`);
+      throw new Error(`unknown system ${id}: expected one of ${known.map((s) => s.id).join(", ")}`);
     }
     return system;
   };
@@ -54,7 +62,12 @@ export function sideBySideOptions(flags: ReadonlyMap<string, readonly string[]>)
   }
   return {
     chatSdkConcurrency: concurrency as ChatSdkConcurrency,
-    only: flags.has("side-by-side") || platformNames.length > 0 || systemIds.length > 0 || profile !== undefined,
+    only:
+      flags.has("side-by-side") ||
+      platformNames.length > 0 ||
+      systemIds.length > 0 ||
+      profile !== undefined ||
+      baselineCheckout !== undefined,
     rounds: profile === undefined ? rounds : 1,
     platforms:
       platformNames.length === 0 ? sideBySidePlatforms : sideBySidePlatforms.filter((p) => platformNames.includes(p)),
@@ -62,8 +75,8 @@ export function sideBySideOptions(flags: ReadonlyMap<string, readonly string[]>)
       profile !== undefined
         ? [profile]
         : systemIds.length === 0
-          ? sideBySideSystems
-          : sideBySideSystems.filter((s) => systemIds.includes(s.id)),
+          ? known
+          : known.filter((s) => systemIds.includes(s.id)),
     profile,
   };
 }

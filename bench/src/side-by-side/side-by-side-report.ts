@@ -1,6 +1,7 @@
 import { median } from "../measure/stats.js";
 import { formatNumber, formatRatio } from "../report/format-number.js";
 import type { ReportTable } from "../report/report-types.js";
+import { CHORUS_BASELINE_ID } from "./chorus-system.js";
 import type { SideBySideSeries } from "./run-side-by-side.js";
 import { BASELINE_SYSTEM_ID, ECHO_SYSTEM_ID } from "./side-by-side-systems.js";
 
@@ -73,6 +74,21 @@ function goalLines(
       `${platformLabel} goal CPU ms/msg ≤ Chat SDK + AI SDK (Redis): ${met(chorus.cpu <= base.cpu)} (${chorus.cpu.toFixed(2)} vs ${base.cpu.toFixed(2)})`,
       `${platformLabel} goal p50 ≤ Chat SDK + AI SDK (Redis): ${met(chorus.p50 <= base.p50)} (${chorus.p50.toFixed(0)} vs ${base.p50.toFixed(0)} ms)`,
       `${platformLabel} goal p99 ≤ Chat SDK + AI SDK (Redis): ${met(chorus.p99 <= base.p99)} (${chorus.p99.toFixed(0)} vs ${base.p99.toFixed(0)} ms)`,
+    );
+  }
+  const before = rows.get(CHORUS_BASELINE_ID);
+  const beforeSeries = series.get(CHORUS_BASELINE_ID);
+  if (chorus !== undefined && before !== undefined && chorusSeries !== undefined && beforeSeries !== undefined) {
+    const ratio = pairedRatio(chorusSeries, beforeSeries);
+    // CPU per message moves with the machine's load from round to round too: paired like msg/s.
+    const cpu = median(
+      chorusSeries.rounds.flatMap((round, index) => {
+        const other = beforeSeries.rounds[index]?.cpuMsPerMessage;
+        return other === undefined || other === 0 ? [] : [round.cpuMsPerMessage / other];
+      }),
+    );
+    lines.push(
+      `${platformLabel} this build vs the baseline build: msg/s ${formatRatio(ratio)}, CPU ms/msg ${formatRatio(cpu)} (medians ${chorus.cpu.toFixed(2)} vs ${before.cpu.toFixed(2)}); within 3 %: ${met(ratio >= 0.97 && cpu <= 1.03)}`,
     );
   }
   if (chorus !== undefined && echo !== undefined && chorusSeries !== undefined) {
