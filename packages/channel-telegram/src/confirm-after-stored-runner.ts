@@ -16,6 +16,8 @@ type Update = Parameters<Bot["handleUpdate"]>[0];
 export function runConfirmingAfterStored(runner: RunnerModule, bot: Bot, options: RunnerOptions): RunnerHandle {
   const fetchUpdates = runner.createUpdateFetcher(bot, options);
   let initialised = false;
+  // The highest update handled since the last getUpdates (whose offset confirmed everything handled before it).
+  let unconfirmedUpTo: number | undefined;
   const source = runner.createSource<Update>({
     supply: async (batchSize, signal) => {
       if (!initialised) {
@@ -23,13 +25,11 @@ export function runConfirmingAfterStored(runner: RunnerModule, bot: Bot, options
         initialised = true;
       }
       const updates = await fetchUpdates(batchSize, signal);
-      // This call's offset confirmed everything handled before it.
       unconfirmedUpTo = undefined;
       return updates;
     },
   });
   const inHand = new Set<Update>();
-  let unconfirmedUpTo: number | undefined;
   const handleOne = async (update: Update): Promise<void> => {
     inHand.add(update);
     try {

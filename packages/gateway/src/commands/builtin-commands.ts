@@ -70,8 +70,8 @@ export type CommandOutcome =
 /**
  * Runs a builtin command before any agent sees the message. Admin-only commands from anyone else are refused
  * with "not authorised" (the caller logs the attempt); so is a change to a group's shared session (`/model <id>`,
- * `/queue <mode>`, `/memory off`, `/new`, `/compact`, an extension's `sessionChange` such as `/plan`) from a member the group does not grant it to
- * (`mayChangeSession`) — `/stop` from such a member stops only what they started. The check is made here, where the
+ * `/queue <mode>`, `/memory off`, `/new`, `/compact`, an extension command's `sessionChange` such as `/plan`) from a
+ * member the group does not grant it to (`mayChangeSession`) — `/stop` from such a member stops only what they started. The check is made here, where the
  * command is typed, before anything is forwarded to a session's owner. `commands`: the builtins and the extensions'
  * (default the builtins). Contract: `unknown` for a name that is none of them; a refusal changes nothing.
  */

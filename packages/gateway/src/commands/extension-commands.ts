@@ -25,7 +25,7 @@ export function extensionCommandDefinition(command: ExtensionCommand): CommandDe
     description: command.description,
     adminOnly: command.adminOnly,
     ...(command.ephemeral === undefined ? {} : { ephemeral: command.ephemeral }),
-    ...(command.sessionChange === undefined ? {} : { sessionChange: (args) => command.sessionChange?.(args) }),
+    sessionChange: (args) => command.sessionChange?.(args),
     run: (context) => {
       const extensionContext = extensionContextOf(context);
       const atOwner = command.atOwner === true ? context.host.extensionAtOwner : undefined;

@@ -1,4 +1,5 @@
 import type { Channel, OutboundButton } from "../channel/channel-types.js";
+import type { SessionChat } from "../channel/session-chat.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { SessionChats } from "../extension/index.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
@@ -13,19 +14,21 @@ export function extensionChats(
   notices: ChatNotices,
   channelFor: (channel: string, accountId: string) => Channel | undefined,
 ): SessionChats {
+  const chatOf = async (sessionKey: string): Promise<SessionChat | undefined> => {
+    const session = await store.getSession(sessionKey);
+    return session === undefined ? undefined : sessionChatOf(session);
+  };
+  const showsButtons = (chat: SessionChat): boolean =>
+    channelFor(chat.channel, chat.accountId)?.capabilities.buttons === true;
   return {
     async post(sessionKey: string, text: string, buttons?: readonly OutboundButton[]) {
-      const session = await store.getSession(sessionKey);
-      if (session === undefined) return;
-      const chat = sessionChatOf(session);
-      const shown = buttons !== undefined && channelFor(chat.channel, chat.accountId)?.capabilities.buttons === true;
-      await notices.post(sessionKey, chat, text, shown ? { buttons } : undefined);
+      const chat = await chatOf(sessionKey);
+      if (chat === undefined) return;
+      await notices.post(sessionKey, chat, text, buttons !== undefined && showsButtons(chat) ? { buttons } : undefined);
     },
     async hasButtons(sessionKey: string) {
-      const session = await store.getSession(sessionKey);
-      if (session === undefined) return false;
-      const chat = sessionChatOf(session);
-      return channelFor(chat.channel, chat.accountId)?.capabilities.buttons === true;
+      const chat = await chatOf(sessionKey);
+      return chat !== undefined && showsButtons(chat);
     },
   };
 }

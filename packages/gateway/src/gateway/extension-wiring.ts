@@ -2,43 +2,7 @@ import { type RegisteredExtensions, runAfterTurn, runBeforeTurn, type TurnCommit
 import { lowerTier } from "../lanes/lane-item.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
 import { userInputText } from "../memory/user-input-text.js";
-import type { AgentRuntimeSetup } from "./gateway-options.js";
-import type { PreparedAgent } from "./prepare-agent.js";
 import type { SessionTurnEnd, SessionTurnHooks } from "./session-runtime-deps.js";
-
-/** An agent's tools with what the extensions offer it (after its own). Unchanged when no extension adds tools. */
-export function withExtensionTools(
-  setup: AgentRuntimeSetup | undefined,
-  registered: RegisteredExtensions,
-  agentId: string,
-): AgentRuntimeSetup | undefined {
-  const added = registered.extensions.flatMap((extension) => extension.toolsFor?.(agentId) ?? []);
-  if (added.length === 0) return setup;
-  return { ...setup, tools: [...(setup?.tools ?? []), ...added] };
-}
-
-/**
- * A prepared agent with what the extensions add to it: their `agentPrompt`s appended to its system prompt (in the
- * extensions' order) and their `agentCommands`. Unchanged when no extension adds either.
- */
-export function withExtensionAgentParts(
-  prepared: PreparedAgent,
-  registered: RegisteredExtensions,
-  agentId: string,
-): PreparedAgent {
-  const prompts = registered.extensions
-    .map((extension) => extension.agentPrompt?.(agentId))
-    .filter((prompt): prompt is string => prompt !== undefined && prompt.trim() !== "");
-  const agentCommands = registered.extensions.flatMap((extension) => extension.agentCommands?.(agentId) ?? []);
-  if (prompts.length === 0 && agentCommands.length === 0) return prepared;
-  const base = prepared.config.systemPrompt;
-  const systemPrompt = [...(base === undefined ? [] : [base]), ...prompts].join("\n\n");
-  return {
-    ...prepared,
-    config: prompts.length === 0 ? prepared.config : { ...prepared.config, systemPrompt },
-    agentCommands: [...prepared.agentCommands, ...agentCommands],
-  };
-}
 
 /**
  * The turn hooks with the extensions' around them: their before-turn additions appended to the system prompt the

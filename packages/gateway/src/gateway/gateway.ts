@@ -36,8 +36,8 @@ import { loopWithTelemetry } from "../telemetry/agent-telemetry.js";
 import { observeGateway } from "../telemetry/gateway-instruments.js";
 import { wireBudgets } from "./budgets-wiring.js";
 import { clusterContextParts } from "./cluster-request-answers.js";
+import { extensionAgentParts } from "./extension-agent-parts.js";
 import { extensionChats } from "./extension-chats.js";
-import { withExtensionAgentParts, withExtensionTools } from "./extension-wiring.js";
 import { featureTurnHooks } from "./feature-turn-hooks.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
 import { createCommandHost } from "./gateway-command-host.js";
@@ -175,27 +175,28 @@ export class Gateway {
     );
     const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
-      const prepared = prepareAgent(
-        agent,
-        withExtensionTools(withMemoryTools(options.agents?.[agent.id], memory), extensions, agent.id),
-        {
-          models: options.models,
-          streamFn,
-          store: this.store,
-          events: this.events,
-          runs: this.runs,
-          logger: this.#logger,
-          now,
-          slots,
-          loop,
-          policiesFor: (agentId) =>
-            extensions.extensions.flatMap((extension) => extension.policiesFor?.(agentId) ?? []),
-          // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
-          // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
-          onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
-        },
+      this.#agents.set(
+        agent.id,
+        prepareAgent(
+          agent,
+          withMemoryTools(options.agents?.[agent.id], memory),
+          {
+            models: options.models,
+            streamFn,
+            store: this.store,
+            events: this.events,
+            runs: this.runs,
+            logger: this.#logger,
+            now,
+            slots,
+            loop,
+            // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
+            // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
+            onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
+          },
+          extensionAgentParts(extensions, agent.id),
+        ),
       );
-      this.#agents.set(agent.id, withExtensionAgentParts(prepared, extensions, agent.id));
     }
     this.#goals = createGatewayGoalKeeper({
       store: this.store,

@@ -19,6 +19,7 @@ import type { SessionStore } from "../store/session-store.js";
 import type { OutboxEntry } from "../store/store-types.js";
 import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
 import { subagentEventPublisher, subagentResultDeliverer } from "../subagent-sessions/subagent-bridge.js";
+import { type ExtensionAgentParts, NO_EXTENSION_PARTS } from "./extension-agent-parts.js";
 import type { AgentRuntimeSetup, GatewayOptions, ModelCatalog } from "./gateway-options.js";
 
 /** One configured agent, ready to build `Agent`s from: model, tools, call-time policies and sub-agents. */
@@ -31,7 +32,7 @@ export interface PreparedAgent {
   readonly subagents: Subagents | undefined;
   /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
   readonly supervisorModel: Model | undefined;
-  /** The `/words` the agent answers itself (its extensions' `agentCommands`); set by the gateway's extension wiring. */
+  /** The `/words` the agent answers itself (its extensions' `agentCommands`). */
   readonly agentCommands: readonly AgentCommand[];
   /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
   readonly hooks: AgentHooks | undefined;
@@ -50,8 +51,6 @@ export interface PrepareAgentDeps {
   now: () => number;
   slots: SubagentSlots;
   loop: GatewayOptions["loop"];
-  /** The extensions' call-time policies for an agent's own tool calls (before its trust-tier gate). */
-  policiesFor?(agentId: string): readonly PreDispatchPolicy[];
   /** Receives sub-agent result entries to deliver. */
   onEnqueued(entries: readonly OutboxEntry[]): void;
 }
@@ -65,6 +64,7 @@ export function prepareAgent(
   config: AgentConfig,
   setup: AgentRuntimeSetup | undefined,
   deps: PrepareAgentDeps,
+  extensions: ExtensionAgentParts = NO_EXTENSION_PARTS,
 ): PreparedAgent {
   const model = deps.models.find(config.model);
   if (model === undefined) {
@@ -143,13 +143,14 @@ export function prepareAgent(
       ...(setup?.toolGroups === undefined ? {} : { groups: setup.toolGroups }),
     });
   }
+  const prompt = [...(config.systemPrompt === undefined ? [] : [config.systemPrompt]), ...extensions.prompts];
   return {
-    config,
+    config: extensions.prompts.length === 0 ? config : { ...config, systemPrompt: prompt.join("\n\n") },
     defaultModel: model,
-    tools: [...(setup?.tools ?? []), ...(subagents?.tools ?? [])],
+    tools: [...(setup?.tools ?? []), ...extensions.tools, ...(subagents?.tools ?? [])],
     policies: [
       ...(subagents === undefined ? [] : [subagents.depthPolicy]),
-      ...(deps.policiesFor?.(config.id) ?? []),
+      ...extensions.policies,
       tierGate,
       groupGate,
       ...(setup?.policies ?? []),
@@ -157,7 +158,7 @@ export function prepareAgent(
     subagents,
     supervisorModel,
     hooks: setup?.hooks,
-    agentCommands: [],
+    agentCommands: extensions.agentCommands,
     loopFeatures,
   };
 }
