@@ -15,7 +15,8 @@ const root = join(import.meta.dirname, "..");
 const INSTALL_TIMEOUT_MS = 180_000;
 
 /** What a Telegram-only program installs: the adapter, the SQLite store, the gateway and what they stand on. */
-const PACKED = ["core", "providers", "tools", "memory", "gateway", "channel-telegram", "store-sqlite"];
+// Long-term memory is an extension of its own (@chorus/extension-memory): a program without it never gets @chorus/memory.
+const PACKED = ["core", "providers", "tools", "gateway", "channel-telegram", "store-sqlite"];
 
 let folder = "";
 let tarballs: string[] = [];
@@ -94,6 +95,12 @@ describe("a Telegram-only program installed from the packed packages, outside th
     expect(existsSync(join(modules, "discord.js"))).toBe(false);
     expect(existsSync(join(modules, "@discordjs"))).toBe(false);
     expect(existsSync(join(modules, "@slack", "bolt"))).toBe(false);
+  });
+
+  it("has no long-term memory package: the gateway does not depend on it", () => {
+    const modules = join(folder, "app", "node_modules");
+    expect(existsSync(join(modules, "@chorus", "gateway", "package.json"))).toBe(true);
+    expect(existsSync(join(modules, "@chorus", "memory"))).toBe(false);
   });
 
   it("has the Anthropic SDK it asked for and not openai, and calls a model through it", async () => {

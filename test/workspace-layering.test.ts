@@ -11,7 +11,12 @@ const LAYERS: readonly (readonly RegExp[])[] = [
   [/^@chorus\/core$/],
   [/^@chorus\/providers$/, /^@chorus\/tools$/, /^@chorus\/memory$/],
   [/^@chorus\/gateway$/],
-  [/^@chorus\/channel-[a-z0-9-]+$/, /^@chorus\/store-[a-z0-9-]+$/],
+  [
+    /^@chorus\/channel-[a-z0-9-]+$/,
+    /^@chorus\/store-[a-z0-9-]+$/,
+    /^@chorus\/extension-[a-z0-9-]+$/,
+    /^@chorus\/gateway-testing$/,
+  ],
   [/^@chorus\/bot$/, /^@chorus\/bench$/],
 ];
 /** Test doubles: a dev dependency of anyone, a runtime dependency only of private programs (the bench). */
@@ -89,6 +94,8 @@ describe("the dependency arrows point down only", () => {
         "@chorus/channel-telegram",
         "@chorus/store-sqlite",
         "@chorus/store-postgres",
+        "@chorus/gateway-testing",
+        "@chorus/extension-memory",
         "@chorus/bot",
       ]),
     );
@@ -96,6 +103,10 @@ describe("the dependency arrows point down only", () => {
     expect(layerOf("@chorus/channel-telegram")).toBeGreaterThan(layerOf("@chorus/gateway"));
     expect(layerOf("@chorus/store-sqlite")).toBe(layerOf("@chorus/channel-telegram"));
     expect(layerOf("@chorus/store-postgres")).toBe(layerOf("@chorus/store-sqlite"));
+    // The store conformance suites and channel fixtures stand on the gateway, beside the stores and adapters they test.
+    expect(layerOf("@chorus/gateway-testing")).toBe(layerOf("@chorus/store-sqlite"));
+    // An extension package stands on the gateway like an adapter; the gateway knows no extension.
+    expect(layerOf("@chorus/extension-memory")).toBe(layerOf("@chorus/store-sqlite"));
     expect(layerOf("@chorus/gateway")).toBeGreaterThan(layerOf("@chorus/tools"));
     expect(layerOf("@chorus/tools")).toBeGreaterThan(layerOf("@chorus/core"));
   });

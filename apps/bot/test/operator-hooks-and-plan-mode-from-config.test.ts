@@ -45,7 +45,7 @@ describe("operator hooks from chorus.config.yaml", () => {
       ],
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-    const planMode = botExtensions(parsed.config, {}).find((extension) => extension.name === "plan-mode");
+    const planMode = botExtensions(parsed.config, {}, undefined).find((extension) => extension.name === "plan-mode");
     const plan = planMode?.commands?.find((command) => command.name === "plan");
     const typed = (agentId: string) =>
       plan?.run({

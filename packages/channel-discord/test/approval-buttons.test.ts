@@ -4,7 +4,7 @@ import {
   NOT_YOURS_TO_ANSWER,
   startChannelGateway,
   tryDeploy,
-} from "@chorus/gateway/testing";
+} from "@chorus/gateway-testing";
 import { DISCORD_STRANGER, type DiscordMessage, startFakeDiscord, TestCleanup } from "@chorus/testkit";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import { longMarkdownReply, modelInput, startChannelGateway } from "@chorus/gateway/testing";
+import { longMarkdownReply, modelInput, startChannelGateway } from "@chorus/gateway-testing";
 import { DISCORD_STRANGER, type FakeDiscord, startFakeDiscord, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDiscordChannel } from "../src/index.js";

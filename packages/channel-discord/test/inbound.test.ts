@@ -1,4 +1,4 @@
-import { InboundCollector } from "@chorus/gateway/testing";
+import { InboundCollector } from "@chorus/gateway-testing";
 import { type FakeDiscord, startFakeDiscord } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDiscordChannel, type DiscordChannel } from "../src/index.js";

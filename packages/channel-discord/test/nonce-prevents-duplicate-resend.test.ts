@@ -1,5 +1,5 @@
 import { GatewayEventBus, MemorySessionStore, OutboxDispatcher } from "@chorus/gateway";
-import { InboundCollector } from "@chorus/gateway/testing";
+import { InboundCollector } from "@chorus/gateway-testing";
 import { type FakeDiscord, startFakeDiscord, TestCleanup } from "@chorus/testkit";
 import { afterEach, expect, it } from "vitest";
 import { createDiscordChannel } from "../src/index.js";

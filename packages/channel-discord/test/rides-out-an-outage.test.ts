@@ -1,4 +1,4 @@
-import { countRetriedDeliveries, shutsGateWhileAnswering, startChannelGateway } from "@chorus/gateway/testing";
+import { countRetriedDeliveries, shutsGateWhileAnswering, startChannelGateway } from "@chorus/gateway-testing";
 import { type FakeDiscord, startFakeDiscord, startNetworkGate, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDiscordChannel } from "../src/index.js";

@@ -1,4 +1,4 @@
-import { deployProbe, NOT_YOURS_TO_ANSWER, startChannelGateway, tryDeploy } from "@chorus/gateway/testing";
+import { deployProbe, NOT_YOURS_TO_ANSWER, startChannelGateway, tryDeploy } from "@chorus/gateway-testing";
 import { SLACK_STRANGER, type SlackMessage, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it } from "vitest";

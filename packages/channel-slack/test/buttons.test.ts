@@ -1,5 +1,5 @@
 import { renderReplyChunks } from "@chorus/gateway";
-import { InboundCollector, longMarkdownReply } from "@chorus/gateway/testing";
+import { InboundCollector, longMarkdownReply } from "@chorus/gateway-testing";
 import { startFakeSlack, TestCleanup } from "@chorus/testkit";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";

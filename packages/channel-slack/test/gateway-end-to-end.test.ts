@@ -1,5 +1,5 @@
 import type { GatewayOptions, InboundMessage } from "@chorus/gateway";
-import { longMarkdownReply, modelInput, startChannelGateway, tapInbound } from "@chorus/gateway/testing";
+import { longMarkdownReply, modelInput, startChannelGateway, tapInbound } from "@chorus/gateway-testing";
 import { type FakeSlack, SLACK_STRANGER, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { slackChannelOn } from "./slack-channel-on.js";

@@ -1,5 +1,5 @@
 import { ChannelOptionsError, type InboundMessage, MessageNotStoredError } from "@chorus/gateway";
-import { InboundCollector } from "@chorus/gateway/testing";
+import { InboundCollector } from "@chorus/gateway-testing";
 import { type FakeSlack, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSlackChannel } from "../src/index.js";

@@ -1,4 +1,4 @@
-import { InboundCollector } from "@chorus/gateway/testing";
+import { InboundCollector } from "@chorus/gateway-testing";
 import { type FakeSlack, startFakeSlack } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSlackChannel, type SlackChannel } from "../src/index.js";

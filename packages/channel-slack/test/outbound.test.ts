@@ -1,5 +1,5 @@
 import { ChannelError, renderReplyChunks } from "@chorus/gateway";
-import { InboundCollector, longMarkdownReply } from "@chorus/gateway/testing";
+import { InboundCollector, longMarkdownReply } from "@chorus/gateway-testing";
 import { type FakeSlack, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { SLACK_CAPABILITIES, type SlackChannel } from "../src/index.js";

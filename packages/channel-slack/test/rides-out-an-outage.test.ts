@@ -1,5 +1,5 @@
 import type { Script } from "@chorus/core/testing";
-import { countRetriedDeliveries, shutsGateWhileAnswering, startChannelGateway } from "@chorus/gateway/testing";
+import { countRetriedDeliveries, shutsGateWhileAnswering, startChannelGateway } from "@chorus/gateway-testing";
 import { startFakeSlack, startNetworkGate, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSlackChannel, type SlackChannelOptions } from "../src/index.js";

@@ -1,6 +1,6 @@
 import type { InboundMessage } from "@chorus/gateway";
 import { MemorySessionStore } from "@chorus/gateway";
-import { longMarkdownReply, modelInput, startChannelGateway, tapInbound } from "@chorus/gateway/testing";
+import { longMarkdownReply, modelInput, startChannelGateway, tapInbound } from "@chorus/gateway-testing";
 import { type FakeTelegram, startFakeTelegram, TELEGRAM_STRANGER, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel } from "../src/index.js";

@@ -1,4 +1,4 @@
-import { InboundCollector } from "@chorus/gateway/testing";
+import { InboundCollector } from "@chorus/gateway-testing";
 import { type FakeTelegram, startFakeTelegram } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel, type TelegramChannel } from "../src/index.js";

@@ -1,5 +1,5 @@
 import { ChannelError, renderReplyChunks } from "@chorus/gateway";
-import { InboundCollector, longMarkdownReply } from "@chorus/gateway/testing";
+import { InboundCollector, longMarkdownReply } from "@chorus/gateway-testing";
 import { type FakeTelegram, startFakeTelegram, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel, TELEGRAM_CAPABILITIES, type TelegramChannel } from "../src/index.js";

@@ -1,4 +1,4 @@
-import { countRetriedDeliveries, shutsGateWhileAnswering, startChannelGateway } from "@chorus/gateway/testing";
+import { countRetriedDeliveries, shutsGateWhileAnswering, startChannelGateway } from "@chorus/gateway-testing";
 import { type FakeTelegram, startFakeTelegram, startNetworkGate, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel } from "../src/index.js";

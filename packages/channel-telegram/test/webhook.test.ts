@@ -1,5 +1,5 @@
 import { ChannelOptionsError } from "@chorus/gateway";
-import { InboundCollector } from "@chorus/gateway/testing";
+import { InboundCollector } from "@chorus/gateway-testing";
 import { startFakeTelegram, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel } from "../src/index.js";

@@ -7,7 +7,6 @@ export * from "./events/index.js";
 export * from "./extension/index.js";
 export * from "./goals/index.js";
 export * from "./markup/index.js";
-export * from "./memory/index.js";
 export * from "./ownership/index.js";
 export { planModeExtension } from "./plan-mode/plan-mode-extension.js";
 export * from "./policy/index.js";

@@ -25,7 +25,6 @@ export type {
   SessionStatus,
 } from "./commands/command-types.js";
 export { answerInteraction } from "./commands/interaction-reply.js";
-export { MEMORY_PAGE_SIZE, MEMORY_USAGE, memoryCommand } from "./commands/memory-command.js";
 export { type ParsedCommand, parseCommand } from "./commands/parse-command.js";
 export {
   OutboxDispatcher,
@@ -56,7 +55,6 @@ export {
   type ModelCatalog,
 } from "./gateway/gateway-options.js";
 export { inboundUserMessage } from "./gateway/inbound-user-message.js";
-export { withMemoryHooks, withMemoryTools } from "./gateway/memory-wiring.js";
 export { RESTART_TOOL_RESULT } from "./gateway/restart-repair.js";
 export { SessionRateCap } from "./gateway/session-rate-cap.js";
 export type { SessionChat } from "./gateway/session-runtime-deps.js";
@@ -72,7 +70,14 @@ export { type LaneHost, type LaneItem, lowerTier } from "./lanes/lane-item.js";
 export { SessionLane, type SessionLaneOptions } from "./lanes/session-lane.js";
 export { describeError, type GatewayLogger, SILENT_LOGGER } from "./logging/gateway-logger.js";
 export { formatAge, formatCost } from "./markup/format-age-and-cost.js";
+export {
+  COMMAND_PERMISSIONS,
+  type CommandPermission,
+  type GuestInGroup,
+  renderCommandPermissionTable,
+} from "./permissions/command-permission-table.js";
 export { assistantText } from "./reply-manager/assistant-text.js";
+export type { CommitSideWrites } from "./reply-manager/commit-side-writes.js";
 export { endNotice, type RunStopCause, retryNotice } from "./reply-manager/failure-notice.js";
 export { ReplyManager, type ReplyManagerOptions, type ReplyMode } from "./reply-manager/reply-manager.js";
 export { runStatusOf, TurnCommitter, type TurnCommitterOptions } from "./reply-manager/turn-committer.js";
@@ -86,3 +91,4 @@ export {
   type TitleModel,
   titleFromText,
 } from "./titles/session-title.js";
+export { userInputText } from "./turn-hooks/user-input-text.js";

@@ -1,6 +1,5 @@
 import { DEFAULT_SUMMARY_PROMPT, defineTool, type StreamContext, SUBGOAL_PROMPT } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
-import { EXTRACTION_PROMPT, SqliteMemoryStore } from "@chorus/memory";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { utcDay } from "../src/budgets/spend-window.js";
@@ -39,12 +38,9 @@ const lastText = (context: StreamContext): string =>
   contentText((context.messages.at(-1) as { content: unknown } | undefined)?.content);
 
 let h: Harness | undefined;
-let memory: SqliteMemoryStore | undefined;
 afterEach(async () => {
   await h?.close();
-  await memory?.close();
   h = undefined;
-  memory = undefined;
 });
 
 /** The calls the fake model received that `is` picks out. */
@@ -207,21 +203,6 @@ describe("every kind of model call stops at an exhausted budget", () => {
     expect(callsWhere(isSupervisorCall)).toBe(0);
     expect(h.streamFn.calls).toHaveLength(1);
     expect(h.channel.transcript("dm-admin").at(-1)).toContain("Autonomous goal paused: budget exhausted");
-  });
-
-  it("memory extraction: the pass after the session goes quiet is not made", async () => {
-    memory = new SqliteMemoryStore({ path: ":memory:" });
-    const isExtraction = (context: StreamContext) => context.systemPrompt === EXTRACTION_PROMPT;
-    h = await startHarness({
-      config: config({}, 1_000),
-      script: (context) => (isExtraction(context) ? '{"facts":[]}' : priced("ok", 800)),
-      gateway: { memory: { store: memory, extraction: { model: "fake-large", idleMs: 10 } } },
-    });
-    await h.send({ text: "I moved to Porto last year", sender: ADMIN });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await h.gateway.idle();
-    expect(callsWhere(isExtraction)).toBe(0);
-    expect(h.streamFn.calls).toHaveLength(1);
   });
 
   it("title: the title model is not called for a session whose agent's budget is exhausted", async () => {

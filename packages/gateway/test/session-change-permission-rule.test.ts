@@ -9,17 +9,13 @@ function changeOf(command: string, args: readonly string[]) {
   return own?.sessionChange === undefined ? sessionChangeOf(command, args) : own.sessionChange(args);
 }
 
+// `/memory`'s rows moved with it to @chorus/extension-memory (memory-off-is-a-session-change).
 describe("which change a command makes (sessionChangeOf, or an extension command's sessionChange)", () => {
   it.each([
     ["model", [], undefined],
     ["model", ["gpt-5"], "model"],
     ["queue", [], undefined],
     ["queue", ["interrupt"], "queue"],
-    ["memory", [], undefined],
-    ["memory", ["page", "2"], undefined],
-    ["memory", ["export"], undefined],
-    ["memory", ["OFF"], "memory"],
-    ["memory", ["on"], "memory"],
     ["plan", [], "plan"],
     ["plan", ["off"], "plan"],
     ["plan", ["approve"], undefined],

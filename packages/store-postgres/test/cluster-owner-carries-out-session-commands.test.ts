@@ -1,7 +1,7 @@
 import { DEFAULT_SUMMARY_PROMPT } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, planModeExtension, TestChannel } from "@chorus/gateway";
-import { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway/testing";
+import { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway-testing";
 import { describe, expect, it, vi } from "vitest";
 import {
   type ClusterMember,

@@ -1,4 +1,4 @@
-import { describeStoreHousekeepingConformance } from "@chorus/gateway/testing";
+import { describeStoreHousekeepingConformance } from "@chorus/gateway-testing";
 import { afterAll, beforeAll } from "vitest";
 import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";
 import { clockedPostgresStores } from "./fixtures/clocked-postgres-store.js";

@@ -1,4 +1,4 @@
-import { describeMemoryMarksAcrossRestarts } from "@chorus/gateway/testing";
+import { describeMemoryMarksAcrossRestarts } from "@chorus/extension-memory/testing";
 import { SqliteMemoryStore } from "@chorus/memory";
 import { PostgresSessionStore } from "../src/index.js";
 import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeMemoryMarksAcrossRestarts } from "@chorus/gateway/testing";
+import { describeMemoryMarksAcrossRestarts } from "@chorus/extension-memory/testing";
 import { SqliteMemoryStore } from "@chorus/memory";
 import { SqliteSessionStore } from "../src/index.js";
 

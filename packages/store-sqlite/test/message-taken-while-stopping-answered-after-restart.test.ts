@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestChannel } from "@chorus/gateway";
-import { startChannelGateway } from "@chorus/gateway/testing";
+import { startChannelGateway } from "@chorus/gateway-testing";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { SqliteSessionStore } from "../src/index.js";
 

@@ -1,22 +1,12 @@
-import type { StreamContext } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
+import { memoryExtension } from "@chorus/extension-memory";
+import { toolCallScript } from "@chorus/extension-memory/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
 import { SqliteMemoryStore } from "@chorus/memory";
 import { afterEach, expect, it } from "vitest";
 import { SqliteSessionStore } from "../src/index.js";
 
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  return (content as { type: string; text?: string }[]).map((block) => block.text ?? "").join("");
-}
-
-/** "remember: X" calls remember(X); a tool result is answered "noted". */
-function script(context: StreamContext) {
-  const last = context.messages.at(-1) as { role: string; content: unknown };
-  if (last.role === "toolResult") return "noted";
-  const fact = /^remember: (.*)$/s.exec(textOf(last.content))?.[1];
-  return fact === undefined ? "ok" : { toolCalls: [{ name: "remember", args: { fact } }] };
-}
+const script = toolCallScript("remember", "remember", "fact", () => "noted");
 
 let gateway: Gateway | undefined;
 let store: SqliteSessionStore | undefined;
@@ -48,7 +38,7 @@ it("commits facts inside the turn's transaction, and a fact the memory store ref
     streamFn: scriptedStreamFn(script),
     models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
     replyMode: "block",
-    memory: { store: memory },
+    extensions: [memoryExtension({ store: memory })],
   });
   await gateway.start();
   const send = async (text: string) => {

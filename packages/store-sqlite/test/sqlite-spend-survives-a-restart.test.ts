@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestChannel } from "@chorus/gateway";
-import { type ChannelGateway, startChannelGateway } from "@chorus/gateway/testing";
+import { type ChannelGateway, startChannelGateway } from "@chorus/gateway-testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteSessionStore } from "../src/index.js";
 

@@ -1,15 +1,18 @@
+import { type GatewayMemoryOptions, memoryExtension } from "@chorus/extension-memory";
 import { type GatewayExtension, planModeExtension, skillsExtension } from "@chorus/gateway";
 import type { Skill } from "@chorus/tools";
 import type { BotConfig } from "../config/bot-config-schema.js";
 
 /**
- * The gateway extensions the bot composes from its configuration: each agent's skills, and plan mode for the agents
- * with `planMode: true`. Contract: the same list for every start of one configuration; order is hook order.
+ * The gateway extensions the bot composes from its configuration: long-term memory (first: its recall follows the
+ * goal in the system prompt; without `memory:` only `/memory` saying it is off), each agent's skills, and plan mode for
+ * the agents with `planMode: true`. Contract: the same list for every start of one configuration; order is hook order.
  */
 export function botExtensions(
   config: BotConfig,
   skillsByAgent: Readonly<Record<string, readonly Skill[]>>,
+  memory: GatewayMemoryOptions | undefined,
 ): GatewayExtension[] {
   const planning = config.agents.filter((agent) => agent.planMode === true).map((agent) => agent.id);
-  return [skillsExtension(skillsByAgent), planModeExtension({ agents: planning })];
+  return [memoryExtension(memory), skillsExtension(skillsByAgent), planModeExtension({ agents: planning })];
 }

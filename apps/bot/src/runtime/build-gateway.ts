@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import type { StreamFn } from "@chorus/core";
+import type { GatewayMemoryOptions } from "@chorus/extension-memory";
 import type { GatewayTelemetryOptions } from "@chorus/gateway";
 import {
   type Channel,
   type ChannelPolicyEntryInput,
   Gateway,
   type GatewayEventBus,
-  type GatewayMemoryOptions,
   type InboundMessage,
   type SessionStore,
 } from "@chorus/gateway";
@@ -90,13 +90,12 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     models: botModelCatalog(buildModelRegistry(config), config),
     selfIds: parts.selfIds,
     agents: agentSetupsOf(config, workspaces),
-    extensions: botExtensions(config, skills),
+    extensions: botExtensions(config, skills, parts.memory),
     events: parts.events,
     logger: parts.logger,
     onRestart: config.onRestart,
     ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
     ...(parts.isAdmin === undefined ? {} : { isAdmin: parts.isAdmin }),
-    ...(parts.memory === undefined ? {} : { memory: parts.memory }),
     ...(parts.telemetry === undefined ? {} : { telemetry: parts.telemetry }),
   });
 }

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { type GatewayMemoryOptions, linkedPeople, type SessionStore } from "@chorus/gateway";
+import { type GatewayMemoryOptions, linkedPeople } from "@chorus/extension-memory";
+import type { SessionStore } from "@chorus/gateway";
 import { createOpenAiEmbedder, type MemoryStore, PostgresMemoryStore, SqliteMemoryStore } from "@chorus/memory";
 import type { PostgresSessionStore } from "@chorus/store-postgres";
 import { keepDatabaseFilesPrivate, SqliteSessionStore } from "@chorus/store-sqlite";

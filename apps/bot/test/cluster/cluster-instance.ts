@@ -1,5 +1,5 @@
 import type { Channel } from "@chorus/gateway";
-import { type ChannelGateway, startChannelGateway } from "@chorus/gateway/testing";
+import { type ChannelGateway, startChannelGateway } from "@chorus/gateway-testing";
 import { PostgresSessionStore } from "@chorus/store-postgres";
 import { TEST_SERVER } from "@chorus/store-postgres/testing";
 

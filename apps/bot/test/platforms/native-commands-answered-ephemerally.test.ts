@@ -1,6 +1,6 @@
 import { createDiscordChannel } from "@chorus/channel-discord";
 import { createSlackChannel } from "@chorus/channel-slack";
-import { startChannelGateway } from "@chorus/gateway/testing";
+import { startChannelGateway } from "@chorus/gateway-testing";
 import { DISCORD_STRANGER, SLACK_STRANGER, startFakeDiscord, startFakeSlack, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 

@@ -2,7 +2,7 @@ import { createDiscordChannel } from "@chorus/channel-discord";
 import { createSlackChannel } from "@chorus/channel-slack";
 import { createTelegramChannel } from "@chorus/channel-telegram";
 import { scriptedStreamFn } from "@chorus/core/testing";
-import { type ChannelGateway, startChannelGateway } from "@chorus/gateway/testing";
+import { type ChannelGateway, startChannelGateway } from "@chorus/gateway-testing";
 import {
   type FakeDiscord,
   type FakeSlack,

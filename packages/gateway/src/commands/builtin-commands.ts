@@ -4,7 +4,6 @@ import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
 import { clearCommand, doneCommand, goalCommand } from "./goal-commands.js";
-import { memoryCommand } from "./memory-command.js";
 import { modelCommand } from "./model-command.js";
 import { pairCommand } from "./pair-command.js";
 import { scheduleCommand } from "./schedule-command.js";
@@ -45,7 +44,6 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   agentsCommand,
   usageCommand,
   scheduleCommand,
-  memoryCommand,
 ];
 
 /** Where a command is typed, for `mayChangeSession`. */

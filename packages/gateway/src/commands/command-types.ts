@@ -8,7 +8,6 @@ import type { AgentCommand, AgentsSection, ExtensionCommandContext, ExtensionRep
 import type { FleetView } from "../fleet/fleet-view.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
-import type { MemoryCommands } from "../memory/gateway-memory.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { PairingScope } from "../policy/pairing/pairing-types.js";
@@ -104,8 +103,6 @@ export interface CommandHost {
   schedules(): Promise<readonly ScheduleEntry[]>;
   /** Stops a schedule. Contract: resolves with the chat's answer. */
   stopSchedule(id: string): Promise<string>;
-  /** Long-term memory (`/memory`), when configured. */
-  readonly memory?: MemoryCommands;
   /**
    * Runs an extension's `atOwner` command where the session's turns run (in a cluster, its owner). Contract: resolves
    * with the command's answer, or a sentence saying it was not (or may not have been) carried out. Without it the

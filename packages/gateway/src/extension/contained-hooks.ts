@@ -64,6 +64,16 @@ export function runSessionIdle(
   return eachContained(registered, hook, session.sessionKey, logger, "extension session-idle hook failed");
 }
 
+/** Runs every extension's `sessionEnding`, in order, each contained. Contract: never rejects. */
+export function runSessionEnding(
+  registered: RegisteredExtensions,
+  session: { readonly sessionKey: string; readonly agentId: string },
+  logger: Logger,
+): Promise<void> {
+  const hook = (extension: GatewayExtension) => extension.sessionEnding && (() => extension.sessionEnding?.(session));
+  return eachContained(registered, hook, session.sessionKey, logger, "extension session-ending hook failed");
+}
+
 /**
  * Starts the extensions in order. Contract: rejects with the first failure, after stopping the ones already started
  * (in reverse order).
@@ -77,6 +87,17 @@ export async function startExtensions(registered: RegisteredExtensions, context:
     } catch (error) {
       await stopExtensions({ ...registered, extensions: started }, context.logger);
       throw error;
+    }
+  }
+}
+
+/** Tells every extension the gateway begins to stop, in order, each contained. Contract: never rejects. */
+export async function runStopping(registered: RegisteredExtensions, logger: Logger): Promise<void> {
+  for (const extension of registered.extensions) {
+    try {
+      await extension.stopping?.();
+    } catch (error) {
+      logger.error({ extension: extension.name, error: describeError(error) }, "extension stopping hook failed");
     }
   }
 }

@@ -1,7 +1,9 @@
-import type { AnyAgentTool, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type { AgentMessage, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { SessionChange } from "../config/session-change-schema.js";
 import type { TrustTier } from "../policy/trust-tier.js";
+import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
+import type { SessionStore } from "../store/session-store.js";
 
 /** Everything an extension's command sees: who typed it, where, and its words. */
 export interface ExtensionCommandContext {
@@ -75,6 +77,8 @@ export interface TurnAboutToStart {
   readonly texts: readonly string[];
   /** The lowest trust tier among the turn's senders. */
   readonly trust: TrustTier;
+  /** The platform message the turn answers (the last one it takes), when it answers one. */
+  readonly replyToMessageId?: string;
 }
 
 /** What a before-turn hook adds: text appended to the turn's system prompt (undefined: nothing). */
@@ -87,6 +91,8 @@ export interface TurnCommitted {
   readonly sessionKey: string;
   readonly agentId: string;
   readonly outcome: "completed" | "aborted" | "failed" | "not-started";
+  /** How many queued messages the turn took (0 for a turn that took none, e.g. a dropped item). */
+  readonly answered: number;
 }
 
 /** A session's chat, as an extension may use it. */
@@ -101,6 +107,17 @@ export interface SessionChats {
 export interface ExtensionStartContext {
   /** Sessions' chats, to post in (a notice, a question with buttons). */
   readonly chats: SessionChats;
+  /** The gateway's session store (sessions, their settings and transcripts). */
+  readonly store: SessionStore;
+  /**
+   * The gateway's model calls, inside every budget: a call whose options carry `sessionId` (a session key) and
+   * `purpose` (e.g. `memory`) is reserved against that session's agent first and booked under that kind.
+   */
+  readonly streamFn: StreamFn;
+  /** A model the gateway's catalog knows, by id. */
+  findModel(id: string): Model | undefined;
+  /** Registers background work: the gateway's `idle()` waits for it, and a rejection is logged. */
+  track(work: Promise<unknown>): void;
   /** The gateway's clock (epoch ms). */
   now(): number;
   /** The gateway's logger, for the extension's own lines. */
@@ -147,16 +164,37 @@ export interface GatewayExtension {
    * `unknownCommands` setting never drops them), and a misspelt one is answered with the right name.
    */
   agentCommands?(agentId: string): readonly AgentCommand[];
+  /**
+   * The tools one turn of a session is offered, from those the agent has (e.g. without memory's tools while the
+   * session turned memory off); undefined keeps them. Called before each turn, after `beforeTurn`.
+   */
+  sessionTools?(sessionKey: string, tools: readonly AnyAgentTool[]): readonly AnyAgentTool[] | undefined;
+  /**
+   * Writes to join the commit of a session's turn, given the messages it stores (e.g. the facts a `remember` call
+   * held until its result is stored): inside the commit's transaction where the store lets them, right after it
+   * otherwise. Contract: exactly one of its `committed` or `failed` is called per commit that carried them.
+   */
+  commitWrites?(sessionKey: string, messages: readonly AgentMessage[]): CommitSideWrites | undefined;
   /** Wraps every model call the gateway makes (turns, sub-agents, side calls), inside the budget reservation. */
   wrapStreamFn?(next: StreamFn): StreamFn;
   /** Before a turn's first model call. */
   beforeTurn?(turn: TurnAboutToStart): Promise<BeforeTurnResult | undefined> | BeforeTurnResult | undefined;
   /** After a turn ended and was stored. */
   afterTurn?(turn: TurnCommitted): void | Promise<void>;
+  /**
+   * The session starts afresh (`/new`, a schedule's fresh start): awaited before its transcript is cleared, so the
+   * hook may still read it.
+   */
+  sessionEnding?(session: { readonly sessionKey: string; readonly agentId: string }): void | Promise<void>;
   /** A session has had no work for the gateway's idle time (its Agent is let go). */
   sessionIdle?(session: { readonly sessionKey: string; readonly agentId: string }): void | Promise<void>;
   /** With the gateway's start, before its channels take messages. A throw fails the start. */
   start?(context: ExtensionStartContext): Promise<void> | void;
+  /**
+   * The gateway begins to stop (it takes no more messages): end or abort background work now, so that the running
+   * turns' wait (`idle()`) is not held up by it. Before the turns are waited for; `stop` comes later.
+   */
+  stopping?(): void | Promise<void>;
   /** With the gateway's stop, after its channels stopped, in reverse order. A throw is logged. */
   stop?(): Promise<void> | void;
 }

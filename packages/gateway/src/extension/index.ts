@@ -3,7 +3,9 @@
 export {
   runAfterTurn,
   runBeforeTurn,
+  runSessionEnding,
   runSessionIdle,
+  runStopping,
   startExtensions,
   stopExtensions,
 } from "./contained-hooks.js";
@@ -22,3 +24,4 @@ export type {
   TurnCommitted,
 } from "./gateway-extension.js";
 export { type RegisteredExtensions, registerExtensions, wrapStreamFn } from "./registered-extensions.js";
+export { commitWritesOf, sessionToolsOf } from "./session-turn-parts.js";

@@ -1,13 +1,21 @@
-import { type RegisteredExtensions, runAfterTurn, runBeforeTurn, type TurnCommitted } from "../extension/index.js";
+import {
+  commitWritesOf,
+  type RegisteredExtensions,
+  runAfterTurn,
+  runBeforeTurn,
+  sessionToolsOf,
+  type TurnCommitted,
+} from "../extension/index.js";
 import { lowerTier } from "../lanes/lane-item.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import { userInputText } from "../memory/user-input-text.js";
+import { userInputText } from "../turn-hooks/user-input-text.js";
 import type { SessionTurnEnd, SessionTurnHooks } from "./session-runtime-deps.js";
 
 /**
  * The turn hooks with the extensions' around them: their before-turn additions appended to the system prompt the
- * other hooks made (before the turn's first model call), their after-turn hooks run after the others (tracked, so the
- * gateway's `idle()` waits for them). Unchanged without extensions that hook turns.
+ * other hooks made (before the turn's first model call), their session tools and commit writes, their after-turn
+ * hooks run after the others (tracked, so the gateway's `idle()` waits for them). Unchanged without extensions that
+ * hook turns.
  */
 export function withExtensionHooks(
   hooks: SessionTurnHooks,
@@ -15,14 +23,23 @@ export function withExtensionHooks(
   logger: GatewayLogger,
   track: (work: Promise<unknown>) => void,
 ): SessionTurnHooks {
-  const before = registered.extensions.some((extension) => extension.beforeTurn !== undefined);
-  const after = registered.extensions.some((extension) => extension.afterTurn !== undefined);
-  if (!before && !after) return hooks;
+  const has = (part: "beforeTurn" | "afterTurn" | "sessionTools" | "commitWrites") =>
+    registered.extensions.some((extension) => extension[part] !== undefined);
+  const [before, after, tools, writes] = [
+    has("beforeTurn"),
+    has("afterTurn"),
+    has("sessionTools"),
+    has("commitWrites"),
+  ];
+  if (!before && !after && !tools && !writes) return hooks;
+  // Sessions whose system prompt carries an extension's addition now: the next turn without one drops it.
+  const added = new Set<string>();
   return {
     ...hooks,
     systemPromptFor: async (session, base, items) => {
       const prompt = await hooks.systemPromptFor(session, base, items);
       if (!before) return prompt;
+      const replyTo = items.at(-1)?.replyToMessageId;
       const additions = await runBeforeTurn(
         registered,
         {
@@ -30,12 +47,28 @@ export function withExtensionHooks(
           agentId: session.agentId,
           texts: items.map((item) => userInputText([item.message])),
           trust: items.length === 0 ? "guest" : items.map((item) => item.trust).reduce(lowerTier),
+          ...(replyTo === undefined ? {} : { replyToMessageId: replyTo }),
         },
         logger,
       );
-      if (additions.length === 0) return prompt;
+      if (additions.length === 0) {
+        if (!added.delete(session.key)) return prompt;
+        return prompt ?? base ?? "";
+      }
+      added.add(session.key);
       return [prompt ?? base, ...additions].filter((part) => part !== undefined && part !== "").join("\n\n");
     },
+    ...(tools
+      ? {
+          toolsFor: (sessionKey, agentTools) => {
+            const own = hooks.toolsFor?.(sessionKey, agentTools);
+            return sessionToolsOf(registered, sessionKey, own ?? agentTools, logger) ?? own;
+          },
+        }
+      : {}),
+    ...(writes
+      ? { sideWritesFor: (sessionKey, messages) => commitWritesOf(registered, sessionKey, messages, logger) }
+      : {}),
     turnEnded: (end) => {
       hooks.turnEnded(end);
       if (after) track(runAfterTurn(registered, committedOf(end), logger));
@@ -53,5 +86,5 @@ function committedOf(end: SessionTurnEnd): TurnCommitted {
         : reason === "error"
           ? "failed"
           : "completed";
-  return { sessionKey: end.sessionKey, agentId: end.agentId, outcome };
+  return { sessionKey: end.sessionKey, agentId: end.agentId, outcome, answered: end.items.length };
 }

@@ -2,11 +2,9 @@ import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { RegisteredExtensions } from "../extension/index.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import type { GatewayMemory } from "../memory/gateway-memory.js";
 import type { Scheduler } from "../schedules/scheduler.js";
 import type { SessionTurnHooks } from "../turn-hooks/session-turn-hooks.js";
 import { withExtensionHooks } from "./extension-wiring.js";
-import { withMemoryHooks } from "./memory-wiring.js";
 
 /** The features the gateway builds itself that act around each turn. */
 export interface TurnFeatures {
@@ -16,16 +14,15 @@ export interface TurnFeatures {
 }
 
 /**
- * The session runtimes' turn hooks, in the order they act: the goal's `{current_goal}` in the system prompt, then
- * memory's recall, then the extensions' additions; at a turn's start the budgets learn who started it and the goals
- * that it runs; at its end the schedules and goals, then memory, then the extensions hear it.
+ * The session runtimes' turn hooks, in the order they act: the goal's `{current_goal}` in the system prompt, then the
+ * extensions' additions (long-term memory's recall among them); at a turn's start the budgets learn who started it and
+ * the goals that it runs; at its end the schedules and goals, then the extensions hear it.
  * Contract: `features` are read at call time (the gateway builds some of them after its runtimes' deps).
  */
 export function featureTurnHooks(
   features: () => TurnFeatures,
   logger: GatewayLogger,
   track: (work: Promise<unknown>) => void,
-  memory: GatewayMemory | undefined,
   extensions: RegisteredExtensions,
 ): SessionTurnHooks {
   const own: SessionTurnHooks = {
@@ -39,5 +36,5 @@ export function featureTurnHooks(
       features().goals.turnEnded(end);
     },
   };
-  return withExtensionHooks(withMemoryHooks(own, memory), extensions, logger, track);
+  return withExtensionHooks(own, extensions, logger, track);
 }

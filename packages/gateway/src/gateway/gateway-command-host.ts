@@ -31,7 +31,6 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
   const { store, options } = ctx;
   const host: CommandHost = {
     pairing: ctx.pairing,
-    ...(ctx.memory === undefined ? {} : { memory: ctx.memory }),
     newSession: async (key, by) => {
       const answer = await askOwner(ctx, { op: "new", sessionKey: key, ...(by === undefined ? {} : { by }) });
       return answer === undefined ? newSessionHere(ctx, key, by) : (answer.result as { refused?: string }).refused;

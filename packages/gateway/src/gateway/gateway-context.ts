@@ -8,7 +8,6 @@ import type { RegisteredExtensions } from "../extension/index.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import type { GatewayMemory } from "../memory/gateway-memory.js";
 import type { ClusterRequests } from "../ownership/cluster-requests.js";
 import type { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
@@ -49,8 +48,6 @@ export interface GatewayContext {
   readonly cluster?: ClusterRequests<ClusterRequest>;
   /** In a cluster: holds the intake's messages of a session while its stored, unanswered ones are taken up. */
   readonly intakeOrder?: StoredIntakeOrder;
-  /** Long-term memory, when configured. */
-  readonly memory?: GatewayMemory;
   /** What the extensions add (commands, /agents sections, hooks). */
   readonly extensions: RegisteredExtensions;
   channelFor(channel: string, accountId: string): Channel | undefined;

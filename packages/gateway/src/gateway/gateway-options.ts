@@ -14,7 +14,6 @@ import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { GatewayExtension } from "../extension/index.js";
 import type { StoreHousekeepingOptions } from "../housekeeping/store-housekeeper.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import type { GatewayMemoryOptions } from "../memory/gateway-memory-options.js";
 import type { ModelCatalog } from "../model-preference/model-catalog.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
@@ -68,8 +67,6 @@ export interface GatewayOptions {
   models: ModelCatalog;
   /** The bot's own platform user id per channel account, keyed `<channel>/<accountId>`: its messages are ignored. */
   selfIds?: Readonly<Record<string, string>>;
-  /** Long-term memory: facts per person, group and agent, recalled before each turn (`@chorus/memory`). */
-  memory?: GatewayMemoryOptions;
   /** Tools and sub-agent profiles per agent id. */
   agents?: Readonly<Record<string, AgentRuntimeSetup>>;
   events?: GatewayEventBus;

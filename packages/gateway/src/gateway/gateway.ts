@@ -11,10 +11,11 @@ import { ChatNotices } from "../delivery/chat-notices.js";
 import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import {
+  type ExtensionStartContext,
   type RegisteredExtensions,
   registerExtensions,
   runSessionIdle,
-  type SessionChats,
+  runStopping,
   startExtensions,
   stopExtensions,
   wrapStreamFn,
@@ -47,7 +48,6 @@ import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
 import { goalsThatMove } from "./goals-that-move.js";
 import { InboundIntake } from "./inbound-intake.js";
 import { receiveInbound } from "./inbound-sink.js";
-import { gatewayMemoryFor, withMemoryTools } from "./memory-wiring.js";
 import { OwnedSessionWork } from "./owned-session-work.js";
 import { type PreparedAgent, prepareAgent } from "./prepare-agent.js";
 import { recoverAfterRestart, resumeAfterRestart } from "./restart-recovery.js";
@@ -98,7 +98,8 @@ export class Gateway {
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
   readonly #extensions: RegisteredExtensions;
-  readonly #chats: SessionChats;
+  /** What extensions get at start: chats, the store, the budgeted model calls, the clock and logger. */
+  readonly #extensionContext: ExtensionStartContext;
 
   /** Contract: throws GatewayConfigError for an invalid config or an agent whose model is unknown. */
   constructor(options: GatewayOptions) {
@@ -131,7 +132,6 @@ export class Gateway {
       hasButtons: (chat) => channelFor(chat.channel, chat.accountId)?.capabilities.buttons === true,
       now,
     });
-    this.#chats = extensionChats(this.store, notices, channelFor);
     const admission = new FairAdmission(options.maxConcurrentTurns ?? GATEWAY_DEFAULTS.maxConcurrentTurns);
     const rateCap = options.rateCap ?? GATEWAY_DEFAULTS.rateCap;
     for (const channel of options.channels) this.#channels.set(channelKey(channel.id, channel.accountId), channel);
@@ -166,20 +166,19 @@ export class Gateway {
     // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
     // Extensions' wrappers sit inside the reservation: every call they pass on is reserved first.
     const streamFn = this.#budgets.budgeted(wrapStreamFn(extensions, options.streamFn));
+    this.#extensionContext = {
+      ...{ now, logger: this.#logger, store: this.store, streamFn, track },
+      chats: extensionChats(this.store, notices, channelFor),
+      findModel: (id) => options.models.find(id),
+    };
     const slots = options.subagentSlots ?? new SubagentSlots();
-    // Extraction calls carry their session: reserved and booked against its agent (kind `memory`).
-    const memory = gatewayMemoryFor(
-      options.memory,
-      { store: this.store, logger: this.#logger, track, now, streamFn },
-      options.models,
-    );
     const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
       this.#agents.set(
         agent.id,
         prepareAgent(
           agent,
-          withMemoryTools(options.agents?.[agent.id], memory),
+          options.agents?.[agent.id],
           {
             models: options.models,
             streamFn,
@@ -237,7 +236,6 @@ export class Gateway {
         () => ({ goals: this.#goals, budgets: this.#budgets, schedules: this.#schedules }),
         this.#logger,
         track,
-        memory,
         extensions,
       ),
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
@@ -281,7 +279,6 @@ export class Gateway {
       goals: this.#goals,
       budgets: this.#budgets,
       schedules: this.#schedules,
-      ...(memory === undefined ? {} : { memory }),
       extensions,
       channelFor,
       track,
@@ -344,7 +341,7 @@ export class Gateway {
     this.#redeliverTimer.unref?.();
     this.#housekeeper?.start();
     // Before the channels: an extension's commands and hooks may be used by the first message.
-    await startExtensions(this.#extensions, { now: this.#context.now, logger: this.#logger, chats: this.#chats });
+    await startExtensions(this.#extensions, this.#extensionContext);
     this.#accepting = true;
     this.#unobserve ??= observeGateway({
       sessions: () => this.#sessions.size,
@@ -413,7 +410,8 @@ export class Gateway {
     if (this.#scheduleTimer !== undefined) clearInterval(this.#scheduleTimer);
     // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
     this.#goals.halt();
-    this.#context.memory?.stop();
+    // Extensions end their background work (memory's extraction passes) before the running turns are waited for.
+    await runStopping(this.#extensions, this.#logger);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);

@@ -1,6 +1,7 @@
 import type { ModelSwitch, StopOutcome } from "../commands/command-types.js";
 import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
 import type { QueueMode } from "../config/gateway-config-schema.js";
+import { runSessionEnding } from "../extension/index.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { GatewayContext } from "./gateway-context.js";
@@ -27,8 +28,9 @@ export async function newSessionHere(ctx: GatewayContext, key: string, by?: Sess
   } else {
     await forgetStoredSubgoals(ctx.store, key);
   }
-  // The extraction pass reads the conversation before it leaves the transcript (its model call runs in the background).
-  await ctx.memory?.sessionEnding(key);
+  // Extensions hear it while the conversation is still in the transcript (memory's extraction pass reads it now).
+  const agentId = runtime?.agentId ?? (await ctx.store.getSession(key))?.agentId;
+  if (agentId !== undefined) await runSessionEnding(ctx.extensions, { sessionKey: key, agentId }, ctx.logger);
   await ctx.store.resetTranscript(key);
   await ctx.goals.sessionReset(key);
   return undefined;

@@ -48,8 +48,6 @@ export function sessionChangeOf(command: string, args: readonly string[]): Sessi
       return first === undefined ? undefined : "queue";
     case "model":
       return first === undefined ? undefined : "model";
-    case "memory":
-      return first === "on" || first === "off" ? "memory" : undefined;
     default:
       return undefined;
   }

@@ -1,0 +1,65 @@
+import type { GatewayExtension } from "@chorus/gateway";
+import { GatewayMemory } from "./gateway-memory.js";
+import type { GatewayMemoryOptions } from "./gateway-memory-options.js";
+import { MEMORY_USAGE, memoryCommand } from "./memory-command.js";
+
+/**
+ * Long-term memory as a gateway extension: every agent gets `remember`/`forget`/`recall` (scoped by the chat and the
+ * turn's trust tier), facts recalled for a turn's input are appended to its system prompt before its first model
+ * call, a `remember` is written with the commit that stores its result (inside that transaction when the memory store
+ * shares the session store's database), the end-of-session extraction pass runs after a quiet spell and before `/new`
+ * (its model calls reserved and booked against the session's agent, kind `memory`), and `/memory` lists, forgets,
+ * exports and switches memory off per chat. Contract: memory never fails a turn — a slow or failing recall is skipped
+ * and logged, a failed fact write is logged. Without options (memory not configured) it only answers `/memory` with
+ * that. Give it first among the extensions, so its recall comes right after the
+ * goal's part of the system prompt and it hears a turn's end before the next one starts.
+ *
+ * @example
+ * const memory = new SqliteMemoryStore({ path: "memory.db" });
+ * new Gateway({ ...options, extensions: [memoryExtension({ store: memory, extraction: { model: "small" } })] });
+ */
+export function memoryExtension(options: GatewayMemoryOptions | undefined): GatewayExtension {
+  if (options === undefined) return memoryNotConfigured();
+  const memory = new GatewayMemory(options);
+  return {
+    name: "memory",
+    commands: [memoryCommand(memory)],
+    toolsFor: () => memory.tools,
+    start: (context) => {
+      memory.start({
+        store: context.store,
+        logger: context.logger,
+        track: (work) => context.track(work),
+        now: () => context.now(),
+        streamFn: context.streamFn,
+        findModel: (id) => context.findModel(id),
+      });
+    },
+    beforeTurn: async (turn) => {
+      const recalled = await memory.recallFor(turn);
+      return recalled === undefined ? undefined : { systemPromptAddition: recalled };
+    },
+    sessionTools: (sessionKey, tools) => memory.toolsFor(sessionKey, tools),
+    commitWrites: (sessionKey, messages) => memory.sideWritesFor(sessionKey, messages),
+    afterTurn: (turn) => memory.turnEnded(turn.sessionKey, turn.answered),
+    sessionEnding: (session) => memory.sessionEnding(session.sessionKey),
+    stopping: () => memory.stop(),
+  };
+}
+
+/** `/memory` where memory is not configured: says so (rather than passing the words to the agent). */
+function memoryNotConfigured(): GatewayExtension {
+  return {
+    name: "memory",
+    commands: [
+      {
+        name: "memory",
+        usage: MEMORY_USAGE,
+        description: "what I remember here: list, forget, off/on, export; stats for admins",
+        adminOnly: false,
+        ephemeral: true,
+        run: async () => "Long-term memory is not configured.",
+      },
+    ],
+  };
+}

@@ -1,0 +1,3 @@
+import { clockedMemoryStore, describeSessionStoreConformance } from "../src/index.js";
+
+describeSessionStoreConformance("MemorySessionStore", clockedMemoryStore);

@@ -1,3 +1,0 @@
-import { clockedMemoryStore, describeSessionStoreConformance } from "../src/testing/index.js";
-
-describeSessionStoreConformance("MemorySessionStore", clockedMemoryStore);
