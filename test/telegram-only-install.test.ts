@@ -16,7 +16,7 @@ const INSTALL_TIMEOUT_MS = 180_000;
 
 /** What a Telegram-only program installs: the adapter, the SQLite store, the gateway and what they stand on. */
 // Long-term memory is an extension of its own (@chorus/extension-memory): a program without it never gets @chorus/memory.
-const PACKED = ["core", "providers", "tools", "gateway", "channel-telegram", "store-sqlite"];
+const PACKED = ["core", "providers", "tools", "store", "gateway", "channel-telegram", "store-sqlite"];
 
 let folder = "";
 let tarballs: string[] = [];

@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, "..");
 /** Bottom to top. A package may depend on its own layer or below, never above. */
 const LAYERS: readonly (readonly RegExp[])[] = [
   [/^@chorus\/core$/],
-  [/^@chorus\/providers$/, /^@chorus\/tools$/, /^@chorus\/memory$/],
+  [/^@chorus\/providers$/, /^@chorus\/tools$/, /^@chorus\/memory$/, /^@chorus\/store$/],
   [/^@chorus\/gateway$/],
   [
     /^@chorus\/channel-[a-z0-9-]+$/,
@@ -96,6 +96,7 @@ describe("the dependency arrows point down only", () => {
         "@chorus/store-postgres",
         "@chorus/gateway-testing",
         "@chorus/extension-memory",
+        "@chorus/store",
         "@chorus/bot",
       ]),
     );
@@ -108,6 +109,8 @@ describe("the dependency arrows point down only", () => {
     // An extension package stands on the gateway like an adapter; the gateway knows no extension.
     expect(layerOf("@chorus/extension-memory")).toBe(layerOf("@chorus/store-sqlite"));
     expect(layerOf("@chorus/gateway")).toBeGreaterThan(layerOf("@chorus/tools"));
+    // The session store contract sits below the gateway: a store package needs it, not the gateway.
+    expect(layerOf("@chorus/gateway")).toBeGreaterThan(layerOf("@chorus/store"));
     expect(layerOf("@chorus/tools")).toBeGreaterThan(layerOf("@chorus/core"));
   });
 

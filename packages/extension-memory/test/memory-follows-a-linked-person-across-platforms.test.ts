@@ -1,7 +1,7 @@
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
-import { MemorySessionStore } from "@chorus/gateway/store";
 import { SqliteMemoryStore } from "@chorus/memory";
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, expect, it } from "vitest";
 import { linkedPeople, memoryExtension } from "../src/index.js";
 import { toolCallScript } from "../src/testing/index.js";

@@ -7,7 +7,7 @@ import {
   type GatewayOptions,
   type ModelCatalog,
 } from "@chorus/gateway";
-import { MemorySessionStore } from "@chorus/gateway/store";
+import { MemorySessionStore } from "@chorus/store";
 
 const MODELS: readonly Model[] = [fakeModel()];
 const catalog: ModelCatalog = { find: (id) => MODELS.find((m) => m.id === id), list: () => MODELS };

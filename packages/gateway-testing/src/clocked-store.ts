@@ -1,4 +1,4 @@
-import { MemorySessionStore, type SessionStore } from "@chorus/gateway/store";
+import { MemorySessionStore, type SessionStore } from "@chorus/store";
 
 /** A store under test with a clock the test moves by hand. */
 export interface ClockedStore {

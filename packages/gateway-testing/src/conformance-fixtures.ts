@@ -1,5 +1,5 @@
 import type { Usage } from "@chorus/core";
-import type { NewSession } from "@chorus/gateway/store";
+import type { NewSession } from "@chorus/store";
 
 /** One hour in ms, for moving a store's clock. */
 export const HOUR = 60 * 60 * 1000;

@@ -9,7 +9,7 @@ import {
   TestChannel,
   type TestChannelOptions,
 } from "@chorus/gateway";
-import { MemorySessionStore, type SessionStore } from "@chorus/gateway/store";
+import { MemorySessionStore, type SessionStore } from "@chorus/store";
 
 const MODELS: readonly Model[] = [fakeModel(), fakeModel({ id: "fake-large" })];
 const catalog: ModelCatalog = { find: (id) => MODELS.find((model) => model.id === id), list: () => MODELS };

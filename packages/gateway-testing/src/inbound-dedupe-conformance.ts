@@ -1,4 +1,4 @@
-import type { SessionStore } from "@chorus/gateway/store";
+import type { SessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
 import type { ClockedStore } from "./clocked-store.js";
 import { HOUR } from "./conformance-fixtures.js";

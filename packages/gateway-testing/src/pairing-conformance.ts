@@ -1,5 +1,5 @@
 import { PairingService } from "@chorus/gateway";
-import type { SessionStore } from "@chorus/gateway/store";
+import type { SessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
 import type { ClockedStore } from "./clocked-store.js";
 import { HOUR } from "./conformance-fixtures.js";

@@ -1,5 +1,5 @@
 import { userMessage } from "@chorus/core/testing";
-import type { SessionStore } from "@chorus/gateway/store";
+import type { SessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
 import type { ClockedStore } from "./clocked-store.js";
 import { dmSession } from "./conformance-fixtures.js";

@@ -1,4 +1,4 @@
-import { type SessionStore, SessionStoreError, type SpendHold, type SpendLimit } from "@chorus/gateway/store";
+import { type SessionStore, SessionStoreError, type SpendHold, type SpendLimit } from "@chorus/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClockedStore } from "./clocked-store.js";
 

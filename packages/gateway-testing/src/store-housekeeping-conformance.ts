@@ -1,6 +1,6 @@
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, type GatewayLogger, type GatewayOptions, type InjectedMessage, TestChannel } from "@chorus/gateway";
-import type { SessionStore } from "@chorus/gateway/store";
+import type { SessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClockedStore } from "./clocked-store.js";
 

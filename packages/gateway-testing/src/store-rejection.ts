@@ -1,4 +1,4 @@
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 
 /** The `SessionStoreError` `promise` rejects with; throws if it resolves or rejects with anything else. */
 export async function rejection(promise: Promise<unknown>): Promise<SessionStoreError> {

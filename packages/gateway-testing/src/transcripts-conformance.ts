@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
 import { assistantText, userMessage } from "@chorus/core/testing";
-import type { SessionStore } from "@chorus/gateway/store";
+import type { SessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
 import type { ClockedStore } from "./clocked-store.js";
 import { dmSession } from "./conformance-fixtures.js";

@@ -1,6 +1,6 @@
 import { isSystemReminder, type StreamContext } from "@chorus/core";
 import { scriptedStreamFn } from "@chorus/core/testing";
-import { MemorySessionStore } from "@chorus/gateway/store";
+import { MemorySessionStore } from "@chorus/store";
 import { createApprovalPolicy } from "@chorus/tools";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { deployProbe, HARNESS_CONFIG, type Harness, startHarness } from "../src/index.js";

@@ -1,3 +1,4 @@
+export * from "@chorus/store";
 export * from "./budgets/index.js";
 export * from "./channel/index.js";
 export * from "./channel-kit/index.js";
@@ -16,5 +17,4 @@ export * from "./runtime-index.js";
 export * from "./schedules/index.js";
 export * from "./session-key/index.js";
 export { skillsExtension } from "./skills/skills-extension.js";
-export * from "./store/index.js";
 export * from "./store-health/index.js";

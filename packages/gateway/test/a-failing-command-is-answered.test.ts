@@ -1,5 +1,5 @@
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
-import { MemorySessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 describe("a builtin command that throws", () => {

@@ -1,11 +1,11 @@
 import type { StreamFn } from "@chorus/core";
 import { fakeModel } from "@chorus/core/testing";
+import { MemorySessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
 import type { ChannelStartContext, InboundSink } from "../src/channel/index.js";
 import { TestChannel } from "../src/channel/index.js";
 import { type IngressLeases, localIngress } from "../src/ownership/index.js";
 import { Gateway } from "../src/runtime-index.js";
-import { MemorySessionStore } from "../src/store/index.js";
 
 /** A TestChannel that keeps what the gateway gave it at start. */
 class ContextChannel extends TestChannel {

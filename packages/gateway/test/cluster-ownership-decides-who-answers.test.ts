@@ -1,6 +1,6 @@
+import { MemorySessionStore, SessionStoreError, type StoreFence } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HandedOffMessage, OwnershipEvent, SessionOwnership } from "../src/ownership/index.js";
-import { MemorySessionStore, SessionStoreError, type StoreFence } from "../src/store/index.js";
 import { execProbe, tryExec } from "./fixtures/exec-probe.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 

@@ -1,12 +1,12 @@
-import { afterEach, expect, it } from "vitest";
-import { MESSAGE_NOT_STORED_NOTICE } from "../src/gateway/message-not-stored.js";
-import type { PairingScope } from "../src/policy/index.js";
 import {
   type InboundMessageStored,
   MemorySessionStore,
   type NewInboundMessage,
   SessionStoreError,
-} from "../src/store/index.js";
+} from "@chorus/store";
+import { afterEach, expect, it } from "vitest";
+import { MESSAGE_NOT_STORED_NOTICE } from "../src/gateway/message-not-stored.js";
+import type { PairingScope } from "../src/policy/index.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 /** A store whose next inbound message write fails, as a full disk or a lock held too long would make it. */

@@ -1,10 +1,10 @@
 import { DEFAULT_SUMMARY_PROMPT, defineTool, type StreamContext, SUBGOAL_PROMPT } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { utcDay } from "../src/budgets/spend-window.js";
 import type { GatewayConfigInput } from "../src/config/index.js";
-import { MemorySessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 import { contentText, goalScript, isSupervisorCall } from "./fixtures/goal-script.js";
 import { subagentScript } from "./fixtures/subagent-script.js";

@@ -1,11 +1,11 @@
 import { emptyUsage } from "@chorus/core";
+import type { RunRecord } from "@chorus/store";
 import { describe, expect, it } from "vitest";
 import { placeRuns } from "../src/fleet/cluster-placement.js";
 import { buildFleetView } from "../src/fleet/fleet-view.js";
 import { renderFleet } from "../src/fleet/render-fleet.js";
 import { RunTracker } from "../src/fleet/run-tracker.js";
 import type { ClusterInstance } from "../src/ownership/index.js";
-import type { RunRecord } from "../src/store/store-types.js";
 
 function running(id: string, depth: number, parentRunId?: string): RunRecord {
   return {

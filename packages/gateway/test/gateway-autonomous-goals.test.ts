@@ -1,8 +1,8 @@
 import type { ScriptedTurn } from "@chorus/core/testing";
+import { MemorySessionStore, type SessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { goalOf } from "../src/goals/goal-record.js";
-import { MemorySessionStore, type SessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 import { autonomousTurnOf, type GoalScript, goalScript, isSupervisorCall, verdict } from "./fixtures/goal-script.js";
 

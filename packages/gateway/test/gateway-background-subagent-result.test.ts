@@ -1,6 +1,6 @@
+import type { SessionStoreTransaction } from "@chorus/store";
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { SessionStoreTransaction } from "../src/store/index.js";
-import { MemorySessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 import { subagentScript } from "./fixtures/subagent-script.js";
 

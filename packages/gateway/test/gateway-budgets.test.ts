@@ -1,11 +1,11 @@
 import { fakeModel, type ScriptedTurn } from "@chorus/core/testing";
+import { MemorySessionStore, type RunRecord } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestChannel } from "../src/channel/index.js";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { GatewayConfigError } from "../src/config/index.js";
 import { goalOf } from "../src/goals/goal-record.js";
 import { Gateway } from "../src/index.js";
-import { MemorySessionStore, type RunRecord } from "../src/store/index.js";
 import { type Harness, modelCatalog, startHarness } from "./fixtures/gateway-harness.js";
 import { autonomousTurnOf, goalScript, isSupervisorCall, verdict } from "./fixtures/goal-script.js";
 

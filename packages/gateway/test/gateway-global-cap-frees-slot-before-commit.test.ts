@@ -1,5 +1,5 @@
+import { MemorySessionStore, type TurnCommit, type TurnCommitResult } from "@chorus/store";
 import { afterEach, expect, it } from "vitest";
-import { MemorySessionStore, type TurnCommit, type TurnCommitResult } from "../src/store/index.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 /** A memory store whose final turn commit for one session waits until the test lets it through. */

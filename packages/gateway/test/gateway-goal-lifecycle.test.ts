@@ -1,9 +1,9 @@
 import { defineTool } from "@chorus/core";
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { goalOf } from "../src/goals/goal-record.js";
-import { MemorySessionStore } from "../src/store/index.js";
 import { BASE_CONFIG, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 import { contentText, goalScript } from "./fixtures/goal-script.js";
 

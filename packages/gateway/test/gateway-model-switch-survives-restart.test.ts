@@ -1,6 +1,6 @@
 import { fakeModel } from "@chorus/core/testing";
+import { MemorySessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
-import { MemorySessionStore } from "../src/store/index.js";
 import { BASE_CONFIG, modelCatalog, startHarness } from "./fixtures/gateway-harness.js";
 
 const KEY = "main:main:test:dm:user-1";

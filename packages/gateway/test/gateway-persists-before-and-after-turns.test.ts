@@ -1,8 +1,8 @@
 import type { StreamFn } from "@chorus/core";
 import { scriptedStreamFn } from "@chorus/core/testing";
+import type { TurnCommit } from "@chorus/store";
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TurnCommit } from "../src/store/index.js";
-import { MemorySessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const KEY = "main:main:test:dm:user-1";

@@ -1,6 +1,6 @@
 import type { ScriptedTurn } from "@chorus/core/testing";
+import type { QueueMode } from "@chorus/store";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { QueueMode } from "../src/config/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 /** The first model call takes 1 s; later ones answer at once with the last user text. */

@@ -1,9 +1,9 @@
 import { defineTool, type ToolOutput } from "@chorus/core";
+import { MemorySessionStore } from "@chorus/store";
 import { captureTelemetry, type TelemetryCapture } from "@chorus/testkit";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { z } from "zod";
-import { MemorySessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const SESSION_KEY = "main:main:test:dm:admin";

@@ -1,7 +1,7 @@
 import type { ScriptedTurn } from "@chorus/core/testing";
+import { MemorySessionStore, type SessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GatewayConfigInput } from "../src/config/index.js";
-import { MemorySessionStore, type SessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 import { contentText } from "./fixtures/goal-script.js";
 

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, expect, it } from "vitest";
 import { ChannelError, TestChannel } from "../src/channel/index.js";
 import { Gateway } from "../src/gateway/gateway.js";
-import { MemorySessionStore } from "../src/store/index.js";
 import { BASE_CONFIG, modelCatalog } from "./fixtures/gateway-harness.js";
 
 /** A channel that takes a while to shut down after it stops sending, as a Telegram long poll does. */

@@ -1,6 +1,6 @@
 import { userMessage } from "@chorus/core/testing";
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, expect, it } from "vitest";
-import { MemorySessionStore } from "../src/store/index.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const UNANSWERED_NOTICE = "I was restarted before I could answer — reply 'continue' and I will.";

@@ -1,7 +1,7 @@
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, expect, it } from "vitest";
 import { WITHDRAWN_BY_RESTART } from "../src/approvals/approvals-after-restart.js";
 import type { ChatDeliveryPayload } from "../src/delivery/outbox-payloads.js";
-import { MemorySessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 let h: Harness | undefined;

@@ -1,11 +1,11 @@
 import type { Model, StreamFn } from "@chorus/core";
+import { MemorySessionStore } from "@chorus/store";
 import { expect, it } from "vitest";
 import { goalConfigSchema } from "../src/config/goal-config.js";
 import { GoalKeeper } from "../src/goals/goal-keeper.js";
 import type { GoalRecord } from "../src/goals/goal-record.js";
 import type { LaneItem } from "../src/lanes/lane-item.js";
 import { SILENT_LOGGER } from "../src/logging/gateway-logger.js";
-import { MemorySessionStore } from "../src/store/index.js";
 
 const KEY = "main:main:test:dm:ann";
 const CHAT = { channel: "test", accountId: "main", target: { chatType: "dm" as const, chatId: "dm-ann" } };

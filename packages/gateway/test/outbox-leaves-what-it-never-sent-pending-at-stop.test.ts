@@ -1,9 +1,9 @@
+import { MemorySessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
 import { TestChannel } from "../src/channel/index.js";
 import { noticePayload } from "../src/delivery/chat-notices.js";
 import { OutboxDispatcher } from "../src/delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../src/events/gateway-event-bus.js";
-import { MemorySessionStore } from "../src/store/index.js";
 
 const chat = { channel: "test", accountId: "main", target: { chatType: "dm" as const, chatId: "dm-ann" } };
 

@@ -1,6 +1,6 @@
+import { MemorySessionStore } from "@chorus/store";
 import { afterEach, expect, it } from "vitest";
 import type { PairingScope } from "../src/policy/index.js";
-import { MemorySessionStore } from "../src/store/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 /** Counts the approval reads that reach the store (each one a network round trip on PostgreSQL). */

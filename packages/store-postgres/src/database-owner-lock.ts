@@ -1,4 +1,4 @@
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 import pg, { type ClientConfig } from "pg";
 import { translatePostgresError } from "./postgres-errors.js";
 import type { PostgresTarget } from "./postgres-target.js";

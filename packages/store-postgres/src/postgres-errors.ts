@@ -1,4 +1,4 @@
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 import type { PostgresTarget } from "./postgres-target.js";
 
 /** Node socket errors that mean "the server cannot be reached (now)". */

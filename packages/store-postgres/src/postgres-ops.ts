@@ -1,5 +1,4 @@
 import type { AgentMessage } from "@chorus/core";
-import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/gateway";
 import type {
   AppendResult,
   ClaimDueOptions,
@@ -12,6 +11,9 @@ import type {
   OutboxEntry,
   OutboxFailure,
   OutboxFilter,
+  PairingInsertResult,
+  PairingRequest,
+  PairingScope,
   RunFilter,
   RunPatch,
   RunRecord,
@@ -29,7 +31,7 @@ import type {
   TranscriptEntry,
   TurnCommit,
   TurnCommitResult,
-} from "@chorus/gateway/store";
+} from "@chorus/store";
 import type { Db } from "./query-runner.js";
 import * as inbound from "./sql/inbound-statements.js";
 import * as outbox from "./sql/outbox-statements.js";

@@ -4,7 +4,7 @@ import {
   type SessionStore,
   SessionStoreError,
   type SessionStoreTransaction,
-} from "@chorus/gateway/store";
+} from "@chorus/store";
 import pg, { type ClientConfig, type Pool } from "pg";
 import { type ImportCounts, importStoreRows, type StoreRowsToImport } from "./copy/import-store-rows.js";
 import { acquireDatabaseOwnerLock, type DatabaseOwnerLock } from "./database-owner-lock.js";

@@ -1,4 +1,4 @@
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 
 /** Where a store connects, as it may be shown to people: never the password. */
 export interface PostgresTarget {

@@ -1,4 +1,4 @@
-import type { SpendHold, SpendLimit } from "@chorus/gateway/store";
+import type { SpendHold, SpendLimit } from "@chorus/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
 import { createScratchDatabase, type ScratchDatabase } from "../src/testing/index.js";

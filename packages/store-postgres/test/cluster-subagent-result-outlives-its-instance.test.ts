@@ -1,7 +1,7 @@
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
 import { Gateway, TestChannel } from "@chorus/gateway";
-import type { RunRecord } from "@chorus/gateway/store";
+import type { RunRecord } from "@chorus/store";
 import { describe, expect, it, vi } from "vitest";
 import { type ClusterMember, heldShards, saidInDm, sessionKeyOf, stopOnce } from "./fixtures/cluster-member.js";
 import { databaseBehindAGate, openClusterStore } from "./fixtures/database-behind-a-gate.js";

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 import type { SqliteMigration } from "./sqlite-migrations.js";
 
 /**

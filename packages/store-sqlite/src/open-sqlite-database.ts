@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 import { applyMigrations } from "./apply-migrations.js";
 import { keepDatabaseFilesPrivate } from "./private-database-file.js";
 import { translateSqliteError } from "./sqlite-errors.js";

@@ -1,4 +1,4 @@
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 
 /** SQLite primary result codes that say something about the file rather than the query. */
 const SQLITE_BUSY = 5;

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { CoreBackedSessionStore, GroupCommit } from "@chorus/gateway/store";
+import { CoreBackedSessionStore, GroupCommit } from "@chorus/store";
 import { ensureStoreFolder, openSqliteDatabase } from "./open-sqlite-database.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { SqliteStoreCore } from "./sqlite-store-core.js";

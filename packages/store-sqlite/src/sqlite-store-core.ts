@@ -1,6 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { AgentMessage } from "@chorus/core";
-import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/gateway";
 import type {
   AppendMarks,
   AppendResult,
@@ -13,6 +12,9 @@ import type {
   OutboxEntry,
   OutboxFailure,
   OutboxFilter,
+  PairingInsertResult,
+  PairingRequest,
+  PairingScope,
   RunFilter,
   RunPatch,
   RunRecord,
@@ -23,8 +25,8 @@ import type {
   SessionRecord,
   SpendLedgerOps,
   TranscriptEntry,
-} from "@chorus/gateway/store";
-import { DEFAULT_INBOUND_EVENT_TTL_MS, spendLedgerOps } from "@chorus/gateway/store";
+} from "@chorus/store";
+import { DEFAULT_INBOUND_EVENT_TTL_MS, spendLedgerOps } from "@chorus/store";
 import { translateSqliteError } from "./sqlite-errors.js";
 import { CachedStatements } from "./statements/cached-statements.js";
 import { pruneInboundEvents, recordInboundEvent } from "./statements/inbound-events.js";

@@ -1,5 +1,5 @@
 import { DatabaseSync } from "node:sqlite";
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 import { keepDatabaseFilesPrivate } from "./private-database-file.js";
 import { translateSqliteError } from "./sqlite-errors.js";
 

@@ -1,7 +1,7 @@
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, type ScriptedStreamFn, scriptedStreamFn } from "@chorus/core/testing";
+import type { SessionStore } from "@chorus/gateway";
 import { Gateway, type GatewayConfigInput, TestChannel } from "@chorus/gateway";
-import type { SessionStore } from "@chorus/gateway/store";
 import { EXTRACTION_PROMPT, type MemoryStore } from "@chorus/memory";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { memoryExtension } from "../memory-extension.js";

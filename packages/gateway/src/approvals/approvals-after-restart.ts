@@ -1,6 +1,5 @@
+import type { OutboxEntry, RunRecord, SessionStore } from "@chorus/store";
 import { asChatPayload } from "../delivery/outbox-payloads.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { OutboxEntry, RunRecord } from "../store/store-types.js";
 
 /** An approval request a restart left open, and what its message says from now on. */
 export interface OpenApprovalRequest {

@@ -8,7 +8,7 @@ import {
   type StreamFn,
   type StreamOptions,
 } from "@chorus/core";
-import { isTransientStoreError } from "../store/session-store-error.js";
+import { isTransientStoreError } from "@chorus/store";
 import type { Reservation } from "./budget-ledger.js";
 import type { Spend } from "./spend-window.js";
 

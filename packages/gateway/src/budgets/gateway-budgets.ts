@@ -1,12 +1,11 @@
 import type { Model, StreamFn } from "@chorus/core";
+import type { SessionStore, SpendBooking, SpendKey, SpendKind, SpendRow } from "@chorus/store";
 import type { BudgetConfig } from "../config/budget-config.js";
 import type { GoalRecord } from "../goals/goal-record.js";
 import { isLiveAutonomous } from "../goals/goal-record.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import { parseSessionKey } from "../session-key/parse-session-key.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { SpendBooking, SpendKey, SpendKind, SpendRow } from "../store/store-types.js";
 import { BudgetLedger, type BudgetLimit, type Reservation } from "./budget-ledger.js";
 import { budgetedStreamFn } from "./budgeted-stream-fn.js";
 import { type CallPurpose, callPurposeOf, sessionCallsOf } from "./call-purpose.js";

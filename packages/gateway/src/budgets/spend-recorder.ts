@@ -1,5 +1,4 @@
-import type { SessionStore } from "../store/session-store.js";
-import type { SpendBooking } from "../store/store-types.js";
+import type { SessionStore, SpendBooking } from "@chorus/store";
 
 /**
  * Writes settled calls' spend to the store's ledger off the message path, in batches. Immediate (a gateway alone on

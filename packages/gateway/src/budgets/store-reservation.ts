@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SessionStore } from "../store/session-store.js";
-import type { SpendBooking, SpendKey, SpendLimit } from "../store/store-types.js";
+import type { SessionStore, SpendBooking, SpendKey, SpendLimit } from "@chorus/store";
 import { exhaustedText, type Reservation } from "./budget-ledger.js";
 import type { Spend } from "./spend-window.js";
 

@@ -1,8 +1,7 @@
+import type { SessionStore, SpendKind, SpendRow } from "@chorus/store";
 import type { BudgetConfig } from "../config/budget-config.js";
 import { goalOf } from "../goals/goal-record.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { SpendKind, SpendRow } from "../store/store-types.js";
 import { CALL_PURPOSES, type CallPurpose } from "./call-purpose.js";
 import { addSpend, NO_SPEND, type Spend, utcDay } from "./spend-window.js";
 

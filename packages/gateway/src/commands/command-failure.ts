@@ -1,4 +1,4 @@
-import { isSessionStoreError } from "../store/session-store-error.js";
+import { isSessionStoreError } from "@chorus/store";
 
 /**
  * What the chat is told when a builtin command throws: what failed and whether to retry, in words a user

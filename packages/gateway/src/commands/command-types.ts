@@ -1,7 +1,7 @@
+import type { ClusterInstance, PairingScope, QueueMode, SessionRecord, TrustTier } from "@chorus/store";
 import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
 import type { UsageView } from "../budgets/usage-view.js";
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
-import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { GoalConfig } from "../config/goal-config.js";
 import type { SessionChange } from "../config/session-change-schema.js";
 import type { AgentCommand, AgentsSection, ExtensionCommandContext, ExtensionReply } from "../extension/index.js";
@@ -10,12 +10,8 @@ import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
-import type { PairingScope } from "../policy/pairing/pairing-types.js";
-import type { TrustTier } from "../policy/trust-tier.js";
 import type { NewScheduleRequest } from "../schedules/schedule-command-args.js";
 import type { ScheduleCaller, ScheduleEntry } from "../schedules/scheduler.js";
-import type { ClusterInstance } from "../store/session-ownership.js";
-import type { SessionRecord } from "../store/store-types.js";
 
 /** A session's state for /status. */
 export interface SessionStatus {

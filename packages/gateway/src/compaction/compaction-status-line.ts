@@ -1,7 +1,7 @@
 import type { AgentEvent } from "@chorus/core";
+import type { SessionStore } from "@chorus/store";
 import type { SessionChat } from "../channel/session-chat.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
-import type { SessionStore } from "../store/session-store.js";
 
 /** Text of the status line while a compaction runs. */
 export const COMPACTING_TEXT = "🗜️ Compacting the conversation to make room…";

@@ -6,9 +6,8 @@ import {
   type SubgoalSnapshot,
   SubgoalTracker,
 } from "@chorus/core";
+import type { SessionStore, StoredJson } from "@chorus/store";
 import type { CompactionSettings } from "../config/compaction-config.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { StoredJson } from "../store/store-types.js";
 
 /** The session setting that holds its subgoal registry, so a session released while idle picks it up again. */
 export const SUBGOALS_SETTING = "subgoals";

@@ -1,3 +1,4 @@
+import { QUEUE_MODES } from "@chorus/store";
 import { z } from "zod";
 import { KEY_ID_PATTERN } from "../session-key/key-component.js";
 import { budgetConfigSchema } from "./budget-config.js";
@@ -22,7 +23,7 @@ const platformIdSchema = z.string().min(1, "expected a non-empty platform id");
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 
 /** How a message that arrives while its session is busy is handled. */
-export const queueModeSchema = z.enum(["steer", "followup", "collect", "interrupt"]);
+export const queueModeSchema = z.enum(QUEUE_MODES);
 
 /** Which tools an agent (or a group) may use: tool names, or "group:<name>" for a tool group. Deny wins over allow. */
 export const toolPolicySchema = z.strictObject({
@@ -149,7 +150,6 @@ export const gatewayConfigSchema = z.strictObject({
   channels: z.array(channelPolicyEntrySchema).default([]),
 });
 
-export type QueueMode = z.output<typeof queueModeSchema>;
 export type ToolPolicyConfig = z.output<typeof toolPolicySchema>;
 export type SubagentLimits = z.output<typeof subagentLimitsSchema>;
 export type AgentConfig = z.output<typeof agentConfigSchema>;

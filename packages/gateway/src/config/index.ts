@@ -21,7 +21,6 @@ export {
   groupConfigSchema,
   groupPolicySchema,
   groupTrustSchema,
-  type QueueMode,
   queueModeSchema,
   type SubagentLimits,
   subagentLimitsSchema,

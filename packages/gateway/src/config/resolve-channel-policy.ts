@@ -1,4 +1,5 @@
-import type { DmPolicy, GatewayConfig, GroupConfig, GroupPolicy, QueueMode } from "./gateway-config-schema.js";
+import type { QueueMode } from "@chorus/store";
+import type { DmPolicy, GatewayConfig, GroupConfig, GroupPolicy } from "./gateway-config-schema.js";
 
 /** The complete policy in force for one channel account, defaults applied. */
 export interface ChannelPolicy {

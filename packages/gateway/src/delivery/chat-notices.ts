@@ -1,8 +1,7 @@
+import type { OutboxEntry, SessionStore } from "@chorus/store";
 import type { OutboundButton } from "../channel/channel-types.js";
 import type { SessionChat } from "../channel/session-chat.js";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { OutboxEntry } from "../store/store-types.js";
 import { activeTraceparent } from "../telemetry/traceparent.js";
 import { asChatPayload, type ChatDeliveryPayload } from "./outbox-payloads.js";
 

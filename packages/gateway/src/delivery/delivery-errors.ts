@@ -1,6 +1,6 @@
+import type { OutboxEntry } from "@chorus/store";
+import { isSessionStoreError } from "@chorus/store";
 import { ChannelError } from "../channel/channel-error.js";
-import { isSessionStoreError } from "../store/session-store-error.js";
-import type { OutboxEntry } from "../store/store-types.js";
 
 /** The entry's channel is not running (it could not start yet, or was removed). */
 export class ChannelNotRunningError extends Error {

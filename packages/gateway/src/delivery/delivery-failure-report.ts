@@ -1,6 +1,6 @@
+import type { OutboxEntry } from "@chorus/store";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import type { OutboxEntry } from "../store/store-types.js";
 import { asChatPayload } from "./outbox-payloads.js";
 
 /** Tells the bus (`delivery_failed`) and the log that a delivery failed, and whether it will be tried again. */

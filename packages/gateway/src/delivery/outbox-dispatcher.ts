@@ -1,8 +1,7 @@
+import type { OutboxEntry, OutboxFailure, SessionStore } from "@chorus/store";
 import type { Channel } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { OutboxEntry, OutboxFailure } from "../store/store-types.js";
 import { DeliveryTrace } from "../telemetry/delivery-trace.js";
 import { ChannelNotRunningError, PermanentDeliveryError, retryPlan, settledElsewhere } from "./delivery-errors.js";
 import { reportDeliveryFailure } from "./delivery-failure-report.js";

@@ -1,9 +1,8 @@
 import type { AgentMessage, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type { SessionStore, TrustTier } from "@chorus/store";
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { SessionChange } from "../config/session-change-schema.js";
-import type { TrustTier } from "../policy/trust-tier.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
-import type { SessionStore } from "../store/session-store.js";
 
 /** Everything an extension's command sees: who typed it, where, and its words. */
 export interface ExtensionCommandContext {

@@ -1,4 +1,4 @@
-import type { ClusterInstance, ReportedRun } from "../store/session-ownership.js";
+import type { ClusterInstance, ReportedRun } from "@chorus/store";
 import type { RunTracker } from "./run-tracker.js";
 
 /** Where a run lives in a cluster: the instance running it, its heartbeat age and its usage as last reported. */

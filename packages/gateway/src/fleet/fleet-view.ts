@@ -1,8 +1,7 @@
+import type { ClusterInstance, RunRecord, RunStatus, SessionRecord } from "@chorus/store";
 import { describeMatch } from "../config/binding-specificity.js";
 import type { AgentConfig, Binding } from "../config/gateway-config-schema.js";
 import { type AutonomousGoalEntry, autonomousGoalsOf } from "../goals/goal-fleet.js";
-import type { ClusterInstance } from "../store/session-ownership.js";
-import type { RunRecord, RunStatus, SessionRecord } from "../store/store-types.js";
 import type { RunPlacement } from "./cluster-placement.js";
 import type { RunTracker } from "./run-tracker.js";
 

@@ -1,6 +1,6 @@
+import type { ClusterInstance } from "@chorus/store";
 import { renderAutonomousGoals } from "../goals/goal-fleet.js";
 import { formatAge, formatCost } from "../markup/format-age-and-cost.js";
-import type { ClusterInstance } from "../store/session-ownership.js";
 import type { FleetRunNode, FleetView } from "./fleet-view.js";
 
 /** Runs listed at most; the rest are counted. Keeps /agents readable and within a few messages. */

@@ -1,9 +1,9 @@
+import type { SessionStore } from "@chorus/store";
 import { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { goalOf } from "../goals/goal-record.js";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import type { Scheduler } from "../schedules/scheduler.js";
-import type { SessionStore } from "../store/session-store.js";
 import type { PreparedAgent } from "./prepare-agent.js";
 import type { SessionRegistry } from "./session-registry.js";
 

@@ -1,8 +1,8 @@
+import type { SessionStore } from "@chorus/store";
 import { runExtensionCommandHere } from "../commands/extension-commands.js";
 import type { ClusterAnswer } from "../ownership/cluster-requests.js";
 import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
-import type { SessionStore } from "../store/session-store.js";
 import type { ClusterRequest } from "./cluster-request.js";
 import { compactHere } from "./compact-here.js";
 import { killRunHere } from "./fleet-control.js";

@@ -1,5 +1,5 @@
+import type { QueueMode } from "@chorus/store";
 import type { ApprovalAnswerBy } from "../approvals/approval-desk.js";
-import type { QueueMode } from "../config/gateway-config-schema.js";
 import type { ExtensionCommandContext } from "../extension/index.js";
 import type { GoalRequest } from "../goals/goal-command-args.js";
 import type { GoalCaller } from "../goals/goal-keeper.js";

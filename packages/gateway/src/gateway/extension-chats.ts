@@ -1,9 +1,9 @@
+import type { SessionStore } from "@chorus/store";
 import type { Channel, OutboundButton } from "../channel/channel-types.js";
 import type { SessionChat } from "../channel/session-chat.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { SessionChats } from "../extension/index.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
-import type { SessionStore } from "../store/session-store.js";
 
 /**
  * Sessions' chats as extensions see them: a post goes through the gateway's chat notices (stored, delivered through

@@ -1,4 +1,5 @@
 import { emptyUsage } from "@chorus/core";
+import type { ClusterInstance, RunRecord, SessionRecord } from "@chorus/store";
 import { utcDay } from "../budgets/spend-window.js";
 import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
@@ -7,8 +8,6 @@ import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
 import { goalOf } from "../goals/goal-record.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
-import type { ClusterInstance } from "../store/session-ownership.js";
-import type { RunRecord, SessionRecord } from "../store/store-types.js";
 import type { GatewayContext } from "./gateway-context.js";
 
 /** The fleet as /agents shows it: agents, their sessions, running runs (stored and live). */

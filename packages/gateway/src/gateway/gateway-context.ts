@@ -1,3 +1,4 @@
+import type { SessionStore } from "@chorus/store";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { Channel } from "../channel/channel-types.js";
@@ -12,7 +13,6 @@ import type { ClusterRequests } from "../ownership/cluster-requests.js";
 import type { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
 import type { Scheduler } from "../schedules/scheduler.js";
-import type { SessionStore } from "../store/session-store.js";
 import type { ClusterRequest } from "./cluster-request.js";
 import type { GatewayOptions } from "./gateway-options.js";
 import type { PreparedAgent } from "./prepare-agent.js";

@@ -1,10 +1,10 @@
 import type { StreamFn } from "@chorus/core";
+import type { SessionStore } from "@chorus/store";
 import type { Channel } from "../channel/channel-types.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 import { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
 import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
-import type { SessionStore } from "../store/session-store.js";
 import type { ModelCatalog } from "./gateway-options.js";
 import type { PreparedAgent } from "./prepare-agent.js";
 import type { SessionRegistry } from "./session-registry.js";

@@ -7,6 +7,7 @@ import type {
   RecentFilesSource,
   StreamFn,
 } from "@chorus/core";
+import type { SessionStore } from "@chorus/store";
 import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
 import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
@@ -17,7 +18,6 @@ import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { ModelCatalog } from "../model-preference/model-catalog.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
-import type { SessionStore } from "../store/session-store.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { TitleModel } from "../titles/session-title.js";
 import type { TurnStartRetryOptions } from "./turn-start-retry.js";

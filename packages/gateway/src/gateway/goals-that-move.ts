@@ -1,5 +1,5 @@
+import type { SessionOwnership } from "@chorus/store";
 import type { GoalKeeper } from "../goals/goal-keeper.js";
-import type { SessionOwnership } from "../store/session-ownership.js";
 import type { GoalsThatMove } from "./owned-session-work.js";
 
 /** The goal keeper's side of a takeover: what this instance owns decides which goals it drives. */

@@ -1,3 +1,5 @@
+import type { InboundMessageStored, PairingScope, SessionRecord } from "@chorus/store";
+import { isSessionStoreError } from "@chorus/store";
 import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import { MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import { BUILTIN_COMMANDS, type CommandOutcome, runBuiltinCommand } from "../commands/builtin-commands.js";
@@ -12,10 +14,7 @@ import { describeError } from "../logging/gateway-logger.js";
 import { BotLoopBrake } from "../policy/bot-loop-brake.js";
 import { decideInbound } from "../policy/decide-inbound.js";
 import { OneTimeHints } from "../policy/one-time-hints.js";
-import type { PairingScope } from "../policy/pairing/pairing-types.js";
 import { routeInbound } from "../routing/route-inbound.js";
-import { isSessionStoreError } from "../store/session-store-error.js";
-import type { InboundMessageStored, SessionRecord } from "../store/store-types.js";
 import { type InboundTrace, startInboundTrace } from "../telemetry/inbound-trace.js";
 import { generateSessionTitle } from "../titles/session-title.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";

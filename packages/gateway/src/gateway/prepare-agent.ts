@@ -1,4 +1,5 @@
 import type { AgentHooks, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type { OutboxEntry, SessionStore } from "@chorus/store";
 import {
   createSubagents,
   createToolPolicyGate,
@@ -15,8 +16,6 @@ import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { AgentCommand } from "../extension/index.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { OutboxEntry } from "../store/store-types.js";
 import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
 import { subagentEventPublisher, subagentResultDeliverer } from "../subagent-sessions/subagent-bridge.js";
 import { type ExtensionAgentParts, NO_EXTENSION_PARTS } from "./extension-agent-parts.js";

@@ -1,3 +1,4 @@
+import type { SessionRecord } from "@chorus/store";
 import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
 import { noticePayload } from "../delivery/chat-notices.js";
 import type { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
@@ -5,7 +6,6 @@ import { goalRunsItself } from "../goals/goal-record.js";
 import { describeError } from "../logging/gateway-logger.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
-import type { SessionRecord } from "../store/store-types.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { repairInterruptedTranscript } from "./restart-repair.js";
 

@@ -1,5 +1,5 @@
 import type { AgentMessage, ToolResultMessage } from "@chorus/core";
-import type { SessionStore } from "../store/session-store.js";
+import type { SessionStore } from "@chorus/store";
 
 /** The result a tool call gets when its process died while the tool ran. */
 export const RESTART_TOOL_RESULT =

@@ -1,6 +1,6 @@
+import type { QueueMode } from "@chorus/store";
 import type { ModelSwitch, StopOutcome } from "../commands/command-types.js";
 import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
-import type { QueueMode } from "../config/gateway-config-schema.js";
 import { runSessionEnding } from "../extension/index.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";

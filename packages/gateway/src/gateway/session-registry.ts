@@ -1,8 +1,8 @@
+import type { SessionRecord } from "@chorus/store";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
 import { resolveQueueMode } from "../routing/route-inbound.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
-import type { SessionRecord } from "../store/store-types.js";
 import type { PreparedAgent } from "./prepare-agent.js";
 import { SessionRuntime } from "./session-runtime.js";
 import type { SessionRuntimeDeps } from "./session-runtime-deps.js";

@@ -1,4 +1,5 @@
 import type { AgentLoopConfig, Model, StreamFn } from "@chorus/core";
+import type { OutboxEntry, SessionOwnership, SessionStore } from "@chorus/store";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { Channel } from "../channel/channel-types.js";
 import type { SessionChat } from "../channel/session-chat.js";
@@ -8,9 +9,6 @@ import type { RunTracker } from "../fleet/run-tracker.js";
 import type { FairAdmission } from "../lanes/fair-admission.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
-import type { SessionOwnership } from "../store/session-ownership.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { OutboxEntry } from "../store/store-types.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { SessionRuntime } from "./session-runtime.js";
 import type { TurnStartRetryOptions } from "./turn-start-retry.js";

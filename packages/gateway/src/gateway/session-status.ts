@@ -1,6 +1,6 @@
 import { estimateTokens, type Model } from "@chorus/core";
+import type { QueueMode } from "@chorus/store";
 import type { SessionStatus } from "../commands/command-types.js";
-import type { QueueMode } from "../config/gateway-config-schema.js";
 import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import type { GatewayContext } from "./gateway-context.js";
 

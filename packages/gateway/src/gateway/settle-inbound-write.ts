@@ -1,6 +1,5 @@
-import type { SessionStore } from "../store/session-store.js";
-import { isTransientStoreError } from "../store/session-store-error.js";
-import type { InboundMessageStored, NewInboundMessage } from "../store/store-types.js";
+import type { InboundMessageStored, NewInboundMessage, SessionStore } from "@chorus/store";
+import { isTransientStoreError } from "@chorus/store";
 
 /** How long a message's failed write is tried again, and how far apart (doubling). */
 export interface SettleInboundWriteOptions {

@@ -1,5 +1,5 @@
+import type { InboundEventRef, OutboxEntry } from "@chorus/store";
 import { asSubagentResultPayload, type SubagentResultPayload } from "../delivery/outbox-payloads.js";
-import type { InboundEventRef, OutboxEntry } from "../store/store-types.js";
 import { INTERRUPTED_STATUS } from "../subagent-sessions/interrupted-subagents.js";
 import { subagentResultMessage } from "../subagent-sessions/subagent-result-message.js";
 import type { GatewayContext } from "./gateway-context.js";

@@ -1,4 +1,4 @@
-import type { SessionOwnership, UnansweredSession } from "../store/session-ownership.js";
+import type { SessionOwnership, UnansweredSession } from "@chorus/store";
 import type { GatewayContext } from "./gateway-context.js";
 
 /**

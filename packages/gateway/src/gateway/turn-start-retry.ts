@@ -1,4 +1,4 @@
-import { isTransientStoreError } from "../store/session-store-error.js";
+import { isTransientStoreError } from "@chorus/store";
 
 /** How often a turn that could not start because the store did not answer is started again, and how far apart. */
 export interface TurnStartRetryOptions {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type AgentMessage, abortableSleep } from "@chorus/core";
+import type { TrustTier } from "@chorus/store";
 import type { GoalConfig } from "../config/goal-config.js";
-import type { TrustTier } from "../policy/trust-tier.js";
 import { autonomousPrompt } from "./autonomous-prompt.js";
 import type { TurnOutput } from "./completion-phrase.js";
 import type { AutonomousState, GoalRecord } from "./goal-record.js";

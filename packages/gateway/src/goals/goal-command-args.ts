@@ -1,5 +1,5 @@
+import type { TrustTier } from "@chorus/store";
 import type { GoalConfig } from "../config/goal-config.js";
-import type { TrustTier } from "../policy/trust-tier.js";
 
 /** What a `/goal …` command asks for, or why it is refused. */
 export type GoalRequest =

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { SessionRecord } from "@chorus/store";
 import type { GoalConfig } from "../config/goal-config.js";
-import type { SessionRecord } from "../store/store-types.js";
 import { describeGoal } from "./describe-goal.js";
 import type { GoalRequest } from "./goal-command-args.js";
 import type { GoalCaller } from "./goal-keeper.js";

@@ -1,14 +1,12 @@
 import type { AgentMessage, Model, StreamFn } from "@chorus/core";
+import type { SessionRecord, SessionStore, TrustTier } from "@chorus/store";
 import type { SessionChat } from "../channel/session-chat.js";
 import type { GoalConfig } from "../config/goal-config.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import { mayAnswerRun, type SessionActor } from "../permissions/session-change-permission.js";
-import type { TrustTier } from "../policy/trust-tier.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { SessionRecord } from "../store/store-types.js";
 import type { SessionTurnEnd, SessionTurnHooks } from "../turn-hooks/session-turn-hooks.js";
 import { AutonomousDriver } from "./autonomous-driver.js";
 import { lastAnsweredAutonomousTurn } from "./autonomous-prompt.js";

@@ -1,5 +1,4 @@
-import type { SessionStore } from "../store/session-store.js";
-import type { StoredJson } from "../store/store-types.js";
+import type { SessionStore, StoredJson } from "@chorus/store";
 import { GOAL_SETTINGS_KEY, type GoalRecord, goalOf } from "./goal-record.js";
 
 /** A change to a session's goal: the new record, undefined for Idle, or `unchanged` to write nothing. */

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import type { SessionStore } from "@chorus/store";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
-import type { SessionStore } from "../store/session-store.js";
 
 /** How the gateway keeps its store from growing without bound. */
 export interface StoreHousekeepingOptions {

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@chorus/core";
-import type { TrustTier } from "../policy/trust-tier.js";
+import type { TrustTier } from "@chorus/store";
 import type { InboundTrace } from "../telemetry/inbound-trace.js";
 
 /** One message waiting in (or passing through) a session's lane. Its message is already in the store. */

@@ -1,4 +1,4 @@
-import type { QueueMode } from "../config/gateway-config-schema.js";
+import type { QueueMode } from "@chorus/store";
 import type { AdmissionCandidate, FairAdmission } from "./fair-admission.js";
 import type { LaneHost, LaneItem } from "./lane-item.js";
 

@@ -12,7 +12,5 @@ export const SILENT_LOGGER: GatewayLogger = {
   error: () => {},
 };
 
-/** A short, secret-free description of a thrown value for logs and notices. */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+// A short, secret-free description of a thrown value: the store's, so that stores and the gateway log alike.
+export { describeError } from "@chorus/store";

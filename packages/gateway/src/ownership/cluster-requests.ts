@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ClusterFleet, ClusterSignal } from "../store/session-ownership.js";
+import type { ClusterFleet, ClusterSignal } from "@chorus/store";
 
 /** An answer from another instance: who gave it, and what it did. */
 export interface ClusterAnswer {

@@ -1,19 +1,17 @@
 export type {
+  ClusterFleet,
+  ClusterInstance,
+  ClusterSignal,
+  HandedOffMessage,
   IngressLease,
   IngressLeases,
   IngressRegistration,
   IngressState,
   IngressWorker,
-} from "../channel/ingress-leases.js";
-export { localIngress } from "../channel/ingress-leases.js";
-export type { InstanceBroadcast } from "../store/instance-broadcast.js";
-export type {
-  ClusterFleet,
-  ClusterInstance,
-  ClusterSignal,
-  HandedOffMessage,
+  InstanceBroadcast,
   OwnershipEvent,
   ReportedRun,
   SessionOwnership,
   UnansweredSession,
-} from "../store/session-ownership.js";
+} from "@chorus/store";
+export { localIngress } from "@chorus/store";

@@ -1,5 +1,5 @@
+import type { TrustTier } from "@chorus/store";
 import type { SessionChange } from "../config/session-change-schema.js";
-import type { TrustTier } from "../policy/trust-tier.js";
 
 /** Who asks to change a session, as the command pipeline knows them where the command is typed. */
 export interface SessionActor {

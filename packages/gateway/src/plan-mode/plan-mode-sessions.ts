@@ -1,6 +1,6 @@
+import type { TrustTier } from "@chorus/store";
 import type { OutboundButton } from "../channel/channel-types.js";
 import { mayAnswerRun, type RunAnswerBy } from "../permissions/session-change-permission.js";
-import type { TrustTier } from "../policy/trust-tier.js";
 
 /**
  * The user's answer to a proposed plan; `trust` is the answerer's tier (absent for the gateway's own answers: plan

@@ -1,7 +1,7 @@
 import { type AnyAgentTool, defineTool } from "@chorus/core";
+import type { TrustTier } from "@chorus/store";
 import { z } from "zod";
 import { lowerTier } from "../lanes/lane-item.js";
-import type { TrustTier } from "../policy/trust-tier.js";
 import type { PlanModeSessions } from "./plan-mode-sessions.js";
 
 export const PROPOSE_PLAN_TOOL = "propose_plan";

@@ -1,6 +1,6 @@
+import type { TrustTier } from "@chorus/store";
 import type { InboundMessage } from "../channel/channel-types.js";
 import type { ChannelPolicy } from "../config/resolve-channel-policy.js";
-import type { TrustTier } from "./trust-tier.js";
 
 /** Why a message is not handled. */
 export type IgnoreReason =

@@ -1,3 +1,4 @@
+export type { TrustTier } from "@chorus/store";
 export { BotLoopBrake } from "./bot-loop-brake.js";
 export {
   decideInbound,
@@ -8,4 +9,3 @@ export {
 } from "./decide-inbound.js";
 export { OneTimeHints } from "./one-time-hints.js";
 export * from "./pairing/index.js";
-export type { TrustTier } from "./trust-tier.js";

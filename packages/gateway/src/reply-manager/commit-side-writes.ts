@@ -1,4 +1,4 @@
-import type { TurnSideWrites } from "../store/store-types.js";
+import type { TurnSideWrites } from "@chorus/store";
 
 /**
  * Writes another component joins to one turn commit (long-term memory's facts), and how it hears the outcome.

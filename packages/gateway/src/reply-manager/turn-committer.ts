@@ -1,10 +1,9 @@
 import type { AgentEvent, AgentMessage, AgentRunResult } from "@chorus/core";
+import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, SessionStore, StoreFence } from "@chorus/store";
+import { isSessionStoreError } from "@chorus/store";
 import type { SendTarget, SentMessage } from "../channel/channel-types.js";
 import type { ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
-import type { SessionStore } from "../store/session-store.js";
-import { isSessionStoreError } from "../store/session-store-error.js";
-import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, StoreFence } from "../store/store-types.js";
 import { timeStoreCommit } from "../telemetry/store-commit-timer.js";
 import { traceparentOf } from "../telemetry/traceparent.js";
 import { assistantText, hasToolCalls, toolCallIds } from "./assistant-text.js";

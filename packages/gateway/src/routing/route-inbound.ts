@@ -1,5 +1,6 @@
+import type { QueueMode } from "@chorus/store";
 import type { InboundMessage } from "../channel/channel-types.js";
-import type { GatewayConfig, QueueMode } from "../config/gateway-config-schema.js";
+import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { ChannelPolicy } from "../config/resolve-channel-policy.js";
 import { type AgentRoute, resolveAgent } from "./resolve-agent.js";
 import { sessionKeyForInbound } from "./session-key-for-inbound.js";

@@ -1,6 +1,6 @@
+import type { SessionRecord } from "@chorus/store";
 import type { SessionChat } from "../channel/session-chat.js";
 import { parseSessionKeyOrThrow } from "../session-key/parse-session-key.js";
-import type { SessionRecord } from "../store/store-types.js";
 
 /**
  * Where a root session's replies go, from its record and key (the key carries the thread).

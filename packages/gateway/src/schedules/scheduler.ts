@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { AgentMessage, Usage } from "@chorus/core";
+import type { ScheduleRecord, SessionRecord, SessionStore } from "@chorus/store";
 import type { Spend } from "../budgets/spend-window.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import type { SessionStore } from "../store/session-store.js";
-import type { ScheduleRecord, SessionRecord } from "../store/store-types.js";
 import type { SessionTurnEnd } from "../turn-hooks/session-turn-hooks.js";
 import type { NewScheduleRequest } from "./schedule-command-args.js";
 import { describeSpec, nextRunOf, runsDueBetween, type ScheduleData } from "./schedule-spec.js";

@@ -1,4 +1,4 @@
-import type { ScheduleRecord } from "../store/store-types.js";
+import type { ScheduleRecord } from "@chorus/store";
 import { LATEST_DATE_MS, type ScheduleData, scheduleDataSchema } from "./schedule-spec.js";
 
 /** A stored schedule as the scheduler can use it, or why it cannot (a corrupt or out-of-range row). */

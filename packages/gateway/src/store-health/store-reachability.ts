@@ -1,4 +1,4 @@
-import type { SessionStore } from "../store/session-store.js";
+import type { SessionStore } from "@chorus/store";
 
 /** The session key the probe reads: no session has it, so the read is one indexed lookup that finds nothing. */
 const PROBE_KEY = "chorus:readiness-probe";

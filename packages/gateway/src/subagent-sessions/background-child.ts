@@ -1,4 +1,4 @@
-import type { RunRecord } from "../store/store-types.js";
+import type { RunRecord } from "@chorus/store";
 
 /**
  * Whether an interrupted sub-agent run was a background one, whose result its parent's session still expects: stored

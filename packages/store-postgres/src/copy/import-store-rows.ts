@@ -1,4 +1,4 @@
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 
 /**

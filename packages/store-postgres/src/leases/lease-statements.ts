@@ -1,7 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
-import type { ClusterInstance, ReportedRun } from "@chorus/gateway";
-import type { OutboxEntry, RunRecord, TranscriptEntry } from "@chorus/gateway/store";
-import { outboxFromRow, runFromRow, type StoredRow, sessionFromRow } from "@chorus/gateway/store";
+import type { ClusterInstance, OutboxEntry, ReportedRun, RunRecord, TranscriptEntry } from "@chorus/store";
+import { outboxFromRow, runFromRow, type StoredRow, sessionFromRow } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
 

@@ -1,4 +1,5 @@
-import type { IngressLeases, IngressRegistration, IngressWorker } from "@chorus/gateway";
+import type { IngressLeases, IngressRegistration, IngressWorker } from "@chorus/store";
+import { describeError } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import {
   type ClaimedUnit,
@@ -82,7 +83,9 @@ export class PostgresIngressLeases implements IngressLeases {
         try {
           await releaseIngressUnits(this.#db, this.#owner, [unit]);
         } catch (error) {
-          this.#onWarning(`Could not release ingress ${unit} (it expires in ${this.#leaseMs} ms): ${describe(error)}`);
+          this.#onWarning(
+            `Could not release ingress ${unit} (it expires in ${this.#leaseMs} ms): ${describeError(error)}`,
+          );
         }
       },
     };
@@ -92,7 +95,7 @@ export class PostgresIngressLeases implements IngressLeases {
     try {
       return await takeIngressSlot(this.#db, `pace:${key}`, intervalMs);
     } catch (error) {
-      this.#onWarning(`Could not take a ${key} slot (going ahead): ${describe(error)}`);
+      this.#onWarning(`Could not take a ${key} slot (going ahead): ${describeError(error)}`);
       return 0;
     }
   }
@@ -141,7 +144,7 @@ export class PostgresIngressLeases implements IngressLeases {
         max,
       );
     } catch (error) {
-      this.#onWarning(`Could not claim ingress leases: ${describe(error)}`);
+      this.#onWarning(`Could not claim ingress leases: ${describeError(error)}`);
       return;
     }
     for (const { unit: name, epoch, state } of claimed) {
@@ -156,11 +159,11 @@ export class PostgresIngressLeases implements IngressLeases {
             state,
             save: (next) =>
               saveIngressState(this.#db, this.#owner, name, epoch, next).catch((error: unknown) =>
-                this.#onWarning(`Could not save the state of ingress ${name}: ${describe(error)}`),
+                this.#onWarning(`Could not save the state of ingress ${name}: ${describeError(error)}`),
               ),
           })
           .catch((error: unknown) => {
-            this.#onWarning(`Ingress ${name} did not start here; giving it back: ${describe(error)}`);
+            this.#onWarning(`Ingress ${name} did not start here; giving it back: ${describeError(error)}`);
             void this.#giveBack([name]);
           }),
       );
@@ -176,7 +179,7 @@ export class PostgresIngressLeases implements IngressLeases {
     try {
       await releaseIngressUnits(this.#db, this.#owner, names);
     } catch (error) {
-      this.#onWarning(`Could not release ingress leases: ${describe(error)}`);
+      this.#onWarning(`Could not release ingress leases: ${describeError(error)}`);
     }
   }
 
@@ -184,7 +187,9 @@ export class PostgresIngressLeases implements IngressLeases {
     if (unit.held === undefined) return unit.change;
     unit.held = undefined;
     unit.change = unit.change.then(() =>
-      unit.worker.stop().catch((error: unknown) => this.#onWarning(`Ingress ${name} did not stop: ${describe(error)}`)),
+      unit.worker
+        .stop()
+        .catch((error: unknown) => this.#onWarning(`Ingress ${name} did not stop: ${describeError(error)}`)),
     );
     return unit.change;
   }
@@ -209,8 +214,4 @@ export class PostgresIngressLeases implements IngressLeases {
     }
     this.#armExpiry();
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,4 @@
-import { describeError, type InstanceBroadcast } from "@chorus/gateway";
+import { describeError, type InstanceBroadcast } from "@chorus/store";
 import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import { WakeListener } from "./wake-listener.js";

@@ -9,7 +9,8 @@ import type {
   SessionOwnership,
   StoreFence,
   UnansweredSession,
-} from "@chorus/gateway";
+} from "@chorus/store";
+import { describeError } from "@chorus/store";
 import type { ClientConfig } from "pg";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "../sql/store-context.js";
@@ -169,7 +170,7 @@ export class PostgresShardOwnership implements SessionOwnership {
       await this.#db.query("SELECT pg_notify($1, $2)", [this.#channel, JSON.stringify({ signal })]);
       return true;
     } catch (error) {
-      this.#onWarning(`Could not signal the other instances: ${describe(error)}`);
+      this.#onWarning(`Could not signal the other instances: ${describeError(error)}`);
       return false;
     }
   }
@@ -237,7 +238,7 @@ export class PostgresShardOwnership implements SessionOwnership {
       await this.#db.query("SELECT pg_notify($1, $2)", [this.#channel, JSON.stringify(message)]);
     } catch (error) {
       // The message is stored: the owner's sweep answers it, only later.
-      this.#onWarning(`Could not wake the owner of ${message.sessionKey}: ${describe(error)}`);
+      this.#onWarning(`Could not wake the owner of ${message.sessionKey}: ${describeError(error)}`);
     }
   }
 
@@ -256,7 +257,7 @@ export class PostgresShardOwnership implements SessionOwnership {
       await releaseShards(this.#db, this.leaseOwner);
     } catch (error) {
       this.#onWarning(
-        `Could not release this instance's leases (they expire in ${this.#leaseMs} ms): ${describe(error)}`,
+        `Could not release this instance's leases (they expire in ${this.#leaseMs} ms): ${describeError(error)}`,
       );
     }
   }
@@ -275,7 +276,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     try {
       beat = await heartbeat(this.#db, this.leaseOwner, this.#leaseMs, this.#liveRuns());
     } catch (error) {
-      this.#onWarning(`Could not renew this instance's leases: ${describe(error)}`);
+      this.#onWarning(`Could not renew this instance's leases: ${describeError(error)}`);
       this.#renewalFailed = true;
       if ([...this.#held.values()].some((held) => this.#clock() > held.validUntil)) this.#emit({ type: "lost" });
       return;
@@ -349,7 +350,7 @@ export class PostgresShardOwnership implements SessionOwnership {
         rows = await unansweredSessions(this.#db, { shards });
       } catch (error) {
         this.#onWarning(
-          `Could not read the unanswered sessions of claimed shards (the sweep answers them): ${describe(error)}`,
+          `Could not read the unanswered sessions of claimed shards (the sweep answers them): ${describeError(error)}`,
         );
       } finally {
         for (const shard of shards) this.#claiming.delete(shard);
@@ -364,7 +365,7 @@ export class PostgresShardOwnership implements SessionOwnership {
       });
       for (const payload of this.#wokenWhileClaiming.splice(0)) this.#woken(payload);
     } catch (error) {
-      this.#onWarning(`Could not claim session shards: ${describe(error)}`);
+      this.#onWarning(`Could not claim session shards: ${describeError(error)}`);
     }
   }
 
@@ -385,7 +386,7 @@ export class PostgresShardOwnership implements SessionOwnership {
     try {
       released = await releaseShards(this.#db, this.leaseOwner, picked);
     } catch (error) {
-      this.#onWarning(`Could not release session shards: ${describe(error)}`);
+      this.#onWarning(`Could not release session shards: ${describeError(error)}`);
     }
     for (const [shard, held] of kept) if (!released.includes(shard)) this.#held.set(shard, held);
     if (released.length > 0) this.#emit({ type: "lost" });
@@ -399,7 +400,7 @@ export class PostgresShardOwnership implements SessionOwnership {
       (rows) => {
         if (rows.length > 0) this.#emit({ type: "unanswered", sessions: rows });
       },
-      (error: unknown) => this.#onWarning(`The sweep for unanswered messages failed: ${describe(error)}`),
+      (error: unknown) => this.#onWarning(`The sweep for unanswered messages failed: ${describeError(error)}`),
     );
   }
 
@@ -426,7 +427,7 @@ export class PostgresShardOwnership implements SessionOwnership {
         const sessions: UnansweredSession[] = rows.map((row) => ({ ...row, hints }));
         if (sessions.length > 0) this.#emit({ type: "unanswered", sessions });
       },
-      (error: unknown) => this.#onWarning(`Could not read a woken session: ${describe(error)}`),
+      (error: unknown) => this.#onWarning(`Could not read a woken session: ${describeError(error)}`),
     );
   }
 
@@ -438,8 +439,4 @@ export class PostgresShardOwnership implements SessionOwnership {
 /** The id an instance holds leases under: its name and a random suffix, unique per process. */
 export function leaseOwnerFor(instanceId: string): string {
   return `${instanceId}#${randomBytes(4).toString("hex")}`;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,5 @@
-import type { InboundEventRef, InboundMessageStored, NewInboundMessage } from "@chorus/gateway/store";
-import { checkLimit, sessionFromRow, toStoredJson } from "@chorus/gateway/store";
+import type { InboundEventRef, InboundMessageStored, NewInboundMessage } from "@chorus/store";
+import { checkLimit, sessionFromRow, toStoredJson } from "@chorus/store";
 import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";

@@ -5,7 +5,7 @@ import type {
   OutboxFailure,
   OutboxFilter,
   OutboxStatus,
-} from "@chorus/gateway/store";
+} from "@chorus/store";
 import {
   checkLimit,
   notFound,
@@ -17,7 +17,7 @@ import {
   staleClaimBefore,
   statusList,
   toStoredJson,
-} from "@chorus/gateway/store";
+} from "@chorus/store";
 import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";

@@ -1,5 +1,5 @@
-import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/gateway";
-import { pairingRequestFromRow } from "@chorus/gateway/store";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/store";
+import { pairingRequestFromRow } from "@chorus/store";
 import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
 

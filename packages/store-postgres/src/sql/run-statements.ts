@@ -1,4 +1,4 @@
-import type { NewRun, RunFilter, RunPatch, RunRecord, RunStatus } from "@chorus/gateway/store";
+import type { NewRun, RunFilter, RunPatch, RunRecord, RunStatus } from "@chorus/store";
 import {
   assertRunning,
   buildRunRecord,
@@ -10,7 +10,7 @@ import {
   statusList,
   toStoredJson,
   zeroUsage,
-} from "@chorus/gateway/store";
+} from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import { checkFence } from "./fence-check.js";
 import type { StoreContext } from "./store-context.js";

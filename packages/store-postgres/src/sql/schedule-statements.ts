@@ -1,5 +1,5 @@
-import type { ScheduleFilter, ScheduleRecord, ScheduleStatus } from "@chorus/gateway/store";
-import { type StoredRow, scheduleFromRow, statusList, toStoredJson } from "@chorus/gateway/store";
+import type { ScheduleFilter, ScheduleRecord, ScheduleStatus } from "@chorus/store";
+import { type StoredRow, scheduleFromRow, statusList, toStoredJson } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import { WhereClause } from "./where-clause.js";
 

@@ -1,5 +1,5 @@
-import type { NewSession, SessionFilter, SessionPatch, SessionRecord } from "@chorus/gateway/store";
-import { notFound, type StoredRow, sessionFromRow, toStoredJson } from "@chorus/gateway/store";
+import type { NewSession, SessionFilter, SessionPatch, SessionRecord } from "@chorus/store";
+import { notFound, type StoredRow, sessionFromRow, toStoredJson } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 import { WhereClause } from "./where-clause.js";

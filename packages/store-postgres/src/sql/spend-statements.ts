@@ -1,12 +1,5 @@
-import type {
-  SpendBooking,
-  SpendFilter,
-  SpendHold,
-  SpendHoldResult,
-  SpendLimit,
-  SpendRow,
-} from "@chorus/gateway/store";
-import { holdLimits, mergeBookings, type StoredRow, spendRowFromRow, zeroSpendRow } from "@chorus/gateway/store";
+import type { SpendBooking, SpendFilter, SpendHold, SpendHoldResult, SpendLimit, SpendRow } from "@chorus/store";
+import { holdLimits, mergeBookings, type StoredRow, spendRowFromRow, zeroSpendRow } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 

@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
-import type { AppendMarks, AppendResult, SessionRecord, TranscriptEntry } from "@chorus/gateway/store";
-import { notFound, sessionFromRow, toStoredJson, transcriptEntryFromRow } from "@chorus/gateway/store";
+import type { AppendMarks, AppendResult, SessionRecord, TranscriptEntry } from "@chorus/store";
+import { notFound, sessionFromRow, toStoredJson, transcriptEntryFromRow } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 

@@ -1,4 +1,4 @@
-import type { TurnCommit, TurnCommitResult } from "@chorus/gateway/store";
+import type { TurnCommit, TurnCommitResult } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import type { StoreContext } from "./store-context.js";
 import { commitTurn } from "./turn-statements.js";

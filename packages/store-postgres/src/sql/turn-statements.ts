@@ -1,5 +1,5 @@
-import type { TurnCommit, TurnCommitResult } from "@chorus/gateway/store";
-import { notFound, runFromRow, runFromRowWithUsage } from "@chorus/gateway/store";
+import type { TurnCommit, TurnCommitResult } from "@chorus/store";
+import { notFound, runFromRow, runFromRowWithUsage } from "@chorus/store";
 import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
 import { checkFence } from "./fence-check.js";

@@ -1,4 +1,4 @@
-import { checkLimit } from "@chorus/gateway/store";
+import { checkLimit } from "@chorus/store";
 
 /** A WHERE clause built from optional filters, with its bound values (`$1`, `$2`, …) in order. */
 export class WhereClause {

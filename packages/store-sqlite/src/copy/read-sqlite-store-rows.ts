@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { SessionStoreError } from "@chorus/gateway/store";
+import { SessionStoreError } from "@chorus/store";
 import { openSqliteDatabase } from "../open-sqlite-database.js";
 import { SQLITE_MIGRATIONS } from "../sqlite-migrations.js";
 import { acquireStoreOwnerLock } from "../store-owner-lock.js";

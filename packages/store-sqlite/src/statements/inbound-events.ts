@@ -1,5 +1,5 @@
-import type { InboundEventRef } from "@chorus/gateway/store";
-import { checkLimit } from "@chorus/gateway/store";
+import type { InboundEventRef } from "@chorus/store";
+import { checkLimit } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 
 /**

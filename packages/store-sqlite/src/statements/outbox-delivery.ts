@@ -1,4 +1,4 @@
-import type { ClaimDueOptions, OutboxEntry, OutboxFailure, StoredRow } from "@chorus/gateway/store";
+import type { ClaimDueOptions, OutboxEntry, OutboxFailure, StoredRow } from "@chorus/store";
 import {
   checkLimit,
   notFound,
@@ -8,7 +8,7 @@ import {
   RECLAIMED_IN_FLIGHT_ERROR,
   SessionStoreError,
   staleClaimBefore,
-} from "@chorus/gateway/store";
+} from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 
 // A hot statement with a column list spliced in: built once, so that the statement cache's key is one string.

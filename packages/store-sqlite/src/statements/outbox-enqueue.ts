@@ -1,5 +1,5 @@
-import type { NewOutboxEntry, OutboxEntry } from "@chorus/gateway/store";
-import { toStoredJson } from "@chorus/gateway/store";
+import type { NewOutboxEntry, OutboxEntry } from "@chorus/store";
+import { toStoredJson } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 
 /** Writes new outbox entries waiting for a sender (`pending`, no attempt yet). */

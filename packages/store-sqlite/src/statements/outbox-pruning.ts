@@ -1,4 +1,4 @@
-import { checkLimit } from "@chorus/gateway/store";
+import { checkLimit } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 
 /** Deletes sent entries last updated before `before`, at most `limit` of them (all when unset); returns how many. */

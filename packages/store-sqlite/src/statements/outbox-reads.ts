@@ -1,5 +1,5 @@
-import type { OutboxEntry, OutboxFilter, OutboxStatus } from "@chorus/gateway/store";
-import { outboxFromRow, statusList } from "@chorus/gateway/store";
+import type { OutboxEntry, OutboxFilter, OutboxStatus } from "@chorus/store";
+import { outboxFromRow, statusList } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 import { Where } from "./where-clause.js";
 

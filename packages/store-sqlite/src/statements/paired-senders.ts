@@ -1,4 +1,4 @@
-import type { PairingScope } from "@chorus/gateway";
+import type { PairingScope } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 
 /** Records `senderId` as approved in `scope` (again: the approval time moves). */

@@ -1,5 +1,5 @@
-import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/gateway";
-import { pairingRequestFromRow } from "@chorus/gateway/store";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "@chorus/store";
+import { pairingRequestFromRow } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 
 /**

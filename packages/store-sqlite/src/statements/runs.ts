@@ -1,4 +1,4 @@
-import type { NewRun, RunFilter, RunPatch, RunRecord, RunStatus, StoredRow } from "@chorus/gateway/store";
+import type { NewRun, RunFilter, RunPatch, RunRecord, RunStatus, StoredRow } from "@chorus/store";
 import {
   assertRunning,
   buildRunRecord,
@@ -11,7 +11,7 @@ import {
   statusList,
   toStoredJson,
   zeroUsage,
-} from "@chorus/gateway/store";
+} from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 import { Where } from "./where-clause.js";
 

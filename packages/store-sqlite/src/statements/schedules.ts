@@ -1,5 +1,5 @@
-import type { ScheduleFilter, ScheduleRecord, ScheduleStatus, StoredRow } from "@chorus/gateway/store";
-import { scheduleFromRow, statusList, toStoredJson } from "@chorus/gateway/store";
+import type { ScheduleFilter, ScheduleRecord, ScheduleStatus, StoredRow } from "@chorus/store";
+import { scheduleFromRow, statusList, toStoredJson } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 import { Where } from "./where-clause.js";
 

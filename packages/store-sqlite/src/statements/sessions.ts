@@ -1,5 +1,5 @@
-import type { NewSession, SessionFilter, SessionPatch, SessionRecord } from "@chorus/gateway/store";
-import { buildSessionRecord, notFound, patched, sessionFromRow, toStoredJson } from "@chorus/gateway/store";
+import type { NewSession, SessionFilter, SessionPatch, SessionRecord } from "@chorus/store";
+import { buildSessionRecord, notFound, patched, sessionFromRow, toStoredJson } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 import { Where } from "./where-clause.js";
 

@@ -1,5 +1,5 @@
-import type { HeldSpend, SpendKind, SpendTable, StoredRow } from "@chorus/gateway/store";
-import { spendRowFromRow } from "@chorus/gateway/store";
+import type { HeldSpend, SpendKind, SpendTable, StoredRow } from "@chorus/store";
+import { spendRowFromRow } from "@chorus/store";
 import type { SqliteContext } from "./sqlite-context.js";
 import { Where } from "./where-clause.js";
 

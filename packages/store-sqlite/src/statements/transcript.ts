@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@chorus/core";
-import type { AppendMarks, AppendResult, SessionRecord, StoredRow, TranscriptEntry } from "@chorus/gateway/store";
-import { notFound, sessionFromRow, toStoredJson, transcriptEntryFromRow } from "@chorus/gateway/store";
+import type { AppendMarks, AppendResult, SessionRecord, StoredRow, TranscriptEntry } from "@chorus/store";
+import { notFound, sessionFromRow, toStoredJson, transcriptEntryFromRow } from "@chorus/store";
 import { requireSession } from "./sessions.js";
 import type { SqliteContext } from "./sqlite-context.js";
 

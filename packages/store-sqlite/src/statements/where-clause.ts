@@ -1,5 +1,5 @@
 import type { SQLInputValue } from "node:sqlite";
-import { checkLimit } from "@chorus/gateway/store";
+import { checkLimit } from "@chorus/store";
 
 /** A WHERE clause built from optional filters, with its bound values in order. */
 export class Where {

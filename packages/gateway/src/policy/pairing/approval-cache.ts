@@ -1,4 +1,4 @@
-import type { PairingScope } from "./pairing-types.js";
+import type { PairingScope } from "@chorus/store";
 
 /** How long a kept answer is used: for ever (this process writes every approval), or `forMs` (others may write too). */
 export interface ApprovalCacheOptions {

@@ -1,4 +1,4 @@
-import type { PairingInsertResult, PairingRequest, PairingScope, PairingStore } from "./pairing-types.js";
+import type { PairingInsertResult, PairingRequest, PairingScope, PairingStore } from "@chorus/store";
 
 function scopeKey(scope: PairingScope): string {
   return `${scope.channel}\u0000${scope.accountId}`;

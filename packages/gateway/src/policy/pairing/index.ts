@@ -1,3 +1,4 @@
+export type { PairingInsertResult, PairingRequest, PairingScope, PairingStore } from "@chorus/store";
 export { InMemoryPairingStore } from "./in-memory-pairing-store.js";
 export {
   generatePairingCode,
@@ -11,4 +12,3 @@ export {
   type PairingRequestOutcome,
   PairingService,
 } from "./pairing-service.js";
-export type { PairingInsertResult, PairingRequest, PairingScope, PairingStore } from "./pairing-types.js";

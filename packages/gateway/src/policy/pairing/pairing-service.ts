@@ -1,6 +1,6 @@
+import type { PairingRequest, PairingScope, PairingStore } from "@chorus/store";
 import { ApprovalCache } from "./approval-cache.js";
 import { generatePairingCode, normalizePairingCode } from "./pairing-code.js";
-import type { PairingRequest, PairingScope, PairingStore } from "./pairing-types.js";
 
 /** Options of the pairing service. */
 export interface PairingOptions {

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@chorus/core";
-import type { PairingStore } from "../policy/index.js";
+import type { PairingStore } from "./pairing-types.js";
 import type { SessionOwnership } from "./session-ownership.js";
 import type {
   AppendResult,

@@ -1,7 +1,7 @@
-import type { IngressLeases } from "../channel/ingress-leases.js";
-import type { TrustTier } from "../policy/trust-tier.js";
+import type { IngressLeases } from "./ingress-leases.js";
 import type { InstanceBroadcast } from "./instance-broadcast.js";
 import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "./store-types.js";
+import type { TrustTier } from "./trust-tier.js";
 
 /** A user message stored by an instance that does not own its session, for the owner to answer. */
 export interface HandedOffMessage {

@@ -1,4 +1,4 @@
-import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "../pairing-types.js";
 import { compareText, requestKey, senderKey } from "./memory-rows.js";
 import type { UndoJournal } from "./undo-journal.js";
 

@@ -46,4 +46,5 @@ export {
   sessionFromRow,
   transcriptEntryFromRow,
 } from "./stored-rows.js";
+export { timeOrderedId } from "./time-ordered-id.js";
 export { zeroUsage } from "./zero-usage.js";

@@ -1,7 +1,7 @@
 import type { AgentMessage, Usage } from "@chorus/core";
-import type { QueueMode } from "../../config/index.js";
-import type { PairingRequest } from "../../policy/index.js";
 import { parseMemoryMark } from "../memory-mark.js";
+import type { PairingRequest } from "../pairing-types.js";
+import type { QueueMode } from "../queue-mode.js";
 import type {
   OutboxEntry,
   OutboxKind,

@@ -1,10 +1,10 @@
 import type { AgentMessage } from "@chorus/core";
-import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
 import { buildSessionRecord, patched } from "../core/record-builders.js";
 import { type SpendLedgerOps, spendLedgerOps } from "../core/spend-ledger.js";
 import type { AppendMarks, SessionStoreCore } from "../core/store-core.js";
 import { checkLimit, DEFAULT_INBOUND_EVENT_TTL_MS, notFound, toStoredJson } from "../core/store-validation.js";
 import type { MemoryMark } from "../memory-mark.js";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "../pairing-types.js";
 import type {
   AppendResult,
   ClaimDueOptions,

@@ -1,5 +1,5 @@
 import type { Usage } from "@chorus/core";
-import type { QueueMode } from "../../config/index.js";
+import type { QueueMode } from "../queue-mode.js";
 import type { NewSession, RunRecord, RunSpawn, RunStatus, SessionRecord, StoredJson } from "../store-types.js";
 
 /** The optional fields of a session, as stored: absent when unset. */

@@ -1,6 +1,6 @@
 import type { AgentMessage, Usage } from "@chorus/core";
-import type { QueueMode } from "../config/index.js";
 import type { MemoryMark } from "./memory-mark.js";
+import type { QueueMode } from "./queue-mode.js";
 
 /** A JSON value as stored (settings are written and read back as JSON). */
 export type StoredJson =

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@chorus/core";
-import type { PairingInsertResult, PairingRequest, PairingScope } from "../../policy/index.js";
+import type { PairingInsertResult, PairingRequest, PairingScope } from "../pairing-types.js";
 import type { SessionStoreOps } from "../session-store.js";
 import type {
   AppendResult,

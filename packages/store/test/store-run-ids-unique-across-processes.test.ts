@@ -8,7 +8,7 @@ afterEach(() => {
 /** A fresh copy of the id module stands for another process: its own counter and its own random bits. */
 async function freshTimeOrderedId(): Promise<(prefix: string) => string> {
   vi.resetModules();
-  return (await import("../src/store/core/time-ordered-id.js")).timeOrderedId;
+  return (await import("../src/core/time-ordered-id.js")).timeOrderedId;
 }
 
 it("makes different ids in two processes that start in the same millisecond", async () => {

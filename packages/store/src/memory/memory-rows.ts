@@ -1,5 +1,5 @@
-import type { PairingScope } from "../../policy/index.js";
 import { toStoredJson } from "../core/store-validation.js";
+import type { PairingScope } from "../pairing-types.js";
 import type { OutboxEntry, ScheduleRecord } from "../store-types.js";
 
 // How the in-memory store holds its rows: the map keys, the JSON kept as text, and the frozen copies it hands out.
