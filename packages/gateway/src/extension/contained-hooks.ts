@@ -1,5 +1,11 @@
 import { describeError } from "../logging/gateway-logger.js";
-import type { ExtensionStartContext, GatewayExtension, TurnAboutToStart, TurnCommitted } from "./gateway-extension.js";
+import type {
+  ExtensionStartContext,
+  GatewayExtension,
+  OwnershipChange,
+  TurnAboutToStart,
+  TurnCommitted,
+} from "./gateway-extension.js";
 import type { RegisteredExtensions } from "./registered-extensions.js";
 
 type Logger = ExtensionStartContext["logger"];
@@ -87,6 +93,21 @@ export async function startExtensions(registered: RegisteredExtensions, context:
     } catch (error) {
       await stopExtensions({ ...registered, extensions: started }, context.logger);
       throw error;
+    }
+  }
+}
+
+/** Tells every extension of a change of the sessions this instance owns, in order, each contained. Never rejects. */
+export async function runOwnershipChanged(
+  registered: RegisteredExtensions,
+  change: OwnershipChange,
+  logger: Logger,
+): Promise<void> {
+  for (const extension of registered.extensions) {
+    try {
+      await extension.ownershipChanged?.(change);
+    } catch (error) {
+      logger.error({ extension: extension.name, error: describeError(error) }, "extension ownership hook failed");
     }
   }
 }

@@ -102,6 +102,15 @@ export interface SessionChats {
   hasButtons(sessionKey: string): Promise<boolean>;
 }
 
+/** A change of which sessions this gateway instance owns (in a cluster; `ExtensionStartContext.owns` says which now). */
+export interface OwnershipChange {
+  /**
+   * `gained`: sessions were taken over here (their interrupted work settled, their stored messages taken up); `lost`:
+   * sessions went to another instance (start nothing more for them here).
+   */
+  readonly type: "gained" | "lost";
+}
+
 /** What an extension gets at start. */
 export interface ExtensionStartContext {
   /** Sessions' chats, to post in (a notice, a question with buttons). */
@@ -115,6 +124,11 @@ export interface ExtensionStartContext {
   readonly streamFn: StreamFn;
   /** A model the gateway's catalog knows, by id. */
   findModel(id: string): Model | undefined;
+  /**
+   * Whether the turns of a session run at this instance: always true for a gateway alone on its store; in a cluster,
+   * whether this instance owns the session now (see `ownershipChanged`).
+   */
+  owns(sessionKey: string): boolean;
   /** Registers background work: the gateway's `idle()` waits for it, and a rejection is logged. */
   track(work: Promise<unknown>): void;
   /** The gateway's clock (epoch ms). */
@@ -185,6 +199,11 @@ export interface GatewayExtension {
    * hook may still read it.
    */
   sessionEnding?(session: { readonly sessionKey: string; readonly agentId: string }): void | Promise<void>;
+  /**
+   * In a cluster, this instance gained or lost sessions (e.g. to resume or let go of work kept per session). Called
+   * once per change, after the gateway's own takeover work; never for a gateway alone on its store.
+   */
+  ownershipChanged?(change: OwnershipChange): void | Promise<void>;
   /** A session has had no work for the gateway's idle time (its Agent is let go). */
   sessionIdle?(session: { readonly sessionKey: string; readonly agentId: string }): void | Promise<void>;
   /** With the gateway's start, before its channels take messages. A throw fails the start. */

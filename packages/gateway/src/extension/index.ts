@@ -3,6 +3,7 @@
 export {
   runAfterTurn,
   runBeforeTurn,
+  runOwnershipChanged,
   runSessionEnding,
   runSessionIdle,
   runStopping,
@@ -19,6 +20,7 @@ export type {
   ExtensionReply,
   ExtensionStartContext,
   GatewayExtension,
+  OwnershipChange,
   SessionChats,
   TurnAboutToStart,
   TurnCommitted,

@@ -167,6 +167,7 @@ export class Gateway {
     const streamFn = this.#budgets.budgeted(wrapStreamFn(extensions, options.streamFn));
     this.#extensionContext = {
       ...{ now, logger: this.#logger, store: this.store, streamFn, track },
+      owns: (sessionKey) => this.#owns(sessionKey),
       chats: extensionChats(this.store, notices, channelFor),
       findModel: (id) => options.models.find(id),
     };

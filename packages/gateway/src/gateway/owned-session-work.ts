@@ -1,6 +1,7 @@
 import type { OwnershipEvent, RunRecord, SessionOwnership, UnansweredSession } from "@chorus/store";
 import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
 import type { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
+import { runOwnershipChanged } from "../extension/index.js";
 import { describeError } from "../logging/gateway-logger.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { noteInterruptedSubagents } from "../subagent-sessions/interrupted-subagents.js";
@@ -94,6 +95,7 @@ export class OwnedSessionWork {
         await this.#answer(event.unanswered, interruptedSpans(event.interruptedRuns));
         // Running autonomous goals of the sessions taken over go on here.
         await this.#goals?.resumeOwned();
+        await runOwnershipChanged(this.#ctx.extensions, { type: "gained" }, this.#ctx.logger);
         return;
       }
       case "unanswered":
@@ -108,6 +110,7 @@ export class OwnedSessionWork {
         }
         // Their goals' drivers stop here; the new owner resumes them.
         this.#goals?.releaseNotOwned();
+        await runOwnershipChanged(this.#ctx.extensions, { type: "lost" }, this.#ctx.logger);
         return;
     }
   }
