@@ -11,10 +11,8 @@ const gatewaySrc = join(root, "packages", "gateway", "src");
 /** The gateway's folders, bottom to top (docs/architecture.md "Inside the gateway" explains each). */
 const FOLDER_LAYERS: readonly string[] = [
   "logging",
+  "formatting",
   "session-key",
-  "channel",
-  "markup",
-  "channel-kit",
   "events",
   "config",
   "policy",
@@ -24,7 +22,6 @@ const FOLDER_LAYERS: readonly string[] = [
   "lanes",
   "permissions",
   "routing",
-  "replies",
   "delivery",
   "reply-manager",
   "turn-hooks",

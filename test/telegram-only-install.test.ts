@@ -16,7 +16,7 @@ const INSTALL_TIMEOUT_MS = 180_000;
 
 /** What a Telegram-only program installs: the adapter, the SQLite store, the gateway and what they stand on. */
 // Long-term memory is an extension of its own (@chorus/extension-memory): a program without it never gets @chorus/memory.
-const PACKED = ["core", "providers", "tools", "store", "gateway", "channel-telegram", "store-sqlite"];
+const PACKED = ["core", "providers", "tools", "channel", "store", "gateway", "channel-telegram", "store-sqlite"];
 
 let folder = "";
 let tarballs: string[] = [];
@@ -84,7 +84,9 @@ describe("a Telegram-only program installed from the packed packages, outside th
       "package/package.json",
     ]);
     const manifest = JSON.parse(stdout) as { dependencies: Record<string, string> };
-    expect(manifest.dependencies["@chorus/gateway"]).toMatch(/^\d+\.\d+\.\d+/);
+    // An adapter needs the channel contract, not the gateway.
+    expect(manifest.dependencies["@chorus/channel"]).toMatch(/^\d+\.\d+\.\d+/);
+    expect(manifest.dependencies["@chorus/gateway"]).toBeUndefined();
     expect(JSON.stringify(manifest)).not.toContain("workspace:");
   });
 

@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, "..");
 /** Bottom to top. A package may depend on its own layer or below, never above. */
 const LAYERS: readonly (readonly RegExp[])[] = [
   [/^@chorus\/core$/],
-  [/^@chorus\/providers$/, /^@chorus\/tools$/, /^@chorus\/memory$/, /^@chorus\/store$/],
+  [/^@chorus\/providers$/, /^@chorus\/tools$/, /^@chorus\/memory$/, /^@chorus\/store$/, /^@chorus\/channel$/],
   [/^@chorus\/gateway$/],
   [
     /^@chorus\/channel-[a-z0-9-]+$/,
@@ -97,6 +97,7 @@ describe("the dependency arrows point down only", () => {
         "@chorus/gateway-testing",
         "@chorus/extension-memory",
         "@chorus/store",
+        "@chorus/channel",
         "@chorus/bot",
       ]),
     );
@@ -111,6 +112,8 @@ describe("the dependency arrows point down only", () => {
     expect(layerOf("@chorus/gateway")).toBeGreaterThan(layerOf("@chorus/tools"));
     // The session store contract sits below the gateway: a store package needs it, not the gateway.
     expect(layerOf("@chorus/gateway")).toBeGreaterThan(layerOf("@chorus/store"));
+    // So does the channel contract: a platform adapter needs it, not the gateway.
+    expect(layerOf("@chorus/gateway")).toBeGreaterThan(layerOf("@chorus/channel"));
     expect(layerOf("@chorus/tools")).toBeGreaterThan(layerOf("@chorus/core"));
   });
 
@@ -186,7 +189,7 @@ describe("no package reaches into another package's files", () => {
   it("the scan sees the adapters' imports (it is not looking at nothing)", () => {
     const files = sourceFiles(join(root, "packages", "channel-telegram", "src"));
     const specifiers = files.flatMap((file) => specifiersOf(readFileSync(file, "utf8")));
-    expect(specifiers).toContain("@chorus/gateway");
+    expect(specifiers).toContain("@chorus/channel");
     expect(specifiers).toContain("grammy");
   });
 });

@@ -1,4 +1,4 @@
-import type { InboundMessage, OutboundButton } from "@chorus/gateway";
+import type { InboundMessage, OutboundButton } from "@chorus/channel";
 import type { APIActionRowComponent, APIButtonComponentWithCustomId, ButtonInteraction } from "discord.js";
 import type { DiscordSelf } from "./discord-inbound.js";
 import { discordInteractionPlace } from "./discord-interaction-place.js";

@@ -9,7 +9,7 @@ import type {
   OutboundMessage,
   SendTarget,
   SentMessage,
-} from "@chorus/gateway";
+} from "@chorus/channel";
 import {
   ChannelError,
   ChannelOptionsError,
@@ -19,7 +19,7 @@ import {
   ingressUnitName,
   localIngress,
   requireOption,
-} from "@chorus/gateway";
+} from "@chorus/channel";
 import type { APIMessage, APIUser, Client } from "discord.js";
 import { discordCommandPayloads } from "./discord-commands.js";
 import { toDiscordChannelError } from "./discord-errors.js";

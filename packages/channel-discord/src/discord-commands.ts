@@ -1,5 +1,5 @@
-import type { InboundInteraction, InboundMessage } from "@chorus/gateway";
-import { NATIVE_COMMANDS } from "@chorus/gateway";
+import type { InboundInteraction, InboundMessage } from "@chorus/channel";
+import { NATIVE_COMMANDS } from "@chorus/channel";
 import type { ChatInputCommandInteraction } from "discord.js";
 import { toDiscordChannelError } from "./discord-errors.js";
 import type { DiscordSelf } from "./discord-inbound.js";

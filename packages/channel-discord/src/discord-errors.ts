@@ -1,4 +1,4 @@
-import { ChannelError } from "@chorus/gateway";
+import { ChannelError } from "@chorus/channel";
 
 // Discord JSON error codes: https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
 const UNKNOWN_CODES = new Set([10003, 10008, 10015, 10062]);

@@ -1,4 +1,4 @@
-import type { ChannelAccountOptions, InboundMessage } from "@chorus/gateway";
+import type { ChannelAccountOptions, InboundMessage } from "@chorus/channel";
 import type { Client } from "discord.js";
 import { normaliseDiscordButtonPress } from "./discord-buttons.js";
 import { type DeferralTimers, normaliseDiscordCommand } from "./discord-commands.js";

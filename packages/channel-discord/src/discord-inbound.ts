@@ -1,5 +1,5 @@
-import type { InboundAttachment, InboundMessage } from "@chorus/gateway";
-import { stripLeadingMention } from "@chorus/gateway";
+import type { InboundAttachment, InboundMessage } from "@chorus/channel";
+import { stripLeadingMention } from "@chorus/channel";
 import type { Message } from "discord.js";
 
 /** Who the bot is, as needed to read mentions. */

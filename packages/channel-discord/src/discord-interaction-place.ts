@@ -1,4 +1,4 @@
-import type { InboundMessage } from "@chorus/gateway";
+import type { InboundMessage } from "@chorus/channel";
 import type { ButtonInteraction, ChatInputCommandInteraction } from "discord.js";
 
 /** Where an interaction happened, as the InboundMessage fields that say so. */

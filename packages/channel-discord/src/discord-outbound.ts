@@ -1,4 +1,4 @@
-import type { OutboundMessage, SendTarget } from "@chorus/gateway";
+import type { OutboundMessage, SendTarget } from "@chorus/channel";
 import { type DiscordButtonRows, discordButtonRowsOf } from "./discord-buttons.js";
 import { snowflakeCreatedAt } from "./discord-snowflake.js";
 

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import type { ChannelAccountOptions } from "@chorus/gateway";
+import type { ChannelAccountOptions } from "@chorus/channel";
 import type { Client, GatewayDispatchPayload, WebSocketOptions } from "discord.js";
 import { toDiscordChannelError } from "./discord-errors.js";
 import { checkIdentifyBudget, SHARD_RETRY_MS } from "./identify-budget-check.js";

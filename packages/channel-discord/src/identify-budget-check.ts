@@ -1,5 +1,5 @@
-import type { ChannelAccountOptions } from "@chorus/gateway";
-import { ChannelError } from "@chorus/gateway";
+import type { ChannelAccountOptions } from "@chorus/channel";
+import { ChannelError } from "@chorus/channel";
 import { describeWait, type IdentifyBudgetVerdict, identifyBudgetVerdict } from "./identify-budget.js";
 import type { ShardParts } from "./shard-parts.js";
 

@@ -1,4 +1,4 @@
-import type { Channel } from "@chorus/gateway";
+import type { Channel } from "@chorus/channel";
 import { DiscordChannel, type DiscordChannelOptions } from "./discord-channel.js";
 
 export {

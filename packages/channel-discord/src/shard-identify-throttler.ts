@@ -1,4 +1,4 @@
-import type { ChannelAccountOptions } from "@chorus/gateway";
+import type { ChannelAccountOptions } from "@chorus/channel";
 import { abortableSleep } from "./abortable-sleep.js";
 import { toDiscordChannelError } from "./discord-errors.js";
 import { checkIdentifyBudget, SHARD_RETRY_MS } from "./identify-budget-check.js";

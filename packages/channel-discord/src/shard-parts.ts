@@ -1,4 +1,4 @@
-import type { IngressLease } from "@chorus/gateway";
+import type { IngressLease } from "@chorus/channel";
 import type { Client } from "discord.js";
 import type { SessionStartLimit } from "./identify-budget.js";
 import type { IdentifyPacer } from "./identify-pacer.js";

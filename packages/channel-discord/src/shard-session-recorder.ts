@@ -1,4 +1,4 @@
-import type { IngressLease } from "@chorus/gateway";
+import type { IngressLease } from "@chorus/channel";
 import type { ReplayFirstInbound } from "./replay-first-inbound.js";
 import type { ShardSession } from "./shard-session-replay.js";
 

@@ -1,4 +1,4 @@
-import type { Channel } from "@chorus/gateway";
+import type { Channel } from "@chorus/channel";
 import { SlackChannel, type SlackChannelOptions } from "./slack-channel.js";
 
 export { SLACK_CAPABILITIES, SlackChannel, type SlackChannelOptions } from "./slack-channel.js";

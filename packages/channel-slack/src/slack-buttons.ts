@@ -1,4 +1,4 @@
-import type { InboundMessage, OutboundButton } from "@chorus/gateway";
+import type { InboundMessage, OutboundButton } from "@chorus/channel";
 import type { types as SlackTypes } from "@slack/bolt";
 import type { SlackSelf } from "./slack-inbound.js";
 import { sectionTexts } from "./slack-section-text.js";

@@ -9,7 +9,7 @@ import type {
   OutboundMessage,
   SendTarget,
   SentMessage,
-} from "@chorus/gateway";
+} from "@chorus/channel";
 import {
   ChannelError,
   ChannelOptionsError,
@@ -18,7 +18,7 @@ import {
   inboundDelivery,
   isMessageNotStored,
   requireOption,
-} from "@chorus/gateway";
+} from "@chorus/channel";
 import type { App } from "@slack/bolt";
 import {
   normaliseSlackButtonPress,

@@ -1,4 +1,4 @@
-import type { InboundMessage } from "@chorus/gateway";
+import type { InboundMessage } from "@chorus/channel";
 import { toSlackChannelError } from "./slack-errors.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ChannelError, type ChannelErrorKind } from "@chorus/gateway";
+import { ChannelError, type ChannelErrorKind } from "@chorus/channel";
 
 // Slack Web API `error` strings, by what they mean for the reply layer.
 const PLATFORM_ERRORS: Readonly<Record<string, ChannelErrorKind>> = {

@@ -1,5 +1,5 @@
-import type { InboundMessage } from "@chorus/gateway";
-import { stripLeadingMention } from "@chorus/gateway";
+import type { InboundMessage } from "@chorus/channel";
+import { stripLeadingMention } from "@chorus/channel";
 
 /** Who the bot is in one workspace, as needed to read mentions. */
 export interface SlackSelf {

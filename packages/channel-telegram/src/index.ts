@@ -1,4 +1,4 @@
-import type { Channel } from "@chorus/gateway";
+import type { Channel } from "@chorus/channel";
 import { TelegramChannel, type TelegramChannelOptions } from "./telegram-channel.js";
 
 export {

@@ -1,4 +1,4 @@
-import type { InboundMessage, OutboundButton } from "@chorus/gateway";
+import type { InboundMessage, OutboundButton } from "@chorus/channel";
 import type { InlineKeyboardMarkup, Update } from "grammy/types";
 import type { TelegramSelf } from "./telegram-inbound.js";
 

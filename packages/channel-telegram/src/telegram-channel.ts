@@ -11,7 +11,7 @@ import type {
   OutboundMessage,
   SendTarget,
   SentMessage,
-} from "@chorus/gateway";
+} from "@chorus/channel";
 import {
   type ChannelError,
   ChannelOptionsError,
@@ -23,7 +23,7 @@ import {
   localIngress,
   NATIVE_COMMANDS,
   requireOption,
-} from "@chorus/gateway";
+} from "@chorus/channel";
 import type { RunnerHandle } from "@grammyjs/runner";
 import type { Bot, Context } from "grammy";
 import { runConfirmingAfterStored } from "./confirm-after-stored-runner.js";

@@ -1,4 +1,4 @@
-import { ChannelError } from "@chorus/gateway";
+import { ChannelError } from "@chorus/channel";
 
 interface TelegramFailure {
   name?: unknown;

@@ -1,5 +1,5 @@
-import type { InboundMessage } from "@chorus/gateway";
-import { stripLeadingMention } from "@chorus/gateway";
+import type { InboundMessage } from "@chorus/channel";
+import { stripLeadingMention } from "@chorus/channel";
 import type { Message, Update } from "grammy/types";
 
 /** Who the bot is, as needed to read mentions. */

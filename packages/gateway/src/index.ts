@@ -1,17 +1,14 @@
+export * from "@chorus/channel";
 export * from "@chorus/store";
 export * from "./budgets/index.js";
-export * from "./channel/index.js";
-export * from "./channel-kit/index.js";
 export * from "./config/index.js";
 export { type ReminderConfig, reminderConfigSchema, remindersFromConfig } from "./config/reminder-config.js";
 export * from "./events/index.js";
 export * from "./extension/index.js";
 export * from "./goals/index.js";
-export * from "./markup/index.js";
 export * from "./ownership/index.js";
 export { planModeExtension } from "./plan-mode/plan-mode-extension.js";
 export * from "./policy/index.js";
-export * from "./replies/index.js";
 export * from "./routing/index.js";
 export * from "./runtime-index.js";
 export * from "./schedules/index.js";

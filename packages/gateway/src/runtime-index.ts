@@ -46,6 +46,7 @@ export {
 } from "./fleet/fleet-view.js";
 export { describeRun, renderFleet, treePrefix } from "./fleet/render-fleet.js";
 export { type LiveRun, RunTracker } from "./fleet/run-tracker.js";
+export { formatAge, formatCost } from "./formatting/format-age-and-cost.js";
 export type { ClusterRequest } from "./gateway/cluster-request.js";
 export { Gateway } from "./gateway/gateway.js";
 export {
@@ -69,7 +70,6 @@ export { type AdmissionCandidate, FairAdmission } from "./lanes/fair-admission.j
 export { type LaneHost, type LaneItem, lowerTier } from "./lanes/lane-item.js";
 export { SessionLane, type SessionLaneOptions } from "./lanes/session-lane.js";
 export { describeError, type GatewayLogger, SILENT_LOGGER } from "./logging/gateway-logger.js";
-export { formatAge, formatCost } from "./markup/format-age-and-cost.js";
 export {
   COMMAND_PERMISSIONS,
   type CommandPermission,

@@ -1,9 +1,9 @@
+import type { ChannelStartContext, InboundSink } from "@chorus/channel";
+import { TestChannel } from "@chorus/channel";
 import type { StreamFn } from "@chorus/core";
 import { fakeModel } from "@chorus/core/testing";
 import { MemorySessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
-import type { ChannelStartContext, InboundSink } from "../src/channel/index.js";
-import { TestChannel } from "../src/channel/index.js";
 import { type IngressLeases, localIngress } from "../src/ownership/index.js";
 import { Gateway } from "../src/runtime-index.js";
 

@@ -1,8 +1,8 @@
+import type { MarkupDialect } from "@chorus/channel";
+import { renderReplyChunks } from "@chorus/channel";
 import { describe, expect, it } from "vitest";
-import type { MarkupDialect } from "../src/channel/channel-types.js";
 import type { FleetRunNode, FleetView } from "../src/fleet/fleet-view.js";
 import { renderFleet } from "../src/fleet/render-fleet.js";
-import { renderReplyChunks } from "../src/replies/render-reply-chunks.js";
 
 function run(runId: string, agentId: string, depth: number, children: FleetRunNode[] = []): FleetRunNode {
   return {

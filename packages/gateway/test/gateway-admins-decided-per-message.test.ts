@@ -1,5 +1,5 @@
+import type { InboundMessage } from "@chorus/channel";
 import { afterEach, describe, expect, it } from "vitest";
-import type { InboundMessage } from "../src/channel/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 describe("the isAdmin option", () => {

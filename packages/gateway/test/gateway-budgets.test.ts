@@ -1,7 +1,7 @@
+import { TestChannel } from "@chorus/channel";
 import { fakeModel, type ScriptedTurn } from "@chorus/core/testing";
 import { MemorySessionStore, type RunRecord } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
-import { TestChannel } from "../src/channel/index.js";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { GatewayConfigError } from "../src/config/index.js";
 import { goalOf } from "../src/goals/goal-record.js";

@@ -1,6 +1,6 @@
+import type { OutboundMessage, SendTarget, SentMessage } from "@chorus/channel";
 import { captureTelemetry, metricTotals, type TelemetryCapture } from "@chorus/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import type { OutboundMessage, SendTarget, SentMessage } from "../src/channel/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 let capture: TelemetryCapture;

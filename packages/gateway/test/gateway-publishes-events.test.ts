@@ -1,5 +1,5 @@
+import { ChannelError } from "@chorus/channel";
 import { afterEach, describe, expect, it } from "vitest";
-import { ChannelError } from "../src/channel/index.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 describe("gateway events", () => {

@@ -1,7 +1,7 @@
+import { ChannelError } from "@chorus/channel";
 import { captureTelemetry, type TelemetryCapture } from "@chorus/testkit";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { ChannelError } from "../src/channel/index.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 let capture: TelemetryCapture;

@@ -1,8 +1,8 @@
+import { ChannelError } from "@chorus/channel";
 import { captureTelemetry, type TelemetryCapture } from "@chorus/testkit";
 import { trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { ChannelError } from "../src/channel/index.js";
 import type { GatewayLogger } from "../src/logging/gateway-logger.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 

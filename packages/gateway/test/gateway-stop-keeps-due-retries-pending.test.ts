@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { ChannelError, TestChannel } from "@chorus/channel";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { MemorySessionStore } from "@chorus/store";
 import { afterEach, expect, it } from "vitest";
-import { ChannelError, TestChannel } from "../src/channel/index.js";
 import { Gateway } from "../src/gateway/gateway.js";
 import { BASE_CONFIG, modelCatalog } from "./fixtures/gateway-harness.js";
 

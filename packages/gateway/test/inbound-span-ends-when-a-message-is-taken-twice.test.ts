@@ -1,7 +1,7 @@
+import { TestChannel } from "@chorus/channel";
 import { fakeModel, userMessage } from "@chorus/core/testing";
 import { captureTelemetry, type TelemetryCapture } from "@chorus/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { TestChannel } from "../src/channel/index.js";
 import type { PreparedAgent } from "../src/gateway/prepare-agent.js";
 import { SessionRuntime, type SessionRuntimeDeps } from "../src/gateway/session-runtime.js";
 import { startInboundTrace } from "../src/telemetry/inbound-trace.js";

@@ -1,6 +1,6 @@
+import { TestChannel } from "@chorus/channel";
 import { MemorySessionStore } from "@chorus/store";
 import { describe, expect, it } from "vitest";
-import { TestChannel } from "../src/channel/index.js";
 import { noticePayload } from "../src/delivery/chat-notices.js";
 import { OutboxDispatcher } from "../src/delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../src/events/gateway-event-bus.js";

@@ -1,5 +1,5 @@
+import { isMessageNotStored } from "@chorus/channel";
 import { afterEach, describe, expect, it } from "vitest";
-import { isMessageNotStored } from "../src/channel/index.js";
 import { BlinkingStore } from "./fixtures/blinking-store.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 

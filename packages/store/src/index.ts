@@ -8,14 +8,6 @@ export {
 } from "./bench/measure-session-store.js";
 export * from "./core/index.js";
 export { describeError } from "./describe-error.js";
-export {
-  type IngressLease,
-  type IngressLeases,
-  type IngressRegistration,
-  type IngressState,
-  type IngressWorker,
-  localIngress,
-} from "./ingress-leases.js";
 export type { InstanceBroadcast } from "./instance-broadcast.js";
 export { MemorySessionStore, type MemorySessionStoreOptions } from "./memory/memory-session-store.js";
 export { MEMORY_OFF_SETTING, type MemoryMark, memoryMarkFor, parseMemoryMark } from "./memory-mark.js";

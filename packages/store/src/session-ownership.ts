@@ -1,4 +1,4 @@
-import type { IngressLeases } from "./ingress-leases.js";
+import type { IngressLeases } from "@chorus/channel";
 import type { InstanceBroadcast } from "./instance-broadcast.js";
 import type { OutboxEntry, RunRecord, SessionRecord, StoreFence, TranscriptEntry } from "./store-types.js";
 import type { TrustTier } from "./trust-tier.js";

@@ -1,5 +1,5 @@
-import { timeOrderedId } from "../src/index.js";
 import { afterEach, expect, it, vi } from "vitest";
+import { timeOrderedId } from "../src/index.js";
 
 afterEach(() => {
   vi.useRealTimers();

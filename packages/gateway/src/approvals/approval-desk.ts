@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { SessionChat } from "../channel/session-chat.js";
+import type { SessionChat } from "@chorus/channel";
 import type { PostOptions } from "../delivery/chat-notices.js";
 import { mayAnswerRun } from "../permissions/session-change-permission.js";
 import {

@@ -1,5 +1,5 @@
-import type { OutboundButton } from "../channel/channel-types.js";
-import { formatAge } from "../markup/format-age-and-cost.js";
+import type { OutboundButton } from "@chorus/channel";
+import { formatAge } from "../formatting/format-age-and-cost.js";
 
 /** What the chat is asked about. */
 export interface ApprovalQuestion {

@@ -1,4 +1,4 @@
-import { formatCost } from "../markup/format-age-and-cost.js";
+import { formatCost } from "../formatting/format-age-and-cost.js";
 import { addSpend, NO_SPEND, type Spend, subtractSpend } from "./spend-window.js";
 
 /** One limit a model call counts against: a scope (e.g. an agent's day, a goal) and its caps. */

@@ -1,6 +1,6 @@
 import { renderFleet } from "../fleet/render-fleet.js";
+import { formatAge } from "../formatting/format-age-and-cost.js";
 import { autonomousGoalButtons } from "../goals/goal-fleet.js";
-import { formatAge } from "../markup/format-age-and-cost.js";
 import { renderSchedules } from "../schedules/schedule-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
 import { extensionContextOf, renderAgentsSections } from "./extension-commands.js";

@@ -1,4 +1,4 @@
-import type { OutboundButton } from "../channel/channel-types.js";
+import type { OutboundButton } from "@chorus/channel";
 import { mayChangeSession, refusedChangeText, sessionChangeOf } from "../permissions/session-change-permission.js";
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";

@@ -1,7 +1,7 @@
+import type { InboundMessage, OutboundButton } from "@chorus/channel";
 import type { ClusterInstance, PairingScope, QueueMode, SessionRecord, TrustTier } from "@chorus/store";
 import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
 import type { UsageView } from "../budgets/usage-view.js";
-import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { GoalConfig } from "../config/goal-config.js";
 import type { SessionChange } from "../config/session-change-schema.js";
 import type { AgentCommand, AgentsSection, ExtensionCommandContext, ExtensionReply } from "../extension/index.js";

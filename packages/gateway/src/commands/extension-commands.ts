@@ -1,4 +1,4 @@
-import type { OutboundButton } from "../channel/channel-types.js";
+import type { OutboundButton } from "@chorus/channel";
 import type { AgentsSection, ExtensionCommand, ExtensionCommandContext, ExtensionReply } from "../extension/index.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
 

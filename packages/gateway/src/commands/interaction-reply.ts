@@ -1,5 +1,5 @@
-import type { ChannelCapabilities, InboundInteraction } from "../channel/channel-types.js";
-import { renderReplyChunks } from "../replies/render-reply-chunks.js";
+import type { ChannelCapabilities, InboundInteraction } from "@chorus/channel";
+import { renderReplyChunks } from "@chorus/channel";
 
 /**
  * Answers a platform command (Discord application command, Slack slash command) through its interaction: the

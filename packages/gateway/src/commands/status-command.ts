@@ -1,5 +1,5 @@
 import { renderInstances } from "../fleet/render-fleet.js";
-import { formatCost } from "../markup/format-age-and-cost.js";
+import { formatCost } from "../formatting/format-age-and-cost.js";
 import type { CommandDefinition } from "./command-types.js";
 
 /** /status: agent, model, context tokens, cost, queue and the last compaction; in a cluster, its instances. */

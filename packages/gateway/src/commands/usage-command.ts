@@ -2,7 +2,7 @@ import type { CallPurpose } from "../budgets/call-purpose.js";
 import type { Spend } from "../budgets/spend-window.js";
 import type { SpendPeriods, UsageView } from "../budgets/usage-view.js";
 import type { BudgetConfig } from "../config/budget-config.js";
-import { formatCost } from "../markup/format-age-and-cost.js";
+import { formatCost } from "../formatting/format-age-and-cost.js";
 import type { CommandDefinition } from "./command-types.js";
 
 function spend(value: Spend): string {

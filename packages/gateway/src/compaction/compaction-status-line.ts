@@ -1,6 +1,6 @@
+import type { SessionChat } from "@chorus/channel";
 import type { AgentEvent } from "@chorus/core";
 import type { SessionStore } from "@chorus/store";
-import type { SessionChat } from "../channel/session-chat.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 
 /** Text of the status line while a compaction runs. */

@@ -1,6 +1,5 @@
+import type { OutboundButton, SessionChat } from "@chorus/channel";
 import type { OutboxEntry, SessionStore } from "@chorus/store";
-import type { OutboundButton } from "../channel/channel-types.js";
-import type { SessionChat } from "../channel/session-chat.js";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import { activeTraceparent } from "../telemetry/traceparent.js";
 import { asChatPayload, type ChatDeliveryPayload } from "./outbox-payloads.js";

@@ -1,6 +1,6 @@
+import { ChannelError } from "@chorus/channel";
 import type { OutboxEntry } from "@chorus/store";
 import { isSessionStoreError } from "@chorus/store";
-import { ChannelError } from "../channel/channel-error.js";
 
 /** The entry's channel is not running (it could not start yet, or was removed). */
 export class ChannelNotRunningError extends Error {

@@ -1,5 +1,5 @@
+import type { Channel } from "@chorus/channel";
 import type { OutboxEntry, OutboxFailure, SessionStore } from "@chorus/store";
-import type { Channel } from "../channel/channel-types.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
 import { DeliveryTrace } from "../telemetry/delivery-trace.js";

@@ -1,5 +1,5 @@
+import type { OutboundButton, SendTarget } from "@chorus/channel";
 import type { TrustTier } from "@chorus/store";
-import type { OutboundButton, SendTarget } from "../channel/channel-types.js";
 
 /**
  * What a `reply` or `notice` outbox entry carries: Markdown for one chat, rendered and chunked at delivery time.

@@ -1,6 +1,5 @@
-import { ChannelError } from "../channel/channel-error.js";
-import type { Channel, OutboundMessage, SendTarget, SentMessage } from "../channel/channel-types.js";
-import { renderReplyChunks } from "../replies/render-reply-chunks.js";
+import type { Channel, OutboundMessage, SendTarget, SentMessage } from "@chorus/channel";
+import { ChannelError, renderReplyChunks } from "@chorus/channel";
 import type { ChatDeliveryPayload } from "./outbox-payloads.js";
 
 /** Appended to a reply sent again after a restart (its first send's outcome is unknown). */

@@ -1,6 +1,6 @@
+import type { InboundMessage, OutboundButton } from "@chorus/channel";
 import type { AgentMessage, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
 import type { SessionStore, TrustTier } from "@chorus/store";
-import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
 import type { SessionChange } from "../config/session-change-schema.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 

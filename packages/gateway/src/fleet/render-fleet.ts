@@ -1,6 +1,6 @@
 import type { ClusterInstance } from "@chorus/store";
+import { formatAge, formatCost } from "../formatting/format-age-and-cost.js";
 import { renderAutonomousGoals } from "../goals/goal-fleet.js";
-import { formatAge, formatCost } from "../markup/format-age-and-cost.js";
 import type { FleetRunNode, FleetView } from "./fleet-view.js";
 
 /** Runs listed at most; the rest are counted. Keeps /agents readable and within a few messages. */

@@ -1,6 +1,5 @@
+import type { Channel, OutboundButton, SessionChat } from "@chorus/channel";
 import type { SessionStore } from "@chorus/store";
-import type { Channel, OutboundButton } from "../channel/channel-types.js";
-import type { SessionChat } from "../channel/session-chat.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { SessionChats } from "../extension/index.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";

@@ -1,7 +1,7 @@
+import type { Channel } from "@chorus/channel";
 import type { SessionStore } from "@chorus/store";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
-import type { Channel } from "../channel/channel-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";

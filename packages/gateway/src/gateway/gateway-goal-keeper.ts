@@ -1,6 +1,6 @@
+import type { Channel } from "@chorus/channel";
 import type { StreamFn } from "@chorus/core";
 import type { SessionStore } from "@chorus/store";
-import type { Channel } from "../channel/channel-types.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 import { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";

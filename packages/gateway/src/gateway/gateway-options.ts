@@ -1,3 +1,4 @@
+import type { Channel, InboundMessage } from "@chorus/channel";
 import type {
   AgentHooks,
   AgentLoopConfig,
@@ -9,7 +10,6 @@ import type {
 } from "@chorus/core";
 import type { SessionStore } from "@chorus/store";
 import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
-import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { GatewayExtension } from "../extension/index.js";

@@ -1,9 +1,9 @@
+import type { Channel, InboundMessage } from "@chorus/channel";
+import { localIngress } from "@chorus/channel";
 import type { OutboxEntry, SessionStore } from "@chorus/store";
-import { localIngress } from "@chorus/store";
 import { SubagentSlots } from "@chorus/tools";
 import { ApprovalDesk } from "../approvals/approval-desk.js";
 import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
-import type { Channel, InboundMessage } from "../channel/channel-types.js";
 import { BUILTIN_COMMANDS } from "../commands/builtin-commands.js";
 import type { CommandHost } from "../commands/command-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";

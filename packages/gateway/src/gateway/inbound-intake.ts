@@ -1,7 +1,7 @@
+import type { InboundMessage, OutboundButton } from "@chorus/channel";
+import { MessageNotStoredError } from "@chorus/channel";
 import type { InboundMessageStored, PairingScope, SessionRecord } from "@chorus/store";
 import { isSessionStoreError } from "@chorus/store";
-import type { InboundMessage, OutboundButton } from "../channel/channel-types.js";
-import { MessageNotStoredError } from "../channel/message-not-stored-error.js";
 import { BUILTIN_COMMANDS, type CommandOutcome, runBuiltinCommand } from "../commands/builtin-commands.js";
 import { commandFailureText } from "../commands/command-failure.js";
 import type { CommandDefinition, CommandHost } from "../commands/command-types.js";

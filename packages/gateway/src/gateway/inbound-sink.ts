@@ -1,5 +1,5 @@
-import type { InboundMessage } from "../channel/channel-types.js";
-import { isMessageNotStored, type MessageNotStoredError } from "../channel/message-not-stored-error.js";
+import type { InboundMessage } from "@chorus/channel";
+import { isMessageNotStored, type MessageNotStoredError } from "@chorus/channel";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import { type InboundTrace, startInboundTrace } from "../telemetry/inbound-trace.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";

@@ -1,5 +1,5 @@
+import type { InboundMessage } from "@chorus/channel";
 import type { UserMessage } from "@chorus/core";
-import type { InboundMessage } from "../channel/channel-types.js";
 
 /**
  * The transcript message for an inbound chat message. In groups the sender's name leads (several people share the

@@ -1,4 +1,4 @@
-import type { Channel, InboundMessage } from "../channel/channel-types.js";
+import type { Channel, InboundMessage } from "@chorus/channel";
 
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 

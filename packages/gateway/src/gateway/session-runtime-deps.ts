@@ -1,8 +1,7 @@
+import type { Channel, SessionChat } from "@chorus/channel";
 import type { AgentLoopConfig, Model, StreamFn } from "@chorus/core";
 import type { OutboxEntry, SessionOwnership, SessionStore } from "@chorus/store";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
-import type { Channel } from "../channel/channel-types.js";
-import type { SessionChat } from "../channel/session-chat.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
@@ -13,7 +12,7 @@ import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js"
 import type { SessionRuntime } from "./session-runtime.js";
 import type { TurnStartRetryOptions } from "./turn-start-retry.js";
 
-export type { SessionChat } from "../channel/session-chat.js";
+export type { SessionChat } from "@chorus/channel";
 
 import type { SessionTurnHooks } from "../turn-hooks/session-turn-hooks.js";
 

@@ -1,4 +1,4 @@
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage } from "@chorus/channel";
 
 /** What the chat is told about a message with nothing the agent can read. */
 export const UNREADABLE_MESSAGE_TEXT = "I can't see photos, voice notes or stickers yet — please send text.";

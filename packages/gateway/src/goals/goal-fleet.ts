@@ -1,6 +1,6 @@
+import type { OutboundButton } from "@chorus/channel";
 import type { SessionRecord } from "@chorus/store";
-import type { OutboundButton } from "../channel/channel-types.js";
-import { formatCost } from "../markup/format-age-and-cost.js";
+import { formatCost } from "../formatting/format-age-and-cost.js";
 import { describeVerdict } from "./describe-goal.js";
 import { type AutonomousState, goalOf } from "./goal-record.js";
 

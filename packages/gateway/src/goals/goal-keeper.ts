@@ -1,6 +1,6 @@
+import type { SessionChat } from "@chorus/channel";
 import type { AgentMessage, Model, StreamFn } from "@chorus/core";
 import type { SessionRecord, SessionStore, TrustTier } from "@chorus/store";
-import type { SessionChat } from "../channel/session-chat.js";
 import type { GoalConfig } from "../config/goal-config.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";

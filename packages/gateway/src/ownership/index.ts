@@ -1,17 +1,19 @@
+export {
+  type IngressLease,
+  type IngressLeases,
+  type IngressRegistration,
+  type IngressState,
+  type IngressWorker,
+  localIngress,
+} from "@chorus/channel";
 export type {
   ClusterFleet,
   ClusterInstance,
   ClusterSignal,
   HandedOffMessage,
-  IngressLease,
-  IngressLeases,
-  IngressRegistration,
-  IngressState,
-  IngressWorker,
   InstanceBroadcast,
   OwnershipEvent,
   ReportedRun,
   SessionOwnership,
   UnansweredSession,
 } from "@chorus/store";
-export { localIngress } from "@chorus/store";

@@ -1,5 +1,5 @@
+import type { OutboundButton } from "@chorus/channel";
 import type { TrustTier } from "@chorus/store";
-import type { OutboundButton } from "../channel/channel-types.js";
 import { mayAnswerRun, type RunAnswerBy } from "../permissions/session-change-permission.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage } from "@chorus/channel";
 
 /**
  * Counts bot messages in a row per chat, so that two bots cannot keep answering each other forever.

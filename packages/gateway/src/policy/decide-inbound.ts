@@ -1,5 +1,5 @@
+import type { InboundMessage } from "@chorus/channel";
 import type { TrustTier } from "@chorus/store";
-import type { InboundMessage } from "../channel/channel-types.js";
 import type { ChannelPolicy } from "../config/resolve-channel-policy.js";
 
 /** Why a message is not handled. */

@@ -1,6 +1,6 @@
+import type { Channel, SendTarget, SentMessage } from "@chorus/channel";
+import { renderReplyChunks } from "@chorus/channel";
 import type { AgentEvent } from "@chorus/core";
-import type { Channel, SendTarget, SentMessage } from "../channel/channel-types.js";
-import { renderReplyChunks } from "../replies/render-reply-chunks.js";
 import { assistantText } from "./assistant-text.js";
 import { retryNotice } from "./failure-notice.js";
 

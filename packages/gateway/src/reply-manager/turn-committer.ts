@@ -1,7 +1,7 @@
+import type { SendTarget, SentMessage } from "@chorus/channel";
 import type { AgentEvent, AgentMessage, AgentRunResult } from "@chorus/core";
 import type { EndedRunStatus, NewOutboxEntry, OutboxEntry, RunRecord, SessionStore, StoreFence } from "@chorus/store";
 import { isSessionStoreError } from "@chorus/store";
-import type { SendTarget, SentMessage } from "../channel/channel-types.js";
 import type { ChatDeliveryPayload } from "../delivery/outbox-payloads.js";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import { timeStoreCommit } from "../telemetry/store-commit-timer.js";

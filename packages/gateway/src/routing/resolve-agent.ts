@@ -1,4 +1,4 @@
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage } from "@chorus/channel";
 import { compareSpecificity, guildOf } from "../config/binding-specificity.js";
 import type { Binding, BindingMatch, GatewayConfig } from "../config/gateway-config-schema.js";
 

@@ -1,5 +1,5 @@
+import type { InboundMessage } from "@chorus/channel";
 import type { QueueMode } from "@chorus/store";
-import type { InboundMessage } from "../channel/channel-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { ChannelPolicy } from "../config/resolve-channel-policy.js";
 import { type AgentRoute, resolveAgent } from "./resolve-agent.js";

@@ -1,5 +1,5 @@
+import type { SessionChat } from "@chorus/channel";
 import type { SessionRecord } from "@chorus/store";
-import type { SessionChat } from "../channel/session-chat.js";
 import { parseSessionKeyOrThrow } from "../session-key/parse-session-key.js";
 
 /**

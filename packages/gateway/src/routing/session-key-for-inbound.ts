@@ -1,4 +1,4 @@
-import type { InboundMessage } from "../channel/channel-types.js";
+import type { InboundMessage } from "@chorus/channel";
 import { formatSessionKey } from "../session-key/format-session-key.js";
 
 /**

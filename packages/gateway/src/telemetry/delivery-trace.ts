@@ -1,5 +1,5 @@
+import { ChannelError } from "@chorus/channel";
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { ChannelError } from "../channel/channel-error.js";
 import { gatewayInstruments } from "./gateway-instruments.js";
 import { spanContextOf } from "./traceparent.js";
 

@@ -1,5 +1,5 @@
+import type { InboundMessage } from "@chorus/channel";
 import { type Attributes, type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import type { InboundMessage } from "../channel/channel-types.js";
 import { gatewayInstruments } from "./gateway-instruments.js";
 import { type SessionKeyMode, sessionKeyAttribute } from "./session-key-hash.js";
 

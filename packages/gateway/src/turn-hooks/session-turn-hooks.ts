@@ -1,5 +1,5 @@
+import type { SessionChat } from "@chorus/channel";
 import type { AgentMessage, AgentRunResult, AnyAgentTool } from "@chorus/core";
-import type { SessionChat } from "../channel/session-chat.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 

@@ -1,4 +1,4 @@
-import type { IngressState } from "@chorus/store";
+import type { IngressState } from "@chorus/channel";
 import type { Db } from "../query-runner.js";
 
 /** An ingress unit taken by a claim, with what its previous holder saved. */

@@ -1,4 +1,4 @@
-import type { IngressLeases, IngressRegistration, IngressWorker } from "@chorus/store";
+import type { IngressLeases, IngressRegistration, IngressWorker } from "@chorus/channel";
 import { describeError } from "@chorus/store";
 import type { Db } from "../query-runner.js";
 import {

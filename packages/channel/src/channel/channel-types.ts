@@ -1,4 +1,4 @@
-import type { IngressLeases } from "@chorus/store";
+import type { IngressLeases } from "./ingress-leases.js";
 
 /** The text dialect a platform renders. The reply layer converts the agent's Markdown into it. */
 export type MarkupDialect = "discord-md" | "slack-mrkdwn" | "telegram-html" | "markdown" | "plain";

@@ -1,6 +1,5 @@
 import { expect, it } from "vitest";
-import { ChannelError } from "../src/channel/index.js";
-import { EditBudget } from "../src/channel-kit/index.js";
+import { ChannelError, EditBudget } from "../src/index.js";
 
 const RATE = { edits: 2, perMs: 1000 };
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChannelError } from "../src/channel/index.js";
-import { ClientSlot, inboundDelivery } from "../src/channel-kit/index.js";
 import type { InboundMessage } from "../src/index.js";
+import { ChannelError, ClientSlot, inboundDelivery } from "../src/index.js";
 
 // The start/stop/call scaffolding every platform adapter shares: what a channel does outside its running life.
 const toChannelError = (error: unknown, operation: string) =>

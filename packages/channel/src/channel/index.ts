@@ -16,7 +16,16 @@ export type {
   SendTarget,
   SentMessage,
 } from "./channel-types.js";
+export {
+  type IngressLease,
+  type IngressLeases,
+  type IngressRegistration,
+  type IngressState,
+  type IngressWorker,
+  localIngress,
+} from "./ingress-leases.js";
 export { isMessageNotStored, MessageNotStoredError } from "./message-not-stored-error.js";
+export type { SessionChat } from "./session-chat.js";
 export {
   type InjectedMessage,
   TEST_CHANNEL_CAPABILITIES,
