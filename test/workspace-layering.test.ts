@@ -96,6 +96,7 @@ describe("the dependency arrows point down only", () => {
         "@chorus/store-postgres",
         "@chorus/gateway-testing",
         "@chorus/extension-memory",
+        "@chorus/extension-autonomy",
         "@chorus/store",
         "@chorus/channel",
         "@chorus/bot",

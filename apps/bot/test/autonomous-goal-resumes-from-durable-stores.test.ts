@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
-import { Gateway, goalOf, type SessionStore, SUPERVISOR_SYSTEM_PROMPT, TestChannel } from "@chorus/gateway";
+import { autonomyExtension, goalOf, SUPERVISOR_SYSTEM_PROMPT } from "@chorus/extension-autonomy";
+import { Gateway, type SessionStore, TestChannel } from "@chorus/gateway";
 import { PostgresSessionStore } from "@chorus/store-postgres";
 import { createScratchDatabase, type ScratchDatabase } from "@chorus/store-postgres/testing";
 import { SqliteSessionStore } from "@chorus/store-sqlite";
@@ -90,6 +91,7 @@ describe.each(Object.keys(STORES))("an autonomous goal on the %s store", (kind) 
       streamFn,
       models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
       replyMode: "block",
+      extensions: [autonomyExtension()],
     });
     await gateway.start();
     return { store, channel, streamFn, gateway };

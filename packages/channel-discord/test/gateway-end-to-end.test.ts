@@ -1,3 +1,4 @@
+import { autonomyExtension } from "@chorus/extension-autonomy";
 import { longMarkdownReply, modelInput, startChannelGateway } from "@chorus/gateway-testing";
 import { DISCORD_STRANGER, type FakeDiscord, startFakeDiscord, TestCleanup } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +15,8 @@ async function start(script: Parameters<typeof startChannelGateway>[0]["script"]
       channels: [channel],
       config: { channels: [{ channel: "discord", dmPolicy: "open", groupPolicy: "open", admins: [f.user.id] }] },
       script,
+      // The native /goal and /usage are the autonomy extension's, as the bot composes it.
+      gateway: { extensions: [autonomyExtension()] },
     }),
   );
   return { f, running, botId: f.bots[0]!.user.id };

@@ -1,4 +1,5 @@
 import type { StreamContext } from "@chorus/core";
+import { autonomyExtension } from "@chorus/extension-autonomy";
 import type { GatewayConfigInput } from "@chorus/gateway";
 import { type Harness, startHarness } from "@chorus/gateway-testing";
 import { EXTRACTION_PROMPT, SqliteMemoryStore } from "@chorus/memory";
@@ -32,7 +33,12 @@ it("memory extraction: the pass after the session goes quiet is not made", async
     config: CONFIG,
     script: (context) =>
       isExtraction(context) ? '{"facts":[]}' : { text: "ok", usage: { input: 1, output: 799, totalTokens: 800 } },
-    gateway: { extensions: [memoryExtension({ store: memory, extraction: { model: "fake-large", idleMs: 10 } })] },
+    gateway: {
+      extensions: [
+        autonomyExtension(),
+        memoryExtension({ store: memory, extraction: { model: "fake-large", idleMs: 10 } }),
+      ],
+    },
   });
   await h.send({ text: "I moved to Porto last year", sender: ADMIN });
   await new Promise((resolve) => setTimeout(resolve, 100));

@@ -12,7 +12,13 @@ import {
 import { MemorySessionStore, type SessionStore } from "@chorus/store";
 
 const MODELS: readonly Model[] = [fakeModel(), fakeModel({ id: "fake-large" })];
-const catalog: ModelCatalog = { find: (id) => MODELS.find((model) => model.id === id), list: () => MODELS };
+
+/** A model catalog over plain models (e.g. a priced model for a budget test). */
+export function modelCatalog(models: readonly Model[]): ModelCatalog {
+  return { find: (id) => models.find((model) => model.id === id), list: () => models };
+}
+
+const catalog = modelCatalog(MODELS);
 
 /**
  * The harness's default config: one agent "main" on fake-model; the test channel "test/main" with DMs and groups open

@@ -6,7 +6,7 @@
 export { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway.js";
 export { CLOCK_START, type ClockedStore, clockedMemoryStore } from "./clocked-store.js";
 export { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./deploy-probe.js";
-export { HARNESS_CONFIG, type Harness, type HarnessOptions, startHarness } from "./gateway-harness.js";
+export { HARNESS_CONFIG, type Harness, type HarnessOptions, modelCatalog, startHarness } from "./gateway-harness.js";
 export { InboundCollector } from "./inbound-collector.js";
 export { longMarkdownReply } from "./long-markdown-reply.js";
 export { countRetriedDeliveries, shutsGateWhileAnswering } from "./outage-script.js";

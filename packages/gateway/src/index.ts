@@ -1,17 +1,15 @@
 export * from "@chorus/channel";
 export * from "@chorus/store";
-export * from "./budgets/index.js";
 export * from "./config/index.js";
 export { type ReminderConfig, reminderConfigSchema, remindersFromConfig } from "./config/reminder-config.js";
 export * from "./events/index.js";
 export * from "./extension/index.js";
-export * from "./goals/index.js";
+export * from "./model-calls/index.js";
 export * from "./ownership/index.js";
 export { planModeExtension } from "./plan-mode/plan-mode-extension.js";
 export * from "./policy/index.js";
 export * from "./routing/index.js";
 export * from "./runtime-index.js";
-export * from "./schedules/index.js";
 export * from "./session-key/index.js";
 export { skillsExtension } from "./skills/skills-extension.js";
 export * from "./store-health/index.js";

@@ -76,11 +76,18 @@ export {
   type GuestInGroup,
   renderCommandPermissionTable,
 } from "./permissions/command-permission-table.js";
-export { assistantText } from "./reply-manager/assistant-text.js";
+export {
+  mayAnswerRun,
+  mayChangeSession,
+  type SessionActor,
+  type StopBy,
+} from "./permissions/session-change-permission.js";
+export { assistantText, hasToolCalls } from "./reply-manager/assistant-text.js";
 export type { CommitSideWrites } from "./reply-manager/commit-side-writes.js";
 export { endNotice, type RunStopCause, retryNotice } from "./reply-manager/failure-notice.js";
 export { ReplyManager, type ReplyManagerOptions, type ReplyMode } from "./reply-manager/reply-manager.js";
 export { runStatusOf, TurnCommitter, type TurnCommitterOptions } from "./reply-manager/turn-committer.js";
+export { sessionChatOf } from "./routing/session-chat-of.js";
 export { type GatewayChildRunnerOptions, gatewayChildRunner } from "./subagent-sessions/gateway-child-runner.js";
 export { subagentResultMessage } from "./subagent-sessions/subagent-result-message.js";
 export { type SessionKeyMode, sessionKeyAttribute } from "./telemetry/session-key-hash.js";
@@ -91,4 +98,5 @@ export {
   type TitleModel,
   titleFromText,
 } from "./titles/session-title.js";
+export type { SessionTurnEnd, SessionTurnHooks } from "./turn-hooks/session-turn-hooks.js";
 export { userInputText } from "./turn-hooks/user-input-text.js";

@@ -146,35 +146,3 @@ describe("a gateway whose store shares sessions with other instances", () => {
     h = await startHarness({});
   });
 });
-
-describe("schedules in a cluster", () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
-
-  it("runs a due schedule only at the owner of its session, and once", async () => {
-    const { store, ownership } = clusterStore();
-    const clock = { at: Date.parse("2026-11-25T08:00:00Z"), now: () => clock.at };
-    h = await startHarness({
-      store,
-      script: ["scheduled answer"],
-      gateway: { now: clock.now, scheduleTickMs: 24 * 3_600_000 },
-    });
-    const key = "main:main:test:dm:admin";
-    ownership.owned.add(key);
-    await h.send({ text: "/schedule in 5m stand-up", sender: { id: "admin", name: "Admin" } });
-    expect(await store.listSchedules()).toHaveLength(1);
-    clock.at += 6 * 60_000;
-    // Another instance owns the session now: this one leaves the schedule to it.
-    ownership.owned.delete(key);
-    expect(await h.gateway.runDueSchedules()).toBe(0);
-    ownership.owned.add(key);
-    expect(await h.gateway.runDueSchedules()).toBe(1);
-    await h.gateway.idle();
-    expect(await h.gateway.runDueSchedules()).toBe(0);
-    expect(h.streamFn.calls).toHaveLength(1);
-    expect(h.channel.transcript("dm-admin").at(-1)).toBe("scheduled answer");
-  });
-});

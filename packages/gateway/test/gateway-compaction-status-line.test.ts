@@ -78,7 +78,12 @@ describe("compaction progress in the chat (seed 002)", () => {
   it("says so when the compaction fails", async () => {
     vi.useFakeTimers();
     h = await startHarness({
-      script: script({ fault: "error", error: { kind: "invalid_request", message: "summariser down" } }),
+      // The summariser fails after a while (as a real one does), once the status line reached the chat.
+      script: script({
+        fault: "error",
+        error: { kind: "invalid_request", message: "summariser down" },
+        partial: { text: "the", endDelayMs: 2_000 },
+      }),
       gateway: SMALL_WINDOW,
     });
     await sendLong(h, 3);

@@ -1,4 +1,5 @@
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
+import { autonomyExtension } from "@chorus/extension-autonomy";
 import { Gateway, routeInbound, TestChannel } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
@@ -50,6 +51,7 @@ async function instance(name: string): Promise<Instance> {
     models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
     replyMode: "block",
     outbox: { pollMs: 200 },
+    extensions: [autonomyExtension()],
   });
   await gateway.start();
   return { store, gateway, channel, calls: () => streamFn.calls.length };

@@ -1,6 +1,7 @@
 import type { StreamContext } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
-import { Gateway, SUPERVISOR_SYSTEM_PROMPT, TestChannel } from "@chorus/gateway";
+import { autonomyExtension, SUPERVISOR_SYSTEM_PROMPT } from "@chorus/extension-autonomy";
+import { Gateway, TestChannel } from "@chorus/gateway";
 import { expect, it, vi } from "vitest";
 import {
   type ClusterMember,
@@ -53,6 +54,7 @@ async function instance(name: string, throughGate: boolean): Promise<Instance> {
     selfIds: { "test/main": "bot" },
     replyMode: "block",
     outbox: { pollMs: 200 },
+    extensions: [autonomyExtension()],
   });
   await gateway.start();
   return { name, store, gateway, channel, model: streamFn, stop: stopOnce(gateway, store) };

@@ -1,5 +1,6 @@
 import { DEFAULT_SUMMARY_PROMPT } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
+import { autonomyExtension } from "@chorus/extension-autonomy";
 import { Gateway, planModeExtension, TestChannel } from "@chorus/gateway";
 import { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway-testing";
 import { describe, expect, it, vi } from "vitest";
@@ -71,7 +72,7 @@ async function instance(name: string, schema: string, throughGate = false): Prom
     agents: {
       main: { tools: [probe.tool], policies: [deployNeedsApproval(60_000)] },
     },
-    extensions: [planModeExtension({ agents: ["main"] })],
+    extensions: [autonomyExtension(), planModeExtension({ agents: ["main"] })],
   });
   await gateway.start();
   return {

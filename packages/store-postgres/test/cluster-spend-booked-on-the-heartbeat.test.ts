@@ -1,4 +1,5 @@
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
+import { autonomyExtension } from "@chorus/extension-autonomy";
 import { Gateway, TestChannel } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
@@ -36,6 +37,7 @@ async function instance(schema: string, leaseMs: number) {
     streamFn: scriptedStreamFn(() => ({ text: "ok", usage: { input: 1, output: 40, totalTokens: 41 } })),
     models: { find: (id) => (id === model.id ? model : undefined), list: () => [model] },
     replyMode: "block",
+    extensions: [autonomyExtension()],
   });
   await gateway.start();
   return { store, gateway, channel };

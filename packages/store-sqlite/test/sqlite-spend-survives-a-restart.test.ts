@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { autonomyExtension } from "@chorus/extension-autonomy";
 import { TestChannel } from "@chorus/gateway";
 import { type ChannelGateway, startChannelGateway } from "@chorus/gateway-testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -28,7 +29,7 @@ async function start(channel: TestChannel): Promise<{ running: ChannelGateway; s
     channels: [channel],
     config,
     script: () => ({ text: "noted", usage: { input: 20, output: 5, totalTokens: 25 } }),
-    gateway: { store },
+    gateway: { store, extensions: [autonomyExtension()] },
   });
   return { running, store };
 }

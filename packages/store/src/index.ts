@@ -30,5 +30,6 @@ export {
   SessionStoreError,
   type SessionStoreErrorCode,
 } from "./session-store-error.js";
+export { addSpend, NO_SPEND, type Spend, subtractSpend, utcDay, utcDayStart, utcMonthStart } from "./spend-window.js";
 export type * from "./store-types.js";
 export type { TrustTier } from "./trust-tier.js";

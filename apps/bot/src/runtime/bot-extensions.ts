@@ -1,12 +1,14 @@
+import { autonomyExtension } from "@chorus/extension-autonomy";
 import { type GatewayMemoryOptions, memoryExtension } from "@chorus/extension-memory";
 import { type GatewayExtension, planModeExtension, skillsExtension } from "@chorus/gateway";
 import type { Skill } from "@chorus/tools";
 import type { BotConfig } from "../config/bot-config-schema.js";
 
 /**
- * The gateway extensions the bot composes from its configuration: long-term memory (first: its recall follows the
- * goal in the system prompt; without `memory:` only `/memory` saying it is off), each agent's skills, and plan mode for
- * the agents with `planMode: true`. Contract: the same list for every start of one configuration; order is hook order.
+ * The gateway extensions the bot composes from its configuration: goals, schedules and budgets (first: every model call
+ * of every other extension is reserved in the budgets, and `{current_goal}` is filled before any addition), long-term
+ * memory (its recall follows the goal in the system prompt; without `memory:` only `/memory` saying it is off), each
+ * agent's skills, and plan mode for the agents with `planMode: true`. Contract: the same list for every start of one configuration; order is hook order.
  */
 export function botExtensions(
   config: BotConfig,
@@ -14,5 +16,10 @@ export function botExtensions(
   memory: GatewayMemoryOptions | undefined,
 ): GatewayExtension[] {
   const planning = config.agents.filter((agent) => agent.planMode === true).map((agent) => agent.id);
-  return [memoryExtension(memory), skillsExtension(skillsByAgent), planModeExtension({ agents: planning })];
+  return [
+    autonomyExtension(),
+    memoryExtension(memory),
+    skillsExtension(skillsByAgent),
+    planModeExtension({ agents: planning }),
+  ];
 }

@@ -1,32 +1,23 @@
 import { renderFleet } from "../fleet/render-fleet.js";
 import { formatAge } from "../formatting/format-age-and-cost.js";
-import { autonomousGoalButtons } from "../goals/goal-fleet.js";
-import { renderSchedules } from "../schedules/schedule-fleet.js";
 import type { CommandDefinition } from "./command-types.js";
 import { extensionContextOf, renderAgentsSections } from "./extension-commands.js";
 
-/** /agents [info <agentId> | sessions <agentId> | kill <runId>]: the fleet, for admins. */
+/** /agents [info <agentId> | sessions <agentId> | kill <runId> | <section> …]: the fleet, for admins. */
 export const agentsCommand: CommandDefinition = {
   name: "agents",
-  usage: "/agents [info <agentId> | sessions <agentId> | kill <runId> | goal stop|pause|resume <sessionKey>]",
+  usage: "/agents [info <agentId> | sessions <agentId> | kill <runId>]",
   description: "the fleet: agents, sessions and running runs (admins)",
   adminOnly: true,
   ephemeral: true,
   async run(context) {
-    const { host, args, message } = context;
+    const { host, args } = context;
     const [action, id] = args;
-    if (action === "goal") {
-      const [, verb, sessionKey] = args;
-      if ((verb === "stop" || verb === "pause" || verb === "resume") && sessionKey !== undefined) {
-        return host.controlGoal(sessionKey, verb, message.sender.id);
-      }
-      return "Usage: /agents goal stop|pause|resume <sessionKey> (the keys are listed under Autonomous goals).";
-    }
     if (action === undefined) {
       const fleet = await host.fleet();
+      // The extensions' sections under the fleet (e.g. autonomous goals and schedules), each after a blank line.
       const sections = await renderAgentsSections(host.agentsSections ?? [], host.now());
-      const text = [renderFleet(fleet), "", ...renderSchedules(await host.schedules()), ...sections.lines].join("\n");
-      return { text, buttons: [...autonomousGoalButtons(fleet.goals ?? []), ...sections.buttons] };
+      return { text: [renderFleet(fleet), ...sections.lines].join("\n"), buttons: sections.buttons };
     }
     const section = host.agentsSections?.find((candidate) => candidate.name === action);
     if (section?.act !== undefined) return section.act(args.slice(1), extensionContextOf(context));

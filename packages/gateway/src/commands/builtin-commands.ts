@@ -3,13 +3,10 @@ import { mayChangeSession, refusedChangeText, sessionChangeOf } from "../permiss
 import { agentsCommand } from "./agents-command.js";
 import { approveCommand, denyCommand } from "./approval-commands.js";
 import type { CommandContext, CommandDefinition } from "./command-types.js";
-import { clearCommand, doneCommand, goalCommand } from "./goal-commands.js";
 import { modelCommand } from "./model-command.js";
 import { pairCommand } from "./pair-command.js";
-import { scheduleCommand } from "./schedule-command.js";
 import { compactCommand, newCommand, queueCommand, resetCommand, stopCommand } from "./session-commands.js";
 import { statusCommand } from "./status-command.js";
-import { usageCommand } from "./usage-command.js";
 
 /** /help: what the sender can use (admin commands only for admins). */
 export const helpCommand: CommandDefinition = {
@@ -35,15 +32,10 @@ export const BUILTIN_COMMANDS: readonly CommandDefinition[] = [
   compactCommand,
   queueCommand,
   modelCommand,
-  goalCommand,
-  doneCommand,
-  clearCommand,
   approveCommand,
   denyCommand,
   pairCommand,
   agentsCommand,
-  usageCommand,
-  scheduleCommand,
 ];
 
 /** Where a command is typed, for `mayChangeSession`. */

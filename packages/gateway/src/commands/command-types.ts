@@ -1,17 +1,11 @@
 import type { InboundMessage, OutboundButton } from "@chorus/channel";
 import type { ClusterInstance, PairingScope, QueueMode, SessionRecord, TrustTier } from "@chorus/store";
 import type { ApprovalAnswerBy, ApprovalAnswerOutcome } from "../approvals/approval-desk.js";
-import type { UsageView } from "../budgets/usage-view.js";
-import type { GoalConfig } from "../config/goal-config.js";
 import type { SessionChange } from "../config/session-change-schema.js";
 import type { AgentCommand, AgentsSection, ExtensionCommandContext, ExtensionReply } from "../extension/index.js";
 import type { FleetView } from "../fleet/fleet-view.js";
-import type { GoalRequest } from "../goals/goal-command-args.js";
-import type { GoalCaller } from "../goals/goal-keeper.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
-import type { NewScheduleRequest } from "../schedules/schedule-command-args.js";
-import type { ScheduleCaller, ScheduleEntry } from "../schedules/scheduler.js";
 
 /** A session's state for /status. */
 export interface SessionStatus {
@@ -80,25 +74,8 @@ export interface CommandHost {
    * Contract: never rejects; the outcome says why nothing happened.
    */
   answerApproval(code: string, approve: boolean, by: ApprovalAnswerBy): Promise<ApprovalAnswerOutcome>;
-  /** An agent's goal settings. Contract: the defaults for an unknown agent. */
-  goalConfig(agentId: string): GoalConfig;
-  /** Runs a parsed /goal, /done or /clear. Contract: resolves with the chat's answer; a refusal stores nothing. */
-  goal(request: GoalRequest, caller: GoalCaller): Promise<string>;
-  /**
-   * An admin stops, pauses or resumes the autonomous goal of any session (from /agents); its chat is told.
-   * Contract: resolves with the admin's answer; an unknown session changes nothing.
-   */
-  controlGoal(sessionKey: string, action: "stop" | "pause" | "resume", adminId: string): Promise<string>;
-  /** Spend per agent, user and goal, today and this month (UTC). */
-  usage(): Promise<UsageView>;
   /** The gateway's clock (epoch ms). */
   now(): number;
-  /** Stores a parsed /schedule. Contract: resolves with the chat's answer; a refusal stores nothing. */
-  createSchedule(request: NewScheduleRequest, caller: ScheduleCaller): Promise<string>;
-  /** Every schedule, oldest first. */
-  schedules(): Promise<readonly ScheduleEntry[]>;
-  /** Stops a schedule. Contract: resolves with the chat's answer. */
-  stopSchedule(id: string): Promise<string>;
   /**
    * Runs an extension's `atOwner` command where the session's turns run (in a cluster, its owner). Contract: resolves
    * with the command's answer, or a sentence saying it was not (or may not have been) carried out. Without it the

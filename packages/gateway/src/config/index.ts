@@ -1,4 +1,5 @@
 export { type BindingTier, bindingTier, describeMatch } from "./binding-specificity.js";
+export { type BudgetConfig, budgetConfigSchema } from "./budget-config.js";
 export { type ConfigIssue, formatConfigPath, GatewayConfigError } from "./gateway-config-error.js";
 export {
   type AgentConfig,
@@ -27,5 +28,12 @@ export {
   type ToolPolicyConfig,
   toolPolicySchema,
 } from "./gateway-config-schema.js";
+export {
+  DEFAULT_COMPLETION_PHRASES,
+  GOAL_DEFAULTS,
+  type GoalConfig,
+  type GoalConfigInput,
+  goalConfigSchema,
+} from "./goal-config.js";
 export { loadGatewayConfig, type ParseGatewayConfigResult, parseGatewayConfig } from "./load-gateway-config.js";
 export { CHANNEL_POLICY_DEFAULTS, type ChannelPolicy, resolveChannelPolicy } from "./resolve-channel-policy.js";

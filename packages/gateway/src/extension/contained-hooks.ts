@@ -81,17 +81,21 @@ export function runSessionEnding(
 }
 
 /**
- * Starts the extensions in order. Contract: rejects with the first failure, after stopping the ones already started
+ * Starts the extensions in order, each with its own context (`contextFor`: its `atOwner` calls are its own). Contract: rejects with the first failure, after stopping the ones already started
  * (in reverse order).
  */
-export async function startExtensions(registered: RegisteredExtensions, context: ExtensionStartContext): Promise<void> {
+export async function startExtensions(
+  registered: RegisteredExtensions,
+  contextFor: (extension: GatewayExtension) => ExtensionStartContext,
+  logger: Logger,
+): Promise<void> {
   const started: RegisteredExtensions["extensions"][number][] = [];
   for (const extension of registered.extensions) {
     try {
-      await extension.start?.(context);
+      await extension.start?.(contextFor(extension));
       started.push(extension);
     } catch (error) {
-      await stopExtensions({ ...registered, extensions: started }, context.logger);
+      await stopExtensions({ ...registered, extensions: started }, logger);
       throw error;
     }
   }

@@ -1,7 +1,10 @@
-import type { InboundMessage, OutboundButton } from "@chorus/channel";
-import type { AgentMessage, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
-import type { SessionStore, TrustTier } from "@chorus/store";
+import type { InboundMessage, OutboundButton, SessionChat } from "@chorus/channel";
+import type { AgentMessage, AgentRunResult, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type { SessionRecord, SessionStore, TrustTier } from "@chorus/store";
+import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { SessionChange } from "../config/session-change-schema.js";
+import type { LaneItem } from "../lanes/lane-item.js";
+import type { SessionActor } from "../permissions/session-change-permission.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 
 /** Everything an extension's command sees: who typed it, where, and its words. */
@@ -92,6 +95,38 @@ export interface TurnCommitted {
   readonly outcome: "completed" | "aborted" | "failed" | "not-started";
   /** How many queued messages the turn took (0 for a turn that took none, e.g. a dropped item). */
   readonly answered: number;
+  /** The queued messages the turn took (a schedule's or a goal's prompt among them). */
+  readonly items: readonly LaneItem[];
+  /** How the run ended (its messages, error, reason); undefined when it could not start. */
+  readonly result: AgentRunResult | undefined;
+  /** Where the session's replies go. */
+  readonly chat: SessionChat;
+}
+
+/** A turn that started on queued messages (its run is registered; its first model call has not been made). */
+export interface TurnStarted {
+  readonly sessionKey: string;
+  readonly agentId: string;
+  readonly items: readonly LaneItem[];
+}
+
+/** What an extension may do to sessions' lanes and turns (at the instance where the session's turns run). */
+export interface ExtensionSessions {
+  /** Queues a message already stored in the session's transcript (at `seq`) in its lane; a turn answers it. */
+  accept(session: SessionRecord, item: LaneItem & { readonly seq: number }): void;
+  /** Stops the session's running turn, if any. */
+  stopTurn(sessionKey: string, reason: string): void;
+  /** Takes the waiting messages `which` picks out of the session's lane; resolves with how many. */
+  withdraw(sessionKey: string, which: (item: LaneItem) => boolean): number;
+  /** Starts the session afresh (as `/new` does, for nobody in particular: no extension may refuse it). */
+  startFresh(sessionKey: string): Promise<void>;
+}
+
+/** A call an extension makes at a session's owner (`ExtensionStartContext.atOwner`), answered by its `answerAtOwner`. */
+export interface OwnerCall {
+  readonly name: string;
+  /** JSON-serialisable: it crosses instances in a cluster. */
+  readonly payload: unknown;
 }
 
 /** A session's chat, as an extension may use it. */
@@ -115,6 +150,20 @@ export interface OwnershipChange {
 export interface ExtensionStartContext {
   /** Sessions' chats, to post in (a notice, a question with buttons). */
   readonly chats: SessionChats;
+  /** The gateway's validated configuration (agents with their settings, bindings, channels). */
+  readonly config: GatewayConfig;
+  /** Sessions' lanes and turns. */
+  readonly sessions: ExtensionSessions;
+  /** Whether a channel account runs in this gateway. */
+  channelRunning(channel: string, accountId: string): boolean;
+  /** The model a session's turns use now: its `/model` choice (when its agent still allows it), else its agent's. */
+  sessionModel(session: SessionRecord): Model;
+  /**
+   * Runs `call` where the session's turns run: here (no cluster, or this instance owns it), else at its owner (the
+   * same extension's `answerAtOwner` there). Resolves with its answer, or `{ told }` with a sentence when no owner
+   * answered in time (nothing was done) or the owner fell silent while at it.
+   */
+  atOwner(sessionKey: string, call: OwnerCall): Promise<{ readonly answer: unknown } | { readonly told: string }>;
   /** The gateway's session store (sessions, their settings and transcripts). */
   readonly store: SessionStore;
   /**
@@ -190,10 +239,27 @@ export interface GatewayExtension {
   commitWrites?(sessionKey: string, messages: readonly AgentMessage[]): CommitSideWrites | undefined;
   /** Wraps every model call the gateway makes (turns, sub-agents, side calls), inside the budget reservation. */
   wrapStreamFn?(next: StreamFn): StreamFn;
+  /**
+   * Rewrites the agent's own system prompt for a session's next turn (e.g. `{current_goal}`), before `beforeTurn`'s
+   * additions; undefined keeps it.
+   */
+  systemPrompt?(
+    session: { readonly sessionKey: string; readonly agentId: string },
+    prompt: string | undefined,
+  ): Promise<string | undefined> | string | undefined;
+  /** A turn started (its run is registered), before its first model call. Synchronous: it must not throw. */
+  turnStarted?(turn: TurnStarted): void;
   /** Before a turn's first model call. */
   beforeTurn?(turn: TurnAboutToStart): Promise<BeforeTurnResult | undefined> | BeforeTurnResult | undefined;
   /** After a turn ended and was stored. */
   afterTurn?(turn: TurnCommitted): void | Promise<void>;
+  /**
+   * Whether `actor` may end or stop what runs in the session on its own (e.g. an autonomous goal someone else
+   * started): a refusal sentence, or undefined. `/new` is then refused with it; `/stop` stops only the actor's own.
+   */
+  endRefusal?(sessionKey: string, actor: SessionActor): Promise<string | undefined>;
+  /** `/stop` in the session (its run and queue are stopped): resolves with whether the extension stopped something. */
+  sessionStopped?(sessionKey: string): Promise<boolean>;
   /**
    * The session starts afresh (`/new`, a schedule's fresh start): awaited before its transcript is cleared, so the
    * hook may still read it.
@@ -209,10 +275,21 @@ export interface GatewayExtension {
   /** With the gateway's start, before its channels take messages. A throw fails the start. */
   start?(context: ExtensionStartContext): Promise<void> | void;
   /**
+   * After the gateway started: its channels take messages and restart recovery is done (e.g. resume work the last
+   * run left). A throw is logged.
+   */
+  started?(): Promise<void> | void;
+  /** Restart recovery leaves this session to the extension (it resumes it itself, with its own notice). */
+  resumesItself?(session: SessionRecord): boolean;
+  /** Answers an `atOwner` call of this extension (at the session's owner). */
+  answerAtOwner?(call: OwnerCall): Promise<unknown>;
+  /**
    * The gateway begins to stop (it takes no more messages): end or abort background work now, so that the running
    * turns' wait (`idle()`) is not held up by it. Before the turns are waited for; `stop` comes later.
    */
   stopping?(): void | Promise<void>;
+  /** While stopping: the running turns are over (finished or stopped) and the lanes cleared. */
+  turnsOver?(): void;
   /** With the gateway's stop, after its channels stopped, in reverse order. A throw is logged. */
   stop?(): Promise<void> | void;
 }

@@ -18,12 +18,23 @@ export type {
   ExtensionCommand,
   ExtensionCommandContext,
   ExtensionReply,
+  ExtensionSessions,
   ExtensionStartContext,
   GatewayExtension,
+  OwnerCall,
   OwnershipChange,
   SessionChats,
   TurnAboutToStart,
   TurnCommitted,
+  TurnStarted,
 } from "./gateway-extension.js";
 export { type RegisteredExtensions, registerExtensions, wrapStreamFn } from "./registered-extensions.js";
+export {
+  endRefusalOf,
+  resumedByAnExtension,
+  rewrittenSystemPrompt,
+  runLifecycle,
+  runSessionStopped,
+  runTurnStarted,
+} from "./session-lifecycle-hooks.js";
 export { commitWritesOf, sessionToolsOf } from "./session-turn-parts.js";

@@ -4,7 +4,7 @@ import type { AgentsSection, ExtensionCommand, GatewayExtension } from "./gatewa
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
 /** `/agents` words that are its own actions, not sections. */
-const AGENTS_ACTIONS = new Set(["info", "sessions", "kill", "goal"]);
+const AGENTS_ACTIONS = new Set(["info", "sessions", "kill"]);
 
 /** What the gateway's extensions add, checked and gathered once at construction. */
 export interface RegisteredExtensions {

@@ -1,7 +1,6 @@
 import type { ClusterInstance, RunRecord, RunStatus, SessionRecord } from "@chorus/store";
 import { describeMatch } from "../config/binding-specificity.js";
 import type { AgentConfig, Binding } from "../config/gateway-config-schema.js";
-import { type AutonomousGoalEntry, autonomousGoalsOf } from "../goals/goal-fleet.js";
 import type { RunPlacement } from "./cluster-placement.js";
 import type { RunTracker } from "./run-tracker.js";
 
@@ -38,8 +37,6 @@ export interface FleetView {
   readonly agents: readonly FleetAgent[];
   /** Root runs (and orphans whose parent is no longer running), each with its sub-agent tree. */
   readonly runs: readonly FleetRunNode[];
-  /** Autonomous goals stored with the sessions (active, paused, completed, orphaned). */
-  readonly goals?: readonly AutonomousGoalEntry[];
   /** The instances of a cluster (undefined outside one). */
   readonly instances?: readonly ClusterInstance[];
   /** What every agent spent today (UTC), from the spend ledger: finished runs too, sub-agents and side calls included. */
@@ -128,7 +125,6 @@ export function buildFleetView(input: FleetInput): FleetView {
   return {
     agents,
     runs: input.cluster === undefined ? roots : roots.map((root) => placedTree(root, undefined)),
-    goals: autonomousGoalsOf(input.sessions),
     ...(input.cluster === undefined ? {} : { instances: input.cluster.instances }),
     totals: {
       sessions: input.sessions.length,

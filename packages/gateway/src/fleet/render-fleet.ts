@@ -1,6 +1,5 @@
 import type { ClusterInstance } from "@chorus/store";
 import { formatAge, formatCost } from "../formatting/format-age-and-cost.js";
-import { renderAutonomousGoals } from "../goals/goal-fleet.js";
 import type { FleetRunNode, FleetView } from "./fleet-view.js";
 
 /** Runs listed at most; the rest are counted. Keeps /agents readable and within a few messages. */
@@ -42,7 +41,6 @@ export function renderFleet(view: FleetView): string {
   };
   for (const root of view.runs) visit(root, 0);
   if (hidden > 0) lines.push(`… and ${hidden} more`);
-  if (view.goals !== undefined) lines.push("", ...renderAutonomousGoals(view.goals));
   return lines.join("\n");
 }
 

@@ -5,6 +5,7 @@ import { ClusterRequests } from "../ownership/cluster-requests.js";
 import { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import type { ClusterRequest } from "./cluster-request.js";
 import { compactHere } from "./compact-here.js";
+import { answerExtensionCall } from "./extension-owner-calls.js";
 import { killRunHere } from "./fleet-control.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
@@ -63,10 +64,8 @@ async function act(ctx: GatewayContext, request: ClusterRequest): Promise<unknow
       return await compactHere(ctx, request.sessionKey);
     case "extension":
       return await runExtensionCommandHere(ctx.extensions.commands, request.name, request.context);
-    case "goal":
-      return await ctx.goals.command(request.request, request.caller);
-    case "goal-control":
-      return await ctx.goals.control(request.action, request.caller);
+    case "extension-call":
+      return await answerExtensionCall(ctx, request.extension, request.call);
     default:
       // A request of another version (e.g. `plan`, which an extension's command replaced): answered with a sentence.
       return `The instance running this chat runs another version of Chorus and cannot carry out "${(request as { op: string }).op}"; try again once every instance runs the same version.`;

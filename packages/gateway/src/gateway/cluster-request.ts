@@ -1,8 +1,6 @@
 import type { QueueMode } from "@chorus/store";
 import type { ApprovalAnswerBy } from "../approvals/approval-desk.js";
-import type { ExtensionCommandContext } from "../extension/index.js";
-import type { GoalRequest } from "../goals/goal-command-args.js";
-import type { GoalCaller } from "../goals/goal-keeper.js";
+import type { ExtensionCommandContext, OwnerCall } from "../extension/index.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 
 /** What one instance asks the others; the one holding the run or owning the session answers. */
@@ -22,14 +20,7 @@ export type ClusterRequest =
       readonly name: string;
       readonly context: ExtensionCommandContext;
     }
-  /** `/goal …`, `/done`, `/clear` (the caller's session is the request's). */
-  | { readonly op: "goal"; readonly sessionKey: string; readonly request: GoalRequest; readonly caller: GoalCaller }
-  /** Stop, pause or resume a session's autonomous goal (`/goal stop <id>`, an admin's button under /agents). */
-  | {
-      readonly op: "goal-control";
-      readonly sessionKey: string;
-      readonly action: "stop" | "pause" | "resume";
-      readonly caller: GoalCaller;
-    }
+  /** An extension's call at the session's owner (`ExtensionStartContext.atOwner`, e.g. an autonomous goal's control). */
+  | { readonly op: "extension-call"; readonly sessionKey: string; readonly extension: string; readonly call: OwnerCall }
   /** An answer to a tool call waiting for approval: for the instance whose run asked (it holds the code). */
   | { readonly op: "approval"; readonly code: string; readonly approve: boolean; readonly by: ApprovalAnswerBy };

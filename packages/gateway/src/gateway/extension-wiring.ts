@@ -1,8 +1,10 @@
 import {
   commitWritesOf,
   type RegisteredExtensions,
+  rewrittenSystemPrompt,
   runAfterTurn,
   runBeforeTurn,
+  runTurnStarted,
   sessionToolsOf,
   type TurnCommitted,
 } from "../extension/index.js";
@@ -23,21 +25,24 @@ export function withExtensionHooks(
   logger: GatewayLogger,
   track: (work: Promise<unknown>) => void,
 ): SessionTurnHooks {
-  const has = (part: "beforeTurn" | "afterTurn" | "sessionTools" | "commitWrites") =>
-    registered.extensions.some((extension) => extension[part] !== undefined);
+  type Part = "beforeTurn" | "afterTurn" | "sessionTools" | "commitWrites" | "systemPrompt" | "turnStarted";
+  const has = (part: Part) => registered.extensions.some((extension) => extension[part] !== undefined);
   const [before, after, tools, writes] = [
     has("beforeTurn"),
     has("afterTurn"),
     has("sessionTools"),
     has("commitWrites"),
   ];
-  if (!before && !after && !tools && !writes) return hooks;
+  const [rewrites, starts] = [has("systemPrompt"), has("turnStarted")];
+  if (!before && !after && !tools && !writes && !rewrites && !starts) return hooks;
   // Sessions whose system prompt carries an extension's addition now: the next turn without one drops it.
   const added = new Set<string>();
   return {
     ...hooks,
     systemPromptFor: async (session, base, items) => {
-      const prompt = await hooks.systemPromptFor(session, base, items);
+      const own = await hooks.systemPromptFor(session, base, items);
+      const target = { sessionKey: session.key, agentId: session.agentId };
+      const prompt = rewrites ? ((await rewrittenSystemPrompt(registered, target, own ?? base, logger)) ?? own) : own;
       if (!before) return prompt;
       const replyTo = items.at(-1)?.replyToMessageId;
       const additions = await runBeforeTurn(
@@ -69,6 +74,10 @@ export function withExtensionHooks(
     ...(writes
       ? { sideWritesFor: (sessionKey, messages) => commitWritesOf(registered, sessionKey, messages, logger) }
       : {}),
+    turnStarted: (start) => {
+      hooks.turnStarted(start);
+      if (starts) runTurnStarted(registered, start, logger);
+    },
     turnEnded: (end) => {
       hooks.turnEnded(end);
       if (after) track(runAfterTurn(registered, committedOf(end), logger));
@@ -86,5 +95,13 @@ function committedOf(end: SessionTurnEnd): TurnCommitted {
         : reason === "error"
           ? "failed"
           : "completed";
-  return { sessionKey: end.sessionKey, agentId: end.agentId, outcome, answered: end.items.length };
+  return {
+    sessionKey: end.sessionKey,
+    agentId: end.agentId,
+    outcome,
+    answered: end.items.length,
+    items: end.items,
+    result: end.result,
+    chat: end.chat,
+  };
 }

@@ -1,40 +1,23 @@
-import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { RegisteredExtensions } from "../extension/index.js";
-import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import type { Scheduler } from "../schedules/scheduler.js";
 import type { SessionTurnHooks } from "../turn-hooks/session-turn-hooks.js";
 import { withExtensionHooks } from "./extension-wiring.js";
 
-/** The features the gateway builds itself that act around each turn. */
-export interface TurnFeatures {
-  readonly goals: GoalKeeper;
-  readonly budgets: GatewayBudgets;
-  readonly schedules: Scheduler;
-}
+/** Nothing around a turn: the agent's own prompt and tools, no writes of its own. */
+const NO_HOOKS: SessionTurnHooks = {
+  systemPromptFor: async () => undefined,
+  turnStarted: () => {},
+  turnEnded: () => {},
+};
 
 /**
- * The session runtimes' turn hooks, in the order they act: the goal's `{current_goal}` in the system prompt, then the
- * extensions' additions (long-term memory's recall among them); at a turn's start the budgets learn who started it and
- * the goals that it runs; at its end the schedules and goals, then the extensions hear it.
- * Contract: `features` are read at call time (the gateway builds some of them after its runtimes' deps).
+ * The session runtimes' turn hooks: the extensions' (in the order they were given: system prompt rewrites, then
+ * additions; who started a turn; its end). Unchanged without extensions that hook turns.
  */
 export function featureTurnHooks(
-  features: () => TurnFeatures,
   logger: GatewayLogger,
   track: (work: Promise<unknown>) => void,
   extensions: RegisteredExtensions,
 ): SessionTurnHooks {
-  const own: SessionTurnHooks = {
-    systemPromptFor: (session, base) => features().goals.systemPromptFor(session, base),
-    turnStarted: (start) => {
-      features().budgets.turnStarted(start.sessionKey, start.items);
-      features().goals.turnStarted(start);
-    },
-    turnEnded: (end) => {
-      features().schedules.turnEnded(end);
-      features().goals.turnEnded(end);
-    },
-  };
-  return withExtensionHooks(own, extensions, logger, track);
+  return withExtensionHooks(NO_HOOKS, extensions, logger, track);
 }

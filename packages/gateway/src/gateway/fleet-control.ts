@@ -1,11 +1,8 @@
 import { emptyUsage } from "@chorus/core";
-import type { ClusterInstance, RunRecord, SessionRecord } from "@chorus/store";
-import { utcDay } from "../budgets/spend-window.js";
+import { type ClusterInstance, type RunRecord, type SessionRecord, utcDay } from "@chorus/store";
 import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import type { LiveRun } from "../fleet/run-tracker.js";
-import type { AutonomousGoalEntry } from "../goals/goal-fleet.js";
-import { goalOf } from "../goals/goal-record.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { GatewayContext } from "./gateway-context.js";
@@ -33,13 +30,7 @@ export async function fleetOf(ctx: GatewayContext): Promise<FleetView> {
     ...(instances === undefined ? {} : { cluster: { instances, placement: placeRuns(instances, ctx.runs) } }),
     now: ctx.now(),
   });
-  const today = await spentToday(ctx);
-  if (view.goals === undefined) return { ...view, today };
-  return {
-    ...view,
-    today,
-    goals: await Promise.all(view.goals.map((entry) => withGoalSpend(ctx, sessions, entry))),
-  };
+  return { ...view, today: await spentToday(ctx) };
 }
 
 /** Every agent's spend today (UTC) as the ledger holds it (in a cluster, every instance's). */
@@ -104,28 +95,6 @@ function withReportedRuns(known: readonly RunRecord[], instances: readonly Clust
     }
   }
   return [...known, ...reported];
-}
-
-/** An autonomous goal's spend (the spend ledger's total for it, its supervisor's checks included) against its budget. */
-async function withGoalSpend(
-  ctx: GatewayContext,
-  sessions: readonly SessionRecord[],
-  entry: AutonomousGoalEntry,
-): Promise<AutonomousGoalEntry> {
-  const session = sessions.find((s) => s.key === entry.sessionKey);
-  const goal = session === undefined ? undefined : goalOf(session.settings);
-  if (goal === undefined) return entry;
-  const [row] = await ctx.store.listSpend({ kind: "goal", subject: goal.id, fromPeriod: "total", toPeriod: "total" });
-  const spent = { tokens: row?.tokens ?? 0, cost: row?.cost ?? 0 };
-  const budgets = ctx.agents.get(entry.agentId)?.config.budgets;
-  return {
-    ...entry,
-    spend: {
-      ...spent,
-      ...(budgets?.goalTokens === undefined ? {} : { budgetTokens: budgets.goalTokens }),
-      ...(budgets?.goalCostUsd === undefined ? {} : { budgetCost: budgets.goalCostUsd }),
-    },
-  };
 }
 
 /**

@@ -1,18 +1,14 @@
-import { usageViewOf } from "../budgets/usage-view.js";
 import type { CommandHost, ModelSwitch, SessionStatus, StopOutcome } from "../commands/command-types.js";
 import { runExtensionCommandHere } from "../commands/extension-commands.js";
-import { GOAL_DEFAULTS } from "../config/goal-config.js";
 import type { ExtensionReply } from "../extension/index.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
-import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { answerApprovalAnywhere } from "./approval-anywhere.js";
 import { askOwner } from "./cluster-request-answers.js";
 import { commandAtOwner } from "./command-at-owner.js";
 import { compactHere } from "./compact-here.js";
 import type { GatewayContext } from "./gateway-context.js";
-import { controlGoalAtOwner, controlGoalById, GOAL_CONTROL_PAST } from "./goal-control-by-id.js";
 import { newSessionHere, setQueueModeHere, stopSessionHere, switchModelHere } from "./session-actions-here.js";
 import { modelOf, statusHere } from "./session-status.js";
 
@@ -82,52 +78,9 @@ export function createCommandHost(ctx: GatewayContext, control: FleetControl): C
         () => runExtensionCommandHere(ctx.extensions.commands, name, context),
         told,
       ),
+    now: () => ctx.now(),
     agentCommands: (agentId) => ctx.agents.get(agentId)?.agentCommands ?? [],
     agentsSections: ctx.extensions.agentsSections,
-    goalConfig: (agentId) => ctx.agents.get(agentId)?.config.goals ?? GOAL_DEFAULTS,
-    goal: (request, caller) => {
-      if (request.kind === "control") return controlGoalById(ctx, request, caller);
-      // A refusal (bad arguments) is answered here; anything else may touch the goal's driver, at the owner.
-      if (request.kind === "refused") return ctx.goals.command(request, caller);
-      return commandAtOwner(
-        ctx,
-        { op: "goal", sessionKey: caller.sessionKey, request, caller },
-        () => ctx.goals.command(request, caller),
-        told,
-      );
-    },
-    controlGoal: async (key, action, adminId) => {
-      const session = await store.getSession(key);
-      if (session === undefined || isSubagentKey(key)) return `No session "${key}".`;
-      const caller = {
-        sessionKey: key,
-        agentId: session.agentId,
-        senderId: adminId,
-        isAdmin: true,
-        trust: "owner" as const,
-      };
-      const outcome = await controlGoalAtOwner(ctx, action, caller);
-      if (outcome.changed) {
-        ctx.notices.post(
-          key,
-          sessionChatOf(session),
-          `An administrator ${GOAL_CONTROL_PAST[action]} this chat's autonomous goal.`,
-        );
-      }
-      return outcome.text;
-    },
-    now: () => ctx.now(),
-    createSchedule: (request, caller) => ctx.schedules.create(request, caller),
-    schedules: () => ctx.schedules.entries(),
-    stopSchedule: (id) => ctx.schedules.stop(id),
-    usage: () =>
-      usageViewOf({
-        store,
-        now: ctx.now(),
-        agents: new Map([...ctx.agents].map(([id, prepared]) => [id, prepared.config.budgets])),
-        maxOutputOf: (agentId) => ctx.agents.get(agentId)?.config.maxOutputTokens,
-        reservedOf: (agentId) => ctx.budgets.reservedToday(agentId),
-      }),
   };
   return host;
 }

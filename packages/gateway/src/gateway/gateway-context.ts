@@ -1,18 +1,16 @@
 import type { Channel } from "@chorus/channel";
+import type { StreamFn } from "@chorus/core";
 import type { SessionStore } from "@chorus/store";
 import type { ApprovalDesk } from "../approvals/approval-desk.js";
-import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RegisteredExtensions } from "../extension/index.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
-import type { GoalKeeper } from "../goals/goal-keeper.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
 import type { ClusterRequests } from "../ownership/cluster-requests.js";
 import type { StoredIntakeOrder } from "../ownership/stored-intake-order.js";
 import type { PairingService } from "../policy/pairing/pairing-service.js";
-import type { Scheduler } from "../schedules/scheduler.js";
 import type { ClusterRequest } from "./cluster-request.js";
 import type { GatewayOptions } from "./gateway-options.js";
 import type { PreparedAgent } from "./prepare-agent.js";
@@ -38,18 +36,16 @@ export interface GatewayContext {
   readonly sessions: SessionRegistry;
   /** Notices to chats, through the outbox. */
   readonly notices: ChatNotices;
-  /** Sessions' goals and the autonomous goals' drivers. */
-  readonly goals: GoalKeeper;
-  /** Schedules (`/schedule`). */
-  readonly schedules: Scheduler;
-  /** Budget reservations and per-user spend. */
-  readonly budgets: GatewayBudgets;
   /** Requests to the other instances of a cluster (kills, session commands); undefined outside a cluster. */
   readonly cluster?: ClusterRequests<ClusterRequest>;
   /** In a cluster: holds the intake's messages of a session while its stored, unanswered ones are taken up. */
   readonly intakeOrder?: StoredIntakeOrder;
   /** What the extensions add (commands, /agents sections, hooks). */
   readonly extensions: RegisteredExtensions;
+  /** Every model call's chain (the output cap, the extensions' wrappers, the provider). */
+  readonly streamFn: StreamFn;
+  /** The same chain around another provider's StreamFn (e.g. the title model's). */
+  modelCalls(inner: StreamFn): StreamFn;
   channelFor(channel: string, accountId: string): Channel | undefined;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

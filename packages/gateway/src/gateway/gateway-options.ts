@@ -80,8 +80,6 @@ export interface GatewayOptions {
   collectDebounceMs?: number;
   /** An idle session's Agent is dropped after this long (0: at once). Default 60 000 ms. */
   idleEvictMs?: number;
-  /** How often due schedules are looked for. Default 1000 ms. */
-  scheduleTickMs?: number;
   /** Default "preview" (falls back to block on channels that cannot edit). */
   replyMode?: ReplyMode;
   /**

@@ -1,20 +1,20 @@
 import type { Channel, InboundMessage } from "@chorus/channel";
 import { localIngress } from "@chorus/channel";
+import type { StreamFn } from "@chorus/core";
 import type { OutboxEntry, SessionStore } from "@chorus/store";
 import { SubagentSlots } from "@chorus/tools";
 import { ApprovalDesk } from "../approvals/approval-desk.js";
-import type { GatewayBudgets } from "../budgets/gateway-budgets.js";
 import { BUILTIN_COMMANDS } from "../commands/builtin-commands.js";
-import type { CommandHost } from "../commands/command-types.js";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import { loadGatewayConfig } from "../config/load-gateway-config.js";
 import { ChatNotices } from "../delivery/chat-notices.js";
 import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import {
-  type ExtensionStartContext,
+  type GatewayExtension,
   type RegisteredExtensions,
   registerExtensions,
+  runLifecycle,
   runSessionIdle,
   runStopping,
   startExtensions,
@@ -24,27 +24,23 @@ import {
 import { reportedRuns } from "../fleet/cluster-placement.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { RunTracker } from "../fleet/run-tracker.js";
-import type { GoalKeeper } from "../goals/goal-keeper.js";
 import { StoreHousekeeper } from "../housekeeping/store-housekeeper.js";
 import { FairAdmission } from "../lanes/fair-admission.js";
-import { describeError, type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
+import { type GatewayLogger, SILENT_LOGGER } from "../logging/gateway-logger.js";
+import { cappedStreamFn } from "../model-calls/output-cap.js";
 import { findChosenModel } from "../model-preference/model-preference.js";
 import { PairingService } from "../policy/pairing/pairing-service.js";
-import { sessionChatOf } from "../routing/session-chat-of.js";
-import { Scheduler } from "../schedules/scheduler.js";
 import { loopWithTelemetry } from "../telemetry/agent-telemetry.js";
 import { observeGateway } from "../telemetry/gateway-instruments.js";
-import { wireBudgets } from "./budgets-wiring.js";
 import { clusterContextParts } from "./cluster-request-answers.js";
 import { extensionAgentParts } from "./extension-agent-parts.js";
 import { extensionChats } from "./extension-chats.js";
+import { extensionStartContext } from "./extension-start-context.js";
 import { featureTurnHooks } from "./feature-turn-hooks.js";
 import { fleetOf, killRunTree } from "./fleet-control.js";
 import { createCommandHost } from "./gateway-command-host.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
-import { createGatewayGoalKeeper } from "./gateway-goal-keeper.js";
 import { GATEWAY_DEFAULTS, type GatewayOptions } from "./gateway-options.js";
-import { goalsThatMove } from "./goals-that-move.js";
 import { InboundIntake } from "./inbound-intake.js";
 import { receiveInbound } from "./inbound-sink.js";
 import { OwnedSessionWork } from "./owned-session-work.js";
@@ -87,18 +83,13 @@ export class Gateway {
   #unobserve: (() => void) | undefined;
   readonly #context: GatewayContext;
   readonly #intake: InboundIntake;
-  readonly #goals: GoalKeeper;
   readonly #owned: OwnedSessionWork | undefined;
-  readonly #budgets: GatewayBudgets;
-  readonly #schedules: Scheduler;
-  readonly #commandHost: CommandHost;
-  #scheduleTimer: ReturnType<typeof setInterval> | undefined;
   #accepting = false;
   #redeliverTimer: ReturnType<typeof setInterval> | undefined;
   readonly #housekeeper: StoreHousekeeper | undefined;
   readonly #extensions: RegisteredExtensions;
-  /** What extensions get at start: chats, the store, the budgeted model calls, the clock and logger. */
-  readonly #extensionContext: ExtensionStartContext;
+  /** What each extension gets at start: chats, the store, the model calls, sessions, the clock and logger. */
+  readonly #extensionContext: (extension: GatewayExtension) => import("../extension/index.js").ExtensionStartContext;
 
   /** Contract: throws GatewayConfigError for an invalid config or an agent whose model is unknown. */
   constructor(options: GatewayOptions) {
@@ -152,25 +143,17 @@ export class Gateway {
             logger: this.#logger,
             ...(options.housekeeping === undefined ? {} : { options: options.housekeeping }),
           });
-    this.#budgets = wireBudgets({
-      store: this.store,
-      now,
-      logger: this.#logger,
-      agents: this.#agents,
-      track,
-      sessions: () => this.#sessions,
-      goals: () => this.#goals,
-      schedules: () => this.#schedules,
-    });
-    // Every model call of a session's run (sub-agents and the supervisor too) reserves budget first.
-    // Extensions' wrappers sit inside the reservation: every call they pass on is reserved first.
-    const streamFn = this.#budgets.budgeted(wrapStreamFn(extensions, options.streamFn));
-    this.#extensionContext = {
-      ...{ now, logger: this.#logger, store: this.store, streamFn, track },
-      owns: (sessionKey) => this.#owns(sessionKey),
-      chats: extensionChats(this.store, notices, channelFor),
-      findModel: (id) => options.models.find(id),
-    };
+    // Every model call of a session (its turns, sub-agents, side calls) is capped at its agent's output limit, then
+    // goes through the extensions' wrappers in their order (a budget's reservation first, when one is given first).
+    const maxOutputOf = (agentId: string | undefined) =>
+      agentId === undefined ? undefined : this.#agents.get(agentId)?.config.maxOutputTokens;
+    const modelCalls = (inner: StreamFn): StreamFn => cappedStreamFn(wrapStreamFn(extensions, inner), maxOutputOf);
+    const streamFn = modelCalls(options.streamFn);
+    this.#extensionContext = extensionStartContext(
+      () => this.#context,
+      extensionChats(this.store, notices, channelFor),
+      (sessionKey) => this.#owns(sessionKey),
+    );
     const slots = options.subagentSlots ?? new SubagentSlots();
     const loop = loopWithTelemetry(options.loop, options.telemetry);
     for (const agent of this.config.agents) {
@@ -197,18 +180,6 @@ export class Gateway {
         ),
       );
     }
-    this.#goals = createGatewayGoalKeeper({
-      store: this.store,
-      logger: this.#logger,
-      now,
-      streamFn,
-      models: options.models,
-      agents: this.#agents,
-      notices,
-      sessions: () => this.#sessions,
-      channelFor,
-      track,
-    });
     const deps: SessionRuntimeDeps = {
       store: this.store,
       events: this.events,
@@ -232,12 +203,7 @@ export class Gateway {
       maxQueued: options.maxQueuedPerSession ?? GATEWAY_DEFAULTS.maxQueuedPerSession,
       collectDebounceMs: options.collectDebounceMs ?? GATEWAY_DEFAULTS.collectDebounceMs,
       approvals: this.approvals,
-      turnHooks: featureTurnHooks(
-        () => ({ goals: this.#goals, budgets: this.#budgets, schedules: this.#schedules }),
-        this.#logger,
-        track,
-        extensions,
-      ),
+      turnHooks: featureTurnHooks(this.#logger, track, extensions),
       ...(this.store.ownership === undefined ? {} : { ownership: this.store.ownership }),
       ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     };
@@ -247,21 +213,6 @@ export class Gateway {
       idleEvictMs: options.idleEvictMs ?? GATEWAY_DEFAULTS.idleEvictMs,
       runtimeDeps: () => deps,
       onEvicted: (session) => track(runSessionIdle(extensions, session, this.#logger)),
-    });
-    this.#schedules = new Scheduler({
-      store: this.store,
-      logger: this.#logger,
-      now,
-      accept: (session, message, seq, senderId) =>
-        this.#sessions.runtimeFor(session).accept({ message, seq, trust: "owner", source: "user", senderId }),
-      freshSession: async (sessionKey) => {
-        await this.#commandHost.newSession(sessionKey);
-      },
-      notice: (session, text) => void notices.post(session.key, sessionChatOf(session), text),
-      // In a cluster a schedule runs at the owner of its session (where that session's turns run), once.
-      ...(this.store.ownership === undefined
-        ? {}
-        : { owns: (sessionKey: string) => this.store.ownership?.fenceFor(sessionKey) !== undefined }),
     });
     this.#context = {
       config: this.config,
@@ -276,10 +227,9 @@ export class Gateway {
       agents: this.#agents,
       sessions: this.#sessions,
       notices,
-      goals: this.#goals,
-      budgets: this.#budgets,
-      schedules: this.#schedules,
       extensions,
+      streamFn,
+      modelCalls,
       channelFor,
       track,
       ...clusterContextParts(this.store.ownership, () => this.#context, track),
@@ -291,13 +241,7 @@ export class Gateway {
     this.#owned =
       this.store.ownership === undefined
         ? undefined
-        : new OwnedSessionWork(
-            this.#context,
-            this.#dispatcher,
-            this.store.ownership,
-            goalsThatMove(this.#goals, this.store.ownership),
-          );
-    this.#commandHost = commandHost;
+        : new OwnedSessionWork(this.#context, this.#dispatcher, this.store.ownership);
     this.#intake = new InboundIntake(
       this.#context,
       commandHost,
@@ -341,7 +285,7 @@ export class Gateway {
     this.#redeliverTimer.unref?.();
     this.#housekeeper?.start();
     // Before the channels: an extension's commands and hooks may be used by the first message.
-    await startExtensions(this.#extensions, this.#extensionContext);
+    await startExtensions(this.#extensions, this.#extensionContext, this.#logger);
     this.#accepting = true;
     this.#unobserve ??= observeGateway({
       sessions: () => this.#sessions.size,
@@ -357,8 +301,6 @@ export class Gateway {
     const owned = this.#owned;
     // Each heartbeat reports the runs live here, for /agents on the other instances.
     ownership?.fleet?.reportRuns(() => reportedRuns(this.runs));
-    // Spend of calls no budget limits is written on the heartbeat, in one batch, not per message.
-    ownership?.everyBeat?.(() => this.#budgets.flushSpend());
     if (ownership !== undefined && owned !== undefined) {
       await ownership.start(
         (event) => owned.onEvent(event),
@@ -366,51 +308,19 @@ export class Gateway {
       );
     }
     for (const resumed of resume) await resumeAfterRestart(this.#context, resumed);
-    // In a cluster, each instance resumes the goals of the sessions it owns at start; later they move with their
-    // sessions (OwnedSessionWork).
-    // A stored goal or schedule that cannot be read is logged and skipped: it must never stop the bot from starting.
-    await this.#startStep("resuming autonomous goals", () =>
-      this.#goals.resumeAll(ownership === undefined ? undefined : (key) => ownership.fenceFor(key) !== undefined),
-    );
-    // Runs missed while the gateway was down are told to their owners once (not run), then due ones run on a timer.
-    await this.#startStep("reporting missed schedules", () => this.#schedules.reportMissed());
-    this.#scheduleTimer = setInterval(() => void this.runDueSchedules(), this.#options.scheduleTickMs ?? 1000);
-    this.#scheduleTimer.unref?.();
-  }
-
-  async #startStep(what: string, step: () => Promise<void>): Promise<void> {
-    try {
-      await step();
-    } catch (error) {
-      this.#logger.error({ error: describeError(error) }, `${what} failed at start: skipped`);
-    }
+    // Last: what extensions resume themselves (autonomous goals, missed schedules) finds the channels running.
+    await runLifecycle(this.#extensions, "started", this.#logger);
   }
 
   /**
-   * Runs every schedule due by the gateway's clock now (the gateway's timer calls it every `scheduleTickMs`; tests
-   * call it after moving their clock). Contract: resolves with how many ran; a failure is logged, never thrown.
-   */
-  async runDueSchedules(): Promise<number> {
-    if (!this.#accepting) return 0;
-    try {
-      return await this.#schedules.runDue();
-    } catch (error) {
-      this.#logger.error({ error: describeError(error) }, "running due schedules failed");
-      return 0;
-    }
-  }
-
-  /**
-   * Stops taking messages and autonomous goals' next turns, lets running turns finish for up to `deadlineMs` (then
+   * Stops taking messages (and the extensions' background work), lets running turns finish for up to `deadlineMs` (then
    * stops them), and stops the channels and the outbox. Contract: nothing in the outbox is lost (undelivered entries
-   * stay pending); running autonomous goals stay running in the store, for the next start to resume.
+   * stay pending).
    */
   async stop(deadlineMs = 10_000): Promise<void> {
     this.#accepting = false;
-    if (this.#scheduleTimer !== undefined) clearInterval(this.#scheduleTimer);
-    // Autonomous goals start no more turns; they stay running in the store, and the next start resumes them.
-    this.#goals.halt();
-    // Extensions end their background work (memory's extraction passes) before the running turns are waited for.
+    // Extensions end their background work (memory's extraction passes, autonomous goals' next turns, schedules)
+    // before the running turns are waited for.
     await runStopping(this.#extensions, this.#logger);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
@@ -422,7 +332,7 @@ export class Gateway {
       runtime.lane.clear();
       runtime.stop("shutdown", "the gateway is shutting down");
     }
-    this.#goals.release();
+    await runLifecycle(this.#extensions, "turnsOver", this.#logger);
     await this.idle();
     if (this.#redeliverTimer !== undefined) clearInterval(this.#redeliverTimer);
     await this.#housekeeper?.stop();
@@ -430,9 +340,8 @@ export class Gateway {
     // take seconds to end) would be refused by it and given up; unsent, it stays pending for the next start.
     await this.#dispatcher.stop();
     for (const channel of this.#channels.values()) await channel.stop();
+    // While the store is open (an extension may write what it still holds, e.g. spend).
     await stopExtensions(this.#extensions, this.#logger);
-    // Spend still queued for the next heartbeat is written now, while the store is open.
-    await this.#budgets.flushSpend();
     this.#sessions.clear();
     this.#unobserve?.();
     this.#unobserve = undefined;

@@ -11,6 +11,7 @@ import { parseCommand } from "../commands/parse-command.js";
 import { answersUnknownCommand, unknownCommandAnswer } from "../commands/unknown-command.js";
 import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
 import { describeError } from "../logging/gateway-logger.js";
+import { sessionCallsOf } from "../model-calls/call-purpose.js";
 import { BotLoopBrake } from "../policy/bot-loop-brake.js";
 import { decideInbound } from "../policy/decide-inbound.js";
 import { OneTimeHints } from "../policy/one-time-hints.js";
@@ -391,12 +392,13 @@ export class InboundIntake {
     const titles = this.#ctx.options.titles;
     if (titles === false) return;
     this.#ctx.track(
-      // The title model's call is the session's (kind `title`): reserved and booked against its agent's budgets.
+      // The title model's call is the session's (kind `title`): through the extensions' wrappers (a budget's
+      // reservation, booked against its agent).
       generateSessionTitle(
         text,
         titles === undefined
           ? undefined
-          : { ...titles, streamFn: this.#ctx.budgets.sessionCalls(titles.streamFn, sessionKey, "title") },
+          : { ...titles, streamFn: sessionCallsOf(this.#ctx.modelCalls(titles.streamFn), sessionKey, "title") },
       )
         .then((title) => this.#ctx.store.updateSession(sessionKey, { title }))
         .catch((error: unknown) => this.#ctx.logger.warn({ sessionKey, error: describeError(error) }, "title failed")),

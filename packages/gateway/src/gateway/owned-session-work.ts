@@ -10,14 +10,6 @@ import { rerunInterruptedSubagents } from "./rerun-interrupted-subagents.js";
 import { repairInterruptedTranscript } from "./restart-repair.js";
 import { takeUpStoredMessages } from "./take-up-stored-messages.js";
 
-/** Autonomous goals following their sessions' owners (the gateway's GoalKeeper, with this instance's ownership). */
-export interface GoalsThatMove {
-  /** Resumes the running goals of sessions owned here that no driver here runs yet. */
-  resumeOwned(): Promise<void>;
-  /** Stops the drivers of sessions no longer owned here (their goals stay running for the new owner). */
-  releaseNotOwned(): void;
-}
-
 /**
  * What a gateway instance does as its ownership changes (a cluster): on a takeover it settles what the previous owner
  * left (interrupted runs' transcripts repaired, their open approval requests withdrawn, requeued replies marked as
@@ -31,16 +23,13 @@ export class OwnedSessionWork {
   readonly #dispatcher: OutboxDispatcher;
   readonly #ownership: SessionOwnership;
 
-  readonly #goals: GoalsThatMove | undefined;
   /** Sessions being taken over, with the takeover's work. */
   readonly #takeovers = new Map<string, Promise<void>>();
 
-  /** `goals`: moves autonomous goals with their sessions. */
-  constructor(ctx: GatewayContext, dispatcher: OutboxDispatcher, ownership: SessionOwnership, goals?: GoalsThatMove) {
+  constructor(ctx: GatewayContext, dispatcher: OutboxDispatcher, ownership: SessionOwnership) {
     this.#ctx = ctx;
     this.#dispatcher = dispatcher;
     this.#ownership = ownership;
-    this.#goals = goals;
   }
 
   onEvent(event: OwnershipEvent): void {
@@ -93,8 +82,7 @@ export class OwnedSessionWork {
           "took sessions over",
         );
         await this.#answer(event.unanswered, interruptedSpans(event.interruptedRuns));
-        // Running autonomous goals of the sessions taken over go on here.
-        await this.#goals?.resumeOwned();
+        // Extensions resume what they keep per session (autonomous goals go on here).
         await runOwnershipChanged(this.#ctx.extensions, { type: "gained" }, this.#ctx.logger);
         return;
       }
@@ -108,8 +96,7 @@ export class OwnedSessionWork {
         for (const runtime of this.#ctx.sessions.values()) {
           if (this.#ownership.fenceFor(runtime.key) === undefined) runtime.giveBackQueued();
         }
-        // Their goals' drivers stop here; the new owner resumes them.
-        this.#goals?.releaseNotOwned();
+        // Extensions let go of what they keep per session (goals' drivers stop here; the new owner resumes them).
         await runOwnershipChanged(this.#ctx.extensions, { type: "lost" }, this.#ctx.logger);
         return;
     }

@@ -29,8 +29,6 @@ export interface PreparedAgent {
   /** Depth deny-lists, the trust-tier gate (with the agent's tool policy) and the group's tool policy. */
   readonly policies: readonly PreDispatchPolicy[];
   readonly subagents: Subagents | undefined;
-  /** The model its goals' supervisor asks (`goals.supervisorModel`); undefined: the session's own. */
-  readonly supervisorModel: Model | undefined;
   /** The `/words` the agent answers itself (its extensions' `agentCommands`). */
   readonly agentCommands: readonly AgentCommand[];
   /** The operator's hooks (AgentRuntimeSetup.hooks); undefined: none. */
@@ -75,9 +73,9 @@ export function prepareAgent(
       },
     ]);
   }
+  // Checked here, with the agent's other models, so a typo fails the start (the goals' extension resolves it by id).
   const supervisorId = config.goals.supervisorModel;
-  const supervisorModel = supervisorId === undefined ? undefined : deps.models.find(supervisorId);
-  if (supervisorId !== undefined && supervisorModel === undefined) {
+  if (supervisorId !== undefined && deps.models.find(supervisorId) === undefined) {
     const known = deps.models.list().map((m) => m.id);
     throw new GatewayConfigError([
       {
@@ -155,7 +153,6 @@ export function prepareAgent(
       ...(setup?.policies ?? []),
     ],
     subagents,
-    supervisorModel,
     hooks: setup?.hooks,
     agentCommands: extensions.agentCommands,
     loopFeatures,

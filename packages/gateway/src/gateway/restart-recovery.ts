@@ -2,7 +2,7 @@ import type { SessionRecord } from "@chorus/store";
 import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
 import { noticePayload } from "../delivery/chat-notices.js";
 import type { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
-import { goalRunsItself } from "../goals/goal-record.js";
+import { resumedByAnExtension } from "../extension/index.js";
 import { describeError } from "../logging/gateway-logger.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
 import { isSubagentKey } from "../session-key/session-key-lineage.js";
@@ -56,13 +56,14 @@ export async function recoverAfterRestart(ctx: GatewayContext, dispatcher: Outbo
     if (run.depth !== 0) continue;
     const session = await store.getSession(run.sessionKey);
     // A running autonomous goal resumes its session itself, with its own notice (Gateway.start, after this).
-    if (session === undefined || isSubagentKey(session.key) || goalRunsItself(session)) continue;
+    if (session === undefined || isSubagentKey(session.key) || resumedByAnExtension(ctx.extensions, session)) continue;
     told.push(tellAfterRestart(ctx, dispatcher, session, auto ? RESUME_NOTICE : RESTART_NOTICE));
     if (auto) resume.push(run.traceparent === undefined ? { session } : { session, resumes: run.traceparent });
   }
   // Messages that were still waiting for their turn (no run had taken them in) are told about too.
   for (const session of await store.listUnansweredSessions()) {
-    if (repaired.has(session.key) || isSubagentKey(session.key) || goalRunsItself(session)) continue;
+    if (repaired.has(session.key) || isSubagentKey(session.key) || resumedByAnExtension(ctx.extensions, session))
+      continue;
     told.push(tellAfterRestart(ctx, dispatcher, session, auto ? UNANSWERED_RESUME_NOTICE : UNANSWERED_NOTICE));
     if (auto) resume.push({ session });
   }

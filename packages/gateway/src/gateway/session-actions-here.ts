@@ -1,23 +1,22 @@
 import type { QueueMode } from "@chorus/store";
 import type { ModelSwitch, StopOutcome } from "../commands/command-types.js";
 import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
-import { runSessionEnding } from "../extension/index.js";
+import { endRefusalOf, runSessionEnding, runSessionStopped } from "../extension/index.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
 import type { GatewayContext } from "./gateway-context.js";
 
-/** /new refused: the chat's autonomous goal is someone else's (docs/goals.md: only they or an admin end it). */
-export const NEW_REFUSED_FOR_GOAL =
-  "An autonomous goal someone else started runs here: only they or an admin can start a new conversation.";
-
 /**
  * /new in this process: stops the session's run, clears its queue, drops its Agent, and starts the transcript afresh.
- * `by` (a person; none for the gateway's own, e.g. a schedule's fresh start) must be allowed to end the chat's live
- * autonomous goal. Contract: the store is reset even when the session has no live state here; resolves with the
+ * `by` (a person; none for the gateway's own, e.g. a schedule's fresh start) must not be refused by an extension (e.g.
+ * the chat's autonomous goal, which only whoever started it or an admin ends). Contract: the store is reset even when the session has no live state here; resolves with the
  * refusal (nothing changed) or undefined.
  */
 export async function newSessionHere(ctx: GatewayContext, key: string, by?: SessionActor): Promise<string | undefined> {
-  if (by !== undefined && !(await ctx.goals.mayEndAutonomous(key, by))) return NEW_REFUSED_FOR_GOAL;
+  if (by !== undefined) {
+    const refusal = await endRefusalOf(ctx.extensions, key, by, ctx.logger);
+    if (refusal !== undefined) return refusal;
+  }
   const runtime = ctx.sessions.get(key);
   if (runtime !== undefined) {
     runtime.lane.clear();
@@ -32,7 +31,6 @@ export async function newSessionHere(ctx: GatewayContext, key: string, by?: Sess
   const agentId = runtime?.agentId ?? (await ctx.store.getSession(key))?.agentId;
   if (agentId !== undefined) await runSessionEnding(ctx.extensions, { sessionKey: key, agentId }, ctx.logger);
   await ctx.store.resetTranscript(key);
-  await ctx.goals.sessionReset(key);
   return undefined;
 }
 
@@ -42,12 +40,12 @@ export async function newSessionHere(ctx: GatewayContext, key: string, by?: Sess
  * run only their messages started — never the goal or another person's run.
  */
 export async function stopSessionHere(ctx: GatewayContext, key: string, by?: StopBy): Promise<StopOutcome> {
-  const goalIsTheirs = by === undefined || (await ctx.goals.mayEndAutonomous(key, by));
+  const goalIsTheirs = by === undefined || (await endRefusalOf(ctx.extensions, key, by, ctx.logger)) === undefined;
   if (by !== undefined && (by.scope === "own" || !goalIsTheirs)) {
     return { ...stopOwnHere(ctx, key, by), ...(goalIsTheirs ? {} : { goalKept: true }) };
   }
   // A running autonomous goal pauses first, so that it queues no next turn.
-  const paused = await ctx.goals.sessionStopped(key);
+  const paused = await runSessionStopped(ctx.extensions, key, ctx.logger);
   const runtime = ctx.sessions.get(key);
   if (runtime === undefined) return { stopped: paused, dropped: 0 };
   const dropped = runtime.lane.clear().length;

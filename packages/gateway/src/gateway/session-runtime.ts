@@ -1,13 +1,13 @@
 import type { Agent, AgentEvent, AgentRunResult, Model, SubgoalTracker } from "@chorus/core";
 import type { QueueMode, SessionRecord, StoreFence, TranscriptEntry, TrustTier } from "@chorus/store";
 import { timeOrderedId } from "@chorus/store";
-import { isBudgetRefusal } from "../budgets/budgeted-stream-fn.js";
-import { sessionCallsOf } from "../budgets/call-purpose.js";
 import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
 import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
 import { describeError } from "../logging/gateway-logger.js";
+import { isBudgetRefusal } from "../model-calls/budget-refusal.js";
+import { sessionCallsOf } from "../model-calls/call-purpose.js";
 import { restoredModelChoice } from "../model-preference/model-preference.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
 import { ReplyManager } from "../reply-manager/reply-manager.js";
@@ -340,7 +340,7 @@ export class SessionRuntime implements LaneHost {
     this.#current = current;
     // Read by propose_plan: only these people (and admins) may answer the run's plan.
     this.meta.starterIds = starterIds;
-    deps.turnHooks?.turnStarted({ sessionKey: this.key, items });
+    deps.turnHooks?.turnStarted({ sessionKey: this.key, agentId: this.agentId, items });
     const startedAt = deps.now();
     deps.events.publish({
       type: "run_started",

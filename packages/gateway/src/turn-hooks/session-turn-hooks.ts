@@ -12,7 +12,7 @@ export interface SessionTurnEnd {
   readonly result: AgentRunResult | undefined;
 }
 
-/** What else happens around each turn (the goals: `{current_goal}` in the system prompt, completion, drivers). */
+/** What else happens around each turn (the extensions: system prompt rewrites and additions, tools, commit writes). */
 export interface SessionTurnHooks {
   /** The system prompt of the session's next turn from the agent's own; undefined keeps it as it is. */
   systemPromptFor(
@@ -23,7 +23,11 @@ export interface SessionTurnHooks {
   /** The tools offered in the session's next turn, from the agent's own (long-term memory's off switch); undefined keeps them. */
   toolsFor?(sessionKey: string, tools: readonly AnyAgentTool[]): readonly AnyAgentTool[] | undefined;
   /** A turn started on these items (its run is registered). Contract: must not throw. */
-  turnStarted(start: { readonly sessionKey: string; readonly items: readonly LaneItem[] }): void;
+  turnStarted(start: {
+    readonly sessionKey: string;
+    readonly agentId: string;
+    readonly items: readonly LaneItem[];
+  }): void;
   /** Called once per turn, after its commit. Contract: must not throw. */
   turnEnded(end: SessionTurnEnd): void;
   /** Writes to join a commit of the session's turn (long-term memory's facts), given its messages. */

@@ -1,5 +1,0 @@
-export { type BudgetConfig, budgetConfigSchema } from "../config/budget-config.js";
-export { BudgetLedger, type BudgetLimit, type Reservation } from "./budget-ledger.js";
-export { budgetedStreamFn, type ReserveCall, worstCaseOf } from "./budgeted-stream-fn.js";
-export { type Spend, utcDay } from "./spend-window.js";
-export { type UsageView, usageViewOf } from "./usage-view.js";
