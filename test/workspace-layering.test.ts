@@ -97,6 +97,7 @@ describe("the dependency arrows point down only", () => {
         "@chorus/gateway-testing",
         "@chorus/extension-memory",
         "@chorus/extension-autonomy",
+        "@chorus/extension-plan-mode",
         "@chorus/store",
         "@chorus/channel",
         "@chorus/bot",

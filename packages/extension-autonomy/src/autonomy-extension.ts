@@ -4,6 +4,7 @@ import { describeError } from "@chorus/gateway";
 import { type AutonomyParts, autonomyParts } from "./autonomy-parts.js";
 import { autonomySections } from "./autonomy-sections.js";
 import { autonomyCommands } from "./commands/autonomy-commands.js";
+import { AUTONOMY_COMMAND_PERMISSIONS } from "./commands/autonomy-permissions.js";
 import { answerGoalControl, GOAL_CONTROL_CALL, type GoalControlCall } from "./goals/goal-control-by-id.js";
 import { goalRunsItself } from "./goals/goal-record.js";
 
@@ -61,6 +62,7 @@ export function autonomyExtension(options: AutonomyOptions = {}): AutonomyExtens
 
   return {
     name: "autonomy",
+    commandPermissions: AUTONOMY_COMMAND_PERMISSIONS,
     commands: autonomyCommands(startedAutonomy),
     agentsSections: autonomySections(startedAutonomy),
     // Every call of a session is reserved against its budgets once the gateway started (none is made before).

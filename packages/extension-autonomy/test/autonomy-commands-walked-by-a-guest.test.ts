@@ -1,9 +1,10 @@
-import { COMMAND_PERMISSIONS, type GatewayConfigInput, parseCommand } from "@chorus/gateway";
+import { type GatewayConfigInput, parseCommand } from "@chorus/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { autonomyExtension } from "../src/index.js";
 import { type AutonomyHarness, startAutonomyHarness } from "./fixtures/autonomy-harness.js";
 
-// The goal, schedule and usage rows of docs/security.md's command table (moved from the gateway's
-// command-permission-table-walked-by-a-guest test, which walks the rest): a guest in a group tries each example.
+// The autonomy extension's rows of docs/security.md's command table (`commandPermissions`; the gateway's
+// command-permission-table-walked-by-a-guest test walks its own): a guest in a group tries each example.
 
 const CONFIG: GatewayConfigInput = {
   agents: [{ id: "main", model: "fake-model", goals: { autonomousEnabled: true } }],
@@ -19,6 +20,7 @@ const CONFIG: GatewayConfigInput = {
 const guest = { chatType: "group" as const, chatId: "guests", sender: { id: "guest", name: "Guest" } };
 const REFUSAL = /^(You are not authorised|Only an admin|Only admins|You cannot change)/;
 const AUTONOMY = new Set(["goal", "done", "clear", "usage", "schedule"]);
+const DECLARED = autonomyExtension().commandPermissions ?? [];
 
 let h: AutonomyHarness;
 beforeAll(async () => {
@@ -40,9 +42,7 @@ async function state() {
 }
 
 describe("docs/security.md's goal, schedule and usage rows, walked by a guest in a group", () => {
-  const examples = COMMAND_PERMISSIONS.flatMap((row) => row.examples.map((text) => ({ text, row }))).filter(
-    ({ text }) => AUTONOMY.has(parseCommand(text)?.name ?? ""),
-  );
+  const examples = DECLARED.flatMap((row) => row.examples.map((text) => ({ text, row })));
 
   it("has rows for each of its commands", () => {
     expect(new Set(examples.map(({ text }) => parseCommand(text)?.name))).toEqual(AUTONOMY);

@@ -2,6 +2,7 @@ import type { GatewayExtension } from "@chorus/gateway";
 import { GatewayMemory } from "./gateway-memory.js";
 import type { GatewayMemoryOptions } from "./gateway-memory-options.js";
 import { MEMORY_USAGE, memoryCommand } from "./memory-command.js";
+import { MEMORY_COMMAND_PERMISSIONS } from "./memory-permissions.js";
 
 /**
  * Long-term memory as a gateway extension: every agent gets `remember`/`forget`/`recall` (scoped by the chat and the
@@ -23,6 +24,7 @@ export function memoryExtension(options: GatewayMemoryOptions | undefined): Gate
   const memory = new GatewayMemory(options);
   return {
     name: "memory",
+    commandPermissions: MEMORY_COMMAND_PERMISSIONS,
     commands: [memoryCommand(memory)],
     toolsFor: () => memory.tools,
     start: (context) => {
@@ -51,6 +53,7 @@ export function memoryExtension(options: GatewayMemoryOptions | undefined): Gate
 function memoryNotConfigured(): GatewayExtension {
   return {
     name: "memory",
+    commandPermissions: MEMORY_COMMAND_PERMISSIONS,
     commands: [
       {
         name: "memory",

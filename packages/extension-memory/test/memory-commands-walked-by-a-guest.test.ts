@@ -1,11 +1,11 @@
-import { COMMAND_PERMISSIONS, type GatewayConfigInput, parseCommand } from "@chorus/gateway";
+import type { GatewayConfigInput } from "@chorus/gateway";
 import { type Harness, startHarness } from "@chorus/gateway-testing";
 import { SqliteMemoryStore } from "@chorus/memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryExtension } from "../src/index.js";
 
-// The `/memory` rows of docs/security.md's command table (moved from the gateway's
-// command-permission-table-walked-by-a-guest test, which walks the rest): a guest in a group tries each example.
+// The memory extension's rows of docs/security.md's command table (`commandPermissions`; the gateway's
+// command-permission-table-walked-by-a-guest test walks its own): a guest in a group tries each example.
 
 const CONFIG: GatewayConfigInput = {
   agents: [{ id: "main", model: "fake-model" }],
@@ -49,8 +49,8 @@ async function state() {
 }
 
 describe("docs/security.md's /memory rows, walked by a guest in a group", () => {
-  const examples = COMMAND_PERMISSIONS.flatMap((row) => row.examples.map((text) => ({ text, row }))).filter(
-    ({ text }) => parseCommand(text)?.name === "memory",
+  const examples = (memoryExtension(undefined).commandPermissions ?? []).flatMap((row) =>
+    row.examples.map((text) => ({ text, row })),
   );
 
   it("has rows for /memory", () => {

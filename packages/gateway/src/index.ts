@@ -6,7 +6,6 @@ export * from "./events/index.js";
 export * from "./extension/index.js";
 export * from "./model-calls/index.js";
 export * from "./ownership/index.js";
-export { planModeExtension } from "./plan-mode/plan-mode-extension.js";
 export * from "./policy/index.js";
 export * from "./routing/index.js";
 export * from "./runtime-index.js";

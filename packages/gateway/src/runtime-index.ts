@@ -71,14 +71,18 @@ export { type LaneHost, type LaneItem, lowerTier } from "./lanes/lane-item.js";
 export { SessionLane, type SessionLaneOptions } from "./lanes/session-lane.js";
 export { describeError, type GatewayLogger, SILENT_LOGGER } from "./logging/gateway-logger.js";
 export {
-  COMMAND_PERMISSIONS,
+  adminsOr,
+  BUILTIN_COMMAND_PERMISSIONS,
   type CommandPermission,
+  commandPermissionsOf,
   type GuestInGroup,
   renderCommandPermissionTable,
+  WHO,
 } from "./permissions/command-permission-table.js";
 export {
   mayAnswerRun,
   mayChangeSession,
+  type RunAnswerBy,
   type SessionActor,
   type StopBy,
 } from "./permissions/session-change-permission.js";

@@ -1,25 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { type SessionChange, sessionChangeSchema } from "../src/config/session-change-schema.js";
 import { mayAnswerRun, mayChangeSession, sessionChangeOf } from "../src/permissions/session-change-permission.js";
-import { planModeExtension } from "../src/plan-mode/plan-mode-extension.js";
 
-/** Which change a command makes: the builtins' rule, or the command's own (plan mode's `/plan` is an extension's). */
+/** Which change a builtin command makes. */
 function changeOf(command: string, args: readonly string[]) {
-  const own = planModeExtension({ agents: [] }).commands?.find((candidate) => candidate.name === command);
-  return own?.sessionChange === undefined ? sessionChangeOf(command, args) : own.sessionChange(args);
+  return sessionChangeOf(command, args);
 }
 
-// `/memory`'s rows moved with it to @chorus/extension-memory (memory-off-is-a-session-change).
-describe("which change a command makes (sessionChangeOf, or an extension command's sessionChange)", () => {
+// The extensions' commands declare their own (`sessionChange`), tested in their packages: `/memory` in
+// @chorus/extension-memory (memory-off-is-a-session-change), `/plan` in @chorus/extension-plan-mode
+// (plan-is-a-session-change).
+describe("which change a builtin command makes (sessionChangeOf)", () => {
   it.each([
     ["model", [], undefined],
     ["model", ["gpt-5"], "model"],
     ["queue", [], undefined],
     ["queue", ["interrupt"], "queue"],
-    ["plan", [], "plan"],
-    ["plan", ["off"], "plan"],
-    ["plan", ["approve"], undefined],
-    ["plan", ["reject", "do", "it", "differently"], undefined],
     ["new", [], "new"],
     ["reset", [], "new"],
     ["stop", [], "stop"],

@@ -1,7 +1,8 @@
 import { DEFAULT_SUMMARY_PROMPT } from "@chorus/core";
 import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { autonomyExtension } from "@chorus/extension-autonomy";
-import { Gateway, planModeExtension, TestChannel } from "@chorus/gateway";
+import { planModeExtension } from "@chorus/extension-plan-mode";
+import { Gateway, TestChannel } from "@chorus/gateway";
 import { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER } from "@chorus/gateway-testing";
 import { describe, expect, it, vi } from "vitest";
 import {

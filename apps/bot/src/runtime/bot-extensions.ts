@@ -1,6 +1,7 @@
 import { autonomyExtension } from "@chorus/extension-autonomy";
 import { type GatewayMemoryOptions, memoryExtension } from "@chorus/extension-memory";
-import { type GatewayExtension, planModeExtension, skillsExtension } from "@chorus/gateway";
+import { planModeExtension } from "@chorus/extension-plan-mode";
+import { type GatewayExtension, skillsExtension } from "@chorus/gateway";
 import type { Skill } from "@chorus/tools";
 import type { BotConfig } from "../config/bot-config-schema.js";
 

@@ -4,6 +4,7 @@ import type { SessionRecord, SessionStore, TrustTier } from "@chorus/store";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { SessionChange } from "../config/session-change-schema.js";
 import type { LaneItem } from "../lanes/lane-item.js";
+import type { CommandPermission } from "../permissions/command-permission-table.js";
 import type { SessionActor } from "../permissions/session-change-permission.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
 
@@ -208,6 +209,11 @@ export interface GatewayExtension {
   /** Names the extension in logs and errors. */
   readonly name: string;
   readonly commands?: readonly ExtensionCommand[];
+  /**
+   * Who may use each of its commands and buttons, in a DM and in a group (rows of the bot's table in docs/security.md,
+   * `commandPermissionsOf`); each row's examples are what a test walks as a guest in a group.
+   */
+  readonly commandPermissions?: readonly CommandPermission[];
   readonly agentsSections?: readonly AgentsSection[];
   /** Tools offered to an agent's turns (with its own); its trust-tier policy still gates each call. */
   toolsFor?(agentId: string): readonly AnyAgentTool[];

@@ -17,143 +17,86 @@ export interface CommandPermission {
   readonly guestInGroup: GuestInGroup;
 }
 
-const ANYONE = "anyone the bot answers";
-const DM_PERSON = "the DM's person";
-const ADMINS = "admins";
-const STARTER = "who started the run, or an admin";
-const GOAL_SETTER = "who started the goal, or an admin";
+/** Who may use a command, in the words the table uses. */
+export const WHO = {
+  anyone: "anyone the bot answers",
+  dmPerson: "the DM's person",
+  admins: "admins",
+  starter: "who started the run, or an admin",
+} as const;
 
 /** Group admins, or members where the group grants the change (`membersMay`). */
-function adminsOr(change: string): string {
+export function adminsOr(change: string): string {
   return `admins; members if the group grants \`${change}\``;
 }
 
 /**
  * Who may use every builtin command and button, in a DM and in a group: the rules `runBuiltinCommand`
- * (`adminOnly`, `mayChangeSession`), the approval desk and plan mode (`mayAnswerRun`) and the goal commands apply.
- * docs/security.md shows it as rendered by `renderCommandPermissionTable`; a test walks it as a guest in a group.
+ * (`adminOnly`, `mayChangeSession`) and the approval desk (`mayAnswerRun`) apply. An extension lists its own
+ * commands' rows (`GatewayExtension.commandPermissions`); docs/security.md shows the bot's whole table, as rendered by
+ * `renderCommandPermissionTable(commandPermissionsOf(extensions))`; tests walk each part as a guest in a group.
  * Contract: every builtin command appears in at least one row's `examples`.
  */
-export const COMMAND_PERMISSIONS: readonly CommandPermission[] = [
-  { use: "`/help`", examples: ["/help"], dm: ANYONE, group: ANYONE, guestInGroup: "allowed" },
-  { use: "`/status`", examples: ["/status"], dm: ANYONE, group: ANYONE, guestInGroup: "allowed" },
-  { use: "`/skills`", examples: ["/skills"], dm: ANYONE, group: ANYONE, guestInGroup: "allowed" },
-  { use: "`/model` (show)", examples: ["/model"], dm: ANYONE, group: ANYONE, guestInGroup: "allowed" },
+export const BUILTIN_COMMAND_PERMISSIONS: readonly CommandPermission[] = [
+  { use: "`/help`", examples: ["/help"], dm: WHO.anyone, group: WHO.anyone, guestInGroup: "allowed" },
+  { use: "`/status`", examples: ["/status"], dm: WHO.anyone, group: WHO.anyone, guestInGroup: "allowed" },
+  { use: "`/model` (show)", examples: ["/model"], dm: WHO.anyone, group: WHO.anyone, guestInGroup: "allowed" },
   {
     use: "`/model <id>` (only the agent's `models`)",
     examples: ["/model fake-large"],
-    dm: DM_PERSON,
+    dm: WHO.dmPerson,
     group: adminsOr("model"),
     guestInGroup: "refused",
   },
-  { use: "`/queue` (show)", examples: ["/queue"], dm: ANYONE, group: ANYONE, guestInGroup: "allowed" },
+  { use: "`/queue` (show)", examples: ["/queue"], dm: WHO.anyone, group: WHO.anyone, guestInGroup: "allowed" },
   {
     use: "`/queue <mode>`",
     examples: ["/queue interrupt"],
-    dm: DM_PERSON,
+    dm: WHO.dmPerson,
     group: adminsOr("queue"),
     guestInGroup: "refused",
   },
   {
     use: "`/new`, `/reset`",
     examples: ["/new", "/reset"],
-    dm: DM_PERSON,
+    dm: WHO.dmPerson,
     group: adminsOr("new"),
     guestInGroup: "refused",
   },
   {
     use: "`/stop`",
     examples: ["/stop"],
-    dm: DM_PERSON,
+    dm: WHO.dmPerson,
     group: `${adminsOr("stop")}; anyone else stops only what they started`,
     guestInGroup: "own",
   },
-  { use: "`/compact`", examples: ["/compact"], dm: DM_PERSON, group: adminsOr("compact"), guestInGroup: "refused" },
-  {
-    use: "`/memory`, `/memory page N`, `/memory export`",
-    examples: ["/memory", "/memory page 2", "/memory export"],
-    dm: ANYONE,
-    group: ANYONE,
-    guestInGroup: "allowed",
-  },
-  {
-    use: "`/memory forget <id\\|text>`",
-    examples: ["/memory forget something"],
-    dm: "who may write the chat's memory (trusted, owner)",
-    group: "who may write the chat's memory (trusted, owner)",
-    guestInGroup: "refused",
-  },
-  {
-    use: "`/memory on`, `/memory off`",
-    examples: ["/memory off", "/memory on"],
-    dm: DM_PERSON,
-    group: adminsOr("memory"),
-    guestInGroup: "refused",
-  },
-  { use: "`/memory stats`", examples: ["/memory stats"], dm: ADMINS, group: ADMINS, guestInGroup: "refused" },
-  {
-    use: "`/plan`, `/plan off`",
-    examples: ["/plan", "/plan off"],
-    dm: DM_PERSON,
-    group: adminsOr("plan"),
-    guestInGroup: "refused",
-  },
-  {
-    use: "`/plan approve`, `/plan reject [feedback]`, a plan's Approve / Reject buttons",
-    examples: ["/plan approve", "/plan reject do it differently"],
-    dm: STARTER,
-    group: STARTER,
-    guestInGroup: "allowed",
-  },
+  { use: "`/compact`", examples: ["/compact"], dm: WHO.dmPerson, group: adminsOr("compact"), guestInGroup: "refused" },
   {
     use: "`/approve <code>`, `/deny <code>`, a tool approval's Approve / Deny buttons",
     examples: ["/approve 123456", "/deny 123456"],
-    dm: STARTER,
-    group: STARTER,
+    dm: WHO.starter,
+    group: WHO.starter,
     guestInGroup: "allowed",
   },
+  { use: "`/pair …`", examples: ["/pair list"], dm: WHO.admins, group: WHO.admins, guestInGroup: "refused" },
   {
-    use: "`/goal` (show), `/goal <text>`",
-    examples: ["/goal", "/goal ship the release"],
-    dm: ANYONE,
-    group: ANYONE,
-    guestInGroup: "allowed",
-  },
-  {
-    use: "`/goal create --auto <text>`",
-    examples: ["/goal create --auto write the report"],
-    dm: "the tiers `goals.autonomousMinTier` allows (default admins)",
-    group: "the tiers `goals.autonomousMinTier` allows (default admins)",
-    guestInGroup: "refused",
-  },
-  {
-    use: "`/goal stop\\|pause\\|resume [<id>]`, the goal buttons under `/agents`",
-    examples: ["/goal pause", "/goal stop", "/goal resume"],
-    dm: GOAL_SETTER,
-    group: GOAL_SETTER,
-    guestInGroup: "allowed",
-  },
-  {
-    use: "`/done`, `/clear`",
-    examples: ["/done", "/clear"],
-    dm: `${ANYONE}; an autonomous goal: ${GOAL_SETTER}`,
-    group: `${ANYONE}; an autonomous goal: ${GOAL_SETTER}`,
-    guestInGroup: "allowed",
-  },
-  { use: "`/pair …`", examples: ["/pair list"], dm: ADMINS, group: ADMINS, guestInGroup: "refused" },
-  {
-    use: "`/agents …` and its actions (kill, goal stop, pause, resume)",
+    use: "`/agents …` and its actions (kill, the sections' actions)",
     examples: ["/agents"],
-    dm: ADMINS,
-    group: ADMINS,
+    dm: WHO.admins,
+    group: WHO.admins,
     guestInGroup: "refused",
   },
-  { use: "`/usage`", examples: ["/usage"], dm: ADMINS, group: ADMINS, guestInGroup: "refused" },
-  { use: "`/schedule …`", examples: ["/schedule list"], dm: ADMINS, group: ADMINS, guestInGroup: "refused" },
 ];
 
+/** The whole table of a gateway: the builtins' rows, then each extension's, in the order the extensions are given. */
+export function commandPermissionsOf(
+  extensions: readonly { readonly commandPermissions?: readonly CommandPermission[] }[],
+): CommandPermission[] {
+  return [...BUILTIN_COMMAND_PERMISSIONS, ...extensions.flatMap((extension) => extension.commandPermissions ?? [])];
+}
+
 /** The table as Markdown, exactly as docs/security.md holds it between its command-table markers. */
-export function renderCommandPermissionTable(rows: readonly CommandPermission[] = COMMAND_PERMISSIONS): string {
+export function renderCommandPermissionTable(rows: readonly CommandPermission[]): string {
   const lines = ["| command or button | in a DM | in a group |", "| --- | --- | --- |"];
   for (const row of rows) lines.push(`| ${row.use} | ${row.dm} | ${row.group} |`);
   return lines.join("\n");

@@ -1,5 +1,6 @@
 import { createSkillTool, type Skill, skillsPromptSection } from "@chorus/tools";
 import type { GatewayExtension } from "../extension/index.js";
+import { SKILLS_COMMAND_PERMISSIONS } from "./skills-permissions.js";
 
 /**
  * Skills as a gateway extension: each agent's skills (`loadSkills` from @chorus/tools) described in its system prompt,
@@ -13,6 +14,7 @@ export function skillsExtension(skillsByAgent: Readonly<Record<string, readonly 
   const skillsOf = (agentId: string): readonly Skill[] => skillsByAgent[agentId] ?? [];
   return {
     name: "skills",
+    commandPermissions: SKILLS_COMMAND_PERMISSIONS,
     commands: [
       {
         name: "skills",

@@ -1,6 +1,7 @@
-import type { GatewayExtension, SessionChats } from "../extension/index.js";
+import type { GatewayExtension, SessionChats } from "@chorus/gateway";
 import { answerPlanCommand } from "./plan-command-answer.js";
 import { planModeGate } from "./plan-mode-gate.js";
+import { PLAN_MODE_COMMAND_PERMISSIONS } from "./plan-mode-permissions.js";
 import { PlanModeSessions } from "./plan-mode-sessions.js";
 import { proposePlanTool } from "./propose-plan-tool.js";
 
@@ -34,6 +35,7 @@ export function planModeExtension(options: { readonly agents: readonly string[] 
   });
   return {
     name: "plan-mode",
+    commandPermissions: PLAN_MODE_COMMAND_PERMISSIONS,
     commands: [
       {
         name: "plan",

@@ -1,4 +1,4 @@
-import type { RunAnswerBy } from "../permissions/session-change-permission.js";
+import type { RunAnswerBy } from "@chorus/gateway";
 import type { PlanAnswerOutcome, PlanModeSessions } from "./plan-mode-sessions.js";
 
 /** The chat's answer when someone else than the run's starters or an admin answers a plan. */

@@ -1,8 +1,8 @@
 import type { StreamContext } from "@chorus/core";
+import type { GatewayConfigInput } from "@chorus/gateway";
+import { type Harness, startHarness } from "@chorus/gateway-testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { GatewayConfigInput } from "../src/config/index.js";
-import { planModeExtension } from "../src/plan-mode/plan-mode-extension.js";
-import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
+import { planModeExtension } from "../src/plan-mode-extension.js";
 
 const CONFIG: GatewayConfigInput = {
   agents: [{ id: "main", model: "fake-model" }],

@@ -1,8 +1,8 @@
 import type { StreamContext } from "@chorus/core";
+import { type Harness, startHarness } from "@chorus/gateway-testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { planModeExtension } from "../src/plan-mode/plan-mode-extension.js";
+import { planModeExtension } from "../src/plan-mode-extension.js";
 import { execProbe } from "./fixtures/exec-probe.js";
-import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const config = {
   agents: [{ id: "main", model: "fake-model" }],

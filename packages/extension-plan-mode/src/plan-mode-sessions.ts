@@ -1,6 +1,6 @@
-import type { OutboundButton } from "@chorus/channel";
+import type { OutboundButton } from "@chorus/gateway";
+import { mayAnswerRun, type RunAnswerBy } from "@chorus/gateway";
 import type { TrustTier } from "@chorus/store";
-import { mayAnswerRun, type RunAnswerBy } from "../permissions/session-change-permission.js";
 
 /**
  * The user's answer to a proposed plan; `trust` is the answerer's tier (absent for the gateway's own answers: plan

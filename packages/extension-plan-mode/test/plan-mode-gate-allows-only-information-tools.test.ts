@@ -2,9 +2,9 @@ import { type AnyAgentTool, defineTool, type PreDispatchPolicy } from "@chorus/c
 import { fakeModel } from "@chorus/core/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { planModeGate } from "../src/plan-mode/plan-mode-gate.js";
-import { PlanModeSessions } from "../src/plan-mode/plan-mode-sessions.js";
-import { proposePlanTool } from "../src/plan-mode/propose-plan-tool.js";
+import { planModeGate } from "../src/plan-mode-gate.js";
+import { PlanModeSessions } from "../src/plan-mode-sessions.js";
+import { proposePlanTool } from "../src/propose-plan-tool.js";
 
 const tool = (name: string, category: "info" | "edit" | "exec"): AnyAgentTool =>
   defineTool({ name, description: name, parameters: z.object({}), category, execute: () => ({ content: [] }) });

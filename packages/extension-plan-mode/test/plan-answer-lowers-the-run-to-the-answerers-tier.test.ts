@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PlanModeSessions } from "../src/plan-mode/plan-mode-sessions.js";
-import { proposePlanTool } from "../src/plan-mode/propose-plan-tool.js";
+import { PlanModeSessions } from "../src/plan-mode-sessions.js";
+import { proposePlanTool } from "../src/propose-plan-tool.js";
 
 const KEY = "main:main:test:group:team";
 

@@ -1,7 +1,7 @@
 import { type AnyAgentTool, defineTool } from "@chorus/core";
+import { lowerTier } from "@chorus/gateway";
 import type { TrustTier } from "@chorus/store";
 import { z } from "zod";
-import { lowerTier } from "../lanes/lane-item.js";
 import type { PlanModeSessions } from "./plan-mode-sessions.js";
 
 export const PROPOSE_PLAN_TOOL = "propose_plan";
