@@ -6,6 +6,7 @@ import { autonomySections } from "./autonomy-sections.js";
 import { autonomyCommands } from "./commands/autonomy-commands.js";
 import { AUTONOMY_COMMAND_PERMISSIONS } from "./commands/autonomy-permissions.js";
 import { answerGoalControl, GOAL_CONTROL_CALL, type GoalControlCall } from "./goals/goal-control-by-id.js";
+import { CURRENT_GOAL_PLACEHOLDER } from "./goals/goal-keeper.js";
 import { goalRunsItself } from "./goals/goal-record.js";
 
 /** `autonomyExtension` options. */
@@ -109,8 +110,11 @@ export function autonomyExtension(options: AutonomyOptions = {}): AutonomyExtens
       if (call.name !== GOAL_CONTROL_CALL || started === undefined) return undefined;
       return answerGoalControl(started.parts.goals, call.payload as GoalControlCall);
     },
+    // Most prompts hold no `{current_goal}`: answered at once, without a goal read.
     systemPrompt: (session, prompt) =>
-      started?.parts.goals.systemPromptFor({ key: session.sessionKey, agentId: session.agentId }, prompt),
+      prompt?.includes(CURRENT_GOAL_PLACEHOLDER) === true
+        ? started?.parts.goals.systemPromptFor({ key: session.sessionKey, agentId: session.agentId }, prompt)
+        : undefined,
     turnStarted: (turn) => {
       if (started === undefined) return;
       started.parts.budgets.turnStarted(turn.sessionKey, turn.items);

@@ -1,71 +1,21 @@
-import type { GatewayConfigInput } from "@chorus/gateway";
-import { type Harness, startHarness } from "@chorus/gateway-testing";
+import { describeCommandRowsWalkedByAGuest } from "@chorus/gateway-testing";
 import { SqliteMemoryStore } from "@chorus/memory";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll } from "vitest";
 import { memoryExtension } from "../src/index.js";
 
-// The memory extension's rows of docs/security.md's command table (`commandPermissions`; the gateway's
-// command-permission-table-walked-by-a-guest test walks its own): a guest in a group tries each example.
+// The memory extension's rows of docs/security.md's command table (`commandPermissions`): a guest in a group tries
+// each example; a refusal also leaves the group's facts as they were.
+const memory = new SqliteMemoryStore({ path: ":memory:" });
+afterAll(() => memory.close());
 
-const CONFIG: GatewayConfigInput = {
-  agents: [{ id: "main", model: "fake-model" }],
-  channels: [
-    {
-      channel: "test",
-      admins: ["owner"],
-      dmPolicy: "open",
-      groups: { guests: { requireMention: false, trust: "guest" } },
-    },
-  ],
-};
-const guest = { chatType: "group" as const, chatId: "guests", sender: { id: "guest", name: "Guest" } };
-const REFUSAL = /^(You are not authorised|Only an admin|Only admins|You cannot change)/;
-
-let h: Harness;
-let memory: SqliteMemoryStore;
-beforeAll(async () => {
-  memory = new SqliteMemoryStore({ path: ":memory:" });
-  h = await startHarness({
-    config: CONFIG,
-    script: () => "ok",
-    gateway: { rateCap: false, extensions: [memoryExtension({ store: memory })] },
-  });
-  await h.send({ ...guest, text: "hello" });
-  await memory.remember({
-    scope: "group:test:main:guests",
-    text: "the group meets on Fridays",
-    source: { sessionKey: "s", at: 1 },
-  });
-});
-afterAll(async () => {
-  await h.close();
-  await memory.close();
-});
-
-/** What of the group's session and memory a refused command must leave as it was. */
-async function state() {
-  const session = (await h.store.listSessions({ agentId: "main" })).find((s) => s.chatId === "guests");
-  return { settings: session?.settings, facts: await memory.countByScope(), modelCalls: h.streamFn.calls.length };
-}
-
-describe("docs/security.md's /memory rows, walked by a guest in a group", () => {
-  const examples = (memoryExtension(undefined).commandPermissions ?? []).flatMap((row) =>
-    row.examples.map((text) => ({ text, row })),
-  );
-
-  it("has rows for /memory", () => {
-    expect(examples.length).toBeGreaterThanOrEqual(4);
-  });
-
-  it.each(examples)("a guest in a group: $text → $row.guestInGroup", async ({ text, row }) => {
-    const before = await state();
-    await h.send({ ...guest, text });
-    const answer = h.channel.transcript("guests").at(-1) ?? "";
-    if (row.guestInGroup === "refused") {
-      expect(answer).toMatch(REFUSAL);
-      expect(await state()).toEqual(before);
-    } else {
-      expect(answer).not.toMatch(REFUSAL);
-    }
-  });
+describeCommandRowsWalkedByAGuest("/memory", {
+  extension: memoryExtension({ store: memory }),
+  setUp: async () => {
+    await memory.remember({
+      scope: "group:test:main:guests",
+      text: "the group meets on Fridays",
+      source: { sessionKey: "s", at: 1 },
+    });
+  },
+  state: () => memory.countByScope(),
 });

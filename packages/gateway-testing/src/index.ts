@@ -5,6 +5,7 @@
 // whoever tests a feature through a whole Gateway: a harness on a TestChannel.
 export { type ChannelGateway, modelInput, startChannelGateway } from "./channel-gateway.js";
 export { CLOCK_START, type ClockedStore, clockedMemoryStore } from "./clocked-store.js";
+export { describeCommandRowsWalkedByAGuest, type GuestWalk } from "./command-rows-walked-by-a-guest.js";
 export { deployNeedsApproval, deployProbe, NOT_YOURS_TO_ANSWER, tryDeploy } from "./deploy-probe.js";
 export { HARNESS_CONFIG, type Harness, type HarnessOptions, modelCatalog, startHarness } from "./gateway-harness.js";
 export { InboundCollector } from "./inbound-collector.js";
