@@ -178,6 +178,12 @@ export const botApiMethods: Readonly<Record<string, MethodHandler>> = {
     pending_update_count: bot.queue.pendingCount,
     max_connections: bot.webhook?.target.maxConnections,
   }),
+  getFile: (world, _bot, params) => {
+    const fileId = typeof params.file_id === "string" ? params.file_id : "";
+    const file = world.files.get(fileId);
+    if (file === undefined) throw new BotApiError(400, "Bad Request: invalid file_id");
+    return file;
+  },
   sendMessage,
   editMessageText,
   deleteMessage,

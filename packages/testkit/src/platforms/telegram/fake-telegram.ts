@@ -5,6 +5,7 @@ import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
 import { BotApiError, botApiMethods } from "./bot-api-methods.js";
+import type { TgFile } from "./telegram-files.js";
 import type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec } from "./telegram-handle.js";
 import type { TelegramBotAccount, TgChat, TgEntity, TgMediaKind, TgMessage, TgUser } from "./telegram-types.js";
 import { TelegramWorld } from "./telegram-world.js";
@@ -12,6 +13,8 @@ import { TelegramWorld } from "./telegram-world.js";
 const DEFAULT_USER: TgUser = { id: 1001, is_bot: false, first_name: "Alice", username: "alice", language_code: "en" };
 const OTHER_BOT: TgUser = { id: 2002, is_bot: true, first_name: "Other Bot", username: "other_bot" };
 const TOKEN_PATH = /^\/bot([^/]+)\/([A-Za-z]+)$/;
+/** Where Telegram serves a file `getFile` described: `/file/bot<TOKEN>/<file_path>`. */
+const FILE_PATH = /^\/file\/bot([^/]+)\/(.+)$/;
 
 function botAccount(spec: TelegramBotSpec, index: number): TelegramBotAccount {
   const token = spec.token ?? `${7_000_000_000 + index}:AAFake${index}TelegramTokenForTestsOnly000000`;
@@ -46,6 +49,11 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 
   const handle = async (req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const fileMatch = FILE_PATH.exec(path);
+    if (fileMatch !== null) {
+      serveFile(res, world, fileMatch[1] ?? "", decodeURIComponent(fileMatch[2] ?? ""));
+      return;
+    }
     const match = TOKEN_PATH.exec(path);
     if (!match) {
       sendJson(res, 404, { ok: false, error_code: 404, description: "Not Found" });
@@ -198,8 +206,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     injectMedia: (inbound) => {
       const from = inbound.from ?? DEFAULT_USER;
       const chat = inbound.chat ?? privateChat(from);
+      const file =
+        inbound.bytes === undefined ? undefined : world.files.add(inbound.bytes, ...FILE_PLACES[inbound.kind]);
       const message = world.inboundMessage(chat, from, {
-        ...mediaFields(inbound.kind, ++mediaCount),
+        ...mediaFields(inbound.kind, ++mediaCount, file, inbound.fileName, inbound.mimeType),
         ...(inbound.caption === undefined ? {} : { caption: inbound.caption }),
       });
       return deliverMessage(message, inbound.bot, chat.type !== "private");
@@ -233,12 +243,55 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 
 let mediaCount = 0;
 
-/** The metadata Telegram sends for a photo, voice note or sticker (ids unique per call). */
-function mediaFields(kind: TgMediaKind, n: number): Partial<TgMessage> {
-  const ids = { file_id: `fake-${kind}-${n}`, file_unique_id: `u-${kind}-${n}` };
+/** Where Telegram keeps each kind of file, and its usual extension. */
+const FILE_PLACES: Readonly<Record<TgMediaKind, readonly [string, string]>> = {
+  photo: ["photos", "jpg"],
+  voice: ["voice", "oga"],
+  sticker: ["stickers", "webp"],
+  document: ["documents", "bin"],
+};
+
+/** Answers the file route: the bytes for a known bot and path, else Telegram's 401 or 404. */
+function serveFile(res: ServerResponse, world: TelegramWorld, token: string, filePath: string): void {
+  if (!world.bots.has(token)) {
+    sendJson(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
+    return;
+  }
+  const bytes = world.files.bytesAt(filePath);
+  if (bytes === undefined) {
+    sendJson(res, 404, { ok: false, error_code: 404, description: "Not Found" });
+    return;
+  }
+  res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(bytes.byteLength) });
+  res.end(bytes);
+}
+
+/**
+ * The metadata Telegram sends for a photo, voice note, sticker or document (ids unique per call); with a served `file`,
+ * its ids and size.
+ */
+function mediaFields(
+  kind: TgMediaKind,
+  n: number,
+  file?: TgFile,
+  fileName?: string,
+  mimeType?: string,
+): Partial<TgMessage> {
+  const ids =
+    file === undefined
+      ? { file_id: `fake-${kind}-${n}`, file_unique_id: `u-${kind}-${n}` }
+      : { file_id: file.file_id, file_unique_id: file.file_unique_id, file_size: file.file_size };
   switch (kind) {
     case "photo":
       return { photo: [{ ...ids, width: 90, height: 90 }] };
+    case "document":
+      return {
+        document: {
+          ...ids,
+          ...(fileName === undefined ? {} : { file_name: fileName }),
+          ...(mimeType === undefined ? {} : { mime_type: mimeType }),
+        },
+      };
     case "voice":
       return { voice: { ...ids, duration: 3, mime_type: "audio/ogg" } };
     case "sticker":

@@ -1,4 +1,5 @@
 export { startFakeTelegram } from "./fake-telegram.js";
+export type { TgFile } from "./telegram-files.js";
 export type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec, TelegramInbound } from "./telegram-handle.js";
 export type {
   TelegramBotAccount,

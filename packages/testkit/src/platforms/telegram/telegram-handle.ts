@@ -80,11 +80,17 @@ export interface FakeTelegram {
     },
   ): Promise<Delivery<TgMessage>>;
   /**
-   * A photo, voice note or sticker with no text (a photo may carry a `caption`): in a DM unless `chat` is given. The
-   * message has the media's metadata only, as Telegram sends it; no file is served.
+   * A photo, voice note, sticker or document with no text (it may carry a `caption`): in a DM unless `chat` is given.
+   * With `bytes` the file is served as Telegram serves it — `getFile` gives its `file_path`, and
+   * `/file/bot<token>/<file_path>` its bytes (401 for another token, 404 for an unknown path); without them the
+   * message has the media's metadata only.
    */
   injectMedia(inbound: {
     readonly kind: TgMediaKind;
+    readonly bytes?: Uint8Array;
+    /** A document's name and type as the sender's app gives them. */
+    readonly fileName?: string;
+    readonly mimeType?: string;
     readonly caption?: string;
     readonly from?: TgUser;
     readonly chat?: TgChat;

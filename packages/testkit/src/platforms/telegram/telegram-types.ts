@@ -41,15 +41,16 @@ export interface TgMessage {
   reply_to_message?: TgMessage;
   edit_date?: number;
   reply_markup?: unknown;
-  /** Media a person sends without text (the fake carries their metadata only, no file). */
+  /** Media a person sends (with bytes given to `injectMedia`, the file is served: `getFile`, the file route). */
   caption?: string;
-  photo?: { file_id: string; file_unique_id: string; width: number; height: number }[];
+  photo?: { file_id: string; file_unique_id: string; width: number; height: number; file_size?: number }[];
+  document?: { file_id: string; file_unique_id: string; file_name?: string; mime_type?: string; file_size?: number };
   voice?: { file_id: string; file_unique_id: string; duration: number; mime_type?: string };
   sticker?: { file_id: string; file_unique_id: string; type: "regular"; width: number; height: number; emoji?: string };
 }
 
 /** Kinds of media message `injectMedia` sends. */
-export type TgMediaKind = "photo" | "voice" | "sticker";
+export type TgMediaKind = "photo" | "voice" | "sticker" | "document";
 
 /** Telegram callback query (inline button press). */
 export interface TgCallbackQuery {

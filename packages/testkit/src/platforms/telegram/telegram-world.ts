@@ -1,5 +1,6 @@
 import { ConversationStore } from "../shared/conversation-store.js";
 import type { Delivery } from "../shared/delivery.js";
+import { TelegramFiles } from "./telegram-files.js";
 import type { TelegramBotAccount, TgChat, TgMessage, TgUpdate, TgUser } from "./telegram-types.js";
 import { UpdateQueue } from "./update-queue.js";
 import { type WebhookRetry, WebhookSender, type WebhookTarget } from "./webhook-sender.js";
@@ -22,6 +23,8 @@ export class TelegramWorld {
   readonly bots = new Map<string, TelegramBotState>();
   readonly chats = new Map<number, TgChat>();
   readonly messages = new ConversationStore<TgMessage>();
+  /** The files people sent (served by `getFile` and the file route). */
+  readonly files = new TelegramFiles();
   readonly #nextMessageId = new Map<number, number>();
   #closed = false;
 
