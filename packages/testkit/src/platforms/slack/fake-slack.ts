@@ -8,6 +8,7 @@ import { asRecord, parseRequestBody } from "../shared/request-body.js";
 import { urlAsAddressed } from "../shared/url-as-addressed.js";
 import { blockActionPayload, chooseButton } from "./block-actions.js";
 import { postSignedEvent } from "./http-events.js";
+import type { SharedFile } from "./slack-files.js";
 import type { FakeSlack, FakeSlackOptions, SlackBotSpec } from "./slack-handle.js";
 import type {
   SlackBotAccount,
@@ -61,6 +62,15 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
   const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const params = asRecord(parseRequestBody(req, raw));
+    if (path.startsWith("/files-pri/")) {
+      serveSharedFile(req, res, path);
+      return;
+    }
+    if (path === "/signin") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<!DOCTYPE html><html><body>Sign in to Fake Slack</body></html>");
+      return;
+    }
     if (path.startsWith("/respond/")) {
       log.record({
         method: "response_url",
@@ -135,6 +145,31 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     const found = world.byBotToken.get(botToken);
     if (!found) throw new TypeError("unknown bot token for this fake Slack");
     return found;
+  };
+  /** A message with files shared: `subtype: "file_share"` and a `files` entry each, served at `url_private`. */
+  const withFiles = (message: SlackMessage, files: readonly SharedFile[] | undefined): SlackMessage => {
+    if (files === undefined || files.length === 0) return message;
+    message.subtype = "file_share";
+    message.files = files.map((file) => world.files.add(file, listener.origin, world.teamId));
+    return message;
+  };
+  /** `url_private`: the bytes for an installed app's bot token; Slack's sign-in page (a redirect) for anyone else. */
+  const serveSharedFile = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    const header = req.headers.authorization;
+    const token = header?.startsWith("Bearer ") ? header.slice(7) : undefined;
+    if (token === undefined || !world.byBotToken.has(token)) {
+      res.writeHead(302, { location: "/signin" });
+      res.end();
+      return;
+    }
+    const file = world.files.at(path);
+    if (file === undefined) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("file_not_found");
+      return;
+    }
+    res.writeHead(200, { "content-type": file.mimetype, "content-length": String(file.bytes.byteLength) });
+    res.end(file.bytes);
   };
   const conversation = (id: string): SlackConversation => {
     const found = world.conversations.get(id);
@@ -241,12 +276,15 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     injectDm: (inbound) => {
       const target = accountFor(inbound.bot);
       const from = inbound.user ?? world.human;
-      const message = world.inbound(world.dm(target, from.id).id, from, inbound.text);
+      const message = withFiles(world.inbound(world.dm(target, from.id).id, from, inbound.text), inbound.files);
       return deliver(target, world.messageEvent(message), inbound.signing);
     },
     injectChannelMessage: (inbound) => {
       const channel = conversation(inbound.channel ?? world.general.id).id;
-      const message = world.inbound(channel, inbound.user ?? world.human, inbound.text, inbound.threadTs);
+      const message = withFiles(
+        world.inbound(channel, inbound.user ?? world.human, inbound.text, inbound.threadTs),
+        inbound.files,
+      );
       return deliverMessage(message, inbound.signing);
     },
     injectMention: async (inbound) => {

@@ -2,6 +2,7 @@ import type { CallPredicate, RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
 import type { FaultSpec } from "../shared/fault-plan.js";
 import type { ButtonChoice } from "./block-actions.js";
+import type { SharedFile } from "./slack-files.js";
 import type {
   SlackBlockActionPayload,
   SlackBotAccount,
@@ -47,6 +48,11 @@ export interface SlackInbound {
   readonly bot?: string;
   /** HTTP mode only: tamper with the signature or timestamp of this delivery. */
   readonly signing?: SlackSigningOverride;
+  /**
+   * Files shared with the message (`subtype: "file_share"`, a `files` entry each): their bytes are served at
+   * `url_private` with an installed app's bot token only; without it Slack's sign-in page (HTML) comes back.
+   */
+  readonly files?: readonly SharedFile[];
 }
 
 /** Handle to a running fake Slack (Web API + event delivery). */

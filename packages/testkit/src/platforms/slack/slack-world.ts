@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ConversationStore } from "../shared/conversation-store.js";
+import { SlackFiles } from "./slack-files.js";
 import { SlackTsGenerator } from "./slack-ts.js";
 import type { SlackBotAccount, SlackEventBody, SlackMessage } from "./slack-types.js";
 
@@ -107,6 +108,9 @@ export class SlackWorld {
   }
 
   /** Builds, stores and returns a message written by a human or another bot; its author becomes known to users.info. */
+  /** The files people shared (served at `url_private`). */
+  readonly files = new SlackFiles();
+
   inbound(channel: string, from: SlackUser, text: string, threadTs?: string): SlackMessage {
     if (!this.users.has(from.id)) this.users.set(from.id, from);
     const ts = this.ts.next();
