@@ -1,6 +1,7 @@
 import type { CallPredicate, RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
 import type { FaultSpec } from "../shared/fault-plan.js";
+import type { AttachedFile } from "./discord-files.js";
 import type {
   DiscordBotAccount,
   DiscordChannel,
@@ -31,6 +32,8 @@ export interface FakeDiscordOptions {
   readonly callLogLimit?: number;
   /** Echo bot-sent messages back as MESSAGE_CREATE/UPDATE/DELETE, as Discord does. Default true. */
   readonly echoBotMessages?: boolean;
+  /** How long an attachment's CDN link works. Default 24 h (Discord's links last about that long). */
+  readonly attachmentUrlTtlMs?: number;
   /**
    * Guilds every bot is in (each with the same channels as `guild`). Default 1. Guild `i` is on shard `i % N` for
    * every shard count N up to 10, so `guilds: 2` with 2 shards puts one guild on each.
@@ -55,6 +58,11 @@ export interface DiscordInbound {
   readonly author?: DiscordUser;
   /** Token of the bot the DM goes to / the bot that is mentioned. Default: the first bot. */
   readonly bot?: string;
+  /**
+   * Files attached to the message: each an `attachments` entry whose `url` is a signed CDN link that expires after
+   * `attachmentUrlTtlMs` (404 then) and is renewed by `POST /attachments/refresh-urls`, as on Discord.
+   */
+  readonly attachments?: readonly AttachedFile[];
 }
 
 /** A person pressing a button under a bot's message. */

@@ -28,6 +28,18 @@ export type { RestContext, RestReply } from "./rest-reply.js";
 
 /** Routes under `/api/v10` that need `Authorization: Bot <token>`. */
 export const botRoutes = new RestRouter<RestHandler>()
+  .add("POST /attachments/refresh-urls", "refreshAttachmentUrls", (ctx) => {
+    requireBot(ctx);
+    const urls = Array.isArray(ctx.body.attachment_urls) ? ctx.body.attachment_urls : [];
+    return {
+      status: 200,
+      body: {
+        refreshed_urls: urls
+          .filter((url): url is string => typeof url === "string")
+          .map((original) => ({ original, refreshed: ctx.world.files.refresh(original) ?? original })),
+      },
+    };
+  })
   .add("GET /gateway/bot", "getGatewayBot", (ctx) => ({
     status: 200,
     body: {

@@ -1,4 +1,5 @@
 import { ConversationStore } from "../shared/conversation-store.js";
+import { DiscordFiles } from "./discord-files.js";
 import type {
   DiscordBotAccount,
   DiscordChannel,
@@ -46,6 +47,8 @@ export class DiscordWorld {
   readonly bots = new Map<string, DiscordBotAccount>();
   readonly channels = new Map<string, DiscordChannel>();
   readonly messages = new ConversationStore<DiscordMessage>();
+  /** The files people attached, behind expiring CDN links (the fake sets its TTL and origin). */
+  files = new DiscordFiles(86_400_000);
   readonly sessions = new Map<string, GatewaySession>();
   /** Latest session per bot user id and shard (`sessionSlot`). */
   readonly currentSession = new Map<string, GatewaySession>();

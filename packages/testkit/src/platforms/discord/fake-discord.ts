@@ -7,6 +7,7 @@ import { listenHttp, sendEmpty, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
 import { urlAsAddressed } from "../shared/url-as-addressed.js";
 import { pressButton } from "./button-press.js";
+import { DiscordFiles } from "./discord-files.js";
 import { DiscordGateway } from "./discord-gateway.js";
 import type { DiscordInbound, FakeDiscord, FakeDiscordOptions } from "./discord-handle.js";
 import { botRoutes, type RestContext, tokenRoutes } from "./discord-rest.js";
@@ -47,6 +48,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
     ...(options.sessionStartLimit === undefined ? {} : { sessionStartLimit: options.sessionStartLimit }),
   });
+  world.files = new DiscordFiles(options.attachmentUrlTtlMs ?? 86_400_000);
   const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
   const echo = options.echoBotMessages ?? true;
@@ -56,6 +58,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const verb = req.method ?? "GET";
+    if (url.pathname.startsWith("/attachments/")) {
+      const file = world.files.serve(url.pathname, url.searchParams);
+      if (file === undefined) {
+        res.writeHead(404, { "content-type": "text/plain" });
+        res.end("This content is no longer available.");
+        return;
+      }
+      res.writeHead(200, { "content-type": file.contentType, "content-length": String(file.bytes.byteLength) });
+      res.end(file.bytes);
+      return;
+    }
     if (!url.pathname.startsWith(API_PREFIX)) {
       sendJson(res, 404, { message: "404: Not Found", code: 0 });
       return;
@@ -141,6 +154,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (!found) throw new TypeError(`unknown channel ${id} on this fake Discord`);
     return found;
   };
+  /** A message with files attached: an `attachments` entry each, behind an expiring CDN link. */
+  const withAttachments = (message: DiscordMessage, inbound: DiscordInbound): DiscordMessage => {
+    if (inbound.attachments === undefined || inbound.attachments.length === 0) return message;
+    world.files.origin = listener.origin;
+    message.attachments = inbound.attachments.map((file) =>
+      world.files.add(file, message.channel_id, world.ids.next()),
+    );
+    return message;
+  };
   const deliver = (message: DiscordMessage): Promise<Delivery<DiscordMessage>> => {
     world.store(message);
     const count = world.broadcastMessage("MESSAGE_CREATE", message);
@@ -181,13 +203,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     failNext: (fault) => faults.add(fault),
     injectDm: (inbound) => {
       const dm = world.dmChannel(account(inbound.bot), inbound.author ?? world.human);
-      return deliver(world.buildMessage(dm, inbound.author ?? world.human, { content: inbound.content }));
+      return deliver(
+        withAttachments(world.buildMessage(dm, inbound.author ?? world.human, { content: inbound.content }), inbound),
+      );
     },
     injectChannelMessage: (inbound) =>
       deliver(
-        world.buildMessage(channel(inbound.channelId ?? world.guild.general.id), inbound.author ?? world.human, {
-          content: inbound.content,
-        }),
+        withAttachments(
+          world.buildMessage(channel(inbound.channelId ?? world.guild.general.id), inbound.author ?? world.human, {
+            content: inbound.content,
+          }),
+          inbound,
+        ),
       ),
     injectMention: (inbound) => deliver(mentionMessage(inbound)),
     injectReply: (inbound) => {

@@ -1,3 +1,4 @@
+export type { AttachedFile, DiscordAttachment } from "./discord-files.js";
 export type {
   DiscordBotSpec,
   DiscordButtonPress,
