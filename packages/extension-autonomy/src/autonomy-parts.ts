@@ -25,7 +25,6 @@ export function agentConfigOf(context: ExtensionStartContext, agentId: string): 
  */
 export function autonomyParts(context: ExtensionStartContext): AutonomyParts {
   const { store, logger, now, track } = context;
-  let parts: AutonomyParts | undefined;
   const goals = new GoalKeeper({
     store,
     logger,
@@ -65,9 +64,9 @@ export function autonomyParts(context: ExtensionStartContext): AutonomyParts {
       return session === undefined ? undefined : goalOf(session.settings);
     },
     budgetsFor: (agentId) => agentConfigOf(context, agentId)?.budgets,
-    maxOutputOf: (agentId) => (agentId === undefined ? undefined : agentConfigOf(context, agentId)?.maxOutputTokens),
     goalExhausted: (sessionKey, reason) => track(goals.budgetExhausted(sessionKey, reason)),
-    scheduleOf: (items) => parts?.schedules.scheduleOf(items),
+    // The scheduler is made below; these run at call time, once it exists.
+    scheduleOf: (items) => schedules.scheduleOf(items),
     scheduleSpent: (id) => schedules.spent(id),
     scheduleExhausted: (id, reason) => track(schedules.exhausted(id, reason)),
     persist: (work) =>
@@ -84,6 +83,5 @@ export function autonomyParts(context: ExtensionStartContext): AutonomyParts {
     // In a cluster a schedule runs at the owner of its session (where that session's turns run), once.
     ...(store.ownership === undefined ? {} : { owns: (sessionKey: string) => context.owns(sessionKey) }),
   });
-  parts = { goals, budgets, schedules };
-  return parts;
+  return { goals, budgets, schedules };
 }

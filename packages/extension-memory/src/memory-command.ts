@@ -16,8 +16,9 @@ export const MEMORY_USAGE = "/memory [page N | forget <id|text> [confirm] | off 
 /**
  * /memory: what the bot remembers in this chat (about you in a DM, about the group in a group), paged; forget a fact;
  * memory off/on for this session; export as JSON; `stats` (admins): fact counts per scope, never their contents.
+ * Without `memory` (not configured) it answers that, after the same permission checks.
  */
-export function memoryCommand(memory: MemoryCommands): ExtensionCommand {
+export function memoryCommand(memory: MemoryCommands | undefined): ExtensionCommand {
   return {
     name: "memory",
     usage: MEMORY_USAGE,
@@ -34,9 +35,10 @@ export function memoryCommand(memory: MemoryCommands): ExtensionCommand {
 }
 
 async function runMemoryCommand(
-  memory: MemoryCommands,
+  memory: MemoryCommands | undefined,
   { args, sessionKey, trust, isAdmin }: Parameters<ExtensionCommand["run"]>[0],
 ): Promise<string | ExtensionReply> {
+  if (memory === undefined) return "Long-term memory is not configured.";
   const [sub = "page", ...rest] = args;
   const action = sub.toLowerCase();
   if (action === "stats") {

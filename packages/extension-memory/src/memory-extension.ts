@@ -1,7 +1,7 @@
 import type { GatewayExtension } from "@chorus/gateway";
 import { GatewayMemory } from "./gateway-memory.js";
 import type { GatewayMemoryOptions } from "./gateway-memory-options.js";
-import { MEMORY_USAGE, memoryCommand } from "./memory-command.js";
+import { memoryCommand } from "./memory-command.js";
 import { MEMORY_COMMAND_PERMISSIONS } from "./memory-permissions.js";
 
 /**
@@ -20,7 +20,10 @@ import { MEMORY_COMMAND_PERMISSIONS } from "./memory-permissions.js";
  * new Gateway({ ...options, extensions: [memoryExtension({ store: memory, extraction: { model: "small" } })] });
  */
 export function memoryExtension(options: GatewayMemoryOptions | undefined): GatewayExtension {
-  if (options === undefined) return memoryNotConfigured();
+  // Not configured: only `/memory`, saying so (with the same permission rules as when it is).
+  if (options === undefined) {
+    return { name: "memory", commandPermissions: MEMORY_COMMAND_PERMISSIONS, commands: [memoryCommand(undefined)] };
+  }
   const memory = new GatewayMemory(options);
   return {
     name: "memory",
@@ -46,23 +49,5 @@ export function memoryExtension(options: GatewayMemoryOptions | undefined): Gate
     afterTurn: (turn) => memory.turnEnded(turn.sessionKey, turn.answered),
     sessionEnding: (session) => memory.sessionEnding(session.sessionKey),
     stopping: () => memory.stop(),
-  };
-}
-
-/** `/memory` where memory is not configured: says so (rather than passing the words to the agent). */
-function memoryNotConfigured(): GatewayExtension {
-  return {
-    name: "memory",
-    commandPermissions: MEMORY_COMMAND_PERMISSIONS,
-    commands: [
-      {
-        name: "memory",
-        usage: MEMORY_USAGE,
-        description: "what I remember here: list, forget, off/on, export; stats for admins",
-        adminOnly: false,
-        ephemeral: true,
-        run: async () => "Long-term memory is not configured.",
-      },
-    ],
   };
 }

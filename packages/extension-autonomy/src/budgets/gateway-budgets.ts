@@ -1,13 +1,6 @@
 import type { Model, StreamFn } from "@chorus/core";
 import type { BudgetConfig, LaneItem } from "@chorus/gateway";
-import {
-  type CallPurpose,
-  callPurposeOf,
-  isSubagentKey,
-  parseSessionKey,
-  rootKeyOf,
-  sessionCallsOf,
-} from "@chorus/gateway";
+import { callPurposeOf, isSubagentKey, rootKeyOf } from "@chorus/gateway";
 import type { SessionStore, SpendBooking, SpendKey, SpendKind, SpendRow } from "@chorus/store";
 import { NO_SPEND, type Spend, utcDay } from "@chorus/store";
 import type { GoalRecord } from "../goals/goal-record.js";
@@ -28,8 +21,6 @@ export interface GatewayBudgetParts {
    * (in a cluster another instance may have changed it).
    */
   goalOf(sessionKey: string, fresh: boolean): Promise<GoalRecord | undefined>;
-  /** An agent's output cap per call (`maxOutputTokens`); undefined for an agent no longer configured. */
-  maxOutputOf(agentId: string | undefined): number | undefined;
   /** An agent's budgets; undefined for an agent no longer configured. */
   budgetsFor(agentId: string): BudgetConfig | undefined;
   /** A running autonomous goal met an exhausted budget: it must start no further turn. */
@@ -47,12 +38,6 @@ export interface GatewayBudgetParts {
 /** What a refusal adds: what one call reserves, so an operator sees what `maxOutputTokens` does to a small budget. */
 function reserveNote(maxOutput: number): string {
   return `each call reserves its input plus up to ${maxOutput} output tokens (the agent's maxOutputTokens)`;
-}
-
-/** The agent a session key names: its root session's (a sub-agent's key names its profile). */
-function agentOfKey(sessionKey: string): string | undefined {
-  const parsed = parseSessionKey(sessionKey);
-  return parsed.ok ? rootKeyOf(parsed.key).agentId : undefined;
 }
 
 function hasGoalBudget(budgets: BudgetConfig | undefined): boolean {
@@ -100,25 +85,12 @@ export class GatewayBudgets {
   }
 
   /**
-   * `inner` with every call of a session reserved and booked here first (see `budgetedStreamFn`). A session's call
-   * that sets no `maxTokens` gets its agent's `maxOutputTokens`: every kind of call is capped, and reserves, alike.
+   * `inner` with every call of a session reserved and booked here first (see `budgetedStreamFn`). What a call reserves
+   * for its output is its `maxTokens`, which the gateway sets to the agent's `maxOutputTokens` (`cappedStreamFn`)
+   * before the call reaches the extensions.
    */
   budgeted(inner: StreamFn): StreamFn {
-    const budgeted = budgetedStreamFn(inner, (call) => this.reserve(call));
-    return (model, context, options) => {
-      const sessionKey = options?.sessionId;
-      if (sessionKey === undefined || options?.maxTokens !== undefined) return budgeted(model, context, options);
-      const maxTokens = this.#parts.maxOutputOf(agentOfKey(sessionKey));
-      return budgeted(model, context, maxTokens === undefined ? options : { ...options, maxTokens });
-    };
-  }
-
-  /**
-   * A StreamFn for one session's calls of one kind (`/compact`, a title…): reserved against the session's budgets and
-   * booked under `purpose`. Contract: `inner` is the raw provider StreamFn.
-   */
-  sessionCalls(inner: StreamFn, sessionKey: string, purpose: CallPurpose): StreamFn {
-    return sessionCallsOf(this.budgeted(inner), sessionKey, purpose);
+    return budgetedStreamFn(inner, (call) => this.reserve(call));
   }
 
   /** Writes the spend booked but not yet written (a cluster's heartbeat and the gateway's stop). Never rejects. */

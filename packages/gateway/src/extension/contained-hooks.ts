@@ -35,11 +35,14 @@ export async function runBeforeTurn(
   return additions;
 }
 
-/** Runs `hook` of every extension that has one, in order, each contained: a throw is logged as `failed`. */
+/**
+ * Runs `hook` of every extension that has one, in order, each contained: a throw is logged as `failed` (with the
+ * session it was about, if any).
+ */
 async function eachContained(
   registered: RegisteredExtensions,
   hook: (extension: GatewayExtension) => (() => unknown) | undefined,
-  sessionKey: string,
+  sessionKey: string | undefined,
   logger: Logger,
   failed: string,
 ): Promise<void> {
@@ -49,7 +52,8 @@ async function eachContained(
     try {
       await run();
     } catch (error) {
-      logger.error({ extension: extension.name, sessionKey, error: describeError(error) }, failed);
+      const about = sessionKey === undefined ? {} : { sessionKey };
+      logger.error({ extension: extension.name, ...about, error: describeError(error) }, failed);
     }
   }
 }
@@ -102,29 +106,27 @@ export async function startExtensions(
 }
 
 /** Tells every extension of a change of the sessions this instance owns, in order, each contained. Never rejects. */
-export async function runOwnershipChanged(
+export function runOwnershipChanged(
   registered: RegisteredExtensions,
   change: OwnershipChange,
   logger: Logger,
 ): Promise<void> {
-  for (const extension of registered.extensions) {
-    try {
-      await extension.ownershipChanged?.(change);
-    } catch (error) {
-      logger.error({ extension: extension.name, error: describeError(error) }, "extension ownership hook failed");
-    }
-  }
+  const hook = (extension: GatewayExtension) =>
+    extension.ownershipChanged && (() => extension.ownershipChanged?.(change));
+  return eachContained(registered, hook, undefined, logger, "extension ownership hook failed");
 }
 
-/** Tells every extension the gateway begins to stop, in order, each contained. Contract: never rejects. */
-export async function runStopping(registered: RegisteredExtensions, logger: Logger): Promise<void> {
-  for (const extension of registered.extensions) {
-    try {
-      await extension.stopping?.();
-    } catch (error) {
-      logger.error({ extension: extension.name, error: describeError(error) }, "extension stopping hook failed");
-    }
-  }
+/**
+ * Runs a lifecycle hook of every extension, in order, each contained (`started` after the start, `stopping` when the
+ * stop begins, `turnsOver` once the running turns ended). Contract: never rejects.
+ */
+export function runLifecycle(
+  registered: RegisteredExtensions,
+  name: "started" | "stopping" | "turnsOver",
+  logger: Logger,
+): Promise<void> {
+  const hook = (extension: GatewayExtension) => extension[name] && (() => extension[name]?.());
+  return eachContained(registered, hook, undefined, logger, `extension ${name} hook failed`);
 }
 
 /** Stops the extensions in reverse order, each contained. Contract: never rejects. */

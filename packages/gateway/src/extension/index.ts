@@ -3,10 +3,10 @@
 export {
   runAfterTurn,
   runBeforeTurn,
+  runLifecycle,
   runOwnershipChanged,
   runSessionEnding,
   runSessionIdle,
-  runStopping,
   startExtensions,
   stopExtensions,
 } from "./contained-hooks.js";
@@ -33,7 +33,6 @@ export {
   endRefusalOf,
   resumedByAnExtension,
   rewrittenSystemPrompt,
-  runLifecycle,
   runSessionStopped,
   runTurnStarted,
 } from "./session-lifecycle-hooks.js";

@@ -90,18 +90,3 @@ export async function runSessionStopped(
 export function resumedByAnExtension(registered: RegisteredExtensions, session: SessionRecord): boolean {
   return registered.extensions.some((extension) => extension.resumesItself?.(session) === true);
 }
-
-/** Runs a lifecycle hook of every extension, in order, each contained. Never rejects. */
-export async function runLifecycle(
-  registered: RegisteredExtensions,
-  hook: "started" | "turnsOver",
-  logger: Logger,
-): Promise<void> {
-  for (const extension of registered.extensions) {
-    try {
-      await extension[hook]?.();
-    } catch (error) {
-      logger.error({ extension: extension.name, error: describeError(error) }, `extension ${hook} hook failed`);
-    }
-  }
-}

@@ -11,12 +11,12 @@ import { ChatNotices } from "../delivery/chat-notices.js";
 import { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { GatewayEventBus } from "../events/gateway-event-bus.js";
 import {
+  type ExtensionStartContext,
   type GatewayExtension,
   type RegisteredExtensions,
   registerExtensions,
   runLifecycle,
   runSessionIdle,
-  runStopping,
   startExtensions,
   stopExtensions,
   wrapStreamFn,
@@ -89,7 +89,7 @@ export class Gateway {
   readonly #housekeeper: StoreHousekeeper | undefined;
   readonly #extensions: RegisteredExtensions;
   /** What each extension gets at start: chats, the store, the model calls, sessions, the clock and logger. */
-  readonly #extensionContext: (extension: GatewayExtension) => import("../extension/index.js").ExtensionStartContext;
+  readonly #extensionContext: (extension: GatewayExtension) => ExtensionStartContext;
 
   /** Contract: throws GatewayConfigError for an invalid config or an agent whose model is unknown. */
   constructor(options: GatewayOptions) {
@@ -321,7 +321,7 @@ export class Gateway {
     this.#accepting = false;
     // Extensions end their background work (memory's extraction passes, autonomous goals' next turns, schedules)
     // before the running turns are waited for.
-    await runStopping(this.#extensions, this.#logger);
+    await runLifecycle(this.#extensions, "stopping", this.#logger);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);
