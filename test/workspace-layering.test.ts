@@ -98,6 +98,7 @@ describe("the dependency arrows point down only", () => {
         "@chorus/extension-memory",
         "@chorus/extension-autonomy",
         "@chorus/extension-plan-mode",
+        "@chorus/extension-media",
         "@chorus/store",
         "@chorus/channel",
         "@chorus/bot",

@@ -26,6 +26,10 @@ function usage(): string {
     "  --kills N  --lease-ms N   kill -9 failovers timed (default 10) and the instances' leaseMs (default: the store's, 3000)",
     "  --instances N  --cpu-prof DIR   PostgreSQL rows 1…N (default 3); instances write node --cpu-prof profiles to DIR",
     "  --paired-rounds N     rounds of SQLite ×1 and PostgreSQL ×1 measured in turns (default 5; 0 = none)",
+    "flags of the media suite:",
+    "  --turns N  --warmup N   timed and warm-up rounds of text / cold / warm photo turns (default 40 and 3)",
+    "  --chats N  --cap-mb N   chats of the burst (default 50) and the extension's maxBytesInMemory (default 16)",
+    "  --table turns|burst     only one of the two tables",
   ].join("\n");
 }
 

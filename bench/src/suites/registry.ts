@@ -4,6 +4,7 @@ import { clusterSuite } from "./cluster.js";
 import { coreSuite } from "./core.js";
 import { gatewaySuite } from "./gateway.js";
 import { latencySuite } from "./latency.js";
+import { mediaSuite } from "./media.js";
 import { memorySuite } from "./memory.js";
 import { platformsSuite } from "./platforms.js";
 import { storeSuite } from "./store.js";
@@ -20,4 +21,5 @@ export const suites: readonly BenchSuite[] = [
   telemetrySuite,
   latencySuite,
   cacheSuite,
+  mediaSuite,
 ];

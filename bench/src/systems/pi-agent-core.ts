@@ -125,6 +125,7 @@ export const piAgentCore: CoreSystem = {
     };
   },
   createIdleAgent(messages) {
-    return new Agent({ initialState: { model, systemPrompt: "", messages, tools: [] } });
+    // The bench's transcripts hold text only, which both libraries' message types share.
+    return new Agent({ initialState: { model, systemPrompt: "", messages: messages as never, tools: [] } });
   },
 };

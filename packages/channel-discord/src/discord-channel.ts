@@ -1,11 +1,15 @@
 import type {
+  AttachmentLocation,
   Channel,
   ChannelAccountOptions,
   ChannelCapabilities,
   ChannelStartContext,
+  FetchAttachmentOptions,
+  FetchedAttachment,
   InboundMessage,
   InboundSink,
   IngressRegistration,
+  OutboundFile,
   OutboundMessage,
   SendTarget,
   SentMessage,
@@ -23,9 +27,11 @@ import {
 import type { APIMessage, APIUser, Client } from "discord.js";
 import { discordCommandPayloads } from "./discord-commands.js";
 import { toDiscordChannelError } from "./discord-errors.js";
+import { fetchDiscordAttachment, type RefreshedAttachmentUrl } from "./discord-fetch-attachment.js";
 import type { DiscordSelf } from "./discord-inbound.js";
 import { listenForInbound } from "./discord-inbound-listener.js";
 import { discordEditBody, discordSendBody } from "./discord-outbound.js";
+import { DISCORD_MAX_UPLOAD_BYTES, discordFileRequest } from "./discord-send-file.js";
 import { DiscordShards } from "./discord-shards.js";
 import { snowflakeCreatedAt } from "./discord-snowflake.js";
 import type { SessionStartLimit } from "./identify-budget.js";
@@ -74,6 +80,7 @@ export const DISCORD_CAPABILITIES: ChannelCapabilities = {
   buttons: true,
   markup: "discord-md",
   editRate: { edits: 5, perMs: 5000 },
+  maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES,
 };
 
 /**
@@ -216,6 +223,17 @@ export class DiscordChannel implements Channel {
     return target.threadId === undefined ? result : { ...result, threadId: target.threadId };
   }
 
+  /** Posts the file as an attachment, the caption as its text, with the enforced nonce of a text send. */
+  async sendFile(target: SendTarget, file: OutboundFile): Promise<SentMessage> {
+    const channelId = target.threadId ?? target.chatId;
+    const request = discordFileRequest(target, file);
+    const sent = (await this.#client.call("sendFile", (client) =>
+      client.rest.post(`/channels/${channelId}/messages`, request),
+    )) as APIMessage;
+    const result: SentMessage = { messageId: sent.id, chatId: target.chatId, sentAt: this.#now() };
+    return target.threadId === undefined ? result : { ...result, threadId: target.threadId };
+  }
+
   async edit(message: SentMessage, outbound: OutboundMessage): Promise<void> {
     // The id tells the message's real age; callers that kept only the id pass sentAt 0.
     const createdAt = snowflakeCreatedAt(message.messageId) ?? message.sentAt;
@@ -241,6 +259,23 @@ export class DiscordChannel implements Channel {
     await this.#client.call("typing", (client) =>
       client.rest.post(`/channels/${target.threadId ?? target.chatId}/typing`),
     );
+  }
+
+  /**
+   * Downloads an attachment from its CDN link (`location.url`), from Discord's CDN (or the configured REST API's origin)
+   * only; an expired link is renewed through `POST /attachments/refresh-urls` (the channel must be started for that).
+   * See `fetchDiscordAttachment`.
+   */
+  async fetchAttachment(location: AttachmentLocation, options: FetchAttachmentOptions): Promise<FetchedAttachment> {
+    const refreshUrls = async (urls: readonly string[]) => {
+      const answer = (await this.#client.call("refreshAttachmentUrls", (client) =>
+        client.rest.post("/attachments/refresh-urls", { body: { attachment_urls: urls } }),
+      )) as { refreshed_urls?: RefreshedAttachmentUrl[] };
+      return answer.refreshed_urls ?? [];
+    };
+    const restApi = this.#options.restApi;
+    const source = { refreshUrls, now: this.#now, ...(restApi === undefined ? {} : { restApi }) };
+    return fetchDiscordAttachment(source, location, options);
   }
 
   async react(message: SentMessage, emoji: string): Promise<void> {

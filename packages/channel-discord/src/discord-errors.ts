@@ -4,6 +4,7 @@ import { ChannelError } from "@chorus/channel";
 const UNKNOWN_CODES = new Set([10003, 10008, 10015, 10062]);
 const EDIT_WINDOW_EXPIRED = 30046;
 const INVALID_FORM_BODY = 50035;
+const ENTITY_TOO_LARGE = 40005;
 
 interface DiscordFailure {
   name?: unknown;
@@ -35,6 +36,8 @@ export function toDiscordChannelError(error: unknown, operation: string): Channe
     );
   }
   if (code === EDIT_WINDOW_EXPIRED) return new ChannelError("edit-window-expired", message, options);
+  // 413 / 40005 "Request entity too large": an attachment over the upload limit.
+  if (status === 413 || code === ENTITY_TOO_LARGE) return new ChannelError("too-long", message, options);
   if (code === INVALID_FORM_BODY && /length/i.test(JSON.stringify((error as { rawError?: unknown }).rawError ?? ""))) {
     return new ChannelError("too-long", message, options);
   }

@@ -1,6 +1,7 @@
 import type { InboundAttachment, InboundMessage } from "@chorus/channel";
 import { stripLeadingMention } from "@chorus/channel";
 import type { Message } from "discord.js";
+import { discordAttachmentKind } from "./discord-attachment-kind.js";
 
 /** Who the bot is, as needed to read mentions. */
 export interface DiscordSelf {
@@ -33,6 +34,7 @@ export function normaliseDiscordMessage(
       name: file.name,
       sizeBytes: file.size,
       url: file.url,
+      kind: discordAttachmentKind(file),
     };
     if (file.contentType !== null) attachment.mimeType = file.contentType;
     return attachment;

@@ -10,6 +10,7 @@ export {
 } from "./discord-channel.js";
 export { DISCORD_DEFER_AFTER_MS } from "./discord-commands.js";
 export { toDiscordChannelError } from "./discord-errors.js";
+export { DISCORD_MAX_UPLOAD_BYTES } from "./discord-send-file.js";
 export { snowflakeAt, snowflakeCreatedAt } from "./discord-snowflake.js";
 
 /**

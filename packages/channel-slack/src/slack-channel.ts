@@ -1,11 +1,15 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type {
+  AttachmentLocation,
   Channel,
   ChannelAccountOptions,
   ChannelCapabilities,
+  FetchAttachmentOptions,
+  FetchedAttachment,
   InboundMessage,
   InboundSink,
+  OutboundFile,
   OutboundMessage,
   SendTarget,
   SentMessage,
@@ -29,6 +33,7 @@ import {
 } from "./slack-buttons.js";
 import { normaliseSlackCommand, SLACK_SLASH_COMMANDS, type SlackSlashCommandPayload } from "./slack-commands.js";
 import { slackPlatformError, toSlackChannelError } from "./slack-errors.js";
+import { fetchSlackAttachment } from "./slack-fetch-attachment.js";
 import {
   mentionsSlackBot,
   normaliseSlackEvent,
@@ -37,6 +42,7 @@ import {
   type SlackSelf,
 } from "./slack-inbound.js";
 import { forwardingSlackLogger } from "./slack-logger.js";
+import { SLACK_MAX_UPLOAD_BYTES, uploadSlackFile } from "./slack-send-file.js";
 import { slackWebFetch } from "./slack-web-fetch.js";
 
 /** Thrown for an event that reaches a stopping HTTP-mode channel: answered 500, so Slack sends it again. */
@@ -105,6 +111,7 @@ export const SLACK_CAPABILITIES: ChannelCapabilities = {
   markup: "slack-mrkdwn",
   // chat.update is a Tier 3 method (~50 a minute); one edit a second per conversation stays well inside it.
   editRate: { edits: 1, perMs: 1000 },
+  maxUploadBytes: SLACK_MAX_UPLOAD_BYTES,
 };
 
 const MAX_REMEMBERED_CONVERSATIONS = 10_000;
@@ -359,6 +366,19 @@ export class SlackChannel implements Channel {
     return threadTs === undefined ? result : { ...result, threadId: threadTs };
   }
 
+  /**
+   * Uploads the file through `files.uploadV2`, the caption as its comment, in the thread a send would use; like a send,
+   * it ends the conversation's working reaction. See `uploadSlackFile` for the message id.
+   */
+  async sendFile(target: SendTarget, file: OutboundFile): Promise<SentMessage> {
+    const replyTo = slackTsOrUndefined(target.replyToMessageId);
+    const threadTs = target.threadId ?? (this.#options.replyInThread === true ? replyTo : undefined);
+    const ts = await this.#app.call("sendFile", (app) => uploadSlackFile(app.client, target.chatId, threadTs, file));
+    await this.#clearWorking(target);
+    const result: SentMessage = { messageId: ts, chatId: target.chatId, sentAt: this.#now() };
+    return threadTs === undefined ? result : { ...result, threadId: threadTs };
+  }
+
   async edit(message: SentMessage, outbound: OutboundMessage): Promise<void> {
     this.#budget.take(message.chatId);
     // Slack keeps a message's blocks when an update leaves them out, and shows them over the new text: an edit
@@ -407,6 +427,16 @@ export class SlackChannel implements Channel {
   /** Removes the working reaction of the conversation, if any (a streamed answer ends with an edit, not a send). */
   async stopTyping(target: SendTarget): Promise<void> {
     await this.#clearWorking(target);
+  }
+
+  /**
+   * Downloads a file someone shared from its `url_private` (`location.url`) with the bot token, from files.slack.com or
+   * the configured Slack API's origin only; see `fetchSlackAttachment`.
+   */
+  async fetchAttachment(location: AttachmentLocation, options: FetchAttachmentOptions): Promise<FetchedAttachment> {
+    const { botToken, slackApiUrl } = this.#options;
+    const source = slackApiUrl === undefined ? { botToken } : { botToken, slackApiUrl };
+    return fetchSlackAttachment(source, location, options);
   }
 
   async react(message: SentMessage, emoji: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { InboundMessage } from "@chorus/channel";
 import { stripLeadingMention } from "@chorus/channel";
+import { slackAttachmentKind } from "./slack-attachment-kind.js";
 
 /** Who the bot is in one workspace, as needed to read mentions. */
 export interface SlackSelf {
@@ -25,6 +26,9 @@ export interface SlackMessageEvent {
     id?: string;
     name?: string;
     mimetype?: string;
+    filetype?: string;
+    /** `slack_audio` for a voice clip recorded in Slack, `slack_video` for a video clip. */
+    subtype?: string;
     size?: number;
     url_private?: string;
   }>;
@@ -73,6 +77,7 @@ export function normaliseSlackEvent(
     attachments: (event.files ?? []).map((file) => ({
       id: file.id ?? "",
       name: file.name ?? "",
+      kind: slackAttachmentKind(file),
       ...(file.mimetype === undefined ? {} : { mimeType: file.mimetype }),
       ...(file.size === undefined ? {} : { sizeBytes: file.size }),
       ...(file.url_private === undefined ? {} : { url: file.url_private }),

@@ -1,5 +1,7 @@
 import type { RunnerHandle, RunnerOptions } from "@grammyjs/runner";
 import type { Bot } from "grammy";
+import { withAlbumStragglers } from "./album-stragglers.js";
+import type { TelegramAlbums } from "./telegram-albums.js";
 
 type RunnerModule = typeof import("@grammyjs/runner");
 type Update = Parameters<Bot["handleUpdate"]>[0];
@@ -11,21 +13,43 @@ type Update = Parameters<Bot["handleUpdate"]>[0];
  * Telegram had already dropped. Updates of a batch are still handled concurrently (one chat's in order, by the bot's
  * `sequentialize`). Contract: returns the started runner; its `stop()` ends the poll under way, waits for the batch
  * in hand and confirms what was handled (a restart hears it no more; if that last call fails, the next poller hears
- * it again and the gateway's store knows it by id).
+ * it again and the gateway's store knows it by id). With `albums`, a batch holding album items first waits for the
+ * album's items still on their way (`withAlbumStragglers`) and hands them on with it, so an album straddling two
+ * `getUpdates` answers is one message whose items are all confirmed only after it was stored.
  */
-export function runConfirmingAfterStored(runner: RunnerModule, bot: Bot, options: RunnerOptions): RunnerHandle {
+export function runConfirmingAfterStored(
+  runner: RunnerModule,
+  bot: Bot,
+  options: RunnerOptions,
+  albums?: TelegramAlbums,
+): RunnerHandle {
   const fetchUpdates = runner.createUpdateFetcher(bot, options);
   let initialised = false;
-  // The highest update handled since the last getUpdates (whose offset confirmed everything handled before it).
+  // The highest update handled that no getUpdates offset confirmed yet.
   let unconfirmedUpTo: number | undefined;
+  // The offset the fetcher asks with next (it confirms the updates below it), and the newest update handed on: a
+  // batch that waited for the rest of an album has updates the fetcher serves again, skipped then.
+  let fetcherOffset = 0;
+  let seenUpTo = 0;
   const source = runner.createSource<Update>({
     supply: async (batchSize, signal) => {
       if (!initialised) {
         await bot.init();
         initialised = true;
       }
-      const updates = await fetchUpdates(batchSize, signal);
-      unconfirmedUpTo = undefined;
+      const fetched = await fetchUpdates(batchSize, signal);
+      if (unconfirmedUpTo !== undefined && unconfirmedUpTo < fetcherOffset) unconfirmedUpTo = undefined;
+      const lastFetched = fetched[fetched.length - 1]?.update_id;
+      if (lastFetched !== undefined) fetcherOffset = lastFetched + 1;
+      const fresh = fetched.filter((update) => update.update_id > seenUpTo);
+      if (albums === undefined) {
+        seenUpTo = Math.max(seenUpTo, lastFetched ?? 0);
+        return fresh;
+      }
+      // An album's items may straddle two batches: its stragglers are fetched (unconfirmed) and handled with it.
+      const updates = await withAlbumStragglers(bot, fresh, albums.waitMs, signal);
+      seenUpTo = Math.max(seenUpTo, updates[updates.length - 1]?.update_id ?? 0);
+      albums.expectWhole(updates);
       return updates;
     },
   });

@@ -8,6 +8,7 @@ export {
   type TelegramWebhookOptions,
 } from "./telegram-channel.js";
 export { toTelegramChannelError } from "./telegram-errors.js";
+export { TELEGRAM_MAX_PHOTO_BYTES, TELEGRAM_MAX_UPLOAD_BYTES } from "./telegram-send-file.js";
 
 /**
  * A Telegram bot as a Channel (long polling or webhook). grammy is loaded when the channel starts.

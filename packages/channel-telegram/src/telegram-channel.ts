@@ -1,13 +1,17 @@
 import { type Agent, createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type {
+  AttachmentLocation,
   Channel,
   ChannelAccountOptions,
   ChannelCapabilities,
   ChannelStartContext,
+  FetchAttachmentOptions,
+  FetchedAttachment,
   InboundMessage,
   InboundSink,
   IngressRegistration,
+  OutboundFile,
   OutboundMessage,
   SendTarget,
   SentMessage,
@@ -29,9 +33,12 @@ import type { Bot, Context } from "grammy";
 import { runConfirmingAfterStored } from "./confirm-after-stored-runner.js";
 import { createConnectionPool, forgetIdleConnectionsOnNetworkError } from "./connection-pool.js";
 import { pollingOutageReporter } from "./polling-outage-reporter.js";
+import { ALBUM_WAIT_MS, TelegramAlbums } from "./telegram-albums.js";
 import { inlineKeyboardOf, normaliseTelegramCallback } from "./telegram-buttons.js";
 import { isNotModified, toTelegramChannelError } from "./telegram-errors.js";
-import { normaliseTelegramUpdate, type TelegramSelf } from "./telegram-inbound.js";
+import { fetchTelegramAttachment } from "./telegram-fetch-attachment.js";
+import { normaliseTelegramAlbum, normaliseTelegramUpdate, type TelegramSelf } from "./telegram-inbound.js";
+import { sendTelegramFile, TELEGRAM_MAX_UPLOAD_BYTES } from "./telegram-send-file.js";
 
 /** Where Telegram posts updates in webhook mode. */
 export interface TelegramWebhookOptions {
@@ -72,6 +79,11 @@ export interface TelegramChannelOptions extends ChannelAccountOptions {
   readonly pollRetryMs?: number;
   /** Longest `retry_after` (seconds) auto-retry waits out before the send fails as rate-limited. Default 60. */
   readonly maxRetryDelaySeconds?: number;
+  /**
+   * How long (ms) an album (photos/videos sent together: one update per item) waits for more items after its latest
+   * one before it is handed on as one message. Default 500.
+   */
+  readonly albumWaitMs?: number;
 }
 
 /** What a Telegram chat allows: 4 096 characters, HTML, about one edit per second per chat. */
@@ -85,6 +97,7 @@ export const TELEGRAM_CAPABILITIES: ChannelCapabilities = {
   buttons: true,
   markup: "telegram-html",
   editRate: { edits: 1, perMs: 1000 },
+  maxUploadBytes: TELEGRAM_MAX_UPLOAD_BYTES,
 };
 
 const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
@@ -166,6 +179,9 @@ export class TelegramChannel implements Channel {
       client: { apiRoot, timeoutSeconds, baseFetchConfig: { agent: pool, compress: true } },
     });
     this.#bot.hold(bot);
+    // An album's items are gathered into one message: its first item goes on in its chat's order, the others wait.
+    const albums = new TelegramAlbums(this.#options.albumWaitMs ?? ALBUM_WAIT_MS);
+    bot.use(albums.middleware);
     // Updates of one chat (and of one forum topic) are handled one after another; different chats in parallel.
     bot.use(runnerModule.sequentialize(orderKey));
     const deliverInbound = inboundDelivery(sink, this.#options.onError);
@@ -175,8 +191,14 @@ export class TelegramChannel implements Channel {
     const deliver = (inbound: InboundMessage | undefined): Promise<void> =>
       deliverInbound(inbound === undefined || !webhookMode ? inbound : { ...inbound, platformRedelivers: true });
     bot.on("message", async (ctx) => {
+      const album = await albums.gather(ctx.update);
       const self = this.#self();
-      await deliver(self === undefined ? undefined : normaliseTelegramUpdate(ctx.update, self, this.#now()));
+      if (self === undefined) return deliver(undefined);
+      await deliver(
+        album === undefined
+          ? normaliseTelegramUpdate(ctx.update, self, this.#now())
+          : normaliseTelegramAlbum(album, self, this.#now()),
+      );
     });
     // An inline button press: answered at once (so the button stops spinning), then handled as a message.
     bot.on("callback_query:data", async (ctx) => {
@@ -235,12 +257,17 @@ export class TelegramChannel implements Channel {
               await bot.api.deleteWebhook();
               // Never give up polling (the runner's default stops after 15 h of failures, and the bot would hear
               // nothing again), and retry at a steady pace instead of a backoff that grows without a cap.
-              this.#runner = runConfirmingAfterStored(runnerModule, bot, {
-                fetch: { timeout: longPollSeconds },
-                retryInterval: this.#options.pollRetryMs ?? POLL_RETRY_MS,
-                maxRetryTime: Number.POSITIVE_INFINITY,
-                silent: true,
-              });
+              this.#runner = runConfirmingAfterStored(
+                runnerModule,
+                bot,
+                {
+                  fetch: { timeout: longPollSeconds },
+                  retryInterval: this.#options.pollRetryMs ?? POLL_RETRY_MS,
+                  maxRetryTime: Number.POSITIVE_INFINITY,
+                  silent: true,
+                },
+                albums,
+              );
             },
             stop: async () => {
               const runner = this.#runner;
@@ -312,6 +339,30 @@ export class TelegramChannel implements Channel {
   async typing(target: SendTarget): Promise<void> {
     const other = target.threadId === undefined ? {} : { message_thread_id: Number(target.threadId) };
     await this.#bot.call("typing", (bot) => bot.api.sendChatAction(chatOf(target.chatId), "typing", other));
+  }
+
+  /**
+   * Downloads a file someone sent (`location.id` is its `file_id`) through `getFile` and the Bot API's file route, from
+   * the configured API root only; see `fetchTelegramAttachment`.
+   */
+  async fetchAttachment(location: AttachmentLocation, options: FetchAttachmentOptions): Promise<FetchedAttachment> {
+    return fetchTelegramAttachment(
+      {
+        apiRoot: this.#options.apiRoot ?? "https://api.telegram.org",
+        token: this.#options.token,
+        getFile: (fileId, signal) =>
+          this.#bot.call("getFile", (bot) => bot.api.getFile(fileId, signal as Parameters<Bot["api"]["getFile"]>[1])),
+      },
+      location,
+      options,
+    );
+  }
+
+  /** Uploads a photo (sendPhoto) or a document (sendDocument) with its caption; see `sendTelegramFile`. */
+  async sendFile(target: SendTarget, file: OutboundFile): Promise<SentMessage> {
+    const sent = await this.#bot.call("sendFile", (bot) => sendTelegramFile(bot, target, file));
+    const result: SentMessage = { messageId: String(sent.message_id), chatId: target.chatId, sentAt: this.#now() };
+    return target.threadId === undefined ? result : { ...result, threadId: target.threadId };
   }
 
   async react(message: SentMessage, emoji: string): Promise<void> {

@@ -31,7 +31,8 @@ export function toTelegramChannelError(error: unknown, operation: string): Chann
       typeof seconds === "number" ? { ...options, retryAfterMs: seconds * 1000 } : options,
     );
   }
-  if (/too long/i.test(description)) return new ChannelError("too-long", message, options);
+  // 413 "Request Entity Too Large": an upload over the Bot API's limit.
+  if (code === 413 || /too long/i.test(description)) return new ChannelError("too-long", message, options);
   if (/not found/i.test(description)) return new ChannelError("not-found", message, options);
   if (code === 401 || code === 403) return new ChannelError("forbidden", message, options);
   if (code >= 500) return new ChannelError("network", message, options);

@@ -1,6 +1,7 @@
 import type { InboundMessage } from "@chorus/channel";
 import { stripLeadingMention } from "@chorus/channel";
 import type { Message, Update } from "grammy/types";
+import { telegramAttachmentsOf } from "./telegram-attachments.js";
 
 /** Who the bot is, as needed to read mentions. */
 export interface TelegramSelf {
@@ -36,11 +37,39 @@ export function normaliseTelegramUpdate(
     text: cleanText(text, self.username),
     mentionsBot: mention,
     replyToBot: isReplyToBot(message, self),
-    attachments: [],
+    attachments: telegramAttachmentsOf(message),
     receivedAt,
   };
   const topic = message.is_topic_message === true ? message.message_thread_id : undefined;
   return topic === undefined ? inbound : { ...inbound, threadId: String(topic) };
+}
+
+/**
+ * Normalises the updates of one album (a media group: one message per photo, video or document, sent together) as
+ * one message: the first item's ids (the lowest message id), every item's attachments in order, and the caption of
+ * the item that carries one (Telegram puts it on one item) with its mentions.
+ * Contract: returns undefined when no update carries a message; otherwise as `normaliseTelegramUpdate`.
+ */
+export function normaliseTelegramAlbum(
+  updates: readonly Update[],
+  self: TelegramSelf,
+  receivedAt: number,
+): InboundMessage | undefined {
+  const items = updates
+    .filter((update) => update.message !== undefined)
+    .sort((a, b) => (a.message?.message_id ?? 0) - (b.message?.message_id ?? 0))
+    .map((update) => normaliseTelegramUpdate(update, self, receivedAt))
+    .filter((item): item is InboundMessage => item !== undefined);
+  const [first] = items;
+  if (first === undefined) return undefined;
+  const captioned = items.find((item) => item.text !== "") ?? first;
+  return {
+    ...first,
+    text: captioned.text,
+    mentionsBot: items.some((item) => item.mentionsBot),
+    replyToBot: items.some((item) => item.replyToBot),
+    attachments: items.flatMap((item) => item.attachments),
+  };
 }
 
 function senderOf(message: Message): InboundMessage["sender"] {

@@ -98,9 +98,13 @@ export type {
   MicroCompactionConfig,
   ToolExecutionConfig,
 } from "./loop/loop-config.js";
+export { describeAttachment, formatBytes } from "./messages/describe-attachment.js";
 export { CONTINUE_AFTER_LENGTH_TEXT, CUT_OFF_TOOL_CALL_TEXT } from "./loop/run-loop.js";
 export type {
   AssistantContent,
+  AttachmentContent,
+  AttachmentSource,
+  DocumentContent,
   ImageContent,
   TextContent,
   ThinkingContent,

@@ -35,6 +35,7 @@ export {
   asChatPayload,
   asSubagentResultPayload,
   type ChatDeliveryPayload,
+  type OutboxFile,
   type SubagentResultPayload,
 } from "./delivery/outbox-payloads.js";
 export {

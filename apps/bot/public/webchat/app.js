@@ -1,5 +1,7 @@
 // Chorus WebChat: one WebSocket, two rooms (your DM with the bot, and the shared group), Markdown replies
-// streamed by edits, and live activity (tool calls, sub-agents) under the conversation.
+// streamed by edits, and live activity (tool calls, sub-agents) under the conversation. Files go up over HTTP
+// (POST /upload, attach button, paste or drop) and their ids travel with the message; files the bot sends come as
+// download links (/files/<id>), images also shown inline.
 const log = document.getElementById("log");
 const empty = document.getElementById("empty");
 const input = document.getElementById("input");
@@ -7,11 +9,16 @@ const form = document.getElementById("composer");
 const sendButton = document.getElementById("send");
 const statusEl = document.getElementById("status");
 const identityEl = document.getElementById("identity");
+const attachButton = document.getElementById("attach");
+const fileInput = document.getElementById("file");
+const pendingEl = document.getElementById("pending");
+const appEl = document.querySelector(".app");
 
 const state = { room: "dm", me: null, socket: null, retryMs: 500 };
 const rooms = { dm: { items: [], unread: false }, group: { items: [], unread: false } };
 const messageEls = new Map(); // message id → element
 const runPanels = { dm: null, group: null }; // the activity panel of the running turn, per room
+const pending = []; // files attached to the message being written: { name, size, id, failed, done, el }
 
 function escapeHtml(text) {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -115,21 +122,75 @@ function addMessage(message) {
   meta.textContent = message.role === "bot" ? "Chorus" : mine ? "You" : message.senderName;
   const bubble = document.createElement("div");
   bubble.className = "bubble";
-  setText(bubble, message);
+  const files = message.files ?? [];
+  setText(bubble, { ...message, files });
   el.append(meta, bubble);
-  messageEls.set(message.id, { el, bubble, role: message.role });
+  if (files.length > 0) el.append(fileList(files));
+  messageEls.set(message.id, { el, bubble, role: message.role, files });
   show(message.room, el);
 }
 
 function setText(bubble, message) {
   if (message.role === "bot") bubble.innerHTML = renderMarkdown(message.text);
   else bubble.textContent = message.text;
+  // A file sent without a caption shows no empty bubble.
+  bubble.hidden = message.text.trim() === "" && message.files.length > 0;
+}
+
+const CLIP_SVG =
+  '<svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true"><path d="M16.5 6.5 8.6 14.4a2 2 0 0 0 2.8 2.8l8-8a4 4 0 0 0-5.6-5.6l-8.2 8.2a6 6 0 0 0 8.5 8.5l7.1-7.1" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
+
+/** A file's name after a paperclip (the name as text, never markup). */
+function clipped(element, name) {
+  element.innerHTML = CLIP_SVG;
+  element.append(` ${name}`);
+  return element;
+}
+
+function formatSize(bytes) {
+  if (typeof bytes !== "number") return "";
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** A message's files: a download link (and an inline image) for a file the bot sent; the name for an attached one. */
+function fileList(files) {
+  const list = document.createElement("div");
+  list.className = "files";
+  for (const file of files) {
+    const item = document.createElement("div");
+    item.className = "file";
+    if (file.url && file.image) {
+      const img = document.createElement("img");
+      img.className = "preview";
+      img.src = file.url;
+      img.alt = file.name;
+      img.loading = "lazy";
+      img.addEventListener("load", () => {
+        if (log.contains(img)) scrollToEnd();
+      });
+      item.append(img);
+    }
+    const name = clipped(document.createElement(file.url ? "a" : "span"), file.name);
+    name.className = "file-name";
+    if (file.url) {
+      name.href = file.url;
+      name.download = file.name;
+    }
+    const size = document.createElement("span");
+    size.className = "size";
+    size.textContent = formatSize(file.sizeBytes);
+    item.append(name, size);
+    list.append(item);
+  }
+  return list;
 }
 
 function editMessage(frame) {
   const entry = messageEls.get(frame.id);
   if (!entry) return;
-  setText(entry.bubble, { role: entry.role, text: frame.text });
+  setText(entry.bubble, { role: entry.role, text: frame.text, files: entry.files });
   if (frame.room === state.room) scrollToEnd();
 }
 
@@ -282,13 +343,9 @@ function connect() {
       case "activity":
         addActivity(frame.room, frame.activity);
         break;
-      case "error": {
-        const el = document.createElement("div");
-        el.className = "notice";
-        el.textContent = frame.message;
-        show(state.room, el);
+      case "error":
+        notice(frame.message);
         break;
-      }
     }
   });
   socket.addEventListener("close", () => {
@@ -298,12 +355,75 @@ function connect() {
   });
 }
 
-function send() {
+function notice(text) {
+  const el = document.createElement("div");
+  el.className = "notice";
+  el.textContent = text;
+  show(state.room, el);
+}
+
+function renderPending() {
+  pendingEl.replaceChildren(...pending.map((file) => file.el));
+  pendingEl.hidden = pending.length === 0;
+}
+
+/** Uploads files at once (the message carries their ids); each shows as a chip until the message is sent. */
+function attachFiles(files) {
+  const max = state.me?.maxUploadBytes;
+  for (const file of files) {
+    const name = file.name || "file";
+    if (max && file.size > max) {
+      notice(`${name} is larger than this WebChat takes (${formatSize(max)})`);
+      continue;
+    }
+    const entry = { name, size: file.size, id: null, failed: false, el: document.createElement("span") };
+    entry.el.className = "chip uploading";
+    entry.el.dataset.name = name;
+    const label = clipped(document.createElement("span"), `${name} · ${formatSize(file.size)}`);
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "remove";
+    remove.setAttribute("aria-label", `Remove ${name}`);
+    remove.textContent = "×";
+    remove.addEventListener("click", () => {
+      const index = pending.indexOf(entry);
+      if (index >= 0) pending.splice(index, 1);
+      renderPending();
+    });
+    entry.el.append(label, remove);
+    entry.done = fetch(`/upload?name=${encodeURIComponent(name)}`, {
+      method: "POST",
+      headers: { "content-type": file.type || "application/octet-stream" },
+      body: file,
+    })
+      .then(async (response) => {
+        if (!response.ok) throw new Error((await response.text()) || `upload failed (${response.status})`);
+        entry.id = (await response.json()).id;
+        entry.el.className = "chip ready";
+      })
+      .catch((error) => {
+        entry.failed = true;
+        entry.el.className = "chip failed";
+        entry.el.title = error.message;
+        notice(`${name}: ${error.message}`);
+      });
+    pending.push(entry);
+  }
+  renderPending();
+}
+
+async function send() {
   const text = input.value.trim();
-  if (!text || !state.socket || state.socket.readyState !== WebSocket.OPEN) return;
-  state.socket.send(JSON.stringify({ type: "send", room: state.room, text }));
+  if ((!text && pending.length === 0) || !state.socket || state.socket.readyState !== WebSocket.OPEN) return;
+  const room = state.room;
+  const files = pending.splice(0);
   input.value = "";
   autosize();
+  renderPending();
+  await Promise.all(files.map((file) => file.done));
+  const attachments = files.filter((file) => file.id).map((file) => file.id);
+  if (!text && attachments.length === 0) return;
+  state.socket.send(JSON.stringify({ type: "send", room, text, ...(attachments.length ? { attachments } : {}) }));
 }
 
 function autosize() {
@@ -322,6 +442,33 @@ input.addEventListener("keydown", (event) => {
   }
 });
 input.addEventListener("input", autosize);
+attachButton.addEventListener("click", () => fileInput.click());
+fileInput.addEventListener("change", () => {
+  attachFiles([...fileInput.files]);
+  fileInput.value = "";
+});
+// An image (or any file) pasted from the clipboard is attached; pasted text stays text.
+document.addEventListener("paste", (event) => {
+  const files = [...(event.clipboardData?.files ?? [])];
+  if (files.length === 0) return;
+  event.preventDefault();
+  attachFiles(files);
+});
+const carriesFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes("Files");
+appEl.addEventListener("dragover", (event) => {
+  if (!carriesFiles(event)) return;
+  event.preventDefault();
+  appEl.classList.add("dragging");
+});
+appEl.addEventListener("dragleave", (event) => {
+  if (event.target === appEl || !appEl.contains(event.relatedTarget)) appEl.classList.remove("dragging");
+});
+appEl.addEventListener("drop", (event) => {
+  appEl.classList.remove("dragging");
+  if (!carriesFiles(event)) return;
+  event.preventDefault();
+  attachFiles([...event.dataTransfer.files]);
+});
 for (const tab of document.querySelectorAll(".room")) tab.addEventListener("click", () => switchRoom(tab.dataset.room));
 for (const hint of document.querySelectorAll("[data-fill]")) {
   hint.addEventListener("click", () => {

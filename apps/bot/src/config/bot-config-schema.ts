@@ -1,3 +1,4 @@
+import { mediaConfigSchema } from "@chorus/extension-media";
 import { posix } from "node:path";
 import {
   agentConfigSchema,
@@ -121,6 +122,8 @@ export const webchatAccountSchema = z
      * Use `${CHORUS_METRICS_TOKEN}` to read it from the environment. At least 16 characters.
      */
     metricsToken: z.string().min(16, "expected a metrics token of at least 16 characters").optional(),
+    /** The largest file a browser may attach (upload), in bytes. Default 20 MB. */
+    maxAttachmentBytes: z.int().min(1).optional(),
     ...channelPolicyFields,
   })
   .superRefine((account, context) => {
@@ -359,6 +362,12 @@ export const botConfigSchema = z.strictObject({
       format: z.enum(["auto", "pretty", "json"]).default("auto"),
     })
     .default({ level: "info", format: "auto" }),
+  /**
+   * Photos, documents and voice notes people send, and files the agent sends (`@chorus/extension-media`): limits,
+   * a transcription endpoint (`transcription: { baseUrl, apiKey, model }`, OpenAI-compatible), the download cache
+   * (`<dataDir>/media/cache`), and per-agent overrides under `agents.<id>`. On with its defaults when absent.
+   */
+  media: mediaConfigSchema.prefault({}),
   /**
    * Long-term memory (`@chorus/memory`): facts per person, group and agent, recalled before each turn; the
    * `remember`, `forget` and `recall` tools; `/memory`. Kept in the session store's own database (SQLite file or

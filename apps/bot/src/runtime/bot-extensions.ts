@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import { autonomyExtension } from "@chorus/extension-autonomy";
+import { type AgentFiles, mediaExtension } from "@chorus/extension-media";
 import { type GatewayMemoryOptions, memoryExtension } from "@chorus/extension-memory";
 import { planModeExtension } from "@chorus/extension-plan-mode";
 import { type GatewayExtension, skillsExtension } from "@chorus/gateway";
@@ -8,6 +10,7 @@ import type { BotConfig } from "../config/bot-config-schema.js";
 /**
  * The gateway extensions the bot composes from its configuration: goals, schedules and budgets (first: every model call
  * of every other extension is reserved in the budgets, and `{current_goal}` is filled before any addition), long-term
+ * media (inside the budgets: a call is reserved before its attachments are read; files from `<dataDir>/media`), long-term
  * memory (its recall follows the goal in the system prompt; without `memory:` only `/memory` saying it is off), each
  * agent's skills, and plan mode for the agents with `planMode: true`. Contract: the same list for every start of one configuration; order is hook order.
  */
@@ -15,10 +18,16 @@ export function botExtensions(
   config: BotConfig,
   skillsByAgent: Readonly<Record<string, readonly Skill[]>>,
   memory: GatewayMemoryOptions | undefined,
+  files: { readonly dataDir: string; filesOf?(agentId: string): AgentFiles | undefined } = { dataDir: config.dataDir },
 ): GatewayExtension[] {
   const planning = config.agents.filter((agent) => agent.planMode === true).map((agent) => agent.id);
   return [
     autonomyExtension(),
+    mediaExtension({
+      config: config.media,
+      dir: join(files.dataDir, "media"),
+      ...(files.filesOf === undefined ? {} : { filesOf: files.filesOf }),
+    }),
     memoryExtension(memory),
     skillsExtension(skillsByAgent),
     planModeExtension({ agents: planning }),

@@ -90,7 +90,14 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
     models: botModelCatalog(buildModelRegistry(config), config),
     selfIds: parts.selfIds,
     agents: agentSetupsOf(config, workspaces),
-    extensions: botExtensions(config, skills, parts.memory),
+    extensions: botExtensions(config, skills, parts.memory, {
+      dataDir,
+      filesOf: (agentId) => {
+        const root = workspaces.byAgent[agentId];
+        const agent = config.agents.find((candidate) => candidate.id === agentId);
+        return root === undefined ? undefined : { root, guestReadFolders: agent?.guestRead ?? [] };
+      },
+    }),
     events: parts.events,
     logger: parts.logger,
     onRestart: config.onRestart,

@@ -131,6 +131,7 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
         account.accessToken,
         account.allowedHosts,
         account.metricsToken,
+        account.maxAttachmentBytes,
       ]),
       create: (hooks) => {
         const relay = hooks.instanceBroadcast();
@@ -143,6 +144,7 @@ export function channelSpecsOf(config: BotConfig): ChannelSpec[] {
           ...(account.accessToken === undefined ? {} : { accessToken: account.accessToken }),
           ...(account.allowedHosts === undefined ? {} : { allowedHosts: account.allowedHosts }),
           ...(account.metricsToken === undefined ? {} : { metricsToken: account.metricsToken }),
+          ...(account.maxAttachmentBytes === undefined ? {} : { maxAttachmentBytes: account.maxAttachmentBytes }),
           keyFile: hooks.webchatKeyFile(),
           onAdminMessage: (eventId) => hooks.onWebchatAdminMessage(account.accountId, eventId),
           storedHistory: (publicId) => hooks.webchatHistory(account.accountId, publicId),

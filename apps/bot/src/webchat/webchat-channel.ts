@@ -1,14 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { dirname, join } from "node:path";
 import {
+  type AttachmentLocation,
   type Channel,
   type ChannelCapabilities,
   ChannelError,
+  type FetchAttachmentOptions,
+  type FetchedAttachment,
   type GatewayEvent,
   type InboundMessage,
   type InboundSink,
   type InstanceBroadcast,
+  type OutboundFile,
   type OutboundMessage,
   type SendTarget,
   type SentMessage,
@@ -20,6 +25,9 @@ import { allowedHostNames, isAllowedHost, isLoopbackBind, isLoopbackRequest, isS
 import { WebchatAccess } from "./webchat-access.js";
 import { WebchatActivityMapper } from "./webchat-activity.js";
 import { loadWebchatAssets } from "./webchat-assets.js";
+import { type AttachedFiles, UploadNotAttachableError, WebchatAttachments } from "./webchat-attachments.js";
+import { webchatFileRoutes } from "./webchat-file-routes.js";
+import { WebchatFileStore } from "./webchat-file-store.js";
 import { type ReadinessReport, webchatHttpHandler } from "./webchat-http.js";
 import { loadOrCreateWebchatKey } from "./webchat-key.js";
 import { mergeHistory, WebchatLiveMessages } from "./webchat-live-messages.js";
@@ -32,6 +40,13 @@ import {
   type WebchatRoom,
 } from "./webchat-protocol.js";
 import { parseRelayedFrame, type RelayedFrame, relayTopic } from "./webchat-relay.js";
+import { fileIdOfMessage, sentFileMessage, storeSentFile } from "./webchat-sent-files.js";
+
+/** The largest file a browser uploads by default: 20 MB. */
+export const DEFAULT_MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+
+/** Uploads never sent in a message are removed at start once this old. */
+const UNSENT_UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** Options of a WebChat account. */
 export interface WebchatChannelOptions {
@@ -48,6 +63,13 @@ export interface WebchatChannelOptions {
   readonly allowedHosts?: readonly string[];
   /** The server key file (`<dataDir>/webchat.key`), created on first start. */
   readonly keyFile: string;
+  /**
+   * Where uploaded and sent files are kept (0700, files 0600); default `webchat/uploads` beside `keyFile`, i.e.
+   * `<dataDir>/webchat/uploads`, outside every agent workspace. In a cluster each instance keeps its own.
+   */
+  readonly filesDir?: string;
+  /** The largest file a browser may upload, in bytes; default 20 MB. */
+  readonly maxAttachmentBytes?: number;
   /**
    * Told, before the message reaches the sink, that an inbound message (by event id) comes from an admin
    * connection, so the gateway's policy treats that one message as the owner's.
@@ -88,6 +110,7 @@ export const WEBCHAT_CAPABILITIES: ChannelCapabilities = {
   buttons: false,
   markup: "markdown",
   editRate: { edits: 20, perMs: 1000 },
+  maxUploadBytes: 50 * 1024 * 1024,
 };
 
 interface Client {
@@ -96,6 +119,8 @@ interface Client {
   readonly publicId: string;
   /** Decided once, when this connection opened; never from anything the client sends. */
   readonly admin: boolean;
+  /** The frames of this connection being taken, in order (attaching files takes a moment). */
+  intake: Promise<void>;
 }
 
 /**
@@ -116,9 +141,13 @@ export class WebchatChannel implements Channel {
   readonly #options: WebchatChannelOptions;
   readonly #now: () => number;
   readonly #live = new WebchatLiveMessages();
+  /** The file messages this instance sent, kept apart (and longer) since their files are kept: in later pages. */
+  readonly #sentFiles = new WebchatLiveMessages({ perChat: 200, chats: 10_000 });
   readonly #clients = new Set<Client>();
   readonly #activity: WebchatActivityMapper;
   readonly #openSockets = new Set<Socket>();
+  readonly #files: WebchatFileStore;
+  readonly #attachments: WebchatAttachments;
   #key: Buffer | undefined;
   #server: Server | undefined;
   #wss: WebSocketServer | undefined;
@@ -134,6 +163,8 @@ export class WebchatChannel implements Channel {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#activity = new WebchatActivityMapper(options.accountId);
+    this.#files = new WebchatFileStore(options.filesDir ?? join(dirname(options.keyFile), "webchat", "uploads"));
+    this.#attachments = new WebchatAttachments(this.#files);
   }
 
   /** The page's URL once started, e.g. http://127.0.0.1:8787/. */
@@ -156,6 +187,7 @@ export class WebchatChannel implements Channel {
     this.#key = key;
     const access = new WebchatAccess(key, this.#options.accessToken);
     const hosts = allowedHostNames(bindHost, this.#options.allowedHosts);
+    await this.#openFiles();
     this.#sink = sink;
     const server = createServer(
       webchatHttpHandler({
@@ -164,6 +196,15 @@ export class WebchatChannel implements Channel {
         allowedHosts: hosts,
         ...(this.#options.metrics === undefined ? {} : { metrics: this.#options.metrics }),
         ...(this.#options.metricsToken === undefined ? {} : { metricsToken: this.#options.metricsToken }),
+        files: webchatFileRoutes({
+          store: this.#files,
+          access,
+          key,
+          maxUploadBytes: this.#maxAttachmentBytes,
+          accepting: () => this.#accepting,
+          now: this.#now,
+          ...(this.#options.onError === undefined ? {} : { onError: this.#options.onError }),
+        }),
         readiness: () => {
           const report = this.#options.readiness?.() ?? { ready: true };
           return { ...report, ready: report.ready && this.#accepting };
@@ -259,7 +300,10 @@ export class WebchatChannel implements Channel {
 
   async edit(sent: SentMessage, outbound: OutboundMessage): Promise<void> {
     const room: WebchatRoom = sent.chatId === GROUP_CHAT_ID ? "group" : "dm";
-    if (!this.#live.edit(sent.chatId, sent.messageId, outbound.text)) {
+    const edited =
+      this.#live.edit(sent.chatId, sent.messageId, outbound.text) ||
+      this.#sentFiles.edit(sent.chatId, sent.messageId, outbound.text);
+    if (!edited) {
       throw new ChannelError("not-found", `webchat: no message ${sent.messageId} in this chat`);
     }
     this.#broadcast(room, sent.chatId, { type: "edit", room, id: sent.messageId, text: outbound.text });
@@ -267,10 +311,38 @@ export class WebchatChannel implements Channel {
 
   async delete(sent: SentMessage): Promise<void> {
     const room: WebchatRoom = sent.chatId === GROUP_CHAT_ID ? "group" : "dm";
-    if (!this.#live.remove(sent.chatId, sent.messageId)) {
+    const removed =
+      this.#live.remove(sent.chatId, sent.messageId) || this.#sentFiles.remove(sent.chatId, sent.messageId);
+    if (!removed) {
       throw new ChannelError("not-found", `webchat: no message ${sent.messageId} in this chat`);
     }
+    const fileId = fileIdOfMessage(sent.messageId);
+    if (fileId !== undefined) await this.#files.remove(fileId);
     this.#broadcast(room, sent.chatId, { type: "delete", room, id: sent.messageId });
+  }
+
+  /**
+   * Keeps the file (under `filesDir`, by an unguessable id) and shows it in the chat: its caption, a download link
+   * served only to that chat's browsers, and an inline preview for an image. Survives a page reload and a restart.
+   */
+  async sendFile(target: SendTarget, file: OutboundFile): Promise<SentMessage> {
+    const { room, chatId } = this.#placeOf(target);
+    const max = WEBCHAT_CAPABILITIES.maxUploadBytes ?? 0;
+    if (file.bytes.byteLength > max) {
+      throw new ChannelError("too-long", `webchat: ${file.name} is larger than ${max} bytes`);
+    }
+    const message = await storeSentFile(this.#files, { room, chatId }, file, this.#now());
+    this.#sentFiles.add(chatId, message);
+    this.#broadcast(room, chatId, { type: "message", message });
+    return { messageId: message.id, chatId: target.chatId, sentAt: message.at };
+  }
+
+  /**
+   * The bytes of a file a browser attached (uploaded to this instance). Contract: AttachmentFetchError `too-large`
+   * over `maxBytes`, `not-found` for a file not here — in a cluster, one another instance took.
+   */
+  fetchAttachment(location: AttachmentLocation, options: FetchAttachmentOptions): Promise<FetchedAttachment> {
+    return this.#attachments.fetch(location, options);
   }
 
   async typing(target: SendTarget): Promise<void> {
@@ -286,6 +358,20 @@ export class WebchatChannel implements Channel {
     const routed = this.#activity.map(event);
     if (routed === undefined) return;
     this.#broadcast(routed.room, routed.chatId, { type: "activity", room: routed.room, activity: routed.activity });
+  }
+
+  get #maxAttachmentBytes(): number {
+    return this.#options.maxAttachmentBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES;
+  }
+
+  /** Opens the files directory, removes stale unsent uploads, and shows the files sent before on later pages. */
+  async #openFiles(): Promise<void> {
+    await this.#files.open();
+    const kept = await this.#files.sweep(this.#now(), UNSENT_UPLOAD_MAX_AGE_MS);
+    const sent = kept.flatMap(({ id, meta }) => (meta.kind === "sent" ? [{ id, meta }] : []));
+    for (const { id, meta } of sent.sort((a, b) => a.meta.at - b.meta.at)) {
+      this.#sentFiles.add(meta.chatId, sentFileMessage(id, meta));
+    }
   }
 
   #placeOf(target: SendTarget): { room: WebchatRoom; chatId: string } {
@@ -333,7 +419,7 @@ export class WebchatChannel implements Channel {
     // No credential (a client that never loaded the page): a fresh one, so this connection is nobody else.
     const publicId = publicIdOf(key, credentialFromCookie(request.headers.cookie) ?? newCredential());
     const admin = (this.#options.localAdmin ?? true) && isLoopbackRequest(request);
-    const client: Client = { socket, publicId, admin };
+    const client: Client = { socket, publicId, admin, intake: Promise.resolve() };
     const pending: ClientFrame[] = [];
     let ready = false;
     socket.on("message", (data) => {
@@ -352,10 +438,20 @@ export class WebchatChannel implements Channel {
     void this.#storedHistory(publicId).then((stored) => {
       if (socket.readyState !== socket.OPEN) return;
       // The live messages are read after the store, so nothing shown meanwhile is missed.
-      const live = [...this.#live.list(publicId), ...this.#live.list(GROUP_CHAT_ID)];
+      const live = [publicId, GROUP_CHAT_ID].flatMap((chat) => [
+        ...this.#live.list(chat),
+        ...this.#sentFiles.list(chat),
+      ]);
       const history = mergeHistory(stored, live);
       socket.send(
-        JSON.stringify({ type: "hello", publicId, name: guestName(publicId), admin, history } satisfies ServerFrame),
+        JSON.stringify({
+          type: "hello",
+          publicId,
+          name: guestName(publicId),
+          admin,
+          history,
+          maxUploadBytes: this.#maxAttachmentBytes,
+        } satisfies ServerFrame),
       );
       this.#clients.add(client);
       ready = true;
@@ -374,13 +470,40 @@ export class WebchatChannel implements Channel {
   }
 
   async #onFrame(client: Client, frame: ClientFrame): Promise<void> {
+    // In order per connection: a message attaching files is shown (and reaches the sink) before the next one.
+    const taken = client.intake.then(() => this.#take(client, frame));
+    client.intake = taken.then(
+      () => undefined,
+      () => undefined,
+    );
+    const inbound = await taken;
+    const sink = this.#sink;
+    if (inbound === undefined || sink === undefined) return;
+    // The admin mark travels with this one message (by its event id), never with the sender id.
+    if (client.admin) this.#options.onAdminMessage?.(inbound.eventId);
+    try {
+      await sink(inbound);
+    } catch (error) {
+      client.socket.send(
+        JSON.stringify({
+          type: "error",
+          message: `could not take the message: ${String(error)}`,
+        } satisfies ServerFrame),
+      );
+    }
+  }
+
+  /** Shows a browser's message and builds it for the sink; undefined when it is refused (the browser is told). */
+  async #take(client: Client, frame: ClientFrame): Promise<InboundMessage | undefined> {
     if (!this.#accepting || this.#sink === undefined) {
       client.socket.send(JSON.stringify({ type: "error", message: "the bot is shutting down" } satisfies ServerFrame));
-      return;
+      return undefined;
     }
     const chatId = frame.room === "dm" ? client.publicId : GROUP_CHAT_ID;
-    const at = this.#now();
     const id = this.#newId("u");
+    const files = await this.#attach(client, frame, chatId, id);
+    if (files === undefined) return undefined;
+    const at = this.#now();
     const name = guestName(client.publicId);
     const shown: WebchatMessage = {
       id,
@@ -390,6 +513,7 @@ export class WebchatChannel implements Channel {
       senderName: name,
       senderId: client.publicId,
       at,
+      ...(files.shown.length === 0 ? {} : { files: files.shown }),
     };
     this.#live.add(chatId, shown);
     this.#broadcast(frame.room, chatId, { type: "message", message: shown });
@@ -405,20 +529,22 @@ export class WebchatChannel implements Channel {
       // Everyone in the shared room is talking to the bot; there is nobody else to address.
       mentionsBot: true,
       replyToBot: false,
-      attachments: [],
+      attachments: files.attachments,
       receivedAt: at,
     };
-    // The admin mark travels with this one message (by its event id), never with the sender id.
-    if (client.admin) this.#options.onAdminMessage?.(inbound.eventId);
+    return inbound;
+  }
+
+  /** The uploads a frame attaches (only this browser's own); undefined when refused (the browser is told). */
+  async #attach(client: Client, frame: ClientFrame, chatId: string, id: string): Promise<AttachedFiles | undefined> {
+    if (frame.attachments === undefined || frame.attachments.length === 0) return { attachments: [], shown: [] };
     try {
-      await this.#sink(inbound);
+      return await this.#attachments.attach(frame.attachments, client.publicId, chatId, id);
     } catch (error) {
-      client.socket.send(
-        JSON.stringify({
-          type: "error",
-          message: `could not take the message: ${String(error)}`,
-        } satisfies ServerFrame),
-      );
+      const message =
+        error instanceof UploadNotAttachableError ? error.message : `could not attach the files: ${String(error)}`;
+      client.socket.send(JSON.stringify({ type: "error", message } satisfies ServerFrame));
+      return undefined;
     }
   }
 }

@@ -32,6 +32,8 @@ export interface WebchatHttpOptions {
   readonly metrics?: (request: IncomingMessage, response: ServerResponse) => void;
   /** The bearer token a scraper on another machine sends for `/metrics` (this machine needs none). */
   readonly metricsToken?: string;
+  /** Uploads and downloads of files (`webchatFileRoutes`): true when it answered the request. */
+  readonly files?: (request: IncomingMessage, response: ServerResponse, path: string) => boolean;
 }
 
 const PAGE_HEADERS = {
@@ -51,7 +53,8 @@ const MAX_LOGIN_BODY = 4096;
  * The HTTP side of the WebChat server: the page and its files (a browser without a credential cookie gets one with
  * the page), the access-token form (`GET`/`POST /login`, when a token is configured), `GET /healthz` (the process
  * answers), `GET /readyz` (503 until messages are taken, and while stopping) and `GET /metrics` (Prometheus text,
- * when telemetry serves it; to this machine, or to a scraper with the metrics bearer token).
+ * when telemetry serves it; to this machine, or to a scraper with the metrics bearer token), and with `files`
+ * `POST /upload` and `GET /files/<id>`.
  * Contract: a Host this server does not answer to is 403 (except /healthz and /readyz); with a token, the page and
  * its script need the access cookie (the page redirects to /login), and an address that sent 5 wrong tokens within
  * a minute gets 429 until the minute is over; other methods are 405, unknown paths 404.
@@ -83,6 +86,7 @@ export function webchatHttpHandler(
       serveMetrics(request, response, options.metrics, options.metricsToken);
       return;
     }
+    if (options.files?.(request, response, path) === true) return;
     if (path === "/login" && options.access.required) {
       if (request.method === "POST") {
         void handleLogin(request, response, options.access, throttle);

@@ -52,8 +52,8 @@ export class WebchatLiveMessages {
 }
 
 /**
- * What a page shows: the stored conversation, plus the live messages the store does not hold (matched by role and
- * text, each stored message standing for one live one), oldest first.
+ * What a page shows: the stored conversation, plus the live messages the store does not hold (matched by role, text
+ * and the ids of their files, each stored message standing for one live one), oldest first.
  * Contract: pure.
  */
 export function mergeHistory(stored: readonly WebchatMessage[], live: readonly WebchatMessage[]): WebchatMessage[] {
@@ -73,5 +73,6 @@ export function mergeHistory(stored: readonly WebchatMessage[], live: readonly W
 }
 
 function matchKey(message: WebchatMessage): string {
-  return `${message.room}\u0000${message.role}\u0000${message.text.trim()}`;
+  const files = (message.files ?? []).map((file) => file.id).join(",");
+  return `${message.room}\u0000${message.role}\u0000${message.text.trim()}\u0000${files}`;
 }

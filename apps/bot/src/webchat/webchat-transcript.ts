@@ -1,6 +1,6 @@
-import type { AgentMessage } from "@chorus/core";
+import type { AgentMessage, UserMessage } from "@chorus/core";
 import type { TranscriptEntry } from "@chorus/gateway";
-import type { WebchatMessage, WebchatRoom } from "./webchat-protocol.js";
+import type { WebchatFile, WebchatMessage, WebchatRoom } from "./webchat-protocol.js";
 
 /** A group transcript's user message starts with its sender's name: `[guest-ab12cd]: text`. */
 const GROUP_SENDER = /^\[([^\]\n]{1,80})\]: ([\s\S]*)$/;
@@ -13,8 +13,8 @@ export interface TranscriptOwner {
 }
 
 /**
- * A session's stored transcript as the page shows it: user messages and the bot's text answers, in order; tool
- * calls, tool results and empty answers left out.
+ * A session's stored transcript as the page shows it: user messages (with the files they attached, by name) and the
+ * bot's text answers, in order; tool calls, tool results and empty answers left out.
  * Contract: pure; ids are `s<seq>` prefixed with the room, unique within one page.
  */
 export function transcriptToWebchat(entries: readonly TranscriptEntry[], owner: TranscriptOwner): WebchatMessage[] {
@@ -24,6 +24,19 @@ export function transcriptToWebchat(entries: readonly TranscriptEntry[], owner: 
     if (shown !== undefined) messages.push(shown);
   }
   return messages;
+}
+
+/** A file the person attached, named in the page (its bytes stay with the channel). */
+function attachedFile(part: Exclude<UserMessage["content"], string>[number]): WebchatFile[] {
+  if (part.type !== "attachment") return [];
+  return [
+    {
+      id: part.source.id,
+      name: part.name,
+      ...(part.mimeType === undefined ? {} : { mimeType: part.mimeType }),
+      ...(part.sizeBytes === undefined ? {} : { sizeBytes: part.sizeBytes }),
+    },
+  ];
 }
 
 function shownMessage(message: AgentMessage, id: string, owner: TranscriptOwner): WebchatMessage | undefined {
@@ -40,9 +53,20 @@ function shownMessage(message: AgentMessage, id: string, owner: TranscriptOwner)
     typeof message.content === "string"
       ? message.content
       : message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+  const files = typeof message.content === "string" ? [] : message.content.flatMap(attachedFile);
+  const withFiles = files.length === 0 ? {} : { files };
   if (owner.dmSender !== undefined) {
     const { id: senderId, name } = owner.dmSender;
-    return { id, room: owner.room, role: "user", text: content, senderName: name, senderId, at: message.timestamp };
+    return {
+      id,
+      room: owner.room,
+      role: "user",
+      text: content,
+      senderName: name,
+      senderId,
+      at: message.timestamp,
+      ...withFiles,
+    };
   }
   const match = GROUP_SENDER.exec(content);
   return {
@@ -52,5 +76,6 @@ function shownMessage(message: AgentMessage, id: string, owner: TranscriptOwner)
     text: match?.[2] ?? content,
     senderName: match?.[1] ?? "someone",
     at: message.timestamp,
+    ...withFiles,
   };
 }

@@ -59,8 +59,16 @@ export class WebchatClient {
     return hello;
   }
 
-  send(room: WebchatRoom, text: string): void {
-    this.#socket.send(JSON.stringify({ type: "send", room, text }));
+  /** Sends a message, with the ids of files uploaded before (POST /upload) when given. */
+  send(room: WebchatRoom, text: string, attachments?: readonly string[]): void {
+    this.#socket.send(
+      JSON.stringify({ type: "send", room, text, ...(attachments === undefined ? {} : { attachments }) }),
+    );
+  }
+
+  /** The `error` frames this connection got, their messages. */
+  get errors(): string[] {
+    return this.frames.flatMap((frame) => (frame.type === "error" ? [frame.message] : []));
   }
 
   /** Sends `text` to a room and returns the bot's answer (its messages that arrive after it, joined). */

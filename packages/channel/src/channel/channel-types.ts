@@ -22,15 +22,65 @@ export interface ChannelCapabilities {
   readonly buttons: boolean;
   readonly markup: MarkupDialect;
   readonly editRate: EditRate;
+  /** The largest file `sendFile` uploads, in bytes; absent where the channel sends no files. */
+  readonly maxUploadBytes?: number;
 }
 
-/** A file or media item attached to an inbound message. */
+/** What a platform says an attachment is (the bytes decide in the end: MIME types are sniffed before use). */
+export type AttachmentKind = "image" | "sticker" | "voice" | "audio" | "video" | "document";
+
+/**
+ * A file or media item attached to an inbound message: where the platform keeps it, never its bytes.
+ * Contract: `id` is the platform's file id (Telegram `file_id`, Slack file id, Discord attachment id); `url` is where
+ * the channel downloads it (Slack `url_private`, Discord's CDN link, which expires), absent where an id is enough.
+ */
 export interface InboundAttachment {
   readonly id: string;
   readonly name: string;
   readonly mimeType?: string;
   readonly sizeBytes?: number;
   readonly url?: string;
+  readonly kind?: AttachmentKind;
+  /** The same file's id across time and bots, where the platform has one (Telegram `file_unique_id`). */
+  readonly uniqueId?: string;
+}
+
+/** Where a stored attachment is fetched from again: its inbound fields and the message that carried it. */
+export interface AttachmentLocation {
+  readonly id: string;
+  readonly url?: string;
+  readonly chatId: string;
+  readonly messageId: string;
+}
+
+/** How `Channel.fetchAttachment` downloads. */
+export interface FetchAttachmentOptions {
+  /** Reject with AttachmentFetchError `too-large` before more than this many bytes were read. */
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+/** The bytes of an attachment as the platform served them. */
+export interface FetchedAttachment {
+  readonly bytes: Uint8Array;
+  /** What the platform's response said (a hint only: callers sniff the bytes). */
+  readonly mimeType?: string;
+  /** A fresh download link when the stored one had expired and was renewed (Discord). */
+  readonly refreshedUrl?: string;
+}
+
+/** A file to upload to a chat. */
+export interface OutboundFile {
+  readonly bytes: Uint8Array;
+  readonly name: string;
+  /** Sniffed from the bytes by the caller. */
+  readonly mimeType: string;
+  /** Show it as a photo (inline image) where the platform tells photos from documents; else it goes as a document. */
+  readonly asPhoto: boolean;
+  /** Plain text under the file. */
+  readonly caption?: string;
+  /** As `OutboundMessage.idempotencyKey`: a platform that can refuse a repeat upload uses it (Discord's nonce). */
+  readonly idempotencyKey?: string;
 }
 
 /** Who sent an inbound message. */
@@ -166,4 +216,16 @@ export interface Channel {
    */
   stopTyping?(target: SendTarget): Promise<void>;
   react?(message: SentMessage, emoji: string): Promise<void>;
+  /**
+   * Downloads an attachment of an inbound message with the bot's own credentials, from the platform's own hosts only
+   * (its configured API root counts as one). Contract: rejects with AttachmentFetchError (`too-large` before reading
+   * past `maxBytes`; `expired` when a link cannot be renewed; `host-not-allowed` for any other host).
+   */
+  fetchAttachment?(location: AttachmentLocation, options: FetchAttachmentOptions): Promise<FetchedAttachment>;
+  /**
+   * Uploads a file to the chat through the platform's own upload (a photo or a document), with its caption.
+   * Contract: resolves with the message that carries it; rejects with ChannelError (`too-long` when over
+   * `capabilities.maxUploadBytes`).
+   */
+  sendFile?(target: SendTarget, file: OutboundFile): Promise<SentMessage>;
 }

@@ -1,9 +1,14 @@
+export { AttachmentFetchError, type AttachmentFetchFailure } from "./attachment-fetch-error.js";
 export { ChannelError, type ChannelErrorKind } from "./channel-error.js";
 export type {
+  AttachmentKind,
+  AttachmentLocation,
   Channel,
   ChannelCapabilities,
   ChannelStartContext,
   EditRate,
+  FetchAttachmentOptions,
+  FetchedAttachment,
   InboundAttachment,
   InboundInteraction,
   InboundMessage,
@@ -12,6 +17,7 @@ export type {
   InteractionResponseOptions,
   MarkupDialect,
   OutboundButton,
+  OutboundFile,
   OutboundMessage,
   SendTarget,
   SentMessage,

@@ -1,16 +1,21 @@
+import { AttachmentFetchError } from "./attachment-fetch-error.js";
 import { ChannelError } from "./channel-error.js";
 import type {
+  AttachmentLocation,
   Channel,
   ChannelCapabilities,
+  FetchAttachmentOptions,
+  FetchedAttachment,
   InboundMessage,
   InboundSink,
+  OutboundFile,
   OutboundMessage,
   SendTarget,
   SentMessage,
 } from "./channel-types.js";
 
 /** The operations a TestChannel records. */
-export type TestChannelOperation = "send" | "edit" | "delete" | "typing" | "react";
+export type TestChannelOperation = "send" | "edit" | "delete" | "typing" | "react" | "sendFile";
 
 /** One recorded call; `error` is set when the call was made to fail. */
 export type TestChannelCall =
@@ -18,7 +23,8 @@ export type TestChannelCall =
   | { op: "edit"; messageId: string; outbound: OutboundMessage; error?: ChannelError }
   | { op: "delete"; messageId: string; error?: ChannelError }
   | { op: "typing"; target: SendTarget; error?: ChannelError }
-  | { op: "react"; messageId: string; emoji: string; error?: ChannelError };
+  | { op: "react"; messageId: string; emoji: string; error?: ChannelError }
+  | { op: "sendFile"; target: SendTarget; file: OutboundFile; messageId?: string; error?: ChannelError };
 
 /** A message as it currently stands in the fake chat, after any edits. */
 export interface TestChannelMessage {
@@ -60,6 +66,7 @@ export const TEST_CHANNEL_CAPABILITIES: ChannelCapabilities = {
   buttons: true,
   markup: "markdown",
   editRate: { edits: 5, perMs: 5000 },
+  maxUploadBytes: 50 * 1024 * 1024,
 };
 
 interface PendingFailure {
@@ -88,6 +95,10 @@ export class TestChannel implements Channel {
   readonly calls: TestChannelCall[] = [];
   /** Messages in the fake chat by id, as they currently read. */
   readonly messages = new Map<string, TestChannelMessage>();
+  /** Files people "sent", by attachment id, served by `fetchAttachment` (add with `addFile`). */
+  readonly files = new Map<string, { bytes: Uint8Array; mimeType?: string }>();
+  /** Every `fetchAttachment` call, in order (the attachment id). */
+  readonly fetches: string[] = [];
 
   #sink: InboundSink | undefined;
   #nextOutbound = 1;
@@ -103,6 +114,34 @@ export class TestChannel implements Channel {
     this.capabilities = { ...TEST_CHANNEL_CAPABILITIES, ...options.capabilities };
     this.#now = options.now ?? Date.now;
     this.#editWindowMs = options.editWindowMs;
+  }
+
+  /** Makes a file fetchable by its attachment id, as if a person had sent it. */
+  addFile(id: string, bytes: Uint8Array, mimeType?: string): void {
+    this.files.set(id, mimeType === undefined ? { bytes } : { bytes, mimeType });
+  }
+
+  /** Serves a file added with `addFile`. Contract: as `Channel.fetchAttachment` (`not-found`, `too-large`). */
+  async fetchAttachment(location: AttachmentLocation, options: FetchAttachmentOptions): Promise<FetchedAttachment> {
+    this.fetches.push(location.id);
+    const file = this.files.get(location.id);
+    if (file === undefined) throw new AttachmentFetchError("not-found", `no file ${location.id}`);
+    if (file.bytes.byteLength > options.maxBytes) throw new AttachmentFetchError("too-large", "over the cap");
+    return file.mimeType === undefined ? { bytes: file.bytes } : { bytes: file.bytes, mimeType: file.mimeType };
+  }
+
+  /** Records an upload as a message whose text is `[file name] caption`. Contract: as `Channel.sendFile`. */
+  async sendFile(target: SendTarget, file: OutboundFile): Promise<SentMessage> {
+    const limit = this.capabilities.maxUploadBytes;
+    const tooBig =
+      limit !== undefined && file.bytes.byteLength > limit ? new ChannelError("too-long", "file too large") : undefined;
+    const error = this.#notStarted("sendFile") ?? this.#takeFailure("sendFile") ?? tooBig;
+    if (error !== undefined) return this.#reject({ op: "sendFile", target, file, error });
+    const messageId = `out-${this.#nextOutbound++}`;
+    const text = `[file ${file.name}]${file.caption === undefined ? "" : ` ${file.caption}`}`;
+    this.messages.set(messageId, { messageId, target, text, edits: 0, deleted: false });
+    this.#record({ op: "sendFile", target, file, messageId });
+    return { messageId, chatId: target.chatId, sentAt: this.#now() };
   }
 
   /** Whether `start` has been called and `stop` has not. */

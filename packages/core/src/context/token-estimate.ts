@@ -1,6 +1,9 @@
 import type { AgentMessage } from "../messages/message-types.js";
 
 const IMAGE_TOKENS = 1200;
+/** A PDF page costs roughly this (text plus its page image, as Anthropic counts it); a page is ~60 KB of PDF. */
+const DOCUMENT_TOKENS_PER_PAGE = 1500;
+const PDF_BYTES_PER_PAGE = 60_000;
 const cache = new WeakMap<object, number>();
 
 /**
@@ -24,12 +27,18 @@ export function estimateMessageTokens(message: AgentMessage): number {
       thinking?: string;
       arguments?: unknown;
       name?: string;
+      data?: string;
+      mimeType?: string;
+      kind?: string;
+      sizeBytes?: number;
     }[]) {
       if (block.type === "text") chars += block.text?.length ?? 0;
       else if (block.type === "thinking") chars += block.thinking?.length ?? 0;
       else if (block.type === "toolCall")
         chars += JSON.stringify(block.arguments ?? {}).length + (block.name?.length ?? 0);
       else if (block.type === "image") images++;
+      else if (block.type === "document") chars += documentChars(((block.data?.length ?? 0) * 3) / 4);
+      else if (block.type === "attachment") chars += attachmentChars(block);
     }
   } else {
     chars = JSON.stringify(message).length;
@@ -38,6 +47,19 @@ export function estimateMessageTokens(message: AgentMessage): number {
   const tokens = Math.ceil(chars / 4) + images * IMAGE_TOKENS + 4;
   if (costly) cache.set(message, tokens);
   return tokens;
+}
+
+/** An attachment is counted as what it becomes for the model: an image, a document, or a transcript's text. */
+function attachmentChars(block: { mimeType?: string; kind?: string; sizeBytes?: number; name?: string }): number {
+  const type = block.mimeType ?? "";
+  if (block.kind === "image" || block.kind === "sticker" || type.startsWith("image/")) return IMAGE_TOKENS * 4;
+  if (type === "application/pdf") return documentChars(block.sizeBytes ?? PDF_BYTES_PER_PAGE);
+  // Voice (a transcript), text files and anything listed by name: counted at a page's worth, capped like a file read.
+  return Math.min(block.sizeBytes ?? 400, 16_000) + (block.name?.length ?? 0);
+}
+
+function documentChars(bytes: number): number {
+  return Math.max(1, Math.ceil(bytes / PDF_BYTES_PER_PAGE)) * DOCUMENT_TOKENS_PER_PAGE * 4;
 }
 
 /** Per transcript, keyed by its first message: the messages estimated last time (a private copy) and their total. */

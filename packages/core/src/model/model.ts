@@ -10,6 +10,8 @@ export interface ModelCapabilities {
   tools: boolean;
   thinking: boolean;
   images: boolean;
+  /** Reads PDF documents itself (`DocumentContent`); absent or false: give it the extracted text instead. */
+  documents?: boolean;
 }
 
 /**

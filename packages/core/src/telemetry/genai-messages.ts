@@ -1,15 +1,18 @@
-import type { AssistantContent, ImageContent, TextContent } from "../messages/content.js";
+import type { AssistantContent, UserContent } from "../messages/content.js";
+import { describeAttachment } from "../messages/describe-attachment.js";
 import type { AssistantMessage, Message } from "../messages/message-types.js";
 import { finishReason } from "./genai-attributes.js";
 
 /**
  * One message part in the shape of the GenAI semantic conventions (`gen-ai-input-messages.json`,
- * `gen-ai-output-messages.json`): text, reasoning, an inline image (blob), a tool call or a tool call's response.
+ * `gen-ai-output-messages.json`): text, reasoning, an inline image or document (blob; the conventions' modality is an
+ * open string, "document" for a PDF), a tool call or a tool call's response. An unresolved attachment is the text line
+ * the model read for it.
  */
 export type GenAiPart =
   | { type: "text"; content: string }
   | { type: "reasoning"; content: string }
-  | { type: "blob"; modality: "image"; mime_type: string; content: string }
+  | { type: "blob"; modality: "image" | "document"; mime_type: string; content: string }
   | { type: "tool_call"; id: string; name: string; arguments: unknown }
   | { type: "tool_call_response"; id: string; response: unknown };
 
@@ -67,10 +70,17 @@ function genAiMessage(message: Message): GenAiMessage {
   }
 }
 
-function userPart(part: TextContent | ImageContent): GenAiPart {
-  return part.type === "text"
-    ? { type: "text", content: part.text }
-    : { type: "blob", modality: "image", mime_type: part.mimeType, content: part.data };
+function userPart(part: UserContent): GenAiPart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", content: part.text };
+    case "image":
+      return { type: "blob", modality: "image", mime_type: part.mimeType, content: part.data };
+    case "document":
+      return { type: "blob", modality: "document", mime_type: part.mimeType, content: part.data };
+    case "attachment":
+      return { type: "text", content: describeAttachment(part) };
+  }
 }
 
 function assistantPart(part: AssistantContent): GenAiPart[] {

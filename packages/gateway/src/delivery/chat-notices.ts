@@ -15,7 +15,7 @@ export interface PostOptions {
 
 /** What a notice carries besides its text: buttons, the run it belongs to, and payload fields for edits and restarts. */
 export type NoticeOptions = PostOptions &
-  Pick<ChatDeliveryPayload, "editMessageIds" | "editSentAt" | "editOnly" | "settles">;
+  Pick<ChatDeliveryPayload, "editMessageIds" | "editSentAt" | "editOnly" | "settles" | "files">;
 
 /** What notices need from the gateway. */
 export interface ChatNoticesDeps {

@@ -2,6 +2,21 @@ import type { OutboundButton, SendTarget } from "@chorus/channel";
 import type { TrustTier } from "@chorus/store";
 
 /**
+ * A file an outbox entry sends after its text: kept on disk at `path` by whoever queued it (the media extension's
+ * spool) until the entry is sent, never its bytes in the outbox.
+ */
+export interface OutboxFile {
+  readonly path: string;
+  readonly name: string;
+  /** Sniffed from the bytes when queued. */
+  readonly mimeType: string;
+  readonly sizeBytes: number;
+  /** Show it as a photo where the platform tells photos from documents. */
+  readonly asPhoto: boolean;
+  readonly caption?: string;
+}
+
+/**
  * What a `reply` or `notice` outbox entry carries: Markdown for one chat, rendered and chunked at delivery time.
  * `editMessageIds` are preview messages already on the platform: the final chunks replace them in place.
  */
@@ -27,6 +42,8 @@ export interface ChatDeliveryPayload {
   readonly settleOnRestart?: string;
   /** The outbox entry whose message this edit settles: restart recovery leaves that one alone. */
   readonly settles?: number;
+  /** Files sent after the text, each as its own message (see OutboxFile). */
+  readonly files?: readonly OutboxFile[];
 }
 
 /** What a `subagent-result` outbox entry carries: a background child's result for its parent session. */

@@ -1,6 +1,7 @@
 import type { Channel, OutboundMessage, SendTarget, SentMessage } from "@chorus/channel";
 import { ChannelError, renderReplyChunks } from "@chorus/channel";
 import type { ChatDeliveryPayload } from "./outbox-payloads.js";
+import { sendChatFiles } from "./send-chat-files.js";
 
 /** Appended to a reply sent again after a restart (its first send's outcome is unknown). */
 export const RESENT_MARKER = "\n\n_(resent after restart)_";
@@ -29,7 +30,12 @@ export async function sendChatChunks(
 ): Promise<string[]> {
   const editIds = payload.editMessageIds ?? [];
   const resent = send.resent && editIds.length === 0;
-  const chunks = renderReplyChunks(resent ? payload.text + RESENT_MARKER : payload.text, channel.capabilities);
+  const files = payload.files ?? [];
+  // A file-only entry has no text to send; its files carry the resent marker in their captions instead.
+  const chunks =
+    files.length > 0 && payload.text.trim() === ""
+      ? []
+      : renderReplyChunks(resent ? payload.text + RESENT_MARKER : payload.text, channel.capabilities);
   const { done } = send;
   for (let i = done.length; i < chunks.length; i++) {
     const text = chunks[i] as string;
@@ -51,6 +57,15 @@ export async function sendChatChunks(
       done.push(sent.messageId);
       send.chunkArrived();
     }
+  }
+  if (files.length > 0) {
+    await sendChatFiles(channel, payload.target, files, {
+      entryId: send.entryId,
+      resent,
+      done,
+      offset: chunks.length,
+      chunkArrived: () => send.chunkArrived(),
+    });
   }
   // Preview messages the final text no longer needs.
   for (let i = chunks.length; i < editIds.length; i++) {

@@ -1,5 +1,20 @@
-import type { InboundMessage, OutboundButton, SessionChat } from "@chorus/channel";
-import type { AgentMessage, AgentRunResult, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type {
+  FetchAttachmentOptions,
+  FetchedAttachment,
+  InboundMessage,
+  OutboundButton,
+  SessionChat,
+} from "@chorus/channel";
+import type {
+  AgentMessage,
+  AgentRunResult,
+  AnyAgentTool,
+  AttachmentSource,
+  Model,
+  PreDispatchPolicy,
+  StreamFn,
+} from "@chorus/core";
+import type { OutboxFile } from "../delivery/outbox-payloads.js";
 import type { SessionRecord, SessionStore, TrustTier } from "@chorus/store";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { SessionChange } from "../config/session-change-schema.js";
@@ -136,6 +151,14 @@ export interface SessionChats {
   post(sessionKey: string, text: string, buttons?: readonly OutboundButton[]): Promise<void>;
   /** Whether the session's chat shows buttons (false for an unknown session). */
   hasButtons(sessionKey: string): Promise<boolean>;
+  /**
+   * Sends files to the session's chat through the outbox (exactly once, like a reply), `text` first when not empty.
+   * Contract: resolves once queued (with the outbox entry's id; undefined for an unknown session); the files must stay
+   * readable at their paths until the entry is sent.
+   */
+  sendFiles(sessionKey: string, files: readonly OutboxFile[], text?: string): Promise<number | undefined>;
+  /** The largest file the session's chat takes (its channel's `maxUploadBytes`); undefined when it takes none. */
+  maxUploadBytes(sessionKey: string): Promise<number | undefined>;
 }
 
 /** A change of which sessions this gateway instance owns (in a cluster; `ExtensionStartContext.owns` says which now). */
@@ -157,6 +180,12 @@ export interface ExtensionStartContext {
   readonly sessions: ExtensionSessions;
   /** Whether a channel account runs in this gateway. */
   channelRunning(channel: string, accountId: string): boolean;
+  /**
+   * Downloads an attachment a person sent, through the channel account that received it (its credentials, its
+   * hosts). Contract: rejects with AttachmentFetchError (`unsupported` when that channel downloads no files,
+   * `network` when it does not run here).
+   */
+  fetchAttachment(source: AttachmentSource, options: FetchAttachmentOptions): Promise<FetchedAttachment>;
   /** The model a session's turns use now: its `/model` choice (when its agent still allows it), else its agent's. */
   sessionModel(session: SessionRecord): Model;
   /**

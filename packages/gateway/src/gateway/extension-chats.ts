@@ -25,6 +25,16 @@ export function extensionChats(
       if (chat === undefined) return;
       await notices.post(sessionKey, chat, text, buttons !== undefined && showsButtons(chat) ? { buttons } : undefined);
     },
+    async sendFiles(sessionKey, files, text = "") {
+      const chat = await chatOf(sessionKey);
+      if (chat === undefined) return undefined;
+      return notices.post(sessionKey, chat, text, { files });
+    },
+    async maxUploadBytes(sessionKey: string) {
+      const chat = await chatOf(sessionKey);
+      const channel = chat === undefined ? undefined : channelFor(chat.channel, chat.accountId);
+      return channel?.sendFile === undefined ? undefined : channel.capabilities.maxUploadBytes;
+    },
     async hasButtons(sessionKey: string) {
       const chat = await chatOf(sessionKey);
       return chat !== undefined && showsButtons(chat);

@@ -1,3 +1,4 @@
+import { AttachmentFetchError } from "@chorus/channel";
 import type { ExtensionStartContext, GatewayExtension, SessionChats } from "../extension/index.js";
 import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import { extensionAtOwner } from "./extension-owner-calls.js";
@@ -27,6 +28,17 @@ export function extensionStartContext(
       owns,
       findModel: (id) => options.models.find(id),
       channelRunning: (channel, accountId) => context.channelFor(channel, accountId) !== undefined,
+      fetchAttachment: async (source, fetchOptions) => {
+        const channel = context.channelFor(source.channel, source.accountId);
+        if (channel === undefined) {
+          throw new AttachmentFetchError("network", `no channel ${source.channel}/${source.accountId} is running`);
+        }
+        if (channel.fetchAttachment === undefined) {
+          throw new AttachmentFetchError("unsupported", `the ${source.channel} channel downloads no files`);
+        }
+        const location = { id: source.id, chatId: source.chatId, messageId: source.messageId };
+        return channel.fetchAttachment(source.url === undefined ? location : { ...location, url: source.url }, fetchOptions);
+      },
       sessionModel: (session) => {
         const prepared = agents.get(session.agentId) ?? agents.values().next().value!;
         const chosen = restoredModelChoice(prepared.config, session, options.models);

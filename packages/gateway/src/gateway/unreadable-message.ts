@@ -1,11 +1,11 @@
 import type { InboundMessage } from "@chorus/channel";
 
 /** What the chat is told about a message with nothing the agent can read. */
-export const UNREADABLE_MESSAGE_TEXT = "I can't see photos, voice notes or stickers yet — please send text.";
+export const UNREADABLE_MESSAGE_TEXT = "I can't read this kind of message — please send text, a photo or a file.";
 
 /**
- * Whether a message carries nothing the agent can read: no text and no attachment it is told of (a Telegram photo
- * without a caption, a voice note, a sticker). Such a message is never stored nor sent to a model: an empty user
+ * Whether a message carries nothing the agent can read: no text and no attachment (a location, a poll, a contact the
+ * channel does not hand over). Such a message is never stored nor sent to a model: an empty user
  * message is rejected by providers (Anthropic: 400), and would fail every later turn of the chat.
  * Contract: pure.
  */
@@ -15,7 +15,7 @@ export function isUnreadableMessage(message: InboundMessage): boolean {
 
 /**
  * Whether the chat hears `UNREADABLE_MESSAGE_TEXT`: always in a DM; in a group only when the message was addressed to
- * the bot (a mention or a reply to it), so that stickers people send each other are not answered one by one.
+ * the bot (a mention or a reply to it), so that what people send each other is not answered one by one.
  */
 export function tellsUnreadable(message: InboundMessage): boolean {
   return message.chatType === "dm" || message.mentionsBot || message.replyToBot;

@@ -1,6 +1,17 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Message, Model, StreamContext, StreamOptions, ToolResultMessage, UserMessage } from "@chorus/core";
+import {
+  type DocumentContent,
+  describeAttachment,
+  type Message,
+  type Model,
+  type StreamContext,
+  type StreamOptions,
+  type ToolResultMessage,
+  type UserContent,
+  type UserMessage,
+} from "@chorus/core";
 import { prepareMessagesFor, type ThinkingHandoff } from "../handoff/prepare-messages.js";
+import { documentOmitted, readsDocuments } from "../handoff/user-parts.js";
 import { pickCacheTier } from "./cache-tier.js";
 
 /** Where prompt-cache breakpoints go (seed 004). Every one is on by default. */
@@ -29,7 +40,7 @@ export function buildAnthropicRequest(
   cache: AnthropicCacheOptions | false,
   thinkingHandoff: ThinkingHandoff,
 ): Anthropic.MessageCreateParamsStreaming {
-  const messages = toAnthropicMessages(prepareMessagesFor(model, context.messages, thinkingHandoff));
+  const messages = toAnthropicMessages(prepareMessagesFor(model, context.messages, thinkingHandoff), model);
   const tools = context.tools?.map((tool) => ({
     name: tool.name,
     description: tool.description,
@@ -70,15 +81,15 @@ export function buildAnthropicRequest(
   return request;
 }
 
-function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
+function toAnthropicMessages(messages: readonly Message[], model: Model): Anthropic.MessageParam[] {
   const out: Anthropic.MessageParam[] = [];
   for (const message of messages) {
     if (message.role === "user") {
       // The API rejects an empty text block, and a user turn with no content (400): nothing readable, nothing sent.
-      const blocks = userBlocks(message);
+      const blocks = userBlocks(message, model);
       if (blocks.length > 0) appendUser(out, blocks);
     } else if (message.role === "toolResult") {
-      appendUser(out, [toolResultBlock(message)]);
+      appendUser(out, [toolResultBlock(message, model)]);
     } else {
       const content: Anthropic.ContentBlockParam[] = [];
       for (const block of message.content) {
@@ -110,44 +121,61 @@ function isBlank(text: string): boolean {
   return text.trim() === "";
 }
 
-function userBlocks(message: UserMessage): Anthropic.ContentBlockParam[] {
+function userBlocks(message: UserMessage, model: Model): Anthropic.ContentBlockParam[] {
   if (typeof message.content === "string") {
     return isBlank(message.content) ? [] : [{ type: "text", text: message.content }];
   }
   const parts = message.content.filter((part) => part.type !== "text" || !isBlank(part.text));
-  return parts.map((part) =>
-    part.type === "text"
-      ? { type: "text" as const, text: part.text }
-      : {
-          type: "image" as const,
-          source: {
-            type: "base64" as const,
-            media_type: part.mimeType as Anthropic.Base64ImageSource["media_type"],
-            data: part.data,
-          },
-        },
-  );
+  return parts.map((part) => contentBlock(part, model));
 }
 
-function toolResultBlock(message: ToolResultMessage): Anthropic.ToolResultBlockParam {
+/** One user (or tool-result) part as the Messages API takes it. */
+function contentBlock(
+  part: UserContent,
+  model: Model,
+): Anthropic.TextBlockParam | Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return {
+        type: "image",
+        source: {
+          type: "base64",
+          media_type: part.mimeType as Anthropic.Base64ImageSource["media_type"],
+          data: part.data,
+        },
+      };
+    case "document":
+      return documentBlock(part, model);
+    case "attachment":
+      // A file nobody resolved: the model reads what it is, never its bytes.
+      return { type: "text", text: describeAttachment(part) };
+  }
+}
+
+/** A PDF as a base64 document, a plain-text file as a text document; anything else is named in a line. */
+function documentBlock(part: DocumentContent, model: Model): Anthropic.DocumentBlockParam | Anthropic.TextBlockParam {
+  if (!readsDocuments(model)) return { type: "text", text: documentOmitted(part) };
+  const title = part.name ? { title: part.name } : {};
+  if (part.mimeType === "application/pdf") {
+    return { type: "document", source: { type: "base64", media_type: "application/pdf", data: part.data }, ...title };
+  }
+  if (part.mimeType === "text/plain") {
+    const text = Buffer.from(part.data, "base64").toString("utf8");
+    return { type: "document", source: { type: "text", media_type: "text/plain", data: text }, ...title };
+  }
+  return { type: "text", text: documentOmitted(part, "Anthropic reads PDF and plain-text documents only") };
+}
+
+function toolResultBlock(message: ToolResultMessage, model: Model): Anthropic.ToolResultBlockParam {
   return {
     type: "tool_result",
     tool_use_id: message.toolCallId,
     is_error: message.isError,
     content: message.content
       .filter((part) => part.type !== "text" || !isBlank(part.text))
-      .map((part) =>
-        part.type === "text"
-          ? { type: "text" as const, text: part.text }
-          : {
-              type: "image" as const,
-              source: {
-                type: "base64" as const,
-                media_type: part.mimeType as Anthropic.Base64ImageSource["media_type"],
-                data: part.data,
-              },
-            },
-      ),
+      .map((part) => contentBlock(part, model)),
   };
 }
 

@@ -24,7 +24,8 @@ const claude = (
     cacheRead: roundPrice(prices[0] * 0.1),
     cacheWrite: roundPrice(prices[0] * 1.25),
   },
-  capabilities: { tools: true, thinking: true, images: true },
+  // Every Claude model reads PDFs (text and page images).
+  capabilities: { tools: true, thinking: true, images: true, documents: true },
 });
 
 const gpt = (
@@ -44,7 +45,8 @@ const gpt = (
   maxOutput,
   // OpenAI caches automatically and does not charge for cache writes.
   cost: { input: prices[0], output: prices[1], cacheRead: prices[2], cacheWrite: 0 },
-  capabilities: { tools: true, thinking, images: true },
+  // Every model listed here takes images and PDF files (`file` / `input_file` parts).
+  capabilities: { tools: true, thinking, images: true, documents: true },
 });
 
 /**

@@ -1,6 +1,14 @@
-import type { Message, Model, StreamContext, StreamOptions } from "@chorus/core";
+import {
+  describeAttachment,
+  type Message,
+  type Model,
+  type StreamContext,
+  type StreamOptions,
+  type UserContent,
+} from "@chorus/core";
 import type OpenAI from "openai";
 import { prepareMessagesFor } from "../handoff/prepare-messages.js";
+import { documentFilename, documentOmitted, omittedPartText, readsDocuments } from "../handoff/user-parts.js";
 import type { ChatCompat } from "./chat-compat.js";
 
 type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsStreaming;
@@ -21,7 +29,7 @@ export function buildChatRequest(
     const role = compat.systemRole === "developer" && model.capabilities.thinking ? "developer" : "system";
     messages.push({ role, content: context.systemPrompt });
   }
-  messages.push(...toChatMessages(prepareMessagesFor(model, context.messages)));
+  messages.push(...toChatMessages(prepareMessagesFor(model, context.messages), model));
   const request: ChatParams = { model: model.id, messages, stream: true };
   if (compat.streamUsage) request.stream_options = { include_usage: true };
   if (context.tools && context.tools.length > 0) {
@@ -46,7 +54,7 @@ export function buildChatRequest(
   return request;
 }
 
-function toChatMessages(messages: readonly Message[]): ChatMessage[] {
+function toChatMessages(messages: readonly Message[], model: Model): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
@@ -60,15 +68,11 @@ function toChatMessages(messages: readonly Message[]): ChatMessage[] {
       else {
         out.push({
           role: "user",
-          content: parts.map((part) =>
-            part.type === "text"
-              ? { type: "text" as const, text: part.text }
-              : { type: "image_url" as const, image_url: { url: `data:${part.mimeType};base64,${part.data}` } },
-          ),
+          content: parts.map((part) => chatPart(part, model)),
         });
       }
     } else if (message.role === "toolResult") {
-      const text = message.content.map((p) => (p.type === "text" ? p.text : "[image omitted]")).join("\n");
+      const text = message.content.map((p) => (p.type === "text" ? p.text : omittedPartText(p))).join("\n");
       out.push({ role: "tool", tool_call_id: message.toolCallId, content: text });
     } else {
       // Chat Completions cannot take reasoning back: thinking blocks are not sent.
@@ -89,4 +93,22 @@ function toChatMessages(messages: readonly Message[]): ChatMessage[] {
     }
   }
   return out;
+}
+
+/** One user part as Chat Completions takes it: a document is a `file` part with its bytes as a data URL. */
+function chatPart(part: UserContent, model: Model): OpenAI.Chat.ChatCompletionContentPart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return { type: "image_url", image_url: { url: `data:${part.mimeType};base64,${part.data}` } };
+    case "document":
+      if (!readsDocuments(model)) return { type: "text", text: documentOmitted(part) };
+      return {
+        type: "file",
+        file: { filename: documentFilename(part), file_data: `data:${part.mimeType};base64,${part.data}` },
+      };
+    case "attachment":
+      return { type: "text", text: describeAttachment(part) };
+  }
 }

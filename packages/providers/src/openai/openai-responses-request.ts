@@ -1,6 +1,15 @@
-import type { AssistantMessage, Message, Model, StreamContext, StreamOptions } from "@chorus/core";
+import {
+  type AssistantMessage,
+  describeAttachment,
+  type Message,
+  type Model,
+  type StreamContext,
+  type StreamOptions,
+  type UserContent,
+} from "@chorus/core";
 import type OpenAI from "openai";
 import { prepareMessagesFor, type ThinkingHandoff } from "../handoff/prepare-messages.js";
+import { documentFilename, documentOmitted, omittedPartText, readsDocuments } from "../handoff/user-parts.js";
 
 type ResponsesParams = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -18,7 +27,7 @@ export function buildResponsesRequest(
 ): ResponsesParams {
   const request: ResponsesParams = {
     model: model.id,
-    input: toInputItems(prepareMessagesFor(model, context.messages, thinkingHandoff)),
+    input: toInputItems(prepareMessagesFor(model, context.messages, thinkingHandoff), model),
     stream: true,
     store: false,
   };
@@ -43,7 +52,7 @@ export function buildResponsesRequest(
   return request;
 }
 
-function toInputItems(messages: readonly Message[]): InputItem[] {
+function toInputItems(messages: readonly Message[], model: Model): InputItem[] {
   const out: InputItem[] = [];
   for (const message of messages) {
     if (message.role === "user") {
@@ -55,24 +64,35 @@ function toInputItems(messages: readonly Message[]): InputItem[] {
             : [{ type: "input_text", text: message.content }]
           : message.content
               .filter((part) => part.type !== "text" || part.text.trim() !== "")
-              .map((part) =>
-                part.type === "text"
-                  ? { type: "input_text" as const, text: part.text }
-                  : {
-                      type: "input_image" as const,
-                      image_url: `data:${part.mimeType};base64,${part.data}`,
-                      detail: "auto" as const,
-                    },
-              );
+              .map((part) => inputPart(part, model));
       if (content.length > 0) out.push({ role: "user", content });
     } else if (message.role === "toolResult") {
-      const text = message.content.map((p) => (p.type === "text" ? p.text : "[image omitted]")).join("\n");
+      const text = message.content.map((p) => (p.type === "text" ? p.text : omittedPartText(p))).join("\n");
       out.push({ type: "function_call_output", call_id: message.toolCallId, output: text });
     } else {
       out.push(...assistantItems(message));
     }
   }
   return out;
+}
+
+/** One user part as the Responses API takes it: a document is an `input_file` with its bytes as a data URL. */
+function inputPart(part: UserContent, model: Model): OpenAI.Responses.ResponseInputContent {
+  switch (part.type) {
+    case "text":
+      return { type: "input_text", text: part.text };
+    case "image":
+      return { type: "input_image", image_url: `data:${part.mimeType};base64,${part.data}`, detail: "auto" };
+    case "document":
+      if (!readsDocuments(model)) return { type: "input_text", text: documentOmitted(part) };
+      return {
+        type: "input_file",
+        filename: documentFilename(part),
+        file_data: `data:${part.mimeType};base64,${part.data}`,
+      };
+    case "attachment":
+      return { type: "input_text", text: describeAttachment(part) };
+  }
 }
 
 function assistantItems(message: AssistantMessage): InputItem[] {

@@ -1,14 +1,38 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { type MediaParts, mediaParts, type RecordedDocument, type RecordedImage } from "./media-parts.js";
 import { type FakeHttpFault, type FakeLlmScript, isHttpFault } from "./script.js";
 import type { WireAction, WireContext, WireErrorResponse } from "./wire-action.js";
 
-/** One request a fake received, as sent: lower-cased headers and the parsed JSON body. */
+/** One file of a `multipart/form-data` request (an audio upload). */
+export interface RecordedUpload {
+  /** The form field that carried it (`file`). */
+  field: string;
+  /** The file name the client gave. */
+  name: string;
+  /** The part's Content-Type, when the client gave one. */
+  contentType?: string;
+  bytes: Buffer;
+}
+
+/**
+ * One request a fake received, as sent: lower-cased headers and the parsed JSON body (a multipart request: its text
+ * fields, and its files in `files`).
+ */
 export interface RecordedLlmRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /** The uploaded files of a `multipart/form-data` request; absent for a JSON one. */
+  files?: RecordedUpload[];
+  /**
+   * The images the model was sent, decoded, in order (Anthropic `image` blocks, OpenAI `image_url` / `input_image`
+   * parts, tool results included). Read on first use, not enumerable: `toEqual` on a request ignores it.
+   */
+  readonly images: readonly RecordedImage[];
+  /** The documents the model was sent (Anthropic `document`, OpenAI `file` / `input_file`), decoded, in order. */
+  readonly documents: readonly RecordedDocument[];
 }
 
 /** What `enqueue` takes: a script, or a function that writes the script from the request. */
@@ -42,9 +66,18 @@ export interface FakeStreamRoute {
   check?(body: Record<string, unknown>): WireErrorResponse | undefined;
 }
 
-/** A route that answers plain JSON from the request alone and consumes no script (e.g. embeddings). */
+/**
+ * A route that answers from the request alone, without the script queue (e.g. embeddings): JSON, or plain text when
+ * `body` is a string and `headers` give a `content-type`.
+ */
 export interface FakeJsonRoute {
-  json(request: RecordedLlmRequest): { status: number; body: unknown };
+  json(request: RecordedLlmRequest): { status: number; body: unknown; headers?: Record<string, string> };
+}
+
+/** Server-wide behaviour beside the routes. */
+export interface FakeLlmServerOptions {
+  /** Checks every request's credentials first (after recording it); an answer refuses the request with it. */
+  authorize?(request: RecordedLlmRequest): WireErrorResponse | undefined;
 }
 
 /** A scripted streaming route or a plain JSON one. */
@@ -59,6 +92,7 @@ export async function startFakeLlmServer(
   urlSuffix: string,
   sseHeaders: Record<string, string> = {},
   answerEvery?: FakeLlmScriptSource,
+  options: FakeLlmServerOptions = {},
 ): Promise<FakeLlmServer> {
   const requests: RecordedLlmRequest[] = [];
   const queue: FakeLlmScriptSource[] = [];
@@ -79,6 +113,11 @@ export async function startFakeLlmServer(
     });
 
   const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (typeof body === "string" && headers["content-type"] !== undefined) {
+      res.writeHead(status, headers);
+      res.end(body);
+      return;
+    }
     res.writeHead(status, { "content-type": "application/json", ...headers });
     res.end(JSON.stringify(body));
   };
@@ -87,14 +126,30 @@ export async function startFakeLlmServer(
     const raw = await readBody(req);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     let body: Record<string, unknown> = {};
-    try {
-      body = raw.length > 0 ? (JSON.parse(raw) as Record<string, unknown>) : {};
-    } catch {
-      sendJson(res, 400, { error: { message: "fake LLM server: request body is not JSON" } });
+    let files: RecordedUpload[] | undefined;
+    const contentType = req.headers["content-type"] ?? "";
+    if (/^\s*multipart\/form-data/i.test(contentType)) {
+      const form = await readMultipart(contentType, raw);
+      if (form === undefined) {
+        sendJson(res, 400, { error: { message: "fake LLM server: malformed multipart/form-data body" } });
+        return;
+      }
+      ({ body, files } = form);
+    } else {
+      try {
+        body = raw.length > 0 ? (JSON.parse(raw.toString("utf8")) as Record<string, unknown>) : {};
+      } catch {
+        sendJson(res, 400, { error: { message: "fake LLM server: request body is not JSON" } });
+        return;
+      }
+    }
+    const request = recordedRequest(req.method ?? "GET", path, flatHeaders(req), body, files);
+    requests.push(request);
+    const refused = options.authorize?.(request);
+    if (refused !== undefined) {
+      sendJson(res, refused.status, refused.body, refused.headers);
       return;
     }
-    const request: RecordedLlmRequest = { method: req.method ?? "GET", path, headers: flatHeaders(req), body };
-    requests.push(request);
     const route = routes[path];
     if (!route || req.method !== "POST") {
       sendJson(res, 404, { error: { message: `fake LLM server: no route ${req.method} ${path}` } });
@@ -102,7 +157,7 @@ export async function startFakeLlmServer(
     }
     if ("json" in route) {
       const answer = route.json(request);
-      sendJson(res, answer.status, answer.body);
+      sendJson(res, answer.status, answer.body, answer.headers);
       return;
     }
     const refusal = route.check?.(body);
@@ -189,13 +244,57 @@ export async function startFakeLlmServer(
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+/** A `multipart/form-data` body's text fields and files, parsed as a server would; undefined when it is malformed. */
+async function readMultipart(
+  contentType: string,
+  raw: Buffer,
+): Promise<{ body: Record<string, unknown>; files: RecordedUpload[] } | undefined> {
+  let form: FormData;
+  try {
+    form = await new Response(raw, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    return undefined;
+  }
+  const body: Record<string, unknown> = {};
+  const files: RecordedUpload[] = [];
+  for (const [field, value] of form.entries()) {
+    if (typeof value === "string") body[field] = value;
+    else {
+      const bytes = Buffer.from(await value.arrayBuffer());
+      files.push({ field, name: value.name, ...(value.type === "" ? {} : { contentType: value.type }), bytes });
+    }
+  }
+  return { body, files };
+}
+
+/** A recorded request whose `images` and `documents` are decoded on first read (never, for most requests). */
+function recordedRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+  files: RecordedUpload[] | undefined,
+): RecordedLlmRequest {
+  const request = { method, path, headers, body, ...(files === undefined ? {} : { files }) };
+  let media: MediaParts | undefined;
+  const read = () => {
+    media ??= mediaParts(request);
+    return media;
+  };
+  Object.defineProperties(request, {
+    images: { get: () => read().images, enumerable: false },
+    documents: { get: () => read().documents, enumerable: false },
+  });
+  return request as RecordedLlmRequest;
 }
 
 function flatHeaders(req: IncomingMessage): Record<string, string> {

@@ -10,7 +10,8 @@ export type ToolGroupMap = Partial<Record<ToolGroup, readonly string[]>>;
  * memory tools (`@chorus/memory`), whose scope the host fixes per caller.
  */
 export const DEFAULT_TOOL_GROUPS: Readonly<Record<ToolGroup, readonly string[]>> = {
-  "fs-read": ["read_file", "list_dir", "glob", "grep"],
+  // send_file (the gateway's media extension) reads a workspace file out to the chat: gated as a read.
+  "fs-read": ["read_file", "list_dir", "glob", "grep", "send_file"],
   "fs-write": ["write_file", "edit_file"],
   exec: ["exec"],
   web: ["web_fetch"],

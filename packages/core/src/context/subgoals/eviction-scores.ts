@@ -35,7 +35,11 @@ export function evictionScores(
 function wordsOf(message: AgentMessage): Set<string> {
   const content = (message as { content?: unknown }).content;
   const text = Array.isArray(content)
-    ? (content as { type: string; text?: string }[]).map((c) => (c.type === "text" ? (c.text ?? "") : "")).join(" ")
+    ? (content as { type: string; text?: string; name?: string }[])
+        .map((c) =>
+          c.type === "text" ? (c.text ?? "") : c.type === "document" || c.type === "attachment" ? (c.name ?? "") : "",
+        )
+        .join(" ")
     : String(content ?? "");
   return new Set(text.toLowerCase().match(/[a-z0-9_]{3,}/g) ?? []);
 }

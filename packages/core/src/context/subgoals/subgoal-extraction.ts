@@ -1,3 +1,5 @@
+import type { AttachmentContent } from "../../messages/content.js";
+import { describeAttachment } from "../../messages/describe-attachment.js";
 import type { AgentMessage, AssistantMessage } from "../../messages/message-types.js";
 import type { StreamContext } from "../../stream/stream-fn.js";
 
@@ -62,6 +64,10 @@ function renderMessage(message: AgentMessage): string {
     for (const block of m.content as { type: string; text?: string; name?: string; arguments?: unknown }[]) {
       if (block.type === "text" && block.text) parts.push(block.text);
       else if (block.type === "toolCall") parts.push(`[calls ${block.name} ${JSON.stringify(block.arguments ?? {})}]`);
+      // What a person sent is part of the task: a file never vanishes from the text, it is named.
+      else if (block.type === "image") parts.push("[image]");
+      else if (block.type === "document") parts.push(`[document${block.name ? `: ${block.name}` : ""}]`);
+      else if (block.type === "attachment") parts.push(describeAttachment(block as AttachmentContent));
     }
   }
   const who = m.role === "toolResult" ? `tool ${m.toolName ?? ""}`.trim() : m.role;

@@ -10,6 +10,7 @@ import type {
   DiscordUser,
 } from "./discord-types.js";
 import type { FakeGuild } from "./discord-world.js";
+import type { DiscordSentFile } from "./rest-uploads.js";
 import type { SessionStartLimitSpec, SessionStartLimitView } from "./session-start-limit.js";
 
 /** A bot account to create on the fake Discord. */
@@ -49,6 +50,11 @@ export interface FakeDiscordOptions {
    * (close 4004, as the token reset Discord does then) and logged as `gateway.identifyOverBudget`.
    */
   readonly sessionStartLimit?: SessionStartLimitSpec;
+  /**
+   * The largest file a bot may attach to a message (`files[n]` of a multipart `POST /channels/:id/messages`); a larger
+   * one refuses the message with 413, code 40005 "Request entity too large". Default 10 MiB (a bot without boosts).
+   */
+  readonly maxUploadBytes?: number;
 }
 
 /** An injected message: who says what, and which bot(s) should see it. */
@@ -182,6 +188,11 @@ export interface FakeDiscord {
   dmChannel(bot?: string, user?: DiscordUser): DiscordChannel;
   /** Messages of one channel, oldest first (inbound and bot-sent). */
   conversation(channelId: string): DiscordMessage[];
+  /**
+   * Files bots attached to messages they created, oldest first: the bytes as they arrived and the `attachments` entry
+   * (id, filename, size, content_type, a CDN `url` that serves them). A repeat refused by its nonce adds none.
+   */
+  sentFiles(): DiscordSentFile[];
   /** Application commands the bot registered (global unless `guildId`). */
   registeredCommands(bot?: string, guildId?: string): ReadonlyArray<Record<string, unknown>>;
   /** Closes the REST server and every gateway socket. */

@@ -8,6 +8,7 @@ import type {
   DiscordUser,
 } from "./discord-types.js";
 import type { GatewaySession } from "./gateway-session.js";
+import { DiscordUploads } from "./rest-uploads.js";
 import { SessionStartLimit, type SessionStartLimitSpec } from "./session-start-limit.js";
 import { type SnowflakeGenerator, snowflakeTime } from "./snowflake.js";
 
@@ -49,6 +50,8 @@ export class DiscordWorld {
   readonly messages = new ConversationStore<DiscordMessage>();
   /** The files people attached, behind expiring CDN links (the fake sets its TTL and origin). */
   files = new DiscordFiles(86_400_000);
+  /** The files bots upload with their messages, and the limit they are held to. */
+  readonly uploads = new DiscordUploads();
   readonly sessions = new Map<string, GatewaySession>();
   /** Latest session per bot user id and shard (`sessionSlot`). */
   readonly currentSession = new Map<string, GatewaySession>();

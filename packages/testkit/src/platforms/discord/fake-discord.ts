@@ -4,6 +4,7 @@ import { CallLog, type RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
 import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendEmpty, sendJson } from "../shared/http-listener.js";
+import { parseMultipart } from "../shared/multipart-body.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
 import { urlAsAddressed } from "../shared/url-as-addressed.js";
 import { pressButton } from "./button-press.js";
@@ -18,12 +19,12 @@ import { SnowflakeGenerator } from "./snowflake.js";
 
 const API_PREFIX = "/api/v10/";
 
-function payloadJson(raw: Buffer): unknown {
-  const text = raw.toString("utf8");
-  const match = /name="payload_json"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/.exec(text);
-  if (!match?.[1]) return undefined;
+/** A multipart call's `payload_json`, parsed (undefined when absent or not JSON). */
+function payloadJson(fields: Record<string, string> | undefined): unknown {
+  const text = fields?.payload_json;
+  if (text === undefined) return undefined;
   try {
-    return JSON.parse(match[1]) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
@@ -49,6 +50,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     ...(options.sessionStartLimit === undefined ? {} : { sessionStartLimit: options.sessionStartLimit }),
   });
   world.files = new DiscordFiles(options.attachmentUrlTtlMs ?? 86_400_000);
+  if (options.maxUploadBytes !== undefined) world.uploads.maxBytes = options.maxUploadBytes;
   const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
   const echo = options.echoBotMessages ?? true;
@@ -74,8 +76,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return;
     }
     const segments = url.pathname.slice(API_PREFIX.length).split("/").filter(Boolean);
+    // A message with files is multipart/form-data: `payload_json` is its body, `files[n]` its uploads.
+    const multipart = parseMultipart(req.headers["content-type"], raw);
     const rawBody = (req.headers["content-type"] ?? "").includes("multipart/form-data")
-      ? payloadJson(raw)
+      ? payloadJson(multipart?.fields)
       : parseRequestBody(req, raw);
     const authorization = req.headers.authorization ?? "";
     const bot = authorization.startsWith("Bot ") ? world.bots.get(authorization.slice(4)) : undefined;
@@ -123,6 +127,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       query: url.searchParams,
       body: asRecord(rawBody),
       rawBody,
+      ...(multipart === undefined ? {} : { files: multipart.files }),
       // A client that came through a gate connects through it too.
       gatewayUrl: urlAsAddressed(req, gatewayUrl),
       echo,
@@ -133,6 +138,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   const listener = await listenHttp(handle);
   gatewayUrl = `ws://127.0.0.1:${listener.port}/gateway`;
+  // Links to files on the fake CDN (people's attachments, bots' uploads) point here.
+  world.files.origin = listener.origin;
   const gateway = new DiscordGateway(world, log, {
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
     replayBufferSize: options.replayBufferSize ?? 1000,
@@ -276,6 +283,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     requestReconnect: (opts = {}) => gateway.requestReconnect(account(opts.bot), opts.shard ?? 0),
     dmChannel: (bot, user) => world.dmChannel(account(bot), user ?? world.human),
     conversation: (channelId) => world.messages.history(channelId),
+    sentFiles: () => world.uploads.sent(),
     registeredCommands: (bot, guildId) => world.commands.get(`${account(bot).applicationId}:${guildId ?? ""}`) ?? [],
     close: async () => {
       gateway.close();

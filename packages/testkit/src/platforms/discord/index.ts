@@ -15,4 +15,5 @@ export type {
 } from "./discord-types.js";
 export type { FakeGuild } from "./discord-world.js";
 export { startFakeDiscord } from "./fake-discord.js";
+export { DISCORD_DEFAULT_UPLOAD_BYTES, type DiscordSentFile } from "./rest-uploads.js";
 export type { SessionStartLimitSpec, SessionStartLimitView } from "./session-start-limit.js";

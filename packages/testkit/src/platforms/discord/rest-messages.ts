@@ -13,8 +13,8 @@ import {
 
 const MAX_CONTENT = 2000;
 
-/** Discord's checks on message content: at most 2000 characters, never empty. */
-export function validateContent(body: Record<string, unknown>): RestReply | undefined {
+/** Discord's checks on message content: at most 2000 characters, never empty (`files` uploaded count as content). */
+export function validateContent(body: Record<string, unknown>, files = 0): RestReply | undefined {
   const content = typeof body.content === "string" ? body.content : "";
   if (content.length > MAX_CONTENT) {
     return error(400, 50035, "Invalid Form Body", {
@@ -24,7 +24,7 @@ export function validateContent(body: Record<string, unknown>): RestReply | unde
   const hasOther = ["embeds", "components", "sticker_ids", "attachments"].some(
     (key) => Array.isArray(body[key]) && (body[key] as unknown[]).length > 0,
   );
-  if (content.length === 0 && !hasOther) return error(400, 50006, "Cannot send an empty message");
+  if (content.length === 0 && !hasOther && files === 0) return error(400, 50006, "Cannot send an empty message");
   return undefined;
 }
 
@@ -104,11 +104,19 @@ export const createMessage: RestHandler = (ctx) => {
   const bot = requireBot(ctx);
   const channel = channelOf(ctx);
   if (!channel) return unknownChannel;
-  const invalid = validateContent(ctx.body) ?? validateComponents(ctx.body) ?? validateReference(ctx.body);
+  const uploads = ctx.world.uploads;
+  const invalid =
+    uploads.refusal(ctx.files) ??
+    validateContent(ctx.body, ctx.files?.length ?? 0) ??
+    validateComponents(ctx.body) ??
+    validateReference(ctx.body);
   if (invalid) return invalid;
+  // A repeat with the nonce (multipart too) returns the first message and keeps no second copy of its files.
   const earlier = earlierWithNonce(ctx, bot, channel);
   if (earlier) return { status: 200, body: earlier };
-  return { status: 200, body: createBotMessage(ctx, bot, channel) };
+  const message = createBotMessage(ctx, bot, channel, uploads.attach(ctx, channel.id));
+  uploads.record(ctx, message);
+  return { status: 200, body: message };
 };
 
 export const editMessage: RestHandler = (ctx) => {

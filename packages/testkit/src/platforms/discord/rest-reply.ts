@@ -1,3 +1,4 @@
+import type { MultipartPart } from "../shared/multipart-body.js";
 import type { DiscordBotAccount, DiscordChannel } from "./discord-types.js";
 import type { DiscordWorld } from "./discord-world.js";
 
@@ -17,6 +18,8 @@ export interface RestContext {
   readonly body: Record<string, unknown>;
   /** The parsed body as sent (an array for bulk command overwrites). */
   readonly rawBody: unknown;
+  /** The file parts of a multipart call (`files[n]`), whose `payload_json` is `body`. */
+  readonly files?: readonly MultipartPart[];
   readonly gatewayUrl: string;
   /** Whether bot-sent messages are echoed as gateway MESSAGE_CREATE/UPDATE. */
   readonly echo: boolean;

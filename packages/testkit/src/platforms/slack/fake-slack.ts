@@ -19,6 +19,7 @@ import type {
 } from "./slack-types.js";
 import { type SlackConversation, SlackWorld } from "./slack-world.js";
 import { type EnvelopeType, SocketLinks } from "./socket-links.js";
+import { receiveUpload, slackFileMethods, UPLOAD_PATH } from "./web-api-files.js";
 import { type WebApiContext, webApiMethods } from "./web-api-methods.js";
 
 function account(spec: SlackBotSpec, index: number): SlackBotAccount {
@@ -52,6 +53,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
   const accounts = (options.bots ?? [{}]).map(account);
   const first = accounts[0] as SlackBotAccount;
   const world = new SlackWorld(accounts);
+  world.uploads.shareDelayMs = options.fileShareDelayMs ?? 0;
   const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
   const links = new SocketLinks(log, options.pingIntervalMs ?? 5_000, options.eventAckTimeoutMs ?? 0);
@@ -64,6 +66,10 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     const params = asRecord(parseRequestBody(req, raw));
     if (path.startsWith("/files-pri/")) {
       serveSharedFile(req, res, path);
+      return;
+    }
+    if (path.startsWith(UPLOAD_PATH)) {
+      receiveUpload(world.uploads, log, req, res, raw);
       return;
     }
     if (path === "/signin") {
@@ -110,7 +116,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
       call.status = status;
       sendJson(res, status, payload, headers);
     };
-    const implementation = webApiMethods[method];
+    const implementation = webApiMethods[method] ?? slackFileMethods[method];
     if (!implementation) return answer(200, { ok: false, error: "unknown_method" });
     if (!who) return answer(200, { ok: false, error: token === undefined ? "not_authed" : "invalid_auth" });
     const fault = faults.take(method);
@@ -363,8 +369,10 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     dropSocket: (opts = {}) => links.drop(accountFor(opts.bot)),
     dmChannel: (bot, user) => world.dm(accountFor(bot), (user ?? world.human).id).id,
     conversation: (channel) => world.messages.history(channel),
+    sentFiles: () => world.uploads.sent(),
     close: async () => {
       abort.abort();
+      world.uploads.close();
       await links.close();
       log.close();
       await listener.close();

@@ -13,4 +13,5 @@ export type {
   SlackSigningOverride,
   SlackSlashCommand,
 } from "./slack-types.js";
+export type { SlackSentFile } from "./slack-uploads.js";
 export type { SlackConversation, SlackUser } from "./slack-world.js";

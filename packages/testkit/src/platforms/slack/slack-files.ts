@@ -24,11 +24,11 @@ export class SlackFiles {
   readonly #bytes = new Map<string, SharedFile>();
   #count = 0;
 
-  /** Keeps a shared file; its URLs are under `origin` (`/files-pri/<team>-<id>/<name>`). */
-  add(shared: SharedFile, origin: string, teamId: string): SlackFile {
+  /** Keeps a shared file; its URLs are under `origin` (`/files-pri/<team>-<id>/<name>`). `fileId`: one already issued. */
+  add(shared: SharedFile, origin: string, teamId: string, fileId?: string): SlackFile {
     const n = ++this.#count;
     const hash = createHash("sha256").update(shared.bytes).digest("hex").slice(0, 6).toUpperCase();
-    const id = `F0FAKE${String(n).padStart(3, "0")}${hash}`;
+    const id = fileId ?? `F0FAKE${String(n).padStart(3, "0")}${hash}`;
     const path = `/files-pri/${teamId}-${id}/${encodeURIComponent(shared.name)}`;
     this.#bytes.set(path, shared);
     return {

@@ -11,6 +11,7 @@ import type {
   SlackSigningOverride,
   SlackSlashCommand,
 } from "./slack-types.js";
+import type { SlackSentFile } from "./slack-uploads.js";
 import type { SlackUser } from "./slack-world.js";
 
 /** An app + bot user to create on the fake Slack. */
@@ -37,6 +38,12 @@ export interface FakeSlackOptions {
    * Default 0: an envelope waits for its ack, or is redelivered only when its link dies.
    */
   readonly eventAckTimeoutMs?: number;
+  /**
+   * How long after `files.completeUploadExternal` an uploaded file's message appears in its channel. Slack shares a
+   * file asynchronously, and its completion answer often has no `shares` yet (`files.info` shows them later); with a
+   * delay the fake does the same. Default 0: the file is shared before the completion answers, `shares` included.
+   */
+  readonly fileShareDelayMs?: number;
 }
 
 /** An injected message: who says what, to which app. */
@@ -150,5 +157,10 @@ export interface FakeSlack {
   dmChannel(bot?: string, user?: SlackUser): string;
   /** Messages of one conversation, oldest first (inbound and bot-sent). */
   conversation(channel: string): SlackMessage[];
+  /**
+   * Files apps uploaded through `files.uploadV2` (getUploadURLExternal, the bytes POSTed to the upload URL,
+   * completeUploadExternal), oldest first: the bytes as they arrived, where they were shared and the message's `ts`.
+   */
+  sentFiles(): SlackSentFile[];
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { ConversationStore } from "../shared/conversation-store.js";
 import { SlackFiles } from "./slack-files.js";
 import { SlackTsGenerator } from "./slack-ts.js";
 import type { SlackBotAccount, SlackEventBody, SlackMessage } from "./slack-types.js";
+import { SlackUploads } from "./slack-uploads.js";
 
 /** A Slack user the fake knows (human or bot user). */
 export interface SlackUser {
@@ -110,6 +111,8 @@ export class SlackWorld {
   /** Builds, stores and returns a message written by a human or another bot; its author becomes known to users.info. */
   /** The files people shared (served at `url_private`). */
   readonly files = new SlackFiles();
+  /** The files apps upload (`files.uploadV2`): upload URLs issued, bytes received, files completed. */
+  readonly uploads = new SlackUploads();
 
   inbound(channel: string, from: SlackUser, text: string, threadTs?: string): SlackMessage {
     if (!this.users.has(from.id)) this.users.set(from.id, from);

@@ -17,17 +17,17 @@ export interface WebApiContext {
   readonly issueTicket: (account: SlackBotAccount) => string;
 }
 
-type WebApiMethod = (ctx: WebApiContext) => Record<string, unknown>;
+export type WebApiMethod = (ctx: WebApiContext) => Record<string, unknown>;
 
 const MAX_TEXT = 40_000;
-const fail = (error: string): Record<string, unknown> => ({ ok: false, error });
+export const fail = (error: string): Record<string, unknown> => ({ ok: false, error });
 
-function botOnly(method: WebApiMethod): WebApiMethod {
+export function botOnly(method: WebApiMethod): WebApiMethod {
   return (ctx) => (ctx.appLevel ? fail("not_allowed_token_type") : method(ctx));
 }
 
 /** Resolves `channel` (a C…/D… id, or a user id meaning "DM with that user"). */
-function resolveChannel(ctx: WebApiContext, key = "channel"): string | undefined {
+export function resolveChannel(ctx: WebApiContext, key = "channel"): string | undefined {
   const id = stringField(ctx.params, key);
   if (id === undefined) return undefined;
   if (ctx.world.users.has(id)) return ctx.world.dm(ctx.account, id).id;

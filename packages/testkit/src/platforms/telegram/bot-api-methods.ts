@@ -17,18 +17,22 @@ export class BotApiError extends Error {
 
 /** Result of one method: a value for `{ ok: true, result }`, or a promise of one (long poll). */
 type MethodResult = unknown;
-type MethodHandler = (world: TelegramWorld, bot: TelegramBotState, params: Record<string, unknown>) => MethodResult;
+export type MethodHandler = (
+  world: TelegramWorld,
+  bot: TelegramBotState,
+  params: Record<string, unknown>,
+) => MethodResult;
 
 const MAX_TEXT = 4096;
 
-function intParam(params: Record<string, unknown>, key: string): number | undefined {
+export function intParam(params: Record<string, unknown>, key: string): number | undefined {
   const value = params[key];
   if (typeof value === "number") return value;
   if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
   return undefined;
 }
 
-function requireChat(world: TelegramWorld, params: Record<string, unknown>) {
+export function requireChat(world: TelegramWorld, params: Record<string, unknown>) {
   const chatId = intParam(params, "chat_id");
   if (chatId === undefined) throw new BotApiError(400, "Bad Request: chat_id is empty");
   const chat = world.chats.get(chatId);
@@ -40,7 +44,7 @@ function requireChat(world: TelegramWorld, params: Record<string, unknown>) {
  * What the user will see: the text after `parse_mode` (HTML is parsed into entities; other modes
  * and explicit `entities` are kept as sent), checked for emptiness and length like Telegram does.
  */
-function renderText(params: Record<string, unknown>, key = "text"): { text: string; entities?: TgEntity[] } {
+export function renderText(params: Record<string, unknown>, key = "text"): { text: string; entities?: TgEntity[] } {
   const raw = params[key];
   if (typeof raw !== "string" || raw.length === 0) throw new BotApiError(400, "Bad Request: message text is empty");
   let rendered: { text: string; entities?: TgEntity[] } = { text: raw };
@@ -62,7 +66,11 @@ function renderText(params: Record<string, unknown>, key = "text"): { text: stri
   return rendered;
 }
 
-function replyTarget(world: TelegramWorld, chatId: number, params: Record<string, unknown>): TgMessage | undefined {
+export function replyTarget(
+  world: TelegramWorld,
+  chatId: number,
+  params: Record<string, unknown>,
+): TgMessage | undefined {
   const replyParameters = asRecord(params.reply_parameters);
   const id = intParam(replyParameters, "message_id") ?? intParam(params, "reply_to_message_id");
   if (id === undefined) return undefined;

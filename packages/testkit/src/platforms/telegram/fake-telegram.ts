@@ -5,6 +5,7 @@ import { FaultPlan } from "../shared/fault-plan.js";
 import { listenHttp, sendJson } from "../shared/http-listener.js";
 import { asRecord, parseRequestBody } from "../shared/request-body.js";
 import { BotApiError, botApiMethods } from "./bot-api-methods.js";
+import { readTelegramUpload, telegramUploads } from "./bot-api-uploads.js";
 import type { TgFile } from "./telegram-files.js";
 import type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec } from "./telegram-handle.js";
 import type { TelegramBotAccount, TgChat, TgEntity, TgMediaKind, TgMessage, TgUser } from "./telegram-types.js";
@@ -45,6 +46,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const forum = world.addChat({ id: -1001000000002, type: "supergroup", title: "Fake Forum", is_forum: true });
   const log = new CallLog(options.callLogLimit);
   const faults = new FaultPlan();
+  const uploads = telegramUploads(options.uploadLimits);
   const firstAccount = accounts[0] as TelegramBotAccount;
 
   const handle = async (req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> => {
@@ -60,14 +62,16 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return;
     }
     const [, token = "", method = ""] = match;
-    const params = asRecord(parseRequestBody(req, raw));
+    // A file upload (multipart/form-data) has its `attach://` parts resolved for the method.
+    const upload = readTelegramUpload(req, raw);
+    const params = upload?.params ?? asRecord(parseRequestBody(req, raw));
     const bot = world.bots.get(token);
     const call: RecordedCall = {
       method,
       httpMethod: req.method ?? "POST",
       path: `/bot<token>/${method}`,
       params: {},
-      body: params,
+      body: upload?.body ?? params,
       botId: bot ? String(bot.account.user.id) : undefined,
       status: 0,
       at: Date.now(),
@@ -78,7 +82,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       sendJson(res, status, body);
     };
     if (!bot) return answer(401, { ok: false, error_code: 401, description: "Unauthorized" });
-    const handler = botApiMethods[method];
+    const handler = botApiMethods[method] ?? uploads.methods[method];
     if (!handler) return answer(404, { ok: false, error_code: 404, description: "Not Found: method not found" });
     const fault = faults.take(method);
     if (fault) {
@@ -209,10 +213,26 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       const file =
         inbound.bytes === undefined ? undefined : world.files.add(inbound.bytes, ...FILE_PLACES[inbound.kind]);
       const message = world.inboundMessage(chat, from, {
-        ...mediaFields(inbound.kind, ++mediaCount, file, inbound.fileName, inbound.mimeType),
+        ...mediaFields(inbound.kind, ++mediaCount, file, inbound.fileName, inbound.mimeType, inbound.stickerFormat),
         ...(inbound.caption === undefined ? {} : { caption: inbound.caption }),
+        ...(inbound.mediaGroupId === undefined ? {} : { media_group_id: inbound.mediaGroupId }),
       });
       return deliverMessage(message, inbound.bot, chat.type !== "private");
+    },
+    injectAlbum: (inbound) => {
+      const from = inbound.from ?? DEFAULT_USER;
+      const chat = inbound.chat ?? privateChat(from);
+      const mediaGroupId = inbound.mediaGroupId ?? `${13_000_000_000_000_000 + ++mediaCount * 1_000}`;
+      // Every item is handed over before any answer is awaited, as Telegram sends an album's updates together.
+      const messages = inbound.items.map((item) => {
+        const file = item.bytes === undefined ? undefined : world.files.add(item.bytes, ...FILE_PLACES[item.kind]);
+        return world.inboundMessage(chat, from, {
+          ...mediaFields(item.kind, ++mediaCount, file, item.fileName, item.mimeType),
+          ...(item.caption === undefined ? {} : { caption: item.caption }),
+          media_group_id: mediaGroupId,
+        });
+      });
+      return Promise.all(messages.map((message) => deliverMessage(message, inbound.bot, chat.type !== "private")));
     },
     injectCallbackQuery: (inbound) => {
       const [bot] = botsFor(inbound.bot, false);
@@ -233,6 +253,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     },
     redeliver: (token, count) => world.bots.get(token)?.queue.unconfirm(count) ?? 0,
     conversation: (chatId) => world.messages.history(String(chatId)),
+    sentFiles: () => uploads.sent(),
     close: async () => {
       world.close();
       log.close();
@@ -249,6 +270,8 @@ const FILE_PLACES: Readonly<Record<TgMediaKind, readonly [string, string]>> = {
   voice: ["voice", "oga"],
   sticker: ["stickers", "webp"],
   document: ["documents", "bin"],
+  audio: ["music", "mp3"],
+  video: ["videos", "mp4"],
 };
 
 /** Answers the file route: the bytes for a known bot and path, else Telegram's 401 or 404. */
@@ -267,8 +290,8 @@ function serveFile(res: ServerResponse, world: TelegramWorld, token: string, fil
 }
 
 /**
- * The metadata Telegram sends for a photo, voice note, sticker or document (ids unique per call); with a served `file`,
- * its ids and size.
+ * The metadata Telegram sends for a photo, voice note, sticker, document, audio or video (ids unique per call); with a
+ * served `file`, its ids and size.
  */
 function mediaFields(
   kind: TgMediaKind,
@@ -276,6 +299,7 @@ function mediaFields(
   file?: TgFile,
   fileName?: string,
   mimeType?: string,
+  stickerFormat: "static" | "animated" | "video" = "static",
 ): Partial<TgMessage> {
   const ids =
     file === undefined
@@ -294,7 +318,20 @@ function mediaFields(
       };
     case "voice":
       return { voice: { ...ids, duration: 3, mime_type: "audio/ogg" } };
-    case "sticker":
-      return { sticker: { ...ids, type: "regular", width: 512, height: 512, emoji: "👍" } };
+    case "sticker": {
+      const format = { is_animated: stickerFormat === "animated", is_video: stickerFormat === "video" };
+      return { sticker: { ...ids, type: "regular", width: 512, height: 512, emoji: "👍", ...format } };
+    }
+    case "audio":
+      return {
+        audio: {
+          ...ids,
+          duration: 184,
+          ...(fileName === undefined ? {} : { file_name: fileName }),
+          mime_type: mimeType ?? "audio/mpeg",
+        },
+      };
+    case "video":
+      return { video: { ...ids, duration: 7, width: 640, height: 360, mime_type: mimeType ?? "video/mp4" } };
   }
 }

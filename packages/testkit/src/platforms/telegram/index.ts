@@ -1,3 +1,4 @@
+export type { TelegramSentFile, TelegramUploadLimits } from "./bot-api-uploads.js";
 export { startFakeTelegram } from "./fake-telegram.js";
 export type { TgFile } from "./telegram-files.js";
 export type { FakeTelegram, FakeTelegramOptions, TelegramBotSpec, TelegramInbound } from "./telegram-handle.js";

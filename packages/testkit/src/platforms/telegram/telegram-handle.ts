@@ -1,6 +1,7 @@
 import type { CallPredicate, RecordedCall } from "../shared/call-log.js";
 import type { Delivery } from "../shared/delivery.js";
 import type { FaultSpec } from "../shared/fault-plan.js";
+import type { TelegramSentFile, TelegramUploadLimits } from "./bot-api-uploads.js";
 import type { TelegramBotAccount, TgChat, TgMediaKind, TgMessage, TgUpdate, TgUser } from "./telegram-types.js";
 import type { WebhookRetry } from "./webhook-sender.js";
 
@@ -24,6 +25,11 @@ export interface FakeTelegramOptions {
    * Default: no retry (the first answer settles it, so a test sees exactly what the bot answered).
    */
   readonly webhookRetry?: WebhookRetry;
+  /**
+   * What `sendPhoto` and `sendDocument` accept: default Telegram's 10 MB a photo (400 over it) and 50 MB a file (413
+   * "Request Entity Too Large" over it); a test of the refusal may lower them.
+   */
+  readonly uploadLimits?: TelegramUploadLimits;
 }
 
 /** Who sends an injected message and to which bot(s). */
@@ -95,7 +101,30 @@ export interface FakeTelegram {
     readonly from?: TgUser;
     readonly chat?: TgChat;
     readonly bot?: string;
+    /** Makes the message an item of an album (`media_group_id`); see `injectAlbum` to send a whole one. */
+    readonly mediaGroupId?: string;
+    /** A sticker's format: a static WebP (default), an animated `.tgs` or a `.webm` video sticker. */
+    readonly stickerFormat?: "static" | "animated" | "video";
   }): Promise<Delivery<TgMessage>>;
+  /**
+   * An album: several photos, videos or documents sent together, as Telegram sends them — one message (and update)
+   * each, sharing a `media_group_id`, all handed over at once (the caption on the item that carries it). In a DM unless
+   * `chat` is given. Contract: resolves with each item's delivery, in order.
+   */
+  injectAlbum(inbound: {
+    readonly items: readonly {
+      readonly kind: TgMediaKind;
+      readonly bytes?: Uint8Array;
+      readonly fileName?: string;
+      readonly mimeType?: string;
+      readonly caption?: string;
+    }[];
+    /** Default a fresh one. */
+    readonly mediaGroupId?: string;
+    readonly from?: TgUser;
+    readonly chat?: TgChat;
+    readonly bot?: string;
+  }): Promise<Delivery<TgMessage>[]>;
   /** Inline button press on `message`. */
   injectCallbackQuery(inbound: {
     readonly data: string;
@@ -112,6 +141,12 @@ export interface FakeTelegram {
   redeliver(token: string, count: number): number;
   /** Messages of one chat, oldest first (inbound and bot-sent). */
   conversation(chatId: number): TgMessage[];
+  /**
+   * Files bots sent with `sendPhoto` / `sendDocument` (multipart uploads, as grammy sends an `InputFile`), oldest first:
+   * the bytes as they arrived and the message (`photo` sizes or `document`, `caption`). Each is then served like a file a
+   * person sent: `getFile` with its `file_id`, and the file route.
+   */
+  sentFiles(): TelegramSentFile[];
   /** Stops the server, ends long polls and webhook posts. */
   close(): Promise<void>;
 }

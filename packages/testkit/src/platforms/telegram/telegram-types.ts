@@ -43,14 +43,38 @@ export interface TgMessage {
   reply_markup?: unknown;
   /** Media a person sends (with bytes given to `injectMedia`, the file is served: `getFile`, the file route). */
   caption?: string;
+  /** Entities of a caption the bot sent with `parse_mode` (as `entities` for text). */
+  caption_entities?: TgEntity[];
   photo?: { file_id: string; file_unique_id: string; width: number; height: number; file_size?: number }[];
   document?: { file_id: string; file_unique_id: string; file_name?: string; mime_type?: string; file_size?: number };
   voice?: { file_id: string; file_unique_id: string; duration: number; mime_type?: string };
-  sticker?: { file_id: string; file_unique_id: string; type: "regular"; width: number; height: number; emoji?: string };
+  sticker?: {
+    file_id: string;
+    file_unique_id: string;
+    type: "regular";
+    width: number;
+    height: number;
+    emoji?: string;
+    /** A `.tgs` (Lottie) sticker, or a `.webm` video sticker; neither is a static WebP image. */
+    is_animated?: boolean;
+    is_video?: boolean;
+    file_size?: number;
+  };
+  audio?: { file_id: string; file_unique_id: string; duration: number; file_name?: string; mime_type?: string };
+  video?: {
+    file_id: string;
+    file_unique_id: string;
+    duration: number;
+    width: number;
+    height: number;
+    mime_type?: string;
+  };
+  /** Items of one album (photos/videos/documents sent together) share it, one update each. */
+  media_group_id?: string;
 }
 
 /** Kinds of media message `injectMedia` sends. */
-export type TgMediaKind = "photo" | "voice" | "sticker" | "document";
+export type TgMediaKind = "photo" | "voice" | "sticker" | "document" | "audio" | "video";
 
 /** Telegram callback query (inline button press). */
 export interface TgCallbackQuery {
