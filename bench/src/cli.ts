@@ -28,7 +28,7 @@ function usage(): string {
     "  --paired-rounds N     rounds of SQLite ×1 and PostgreSQL ×1 measured in turns (default 5; 0 = none)",
     "flags of the media suite:",
     "  --turns N  --warmup N   timed and warm-up rounds of text / cold / warm photo turns (default 40 and 3)",
-    "  --chats N  --cap-mb N   chats of the burst (default 50) and the extension's maxBytesInMemory (default 16)",
+    "  --chats N  --cap-mb N   chats of the burst (default 50) and the extension's maxBytesInMemory in MiB (default 16)",
     "  --table turns|burst     only one of the two tables",
   ].join("\n");
 }

@@ -21,7 +21,7 @@ export interface PhotoSpec {
 /** 2400 × 1800 noise around mid-grey at quality 90: ≈ 2 MB, larger than the 1568 px edge, so it is resized. */
 export const TWO_MB_PHOTO: PhotoSpec = { width: 2400, height: 1800, quality: 90 };
 /** How far the noise strays from mid-grey (of 256): sets the JPEG's size. */
-const NOISE_AMPLITUDE = 66;
+const NOISE_AMPLITUDE = 70;
 const BASE_IMAGES = 4;
 
 /**

@@ -10,7 +10,9 @@ import { formatNumber } from "../report/format-number.js";
 import type { ReportTable } from "../report/report-types.js";
 import type { BenchSuite } from "./bench-suite.js";
 
-const MB = 1024 * 1024;
+/** The extension counts memory in MiB (its `maxBytesInMemory: 16 * 1024 * 1024`); photo sizes are shown in MB. */
+const MIB = 1024 * 1024;
+const MB = 1_000_000;
 const DEFAULTS = { turns: 40, warmup: 3, chats: 50, capMb: 16 };
 /** Turns at once in the burst rows: the gateway's default, then one per chat (the memory cap alone bounds it). */
 const BURST_TURN_LIMITS = [8, undefined] as const;
@@ -91,36 +93,39 @@ export function photoTurnsTable(result: PhotoTurnsResult, warmup: number): Repor
 export function photoBurstTable(results: readonly PhotoBurstResult[]): ReportTable {
   const first = results[0];
   return {
-    title: `Media: ${first?.chats ?? 0} chats send a ${formatNumber((first?.photoBytes ?? 0) / MB, 1)} MB photo at once, maxBytesInMemory ${formatNumber((first?.capBytes ?? 0) / MB, 0)} MB`,
+    title: `Media: ${first?.chats ?? 0} chats send a ${formatNumber((first?.photoBytes ?? 0) / MB, 1)} MB photo at once, maxBytesInMemory ${formatNumber((first?.capBytes ?? 0) / MIB, 0)} MiB`,
     headers: [
       "turns at once",
-      "held peak MB",
-      "cap MB",
+      "held peak MiB",
+      "cap MiB",
       "held ≤ cap",
-      "RSS growth MB",
-      "heapUsed growth MB",
-      "external growth MB",
+      "RSS growth MiB",
+      "heapUsed growth MiB",
+      "external growth MiB",
       "wall ms (last model call)",
     ],
     rows: results.map((result) => [
       result.maxConcurrentTurns === result.chats
         ? `${result.maxConcurrentTurns} (one per chat)`
         : `${result.maxConcurrentTurns}${result.maxConcurrentTurns === 8 ? " (gateway default)" : ""}`,
-      formatNumber(result.heldPeakBytes / MB, 1),
-      formatNumber(result.capBytes / MB, 1),
+      formatNumber(result.heldPeakBytes / MIB, 1),
+      formatNumber(result.capBytes / MIB, 1),
       result.heldPeakBytes <= result.capBytes ? "yes" : "NO",
-      formatNumber(result.rssGrowthBytes / MB, 1),
-      formatNumber(result.heapUsedGrowthBytes / MB, 1),
-      formatNumber(result.externalGrowthBytes / MB, 1),
+      formatNumber(result.rssGrowthBytes / MIB, 1),
+      formatNumber(result.heapUsedGrowthBytes / MIB, 1),
+      formatNumber(result.externalGrowthBytes / MIB, 1),
       formatNumber(result.wallMs, 0),
     ]),
     notes: [
       "every chat a new DM with a distinct photo, all delivered in the same tick into a fresh gateway (SQLite) and an empty cache; one text turn first",
       "held peak: the media extension's ByteBudget (memory.peak) — attachment bytes reserved at once (declared sizes), reserved before reading and given back when the model call ends",
+      `the cap lets ${
+        first === undefined ? 0 : Math.floor(first.capBytes / first.photoBytes)
+      } calls read a photo at once; the others wait for its bytes in arrival order (with one turn per chat the cap alone bounds it)`,
       `RSS / heapUsed / external growth: the highest process.memoryUsage() sample (every 10 ms) minus the sample just before the burst (after a forced collection); ${
         first === undefined
           ? ""
-          : `RSS before ≈ ${formatNumber(first.rssBeforeBytes / MB, 0)} MB, the photos already in the TestChannel`
+          : `RSS before ≈ ${formatNumber(first.rssBeforeBytes / MIB, 0)} MiB, the photos already in the TestChannel`
       }`,
       "wall: from the first delivery to the last chat's model call (the model answers at once)",
     ],
@@ -151,14 +156,14 @@ export const mediaSuite: BenchSuite = {
       const results: PhotoBurstResult[] = [];
       for (const limit of BURST_TURN_LIMITS) {
         const maxConcurrentTurns = limit ?? options.chats;
-        progress(`burst: ${options.chats} chats, ${maxConcurrentTurns} turns at once, cap ${options.capMb} MB`);
+        progress(`burst: ${options.chats} chats, ${maxConcurrentTurns} turns at once, cap ${options.capMb} MiB`);
         const result = await measurePhotoBurst({
           chats: options.chats,
-          maxBytesInMemory: options.capMb * MB,
+          maxBytesInMemory: options.capMb * MIB,
           maxConcurrentTurns,
           photos,
         });
-        progress(`  held peak ${(result.heldPeakBytes / MB).toFixed(1)} MB, wall ${result.wallMs.toFixed(0)} ms`);
+        progress(`  held peak ${(result.heldPeakBytes / MIB).toFixed(1)} MiB, wall ${result.wallMs.toFixed(0)} ms`);
         results.push(result);
       }
       tables.push(photoBurstTable(results));

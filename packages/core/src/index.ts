@@ -98,7 +98,6 @@ export type {
   MicroCompactionConfig,
   ToolExecutionConfig,
 } from "./loop/loop-config.js";
-export { describeAttachment, formatBytes } from "./messages/describe-attachment.js";
 export { CONTINUE_AFTER_LENGTH_TEXT, CUT_OFF_TOOL_CALL_TEXT } from "./loop/run-loop.js";
 export type {
   AssistantContent,
@@ -111,6 +110,7 @@ export type {
   ToolCall,
   UserContent,
 } from "./messages/content.js";
+export { describeAttachment, formatBytes } from "./messages/describe-attachment.js";
 export type {
   AgentMessage,
   AssistantMessage,

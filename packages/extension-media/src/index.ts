@@ -11,9 +11,14 @@ export {
 } from "./config/media-config.js";
 export { type MediaExtension, type MediaExtensionOptions, mediaExtension } from "./extension/media-extension.js";
 export { type MediaCallDeps, mediaStreamFn } from "./extension/media-stream-fn.js";
-export { ImageRejectedError, type PreparedImage, prepareImage } from "./reading/prepare-image.js";
 export { type PdfText, PdfUnreadableError, pdfText } from "./reading/pdf-text.js";
-export { type AttachmentReaderDeps, type AttachmentReading, readAttachment, sourceKeyOf } from "./reading/read-attachment.js";
+export { ImageRejectedError, type PreparedImage, prepareImage } from "./reading/prepare-image.js";
+export {
+  type AttachmentReaderDeps,
+  type AttachmentReading,
+  readAttachment,
+  sourceKeyOf,
+} from "./reading/read-attachment.js";
 export {
   type AttachmentProblem,
   hasAttachments,

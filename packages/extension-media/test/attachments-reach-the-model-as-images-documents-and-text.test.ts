@@ -26,7 +26,11 @@ describe("what people send reaches the model", () => {
     m = await startMediaHarness({ script: ["A blue rectangle.", "Still blue."] });
     const photo = await bigPhoto();
     m.h.channel.addFile("photo-1", photo, "image/jpeg");
-    await m.h.send({ ...dm, text: "", attachments: [{ id: "photo-1", name: "photo.jpg", kind: "image", sizeBytes: photo.byteLength }] });
+    await m.h.send({
+      ...dm,
+      text: "",
+      attachments: [{ id: "photo-1", name: "photo.jpg", kind: "image", sizeBytes: photo.byteLength }],
+    });
     const [image] = imagesIn(m.userContent());
     expect(image?.mimeType).toBe("image/jpeg");
     const meta = await sharp(Buffer.from(image?.data ?? "", "base64")).metadata();
@@ -88,17 +92,31 @@ describe("what people send reaches the model", () => {
 
   it("a PDF is a document for a model that reads them, and its text for one that does not", async () => {
     const pdf = tinyPdf(["Quarterly revenue rose 12 percent", "Second page"]);
-    m = await startMediaHarness({ script: ["ok"], model: { capabilities: { tools: true, thinking: false, images: true, documents: true } } });
+    m = await startMediaHarness({
+      script: ["ok"],
+      model: { capabilities: { tools: true, thinking: false, images: true, documents: true } },
+    });
     m.h.channel.addFile("pdf-1", pdf, "application/pdf");
-    await m.h.send({ ...dm, text: "summarise", attachments: [{ id: "pdf-1", name: "q3.pdf", mimeType: "application/pdf" }] });
+    await m.h.send({
+      ...dm,
+      text: "summarise",
+      attachments: [{ id: "pdf-1", name: "q3.pdf", mimeType: "application/pdf" }],
+    });
     const document = m.userContent().find((part): part is DocumentContent => part.type === "document");
     expect(document?.name).toBe("q3.pdf");
     expect(Buffer.from(document?.data ?? "", "base64").equals(Buffer.from(pdf))).toBe(true);
     await m.close();
 
-    m = await startMediaHarness({ script: ["ok"], model: { capabilities: { tools: true, thinking: false, images: true } } });
+    m = await startMediaHarness({
+      script: ["ok"],
+      model: { capabilities: { tools: true, thinking: false, images: true } },
+    });
     m.h.channel.addFile("pdf-1", pdf, "application/pdf");
-    await m.h.send({ ...dm, text: "summarise", attachments: [{ id: "pdf-1", name: "q3.pdf", mimeType: "application/pdf" }] });
+    await m.h.send({
+      ...dm,
+      text: "summarise",
+      attachments: [{ id: "pdf-1", name: "q3.pdf", mimeType: "application/pdf" }],
+    });
     const text = textOf(m.userContent());
     expect(text).toContain("[document: q3.pdf]");
     expect(text).toContain("Quarterly revenue rose 12 percent");

@@ -6,7 +6,9 @@ const dm = { chatType: "dm" as const, sender: { id: "u1", name: "Ana" } };
 
 async function photo(): Promise<Uint8Array> {
   return new Uint8Array(
-    await sharp({ create: { width: 40, height: 30, channels: 3, background: "#aa0000" } }).png().toBuffer(),
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: "#aa0000" } })
+      .png()
+      .toBuffer(),
   );
 }
 
@@ -67,7 +69,9 @@ describe("a file that cannot be read gets one clear sentence; the rest of the me
     expect(imagesIn(m.userContent())).toHaveLength(0);
     expect(textOf(m.userContent())).toContain("[attachment: cat.png (image/png");
     expect(textOf(m.userContent())).toContain("not read: this model cannot see images]");
-    expect(m.h.channel.transcript("dm-u1")).toContain("The model here can't see images, so I couldn't look at cat.png.");
+    expect(m.h.channel.transcript("dm-u1")).toContain(
+      "The model here can't see images, so I couldn't look at cat.png.",
+    );
     expect(m.h.channel.transcript("dm-u1")).toContain("I can't see it.");
   });
 
@@ -83,14 +87,22 @@ describe("a file that cannot be read gets one clear sentence; the rest of the me
     await m.h.gateway.idle();
     expect(imagesIn(m.userContent())).toHaveLength(2);
     expect(m.h.channel.fetches).toEqual(["1", "2"]);
-    expect(m.h.channel.transcript("dm-u1")).toContain("I read only the first 2 files of a message; I didn't read p3.png, p4.png.");
+    expect(m.h.channel.transcript("dm-u1")).toContain(
+      "I read only the first 2 files of a message; I didn't read p3.png, p4.png.",
+    );
   });
 
   it("an agent's own limits override the defaults", async () => {
     m = await startMediaHarness({ script: ["ok"], config: { agents: { main: { limits: { maxFileBytes: 2048 } } } } });
     m.h.channel.addFile("p", await photo());
-    await m.h.send({ ...dm, text: "small?", attachments: [{ id: "p", name: "p.png", sizeBytes: 4096, kind: "image" }] });
+    await m.h.send({
+      ...dm,
+      text: "small?",
+      attachments: [{ id: "p", name: "p.png", sizeBytes: 4096, kind: "image" }],
+    });
     await m.h.gateway.idle();
-    expect(m.h.channel.transcript("dm-u1")).toContain("p.png is 4.0 KB, over the 2.0 KB limit for one file, so I didn't read it.");
+    expect(m.h.channel.transcript("dm-u1")).toContain(
+      "p.png is 4.0 KB, over the 2.0 KB limit for one file, so I didn't read it.",
+    );
   });
 });

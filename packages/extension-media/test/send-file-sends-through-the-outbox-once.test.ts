@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type MediaHarness, startMediaHarness } from "./fixtures/media-harness.js";
 
 const owner = { chatType: "dm" as const, chatId: "dm-admin", sender: { id: "admin", name: "Admin" } };
-const guestInGroup = { chatType: "group" as const, chatId: "group-1", mentionsBot: true, sender: { id: "g1", name: "Guest" } };
+const guestInGroup = {
+  chatType: "group" as const,
+  chatId: "group-1",
+  mentionsBot: true,
+  sender: { id: "g1", name: "Guest" },
+};
 
 /** A model that calls send_file with `args` once, then says what the tool answered. */
 function sender(args: Record<string, unknown>) {
@@ -28,7 +33,9 @@ describe("send_file sends a file to the chat through the outbox, once", () => {
   beforeEach(async () => {
     workspace = mkdtempSync(join(tmpdir(), "chorus-ws-"));
     mkdirSync(join(workspace, "charts"));
-    const png = await sharp({ create: { width: 60, height: 40, channels: 4, background: "#00aa0080" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 60, height: 40, channels: 4, background: "#00aa0080" } })
+      .png()
+      .toBuffer();
     writeFileSync(join(workspace, "charts", "sales.png"), png);
     writeFileSync(join(workspace, "report.pdf"), "%PDF-1.4\n%%EOF\n");
     writeFileSync(join(tmpdir(), "outside-secret.txt"), "secret");
@@ -52,7 +59,12 @@ describe("send_file sends a file to the chat through the outbox, once", () => {
     await m.h.gateway.idle();
     const uploads = m.h.channel.succeeded("sendFile");
     expect(uploads).toHaveLength(1);
-    expect(uploads[0]?.file).toMatchObject({ name: "sales.png", mimeType: "image/png", asPhoto: true, caption: "Sales by month" });
+    expect(uploads[0]?.file).toMatchObject({
+      name: "sales.png",
+      mimeType: "image/png",
+      asPhoto: true,
+      caption: "Sales by month",
+    });
     expect(uploads[0]?.file.idempotencyKey).toMatch(/^outbox:\d+:file:0$/);
     const sent = await sharp(Buffer.from(uploads[0]?.file.bytes ?? [])).metadata();
     expect([sent.width, sent.height]).toEqual([60, 40]);
@@ -63,12 +75,20 @@ describe("send_file sends a file to the chat through the outbox, once", () => {
     m = await start({ content: "city,temp\nOslo,3\n", name: "temps.csv" });
     await m.h.send({ ...owner, text: "csv please" });
     await m.h.gateway.idle();
-    expect(m.h.channel.succeeded("sendFile")[0]?.file).toMatchObject({ name: "temps.csv", mimeType: "text/csv", asPhoto: false });
+    expect(m.h.channel.succeeded("sendFile")[0]?.file).toMatchObject({
+      name: "temps.csv",
+      mimeType: "text/csv",
+      asPhoto: false,
+    });
     await m.close();
     m = await start({ path: "report.pdf" });
     await m.h.send({ ...owner, text: "the report" });
     await m.h.gateway.idle();
-    expect(m.h.channel.succeeded("sendFile")[0]?.file).toMatchObject({ name: "report.pdf", mimeType: "application/pdf", asPhoto: false });
+    expect(m.h.channel.succeeded("sendFile")[0]?.file).toMatchObject({
+      name: "report.pdf",
+      mimeType: "application/pdf",
+      asPhoto: false,
+    });
   });
 
   it("a path outside the workspace is refused and nothing is sent", async () => {

@@ -17,13 +17,20 @@ describe("voice notes are transcribed by an OpenAI-compatible endpoint", () => {
   });
 
   it("the transcript is the message's text with a line saying it was transcribed; it is made once", async () => {
-    whisper = await startFakeOpenAI({ apiKey: "sk-whisper-test-key", transcriptions: ["Can you book a table for two?"] });
+    whisper = await startFakeOpenAI({
+      apiKey: "sk-whisper-test-key",
+      transcriptions: ["Can you book a table for two?"],
+    });
     m = await startMediaHarness({
       script: ["Booked.", "Yes."],
       config: { transcription: { baseUrl: whisper.url, apiKey: "sk-whisper-test-key", model: "whisper-1" } },
     });
     m.h.channel.addFile("v1", OGG, "audio/ogg");
-    await m.h.send({ ...dm, text: "", attachments: [{ id: "v1", name: "voice", kind: "voice", sizeBytes: OGG.byteLength }] });
+    await m.h.send({
+      ...dm,
+      text: "",
+      attachments: [{ id: "v1", name: "voice", kind: "voice", sizeBytes: OGG.byteLength }],
+    });
     expect(textOf(m.userContent())).toBe("[voice note voice, transcribed]: Can you book a table for two?");
     const uploads = transcriptionUploads(whisper);
     expect(uploads).toHaveLength(1);

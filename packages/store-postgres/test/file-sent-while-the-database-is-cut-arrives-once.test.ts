@@ -37,7 +37,10 @@ it("send_file while the database is cut: the model hears it failed, tries again,
   });
   const model = fakeModel();
   const gateway = new Gateway({
-    config: { agents: [{ id: "main", model: model.id }], channels: [{ channel: "test", dmPolicy: "open", admins: ["admin"] }] },
+    config: {
+      agents: [{ id: "main", model: model.id }],
+      channels: [{ channel: "test", dmPolicy: "open", admins: ["admin"] }],
+    },
     store,
     channels: [channel],
     streamFn,
@@ -49,7 +52,12 @@ it("send_file while the database is cut: the model hears it failed, tries again,
   });
   await gateway.start();
   try {
-    await channel.inject({ chatType: "dm", chatId: "dm-admin", sender: { id: "admin", name: "Admin" }, text: "the chart" });
+    await channel.inject({
+      chatType: "dm",
+      chatId: "dm-admin",
+      sender: { id: "admin", name: "Admin" },
+      text: "the chart",
+    });
     for (let i = 0; i < 200 && !channel.transcript("dm-admin").includes("sent"); i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -1,5 +1,5 @@
-import { mediaConfigSchema } from "@chorus/extension-media";
 import { posix } from "node:path";
+import { mediaConfigSchema } from "@chorus/extension-media";
 import {
   agentConfigSchema,
   bindingSchema,

@@ -24,6 +24,9 @@ export class ManagedChannel implements Channel {
   readonly delete?: NonNullable<Channel["delete"]>;
   readonly typing?: NonNullable<Channel["typing"]>;
   readonly react?: NonNullable<Channel["react"]>;
+  readonly stopTyping?: NonNullable<Channel["stopTyping"]>;
+  readonly fetchAttachment?: NonNullable<Channel["fetchAttachment"]>;
+  readonly sendFile?: NonNullable<Channel["sendFile"]>;
   #sink: InboundSink | undefined;
   #started = false;
   #closing = false;
@@ -35,6 +38,9 @@ export class ManagedChannel implements Channel {
     if (inner.delete) this.delete = (message) => inner.delete!(message);
     if (inner.typing) this.typing = (target) => inner.typing!(target);
     if (inner.react) this.react = (message, emoji) => inner.react!(message, emoji);
+    if (inner.stopTyping) this.stopTyping = (target) => inner.stopTyping!(target);
+    if (inner.fetchAttachment) this.fetchAttachment = (location, options) => inner.fetchAttachment!(location, options);
+    if (inner.sendFile) this.sendFile = (target, file) => inner.sendFile!(target, file);
   }
 
   get id(): string {

@@ -24,7 +24,10 @@ export async function downloadBounded(url: string, options: BoundedDownload): Pr
   for (let hop = 0; hop <= (options.maxRedirects ?? 3); hop++) {
     const origin = originOf(current);
     if (origin === undefined || !options.allowedOrigins.includes(origin)) {
-      throw new AttachmentFetchError("host-not-allowed", `the file is not on the platform's own host (${origin ?? "no host"})`);
+      throw new AttachmentFetchError(
+        "host-not-allowed",
+        `the file is not on the platform's own host (${origin ?? "no host"})`,
+      );
     }
     let response: Response;
     try {
@@ -45,7 +48,10 @@ export async function downloadBounded(url: string, options: BoundedDownload): Pr
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new AttachmentFetchError(failureOf(response.status), `the platform answered ${response.status} for the file`);
+      throw new AttachmentFetchError(
+        failureOf(response.status),
+        `the platform answered ${response.status} for the file`,
+      );
     }
     const mimeType = response.headers.get("content-type")?.split(";")[0]?.trim();
     const bytes = await readCapped(response, options.maxBytes);

@@ -15,7 +15,11 @@ export const transcriptionConfigSchema = z.strictObject({
 /** Limits on what one message may bring in and what the agent may send. */
 export const mediaLimitsSchema = z.strictObject({
   /** The largest file read, in bytes (declared sizes over it are not downloaded at all). Default 20 MB. */
-  maxFileBytes: z.int().min(1024).max(2 * 1024 * MB).default(20 * MB),
+  maxFileBytes: z
+    .int()
+    .min(1024)
+    .max(2 * 1024 * MB)
+    .default(20 * MB),
   /** Files of one message the agent reads; the rest are listed as not read. Default 10. */
   maxFilesPerMessage: z.int().min(1).max(100).default(10),
   /** Images with more pixels than this are refused before decoding (a decompression bomb). Default 50 million. */
@@ -23,7 +27,11 @@ export const mediaLimitsSchema = z.strictObject({
   /** The longest edge an image is given to the model at; larger ones are resized. Default 1568 (Anthropic's advice). */
   maxImageEdge: z.int().min(64).max(8000).default(1568),
   /** The largest file `send_file` sends, in bytes (each platform's own limit applies too). Default 20 MB. */
-  maxSendBytes: z.int().min(1).max(2 * 1024 * MB).default(20 * MB),
+  maxSendBytes: z
+    .int()
+    .min(1)
+    .max(2 * 1024 * MB)
+    .default(20 * MB),
   /** Characters of a document's or text file's text the model is given; the rest is cut with a note. */
   maxTextChars: z.int().min(1000).max(2_000_000).default(100_000),
 });
@@ -42,12 +50,18 @@ export const mediaConfigSchema = z.strictObject({
   limits: mediaLimitsSchema.prefault({}),
   transcription: transcriptionConfigSchema.optional(),
   /** Bytes of downloaded files kept on disk (`<dataDir>/media-cache`); the least recently used go first. Default 1 GB. */
-  cacheMaxBytes: z.int().min(MB).default(1024 * MB),
+  cacheMaxBytes: z
+    .int()
+    .min(MB)
+    .default(1024 * MB),
   /**
    * Attachment bytes the process holds in memory at once (downloads, resizes, requests being built); a turn that
    * would go over waits for another to finish. Default 64 MB.
    */
-  maxBytesInMemory: z.int().min(MB).default(64 * MB),
+  maxBytesInMemory: z
+    .int()
+    .min(MB)
+    .default(64 * MB),
   /** Per-agent overrides, by agent id. */
   agents: z.record(z.string(), agentMediaSchema).default({}),
 });

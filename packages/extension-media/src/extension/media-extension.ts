@@ -1,17 +1,13 @@
 import { join } from "node:path";
 import type { AttachmentSource } from "@chorus/core";
-import {
-  type ExtensionStartContext,
-  type GatewayExtension,
-  parseSessionKey,
-} from "@chorus/gateway";
+import { type ExtensionStartContext, type GatewayExtension, parseSessionKey } from "@chorus/gateway";
 import { AttachmentCache } from "../cache/attachment-cache.js";
 import { ByteBudget } from "../cache/byte-budget.js";
 import { agentMedia, type MediaConfig, mediaConfigSchema } from "../config/media-config.js";
 import type { AttachmentProblem } from "../reading/resolve-attachments.js";
 import { resolveAttachments } from "../reading/resolve-attachments.js";
-import { removeStaleSpool } from "../sending/spool-cleanup.js";
 import { type AgentFiles, sendFileTool } from "../sending/send-file-tool.js";
+import { removeStaleSpool } from "../sending/spool-cleanup.js";
 import { mediaStreamFn } from "./media-stream-fn.js";
 
 /** How the media extension is set up. */

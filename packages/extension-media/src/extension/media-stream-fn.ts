@@ -7,11 +7,7 @@ import {
   type StreamOptions,
 } from "@chorus/core";
 import type { AgentMedia } from "../config/media-config.js";
-import {
-  type AttachmentProblem,
-  hasAttachments,
-  type ResolvedMessages,
-} from "../reading/resolve-attachments.js";
+import { type AttachmentProblem, hasAttachments, type ResolvedMessages } from "../reading/resolve-attachments.js";
 
 /** What the wrapper needs: how to read a session's attachments and where to tell their problems. */
 export interface MediaCallDeps {
@@ -58,7 +54,11 @@ async function relay(
   try {
     resolved = await deps.resolve(call.context, call.model, call.media);
   } catch (error) {
-    outer.push({ type: "error", reason: "error", error: failed(call.model, `Reading attachments failed: ${String(error)}`) });
+    outer.push({
+      type: "error",
+      reason: "error",
+      error: failed(call.model, `Reading attachments failed: ${String(error)}`),
+    });
     return;
   }
   try {

@@ -27,7 +27,8 @@ export function overSizeProblem(name: string, sizeBytes: number, maxBytes: numbe
 }
 
 export function tooManyFilesProblem(skipped: readonly string[], maxFiles: number): string {
-  const names = skipped.length <= 3 ? skipped.join(", ") : `${skipped.slice(0, 3).join(", ")} and ${skipped.length - 3} more`;
+  const names =
+    skipped.length <= 3 ? skipped.join(", ") : `${skipped.slice(0, 3).join(", ")} and ${skipped.length - 3} more`;
   return `I read only the first ${maxFiles} files of a message; I didn't read ${names}.`;
 }
 

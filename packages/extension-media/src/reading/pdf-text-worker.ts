@@ -24,5 +24,6 @@ async function run(): Promise<{ text: string; pages: number; pagesRead: number }
 
 run().then(
   (result) => parentPort?.postMessage({ ok: true, ...result }),
-  (error: unknown) => parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
+  (error: unknown) =>
+    parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
 );

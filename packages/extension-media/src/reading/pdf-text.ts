@@ -45,7 +45,9 @@ export function pdfText(
           : reject(new PdfUnreadableError(`the PDF could not be read: ${message.message ?? "unknown error"}`)),
       );
     });
-    worker.once("error", (error) => settle(() => reject(new PdfUnreadableError(`the PDF could not be read: ${error.message}`))));
+    worker.once("error", (error) =>
+      settle(() => reject(new PdfUnreadableError(`the PDF could not be read: ${error.message}`))),
+    );
     worker.once("exit", (code) => settle(() => reject(new PdfUnreadableError(`the PDF reader stopped (${code})`))));
   });
 }

@@ -18,8 +18,8 @@ import {
   overSizeProblem,
   TRANSCRIPTION_FAILED,
 } from "./attachment-problems.js";
-import { ImageRejectedError, prepareImage } from "./prepare-image.js";
 import { pdfText } from "./pdf-text.js";
+import { ImageRejectedError, prepareImage } from "./prepare-image.js";
 import { sniffType } from "./sniff-type.js";
 import { transcribeAudio } from "./transcribe-audio.js";
 
@@ -111,19 +111,29 @@ export async function readAttachment(
       return notReadFile("the PDF could not be read", BAD_PDF(part.name));
     }
   }
-  if (mimeType.startsWith("audio/") || mimeType === "application/ogg" || part.kind === "voice" || part.kind === "audio") {
+  if (
+    mimeType.startsWith("audio/") ||
+    mimeType === "application/ogg" ||
+    part.kind === "voice" ||
+    part.kind === "audio"
+  ) {
     const transcription = media.transcription;
     if (transcription === undefined) {
       return notReadFile("no transcription is configured", NO_TRANSCRIPTION(part.name));
     }
     try {
-      const variant = `transcript-${transcription.model.toLowerCase().replace(/[^a-z0-9-]/g, "-").slice(0, 28)}`;
+      const variant = `transcript-${transcription.model
+        .toLowerCase()
+        .replace(/[^a-z0-9-]/g, "-")
+        .slice(0, 28)}`;
       const text = await derive(deps.cache, file.sha256, variant, async () => {
         const transcript = await transcribeAudio(await file.bytes(), { name: part.name, mimeType }, transcription);
         return new TextEncoder().encode(transcript);
       });
       const what = part.kind === "voice" ? "voice note" : "audio";
-      return { content: [{ type: "text", text: `[${what} ${part.name}, transcribed]: ${new TextDecoder().decode(text)}` }] };
+      return {
+        content: [{ type: "text", text: `[${what} ${part.name}, transcribed]: ${new TextDecoder().decode(text)}` }],
+      };
     } catch {
       return notReadFile("could not be transcribed", TRANSCRIPTION_FAILED(part.name));
     }
@@ -131,7 +141,9 @@ export async function readAttachment(
   if (mimeType.startsWith("text/") || mimeType === "application/json" || mimeType === "application/xml") {
     return textContent(part, "file", new TextDecoder().decode(await file.bytes()), limits.maxTextChars);
   }
-  return { content: [{ type: "text", text: describeAttachment({ ...part, mimeType }, "a kind of file I cannot read") }] };
+  return {
+    content: [{ type: "text", text: describeAttachment({ ...part, mimeType }, "a kind of file I cannot read") }],
+  };
 }
 
 async function cachedFile(
@@ -184,7 +196,8 @@ async function derive(
 }
 
 function textContent(part: AttachmentContent, what: string, text: string, maxChars: number): AttachmentReading {
-  const cut = text.length > maxChars ? `${text.slice(0, maxChars)}\n[cut: ${text.length - maxChars} more characters]` : text;
+  const cut =
+    text.length > maxChars ? `${text.slice(0, maxChars)}\n[cut: ${text.length - maxChars} more characters]` : text;
   return { content: [{ type: "text", text: `[${what}: ${part.name}]\n${cut}` }] };
 }
 
@@ -193,6 +206,11 @@ function notRead(part: AttachmentContent, why: string, problem: string): Attachm
 }
 
 function platformName(channel: string): string {
-  const names: Record<string, string> = { telegram: "Telegram", discord: "Discord", slack: "Slack", webchat: "WebChat" };
+  const names: Record<string, string> = {
+    telegram: "Telegram",
+    discord: "Discord",
+    slack: "Slack",
+    webchat: "WebChat",
+  };
   return names[channel] ?? channel;
 }

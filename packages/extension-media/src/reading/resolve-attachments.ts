@@ -74,7 +74,10 @@ export async function resolveAttachments(
       if (first !== undefined) {
         problems.push({
           key: `${sourceKeyOf(first.source)}:too-many`,
-          sentence: tooManyFilesProblem(skipped.map((part) => part.name), media.limits.maxFilesPerMessage),
+          sentence: tooManyFilesProblem(
+            skipped.map((part) => part.name),
+            media.limits.maxFilesPerMessage,
+          ),
         });
       }
       out.push({ ...message, content });

@@ -62,7 +62,8 @@ export function sendFileTool(agentId: string, deps: SendFileDeps): AgentTool<typ
       const sessionKey = ctx.run.sessionId;
       if (sessionKey === undefined) throw new ToolInputError("send_file works only in a chat's session.");
       const limit = await deps.uploadLimit(sessionKey);
-      if (limit === undefined) throw new ToolInputError("This chat does not take files; put the content in your answer.");
+      if (limit === undefined)
+        throw new ToolInputError("This chat does not take files; put the content in your answer.");
       const maxBytes = Math.min(limit, deps.maxSendBytes(agentId));
       const file = await fileToSend(agentId, args, ctx.run, maxBytes, deps);
       const mimeType = await typeOf(file.bytes, file.name);
@@ -82,7 +83,10 @@ export function sendFileTool(agentId: string, deps: SendFileDeps): AgentTool<typ
       const what = queued.asPhoto ? "photo" : "file";
       return {
         content: [
-          { type: "text", text: `Sent the ${what} ${file.name} (${mimeType}, ${formatBytes(file.bytes.byteLength)}) to the chat.` },
+          {
+            type: "text",
+            text: `Sent the ${what} ${file.name} (${mimeType}, ${formatBytes(file.bytes.byteLength)}) to the chat.`,
+          },
         ],
       };
     },
@@ -100,7 +104,8 @@ async function fileToSend(
     throw new ToolInputError("Give either path (a workspace file) or content (text) — exactly one of them.");
   }
   if (args.content !== undefined) {
-    if (args.name === undefined) throw new ToolInputError("Give the file a name (e.g. report.csv) when you send content.");
+    if (args.name === undefined)
+      throw new ToolInputError("Give the file a name (e.g. report.csv) when you send content.");
     const bytes = new TextEncoder().encode(args.content);
     if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength, maxBytes);
     return { bytes, name: safeName(args.name) };
@@ -114,7 +119,10 @@ async function fileToSend(
   if (info === undefined || !info.isFile()) throw new ToolInputError(`There is no file at ${args.path}.`);
   if (info.size > maxBytes) throw tooLarge(info.size, maxBytes);
   const bytes = await readFile(absolute);
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), name: safeName(args.name ?? basename(absolute)) };
+  return {
+    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    name: safeName(args.name ?? basename(absolute)),
+  };
 }
 
 async function typeOf(bytes: Uint8Array, name: string): Promise<string> {
@@ -130,6 +138,7 @@ function tooLarge(size: number, maxBytes: number): ToolInputError {
 
 /** A file name without directories or control characters. */
 function safeName(name: string): string {
-  const cleaned = basename(name).replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const printable = [...basename(name)].filter((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127);
+  const cleaned = printable.join("").trim();
   return cleaned === "" || cleaned === "." || cleaned === ".." ? "file" : cleaned.slice(0, 200);
 }

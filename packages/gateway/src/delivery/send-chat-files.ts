@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Channel, SendTarget } from "@chorus/channel";
-import type { OutboxFile } from "./outbox-payloads.js";
 import { PermanentDeliveryError } from "./delivery-errors.js";
+import type { OutboxFile } from "./outbox-payloads.js";
 
 /** One entry's files going out after its text. */
 export interface ChatFilesSend {

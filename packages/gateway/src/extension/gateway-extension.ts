@@ -14,10 +14,10 @@ import type {
   PreDispatchPolicy,
   StreamFn,
 } from "@chorus/core";
-import type { OutboxFile } from "../delivery/outbox-payloads.js";
 import type { SessionRecord, SessionStore, TrustTier } from "@chorus/store";
 import type { GatewayConfig } from "../config/gateway-config-schema.js";
 import type { SessionChange } from "../config/session-change-schema.js";
+import type { OutboxFile } from "../delivery/outbox-payloads.js";
 import type { LaneItem } from "../lanes/lane-item.js";
 import type { CommandPermission } from "../permissions/command-permission-table.js";
 import type { SessionActor } from "../permissions/session-change-permission.js";

@@ -37,7 +37,10 @@ export function extensionStartContext(
           throw new AttachmentFetchError("unsupported", `the ${source.channel} channel downloads no files`);
         }
         const location = { id: source.id, chatId: source.chatId, messageId: source.messageId };
-        return channel.fetchAttachment(source.url === undefined ? location : { ...location, url: source.url }, fetchOptions);
+        return channel.fetchAttachment(
+          source.url === undefined ? location : { ...location, url: source.url },
+          fetchOptions,
+        );
       },
       sessionModel: (session) => {
         const prepared = agents.get(session.agentId) ?? agents.values().next().value!;
