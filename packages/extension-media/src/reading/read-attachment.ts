@@ -80,7 +80,8 @@ export async function readAttachment(
           maxEdge: limits.maxImageEdge,
           maxPixels: limits.maxImagePixels,
         });
-        return new Uint8Array([...new TextEncoder().encode(`${image.mimeType}\n`), ...image.bytes]);
+        // The type on the first line, then the bytes (one file per derived image).
+        return Buffer.concat([Buffer.from(`${image.mimeType}\n`), image.bytes]);
       });
       const cut = prepared.indexOf(10);
       const preparedType = new TextDecoder().decode(prepared.subarray(0, cut));
