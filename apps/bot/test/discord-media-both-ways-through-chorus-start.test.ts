@@ -8,7 +8,7 @@ import { type AnthropicBot, startAnthropicBot } from "./support/anthropic-bot-fi
 // Anthropic Messages API (which decodes the image and document blocks it gets). One bot start for the whole file.
 
 /** How long an attachment's link works on the fake: 2-3 s after it is issued (its `ex` is in whole seconds). */
-const LINK_TTL_MS = 2_000;
+const LINK_TTL_MS = 5_000;
 
 let discord: FakeDiscord;
 let t: AnthropicBot;
@@ -79,7 +79,10 @@ describe("media through chorus start on Discord", () => {
   it("an image whose CDN link expired before the turn read it is renewed, and reaches the model pixel for pixel", async () => {
     const { anthropic } = t;
     // The first message's turn holds its model call, so the second message waits for its own turn.
-    anthropic.enqueue([{ type: "stall", ms: 60_000 }, { type: "text", text: "One moment." }]);
+    anthropic.enqueue([
+      { type: "stall", ms: 60_000 },
+      { type: "text", text: "One moment." },
+    ]);
     anthropic.enqueue([{ type: "text", text: "A noisy picture." }]);
     await discord.injectDm({ content: "look at what comes next" });
     await expect.poll(() => anthropic.requests.length, { timeout: 15_000, interval: 20 }).toBe(1);
@@ -173,7 +176,11 @@ describe("media through chorus start on Discord", () => {
     // request: Discord answers with the first message and keeps no second copy.
     const form = new FormData();
     form.append("payload_json", JSON.stringify(payload));
-    form.append("files[0]", new Blob([Buffer.from(sent?.bytes ?? [])], { type: sent?.contentType ?? "" }), "totals.csv");
+    form.append(
+      "files[0]",
+      new Blob([Buffer.from(sent?.bytes ?? [])], { type: sent?.contentType ?? "" }),
+      "totals.csv",
+    );
     const again = await fetch(`${discord.restApi}/v10/channels/${dm}/messages`, {
       method: "POST",
       headers: { authorization: `Bot ${discord.token}` },

@@ -1,5 +1,5 @@
 import { REST } from "discord.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type DiscordAttachment, type FakeDiscord, startFakeDiscord } from "../src/platforms/index.js";
 
 // Issue #32's first step on Discord: attachments behind signed CDN links that expire, as Discord's do — past `ex` the
@@ -37,9 +37,12 @@ describe("files people attach on the fake Discord", () => {
   });
 
   it("expire, and are refreshed through the API for the same file", async () => {
-    fake = await startFakeDiscord({ attachmentUrlTtlMs: 1_000 });
+    fake = await startFakeDiscord({ attachmentUrlTtlMs: 60_000 });
     const attachment = await attached(fake);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // The clock moves past the link's expiry (only Date: timers and sockets keep real time), so a loaded machine
+    // cannot make the renewed link expire too before it is fetched.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
     const expired = await fetch(attachment.url);
     expect(expired.status).toBe(404);
     expect(await expired.text()).toBe("This content is no longer available.");
@@ -52,5 +55,6 @@ describe("files people attach on the fake Discord", () => {
     expect(refreshed?.original).toBe(attachment.url);
     expect(refreshed?.refreshed).not.toBe(attachment.url);
     expect(new Uint8Array(await (await fetch(refreshed?.refreshed ?? "")).arrayBuffer())).toEqual(PDF);
+    vi.useRealTimers();
   });
 });

@@ -29,7 +29,7 @@ export class DiscordFiles {
   readonly #now: () => number;
   #origin = "";
 
-  constructor(ttlMs: number, now: () => number = Date.now) {
+  constructor(ttlMs: number, now: () => number = () => Date.now()) {
     this.#ttlMs = ttlMs;
     this.#now = now;
   }
