@@ -1,7 +1,8 @@
 import type { BotConfig } from "./bot-config-schema.js";
 
 /**
- * Every secret value in a configuration (provider keys, channel tokens, WebChat access and metrics tokens, the database password), so the logger can scrub them from any line.
+ * Every secret value in a configuration (provider keys, transcription keys, channel tokens, WebChat access and metrics
+ * tokens, the database password), so the logger can scrub them from any line.
  * Contract: pure; only non-empty strings.
  */
 export function secretsOf(config: BotConfig): string[] {
@@ -9,6 +10,8 @@ export function secretsOf(config: BotConfig): string[] {
     config.providers.anthropic?.apiKey,
     config.providers.openai?.apiKey,
     config.memory?.embeddings?.apiKey,
+    config.media.transcription?.apiKey,
+    ...Object.values(config.media.agents).map((agent) => (agent.transcription || undefined)?.apiKey),
     ...Object.values(config.providers.compatible ?? {}).map((server) => server.apiKey),
     ...config.channels.discord.map((account) => account.token),
     ...config.channels.slack.flatMap((account) => [account.botToken, account.appToken, account.signingSecret]),
