@@ -1,5 +1,5 @@
 import type { AttachmentLocation, FetchAttachmentOptions, FetchedAttachment } from "@chorus/channel";
-import { AttachmentFetchError, ChannelError, downloadBounded } from "@chorus/channel";
+import { AttachmentFetchError, ChannelError, downloadBounded, originOf } from "@chorus/channel";
 
 /** Where Discord serves attachments. */
 export const DISCORD_CDN_ORIGINS: readonly string[] = ["https://cdn.discordapp.com", "https://media.discordapp.net"];
@@ -97,14 +97,4 @@ function pastExpiry(url: string, now: number): boolean {
   const ex = new URL(url).searchParams.get("ex");
   if (ex === null || !/^[0-9a-f]+$/i.test(ex)) return false;
   return Number.parseInt(ex, 16) * 1000 <= now;
-}
-
-function originOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }

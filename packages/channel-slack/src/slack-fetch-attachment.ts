@@ -1,5 +1,5 @@
 import type { AttachmentLocation, FetchAttachmentOptions, FetchedAttachment } from "@chorus/channel";
-import { AttachmentFetchError, downloadBounded } from "@chorus/channel";
+import { AttachmentFetchError, downloadBounded, originOf } from "@chorus/channel";
 
 /** Where Slack serves the files people share (`url_private`). */
 export const SLACK_FILES_ORIGIN = "https://files.slack.com";
@@ -60,14 +60,4 @@ function signInPage(cause?: unknown): AttachmentFetchError {
     "Slack answered with its sign-in page, not the file: the bot token was not accepted for it (files:read scope?)",
     cause === undefined ? {} : { cause },
   );
-}
-
-function originOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }

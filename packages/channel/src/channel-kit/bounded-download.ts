@@ -104,7 +104,12 @@ function failureOf(status: number): "not-found" | "forbidden" | "network" {
   return "network";
 }
 
-function originOf(url: string): string | undefined {
+/**
+ * The origin (`https://host[:port]`) of an http(s) URL; undefined for anything else or no URL.
+ * Contract: pure. For building the `allowedOrigins` of `downloadBounded` from a configured API root.
+ */
+export function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
   try {
     const parsed = new URL(url);
     return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : undefined;

@@ -1,4 +1,4 @@
-export { type BoundedDownload, downloadBounded } from "./bounded-download.js";
+export { type BoundedDownload, downloadBounded, originOf } from "./bounded-download.js";
 export type { ChannelAccountOptions } from "./channel-account-options.js";
 export { ChannelOptionsError } from "./channel-options-error.js";
 export { ClientSlot, type ToChannelError } from "./client-slot.js";
