@@ -79,12 +79,18 @@ describe("WebChat on two chorus start instances in cluster mode", () => {
     expect(await browser.ask("dm", "and once more")).toBe("echo: and once more");
 
     // b ran both turns (a handed the messages off) and sent the replies: its WebChat has no browser, a showed them.
-    const { rows } = await queryOnce(
-      database.url,
-      "SELECT count(*)::int AS n FROM outbox WHERE session_key = $1 AND status = 'sent' AND claimed_by LIKE 'b#%'",
-      [`assistant:main:webchat:dm:${publicIdOf(key, credential)}`],
+    // The browser sees a reply as soon as it is sent; b marks it sent in the database right after.
+    await vi.waitFor(
+      async () => {
+        const { rows } = await queryOnce(
+          database.url,
+          "SELECT count(*)::int AS n FROM outbox WHERE session_key = $1 AND status = 'sent' AND claimed_by LIKE 'b#%'",
+          [`assistant:main:webchat:dm:${publicIdOf(key, credential)}`],
+        );
+        expect(rows[0]?.n).toBe(2);
+      },
+      { timeout: 10_000, interval: 100 },
     );
-    expect(rows[0]?.n).toBe(2);
     expect(browser.botTexts("dm")).toEqual(["echo: hello from a browser on a", "echo: and once more"]);
     // The same browser opening the page on b is the same person there: its conversation (the store's history), and
     // b answers it directly.
