@@ -1,4 +1,7 @@
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
+
+/** sharp (libvips) is loaded on the first image, not with the bot: most starts never see one. */
+const loadSharp = async () => (await import("sharp")).default;
 
 /** What a provider takes at most: Anthropic refuses images over 5 MB (base64 ≈ 4/3 of the bytes). */
 const MAX_IMAGE_BYTES = 3_700_000;
@@ -34,6 +37,7 @@ export async function prepareImage(
   mimeType: string,
   limits: { readonly maxEdge: number; readonly maxPixels: number },
 ): Promise<PreparedImage> {
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();

@@ -1,5 +1,3 @@
-import { fileTypeFromBuffer } from "file-type";
-
 /** Types read as text when the bytes are valid UTF-8 without NUL bytes (file-type recognises only binary formats). */
 const TEXT_FALLBACK = "text/plain";
 
@@ -9,6 +7,8 @@ const TEXT_FALLBACK = "text/plain";
  * Contract: pure apart from reading the bytes.
  */
 export async function sniffType(bytes: Uint8Array): Promise<string> {
+  // Loaded on the first file, not with the bot.
+  const { fileTypeFromBuffer } = await import("file-type");
   const found = await fileTypeFromBuffer(bytes);
   if (found !== undefined) return found.mime;
   return looksLikeText(bytes) ? TEXT_FALLBACK : "application/octet-stream";
