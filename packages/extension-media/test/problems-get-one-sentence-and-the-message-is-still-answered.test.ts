@@ -106,3 +106,40 @@ describe("a file that cannot be read gets one clear sentence; the rest of the me
     );
   });
 });
+
+describe("side calls (a compaction's summary, memory, titles)", () => {
+  it("get a line naming each file, not its bytes, and the chat is not told anything", async () => {
+    const { mediaStreamFn } = await import("../src/index.js");
+    const { scriptedStreamFn, fakeModel } = await import("@chorus/core/testing");
+    const inner = scriptedStreamFn(["summary"]);
+    let resolved = 0;
+    const wrapped = mediaStreamFn(inner, {
+      mediaOf: () => undefined,
+      resolve: async () => {
+        resolved++;
+        throw new Error("not for side calls");
+      },
+      tell: () => {},
+    });
+    const source = { channel: "test", accountId: "main", id: "p", chatId: "c", messageId: "m" };
+    const stream = wrapped(
+      fakeModel(),
+      {
+        messages: [
+          {
+            role: "user",
+            content: [{ type: "attachment", name: "cat.png", mimeType: "image/png", sizeBytes: 2048, source }],
+            timestamp: 1,
+          },
+        ],
+      },
+      { sessionId: "agent:main:test:main:dm:u1", purpose: "compaction" },
+    );
+    await stream.result();
+    expect(resolved).toBe(0);
+    const sent = inner.calls[0]?.context.messages[0];
+    expect(sent?.content).toEqual([
+      { type: "text", text: "[attachment: cat.png (image/png, 2.0 KB) — was in the conversation; not repeated here]" },
+    ]);
+  });
+});

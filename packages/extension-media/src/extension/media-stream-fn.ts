@@ -1,6 +1,8 @@
 import {
   AssistantMessageEventStream,
+  describeAttachment,
   emptyUsage,
+  type Message,
   type Model,
   type StreamContext,
   type StreamFn,
@@ -20,22 +22,41 @@ export interface MediaCallDeps {
 
 /**
  * A StreamFn that reads the attachments of a turn's call (options with a `sessionId` and no `purpose`) before passing
- * it on: each reference becomes an image, a document or text for `model`; side calls (summaries, memory, titles) keep
- * the references, which providers list by name. The bytes reserved for the call are given back when its stream ends.
+ * it on: each reference becomes an image, a document or text for `model`; side calls (summaries, memory, titles) get
+ * a line naming each file instead, so a compaction's summary mentions it and never reads it as unreadable. The bytes reserved for the call are given back when its stream ends.
  * Contract: like every StreamFn, never throws; a call without attachments passes straight through untouched.
  */
 export function mediaStreamFn(next: StreamFn, deps: MediaCallDeps): StreamFn {
   return (model, context, options) => {
     const sessionKey = options?.sessionId;
-    if (sessionKey === undefined || options?.purpose !== undefined || !hasAttachments(context.messages)) {
-      return next(model, context, options);
-    }
+    if (!hasAttachments(context.messages)) return next(model, context, options);
+    // A side call (a compaction's summary, memory, a title) is told each file was there, never that it was unreadable,
+    // so a summary keeps "Ana sent a photo" instead of dropping it or calling it broken.
+    if (options?.purpose !== undefined)
+      return next(model, { ...context, messages: mentioned(context.messages) }, options);
+    if (sessionKey === undefined) return next(model, context, options);
     const media = deps.mediaOf(sessionKey);
     if (media === undefined) return next(model, context, options);
     const outer = new AssistantMessageEventStream();
     void relay(outer, next, deps, { sessionKey, media, model, context, options });
     return outer;
   };
+}
+
+/** The messages with each attachment as a line naming it (its content was in the conversation, not repeated). */
+function mentioned(messages: readonly Message[]): Message[] {
+  return messages.map((message) =>
+    message.role !== "user" || typeof message.content === "string"
+      ? message
+      : {
+          ...message,
+          content: message.content.map((part) =>
+            part.type === "attachment"
+              ? { type: "text" as const, text: describeAttachment(part, "was in the conversation; not repeated here") }
+              : part,
+          ),
+        },
+  );
 }
 
 async function relay(
