@@ -21,6 +21,7 @@ describe("the bench command line", () => {
     expect(options.systems.map((s) => s.id)).toEqual([
       "chat-sdk-echo-memory",
       "chat-sdk-echo-redis",
+      "chat-sdk-fetch-memory",
       "chat-sdk-ai-memory",
       "chat-sdk-ai-redis",
       "chorus",
@@ -34,13 +35,15 @@ describe("the bench command line", () => {
       "slack",
       "--system",
       "chorus,chat-sdk-ai-redis",
+      "--system",
+      "chat-sdk-fetch-memory",
       "--rounds",
       "2",
     );
     expect(options.only).toBe(true);
     expect(options.rounds).toBe(2);
     expect(options.platforms).toEqual(["slack"]);
-    expect(options.systems.map((s) => s.id)).toEqual(["chat-sdk-ai-redis", "chorus"]);
+    expect(options.systems.map((s) => s.id)).toEqual(["chat-sdk-fetch-memory", "chat-sdk-ai-redis", "chorus"]);
   });
 
   it("profiles Chorus by default, or the named system, for one round of that system alone", () => {

@@ -35,10 +35,10 @@ describe("the side-by-side table", () => {
       3,
       1000,
     );
-    expect(table.rows.map((row) => [row[0], row[2], row[3], row[6], row[7], row[8]])).toEqual([
-      ["Chat SDK echo (Redis)", "1 000", "2.50×", "1.00", "3000/0/0", "1 000–1 000"],
-      ["Chat SDK + AI SDK (Redis)", "400", "1.00×", "2.40", "3000/0/0", "100–500"],
-      ["Chorus (SQLite)", "300", "1.20×", "1.80", "3000/0/0", "120–600"],
+    expect(table.rows.map((row) => [row[0], row[2], row[3], row[4], row[7], row[8], row[9]])).toEqual([
+      ["Chat SDK echo (Redis)", "1 000", "2.50×", "n/a", "1.00", "3000/0/0", "1 000–1 000"],
+      ["Chat SDK + AI SDK (Redis)", "400", "1.00×", "n/a", "2.40", "3000/0/0", "100–500"],
+      ["Chorus (SQLite)", "300", "1.20×", "n/a", "1.80", "3000/0/0", "120–600"],
     ]);
     const goals = table.notes.filter((note) => note.startsWith("Telegram goal"));
     expect(goals).toEqual([
@@ -47,6 +47,26 @@ describe("the side-by-side table", () => {
       "Telegram goal p50 ≤ Chat SDK + AI SDK (Redis): met (90 vs 100 ms)",
       "Telegram goal p99 ≤ Chat SDK + AI SDK (Redis): met (180 vs 200 ms)",
       "Telegram goal msg/s ≥ 0.80× Chat SDK echo (Redis): MISSED (0.30×)",
+    ]);
+  });
+
+  it("prints Chorus ÷ the lean Chat SDK + fetch bot for msg/s, CPU ms/msg, p50 and p99, each paired round by round", () => {
+    // Round ratios (Chorus ÷ lean): msg/s 0.9, 0.8, 1.0 → 0.90; CPU 1.2, 1.1, 1.3 → 1.20; p50 and p99 1.5, 1.0, 2.0 → 1.50.
+    const table = sideBySideTable(
+      [
+        series("chat-sdk-fetch-memory", [round(500, 2.0, 40), round(400, 2.0, 80), round(100, 2.0, 40)]),
+        series("chorus", [round(450, 2.4, 60), round(320, 2.2, 80), round(100, 2.6, 80)]),
+      ],
+      3,
+      1000,
+    );
+    expect(table.headers[4]).toBe("vs Chat SDK+fetch (memory)");
+    expect(table.rows.map((row) => [row[0], row[3], row[4]])).toEqual([
+      ["Chat SDK + fetch (memory)", "n/a", "1.00×"],
+      ["Chorus (SQLite)", "n/a", "0.90×"],
+    ]);
+    expect(table.notes.filter((note) => note.startsWith("Telegram "))).toEqual([
+      "Telegram Chorus ÷ Chat SDK + fetch (memory): msg/s 0.90×, CPU ms/msg 1.20×, p50 1.50×, p99 1.50×",
     ]);
   });
 

@@ -2,11 +2,18 @@
 export const chatSdkConcurrencies = ["concurrent", "queue", "drop"] as const;
 export type ChatSdkConcurrency = (typeof chatSdkConcurrencies)[number];
 
+/**
+ * The DM handlers a Chat SDK bot can run: `echo` answers `echo: <text>`; `ai` asks the model through the AI SDK
+ * (`streamText`); `fetch` asks it with one plain streamed `fetch` of a chat completion, reading the SSE itself.
+ */
+export const chatSdkHandlers = ["echo", "ai", "fetch"] as const;
+export type ChatSdkHandler = (typeof chatSdkHandlers)[number];
+
 /** What one Chat SDK bot child process runs, read from its environment (set by the harness). */
 export interface ChatSdkBotConfig {
   readonly platform: "telegram" | "slack";
-  /** `echo` answers `echo: <text>`; `ai` answers with what `streamText` streamed from the model. */
-  readonly handler: "echo" | "ai";
+  /** What the DM handler does (see `chatSdkHandlers`). */
+  readonly handler: ChatSdkHandler;
   readonly state: "memory" | "redis";
   /** Chat SDK's `concurrency` strategy (see bench/README.md for why the bench defaults to `concurrent`). */
   readonly concurrency: ChatSdkConcurrency;
@@ -18,7 +25,7 @@ export interface ChatSdkBotConfig {
   readonly token: string;
   /** Telegram webhook secret token or Slack signing secret. */
   readonly secret: string;
-  /** OpenAI-compatible base URL (…/v1) of the fake model, for the `ai` handler. */
+  /** OpenAI-compatible base URL (…/v1) of the fake model, for the `ai` and `fetch` handlers. */
   readonly modelUrl: string;
 }
 
@@ -56,7 +63,7 @@ export function readChatSdkBotConfig(env: NodeJS.ProcessEnv): ChatSdkBotConfig {
   };
   return {
     platform: oneOf("SBS_PLATFORM", ["telegram", "slack"] as const),
-    handler: oneOf("SBS_HANDLER", ["echo", "ai"] as const),
+    handler: oneOf("SBS_HANDLER", chatSdkHandlers),
     state: oneOf("SBS_STATE", ["memory", "redis"] as const),
     concurrency: oneOf("SBS_CONCURRENCY", chatSdkConcurrencies),
     redisUrl: env.SBS_REDIS_URL ?? "redis://127.0.0.1:6379",

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A Chat SDK bot as its users write one, run as its own process by the side-by-side bench: a node:http server in
-// front of `bot.webhooks.<platform>`, a DM handler that echoes or asks the model through the AI SDK, memory or Redis
-// state. Configured by environment (see chat-sdk-bot-config.ts); prints one JSON line `{ "port": N }` when it
+// front of `bot.webhooks.<platform>`, a DM handler that echoes, asks the model through the AI SDK, or asks it with one
+// plain streamed `fetch`; memory or Redis state. Configured by environment (see chat-sdk-bot-config.ts); prints one JSON line `{ "port": N }` when it
 // listens, and exits 0 on SIGTERM (so `--cpu-prof` writes its profile).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -35,6 +35,41 @@ function adapterFor(config: ChatSdkBotConfig): Adapter {
   }) as unknown as Adapter;
 }
 
+/**
+ * The leanest model call a Chat SDK user writes without an SDK: one streamed Chat Completions `POST` (the body the AI SDK
+ * handler sends: the message alone as the prompt), the SSE read to its end, the `delta.content`s joined.
+ * No retries, no timeout beyond fetch's own. Contract: throws on a non-2xx answer or an unparsable data line.
+ */
+async function askWithFetch(modelUrl: string, prompt: string): Promise<string> {
+  const response = await fetch(`${modelUrl}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer sk-bench-0000" },
+    body: JSON.stringify({ model: "fake-model", messages: [{ role: "user", content: prompt }], stream: true }),
+  });
+  if (!response.ok || response.body === null) throw new Error(`chat-sdk-bot: the model answered ${response.status}`);
+  const decoder = new TextDecoder();
+  let pending = "";
+  let text = "";
+  const takeLine = (line: string): void => {
+    if (!line.startsWith("data:")) return;
+    const data = line.slice(5).trim();
+    if (data === "[DONE]") return;
+    const chunk = JSON.parse(data) as { choices?: { delta?: { content?: string | null } }[] };
+    text += chunk.choices?.[0]?.delta?.content ?? "";
+  };
+  for await (const bytes of response.body) {
+    pending += decoder.decode(bytes, { stream: true });
+    let end = pending.indexOf("\n");
+    while (end !== -1) {
+      takeLine(pending.slice(0, end).trim());
+      pending = pending.slice(end + 1);
+      end = pending.indexOf("\n");
+    }
+  }
+  takeLine((pending + decoder.decode()).trim());
+  return text;
+}
+
 function stateFor(config: ChatSdkBotConfig): StateAdapter {
   return config.state === "memory"
     ? (createMemoryState() as unknown as StateAdapter)
@@ -59,6 +94,10 @@ async function main(): Promise<void> {
   bot.onDirectMessage(async (thread, message) => {
     if (config.handler === "echo") {
       await thread.post(`echo: ${message.text}`);
+      return;
+    }
+    if (config.handler === "fetch") {
+      await thread.post(await askWithFetch(config.modelUrl, message.text));
       return;
     }
     const result = streamText({ model, prompt: message.text });

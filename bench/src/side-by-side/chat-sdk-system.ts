@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { BenchSystem, RunningSystem, SystemContext } from "./bench-system.js";
 import { cpuProfileFlags } from "./bench-system.js";
-import { chatSdkBotEnv } from "./chat-sdk-bot-config.js";
+import { type ChatSdkHandler, chatSdkBotEnv } from "./chat-sdk-bot-config.js";
 import { startChildBot } from "./child-bot.js";
 import { modelAnswer } from "./fake-model.js";
 import { deleteRedisKeys } from "./redis-keys.js";
@@ -19,9 +19,15 @@ export function chatSdkBotScript(): string {
   return BOT_SCRIPT;
 }
 
-/** A Chat SDK bot (`chat` + `@chat-adapter/<platform>`): echo or AI SDK handler, memory or Redis state. */
-export function chatSdkSystem(handler: "echo" | "ai", state: "memory" | "redis"): BenchSystem {
-  const what = handler === "echo" ? "Chat SDK echo" : "Chat SDK + AI SDK";
+const handlerLabels: Record<ChatSdkHandler, string> = {
+  echo: "Chat SDK echo",
+  ai: "Chat SDK + AI SDK",
+  fetch: "Chat SDK + fetch",
+};
+
+/** A Chat SDK bot (`chat` + `@chat-adapter/<platform>`): echo, AI SDK or plain-fetch handler, memory or Redis state. */
+export function chatSdkSystem(handler: ChatSdkHandler, state: "memory" | "redis"): BenchSystem {
+  const what = handlerLabels[handler];
   return {
     id: `chat-sdk-${handler}-${state}`,
     label: `${what} (${state === "memory" ? "memory" : "Redis"})`,

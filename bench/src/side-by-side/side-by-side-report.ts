@@ -3,7 +3,7 @@ import { formatNumber, formatRatio } from "../report/format-number.js";
 import type { ReportTable } from "../report/report-types.js";
 import { CHORUS_BASELINE_ID } from "./chorus-system.js";
 import type { SideBySideSeries } from "./run-side-by-side.js";
-import { BASELINE_SYSTEM_ID, ECHO_SYSTEM_ID } from "./side-by-side-systems.js";
+import { BASELINE_SYSTEM_ID, ECHO_SYSTEM_ID, LEAN_SYSTEM_ID } from "./side-by-side-systems.js";
 
 /** One system's medians over its rounds. */
 interface Medians {
@@ -40,18 +40,31 @@ function spread(series: SideBySideSeries): string {
   return `${formatNumber(Math.min(...rates), 0)}–${formatNumber(Math.max(...rates), 0)}`;
 }
 
+type RoundMetric = (round: SideBySideSeries["rounds"][number]) => number;
+const msgPerSecond: RoundMetric = (round) => round.messagesPerSecond;
+
 /**
- * The median over rounds of `series`'s msg/s ÷ `base`'s in the same round: the systems of a round ran interleaved
- * slice by slice, so each round's ratio is a paired comparison, steadier than the ratio of the two medians.
+ * The median over rounds of `series`'s `metric` (msg/s unless given) ÷ `base`'s in the same round: the systems of a
+ * round ran interleaved slice by slice, so each round's ratio is a paired comparison, steadier than the ratio of the
+ * two medians.
  */
-function pairedRatio(series: SideBySideSeries, base: SideBySideSeries): number {
+function pairedRatio(series: SideBySideSeries, base: SideBySideSeries, metric: RoundMetric = msgPerSecond): number {
   const ratios = series.rounds.flatMap((round, index) => {
     const other = base.rounds[index];
-    return other === undefined || other.messagesPerSecond === 0
-      ? []
-      : [round.messagesPerSecond / other.messagesPerSecond];
+    return other === undefined || metric(other) === 0 ? [] : [metric(round) / metric(other)];
   });
   return ratios.length === 0 ? Number.NaN : median(ratios);
+}
+
+/** Issue #33: Chorus ÷ the leanest Chat SDK bot that calls the model, msg/s, CPU ms/msg, p50, p99, paired by round. */
+function leanPeerLine(platformLabel: string, series: ReadonlyMap<string, SideBySideSeries>): string[] {
+  const chorus = series.get("chorus");
+  const lean = series.get(LEAN_SYSTEM_ID);
+  if (chorus === undefined || lean === undefined) return [];
+  const ratio = (metric?: RoundMetric): string => formatRatio(pairedRatio(chorus, lean, metric));
+  return [
+    `${platformLabel} Chorus ÷ ${lean.system.label}: msg/s ${ratio()}, CPU ms/msg ${ratio((r) => r.cpuMsPerMessage)}, p50 ${ratio((r) => r.p50Ms)}, p99 ${ratio((r) => r.p99Ms)}`,
+  ];
 }
 
 const met = (ok: boolean): string => (ok ? "met" : "MISSED");
@@ -101,8 +114,9 @@ function goalLines(
 }
 
 /**
- * The side-by-side table: per platform and system the medians of the rounds, the ratio to Chat SDK + AI SDK with Redis
- * state, replies/duplicates/losses summed over the rounds, and issue #24's goals under it.
+ * The side-by-side table: per platform and system the medians of the rounds, the ratios to Chat SDK + AI SDK with Redis
+ * state and to Chat SDK + fetch with memory state, replies/duplicates/losses summed over the rounds, and issue #24's
+ * goals and issue #33's Chorus ÷ Chat SDK + fetch ratios under it.
  */
 export function sideBySideTable(series: readonly SideBySideSeries[], rounds: number, messages: number): ReportTable {
   const rows: string[][] = [];
@@ -116,6 +130,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
     const byId = new Map(ofPlatform.map((s) => [s.system.id, medians(s)] as const));
     const seriesById = new Map(ofPlatform.map((s) => [s.system.id, s] as const));
     const baseSeries = seriesById.get(BASELINE_SYSTEM_ID);
+    const leanSeries = seriesById.get(LEAN_SYSTEM_ID);
     for (const s of ofPlatform) {
       const m = byId.get(s.system.id) as Medians;
       rows.push([
@@ -123,6 +138,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
         platformLabel,
         formatNumber(m.rate, 0),
         baseSeries === undefined ? "n/a" : formatRatio(pairedRatio(s, baseSeries)),
+        leanSeries === undefined ? "n/a" : formatRatio(pairedRatio(s, leanSeries)),
         formatNumber(m.p50, 0),
         formatNumber(m.p99, 0),
         m.cpu.toFixed(2),
@@ -131,6 +147,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
       ]);
     }
     goals.push(...goalLines(platformLabel, byId, seriesById));
+    goals.push(...leanPeerLine(platformLabel, seriesById));
   }
   return {
     title: `Side by side: Chat SDK vs chorus start, each bot its own process (${messages} timed messages per run)`,
@@ -139,6 +156,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
       "platform",
       "msg/s",
       "vs Chat SDK+AI SDK (Redis)",
+      "vs Chat SDK+fetch (memory)",
       "p50 ms",
       "p99 ms",
       "CPU ms/msg",
@@ -148,7 +166,7 @@ export function sideBySideTable(series: readonly SideBySideSeries[], rounds: num
     rows,
     notes: [
       `medians of ${rounds} round(s); in a round every bot runs at once and they take turns slice by slice (slice n = every chat's n-th message), the first one rotating; replies/dups/losses summed over the rounds`,
-      "vs column and msg/s goals: the median of each round's ratio (the systems of a round ran interleaved, so each round is a paired comparison)",
+      "vs columns, msg/s goals and the Chorus ÷ Chat SDK + fetch ratios: the median of each round's ratio (the systems of a round ran interleaved, so each round is a paired comparison)",
       "latency: injection into the fake → the complete reply (message or final edit) arriving at the fake",
       "CPU: the bot process's own user + system time (all threads, /proc/<pid>/stat) over the timed part, per message",
       harness.length === 0

@@ -6,6 +6,7 @@ import { chorusSystem } from "./chorus-system.js";
 export const sideBySideSystems: readonly BenchSystem[] = [
   chatSdkSystem("echo", "memory"),
   chatSdkSystem("echo", "redis"),
+  chatSdkSystem("fetch", "memory"),
   chatSdkSystem("ai", "memory"),
   chatSdkSystem("ai", "redis"),
   chorusSystem,
@@ -13,6 +14,8 @@ export const sideBySideSystems: readonly BenchSystem[] = [
 
 /** Issue #24's yardstick: the bot a Chat SDK user writes, on Redis state. */
 export const BASELINE_SYSTEM_ID = "chat-sdk-ai-redis";
+/** Issue #33's peer: the leanest Chat SDK bot that calls the model (a plain streamed `fetch`, memory state). */
+export const LEAN_SYSTEM_ID = "chat-sdk-fetch-memory";
 /** The system that makes no model call at all. */
 export const ECHO_SYSTEM_ID = "chat-sdk-echo-redis";
 
