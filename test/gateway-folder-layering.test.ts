@@ -12,7 +12,6 @@ const gatewaySrc = join(root, "packages", "gateway", "src");
 const FOLDER_LAYERS: readonly string[] = [
   "logging",
   "formatting",
-  "session-key",
   "model-calls",
   "events",
   "config",

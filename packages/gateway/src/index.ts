@@ -9,6 +9,5 @@ export * from "./ownership/index.js";
 export * from "./policy/index.js";
 export * from "./routing/index.js";
 export * from "./runtime-index.js";
-export * from "./session-key/index.js";
 export { skillsExtension } from "./skills/skills-extension.js";
 export * from "./store-health/index.js";

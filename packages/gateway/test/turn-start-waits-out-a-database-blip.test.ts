@@ -2,12 +2,22 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BlinkingStore } from "./fixtures/blinking-store.js";
 import { chatTexts, type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
+/** The chat's session, made before its first message: a session that message creates has no transcript to read. */
+const existingSession = {
+  key: "main:main:test:dm:user-1",
+  agentId: "main",
+  channel: "test",
+  accountId: "main",
+  chatId: "dm-user-1",
+};
+
 describe("a turn that cannot start because the store does not answer (a database blip)", () => {
   let h: Harness;
   afterEach(async () => h.close());
 
   it("starts once the store is back, and its message is answered before the chat's next one", async () => {
     const store = new BlinkingStore();
+    await store.ensureSession(existingSession);
     h = await startHarness({ store, script: ["first answer", "second answer"] });
     // The turn's transcript read is the first call to fail: the message itself was stored before the blip.
     store.onceBefore("readTranscript", () => {
@@ -28,6 +38,7 @@ describe("a turn that cannot start because the store does not answer (a database
 
   it("tells the chat once it gave up, and leaves the message stored and unanswered", async () => {
     const store = new BlinkingStore();
+    await store.ensureSession(existingSession);
     h = await startHarness({ store, script: ["never"], gateway: { turnStartRetry: { attempts: 2, baseDelayMs: 50 } } });
     // Only transcript reads fail (the notice's own write goes through).
     store.blinked.clear();

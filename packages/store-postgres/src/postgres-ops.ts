@@ -154,6 +154,9 @@ export abstract class PostgresOps implements SessionStoreOps {
   isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
     return this.call((db) => pairing.isApproved(db, scope, senderId));
   }
+  hasApproved(scope: PairingScope): Promise<boolean> {
+    return this.call((db) => pairing.hasApproved(db, scope));
+  }
   removeApproved(scope: PairingScope, senderId: string): Promise<boolean> {
     return this.call((db) => pairing.removeApproved(db, scope, senderId));
   }

@@ -87,7 +87,7 @@ describe("gateway instances sharing one PostgreSQL database", () => {
     // Long lease, sweep and outbox poll: no background statement lands between the readings.
     const a = await instance("a", "round_trips", { leaseMs: 120_000, sweepMs: 120_000, pollMs: 120_000 });
     try {
-      await a.send("ann", "first"); // the session's first message also reads its transcript and names it
+      await a.send("ann", "first"); // the gateway's first DM on the account also reads whether anyone is approved there
       await a.send("ann", "second");
       await vi.waitFor(() => expect(a.channel.transcript("dm-ann")).toEqual(["ok", "ok"]), { timeout: 5000 });
       const before = a.store.roundTrips;

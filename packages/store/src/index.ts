@@ -13,6 +13,7 @@ export { MemorySessionStore, type MemorySessionStoreOptions } from "./memory/mem
 export { MEMORY_OFF_SETTING, type MemoryMark, memoryMarkFor, parseMemoryMark } from "./memory-mark.js";
 export type { PairingInsertResult, PairingRequest, PairingScope, PairingStore } from "./pairing-types.js";
 export { QUEUE_MODES, type QueueMode } from "./queue-mode.js";
+export * from "./session-key/index.js";
 export type {
   ClusterFleet,
   ClusterInstance,

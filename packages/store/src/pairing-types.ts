@@ -38,6 +38,11 @@ export interface PairingStore {
   deletePending(scope: PairingScope, code: string): Promise<void>;
   addApproved(scope: PairingScope, senderId: string, approvedAt: number): Promise<void>;
   isApproved(scope: PairingScope, senderId: string): Promise<boolean>;
+  /**
+   * Whether any sender is approved in the scope. Optional: a store whose reads are network round trips offers it, so
+   * that the pairing service can tell every sender of a scope nobody was approved in apart without a read each.
+   */
+  hasApproved?(scope: PairingScope): Promise<boolean>;
   /** Contract: true when the sender was approved before this call. */
   removeApproved(scope: PairingScope, senderId: string): Promise<boolean>;
 }

@@ -1,6 +1,5 @@
-import { QUEUE_MODES } from "@chorus/store";
+import { KEY_ID_PATTERN, QUEUE_MODES } from "@chorus/store";
 import { z } from "zod";
-import { KEY_ID_PATTERN } from "../session-key/key-component.js";
 import { budgetConfigSchema } from "./budget-config.js";
 import { compactionConfigSchema } from "./compaction-config.js";
 import { contextRestorationConfigSchema, toolOutputCompressionConfigSchema } from "./context-features-config.js";

@@ -1,10 +1,16 @@
 import { emptyUsage } from "@chorus/core";
-import { type ClusterInstance, type RunRecord, type SessionRecord, utcDay } from "@chorus/store";
+import {
+  type ClusterInstance,
+  isSubagentKey,
+  type RunRecord,
+  rootKeyOf,
+  type SessionRecord,
+  utcDay,
+} from "@chorus/store";
 import { placeRuns } from "../fleet/cluster-placement.js";
 import { buildFleetView, type FleetView } from "../fleet/fleet-view.js";
 import type { LiveRun } from "../fleet/run-tracker.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
-import { isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import type { GatewayContext } from "./gateway-context.js";
 
 /** The fleet as /agents shows it: agents, their sessions, running runs (stored and live). */

@@ -1,9 +1,9 @@
+import { isSubagentKey } from "@chorus/store";
 import type { CommandHost, ModelSwitch, SessionStatus, StopOutcome } from "../commands/command-types.js";
 import { runExtensionCommandHere } from "../commands/extension-commands.js";
 import type { ExtensionReply } from "../extension/index.js";
 import type { FleetView } from "../fleet/fleet-view.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
-import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { answerApprovalAnywhere } from "./approval-anywhere.js";
 import { askOwner } from "./cluster-request-answers.js";
 import { commandAtOwner } from "./command-at-owner.js";

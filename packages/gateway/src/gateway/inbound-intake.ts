@@ -17,7 +17,7 @@ import { decideInbound } from "../policy/decide-inbound.js";
 import { OneTimeHints } from "../policy/one-time-hints.js";
 import { routeInbound } from "../routing/route-inbound.js";
 import { type InboundTrace, startInboundTrace } from "../telemetry/inbound-trace.js";
-import { generateSessionTitle } from "../titles/session-title.js";
+import { generateSessionTitle, type TitleModel, titleFromText } from "../titles/session-title.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
 import { inboundUserMessage } from "./inbound-user-message.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
@@ -132,12 +132,16 @@ export class InboundIntake {
       command !== undefined &&
       (this.#commands.some((known) => known.name === command.name) ||
         this.#answersUnknown(command.name, route.agentId));
+    // A title from the message's text is written with the session it names (no update of its own later); a title
+    // model's comes in the background once the session exists.
+    const titles = this.#ctx.options.titles;
     const newSession = {
       key: route.sessionKey,
       agentId: route.agentId,
       channel,
       accountId,
       chatId: message.chatId,
+      ...(titles === undefined ? { title: titleFromText(message.text) } : {}),
     };
     // An agent turn's message is stored with its session and event id in one transaction, before anything else
     // happens to it.
@@ -199,7 +203,7 @@ export class InboundIntake {
       this.#ctx.notices.post(session.key, replyChat(session, message), UNREADABLE_MESSAGE_TEXT);
       return;
     }
-    if (created) this.#makeTitle(session.key, message.text);
+    if (created && titles !== undefined && titles !== false) this.#makeTitle(session.key, message.text, titles);
 
     if (command !== undefined && userMessage === undefined) {
       trace.verdict("command");
@@ -264,8 +268,11 @@ export class InboundIntake {
       return;
     }
     trace.verdict("accepted");
+    // A session this message created holds only this message: its runtime need not read the transcript.
+    const createdBy =
+      created && seq !== undefined ? { seq, epoch: ownership?.fenceFor(session.key)?.epoch } : undefined;
     const take = (): void =>
-      this.#ctx.sessions.runtimeFor(session, policy).accept({
+      this.#ctx.sessions.runtimeFor(session, policy, createdBy).accept({
         message: userMessage,
         ...(seq === undefined ? {} : { seq }),
         trust: decision.trust,
@@ -388,18 +395,15 @@ export class InboundIntake {
     this.#ctx.notices.post(sessionKey, chat, text);
   }
 
-  #makeTitle(sessionKey: string, text: string): void {
-    const titles = this.#ctx.options.titles;
-    if (titles === false) return;
+  /** Names a new session with the title model's answer (the message's text when the model fails), in the background. */
+  #makeTitle(sessionKey: string, text: string, titles: TitleModel): void {
     this.#ctx.track(
       // The title model's call is the session's (kind `title`): through the extensions' wrappers (a budget's
       // reservation, booked against its agent).
-      generateSessionTitle(
-        text,
-        titles === undefined
-          ? undefined
-          : { ...titles, streamFn: sessionCallsOf(this.#ctx.modelCalls(titles.streamFn), sessionKey, "title") },
-      )
+      generateSessionTitle(text, {
+        ...titles,
+        streamFn: sessionCallsOf(this.#ctx.modelCalls(titles.streamFn), sessionKey, "title"),
+      })
         .then((title) => this.#ctx.store.updateSession(sessionKey, { title }))
         .catch((error: unknown) => this.#ctx.logger.warn({ sessionKey, error: describeError(error) }, "title failed")),
     );

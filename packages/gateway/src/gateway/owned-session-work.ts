@@ -1,9 +1,9 @@
 import type { OwnershipEvent, RunRecord, SessionOwnership, UnansweredSession } from "@chorus/store";
+import { isSubagentKey } from "@chorus/store";
 import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
 import type { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { runOwnershipChanged } from "../extension/index.js";
 import { describeError } from "../logging/gateway-logger.js";
-import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import { noteInterruptedSubagents } from "../subagent-sessions/interrupted-subagents.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { rerunInterruptedSubagents } from "./rerun-interrupted-subagents.js";

@@ -1,10 +1,9 @@
 import type { AgentMessage, ToolCallContext } from "@chorus/core";
 import type { RunRecord } from "@chorus/store";
+import { parseSessionKey, rootKeyOf } from "@chorus/store";
 import { resolveChannelPolicy } from "../config/resolve-channel-policy.js";
 import { describeError } from "../logging/gateway-logger.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
-import { parseSessionKey } from "../session-key/parse-session-key.js";
-import { rootKeyOf } from "../session-key/session-key-lineage.js";
 import { wasBackgroundChild } from "../subagent-sessions/background-child.js";
 import { rerunMeta } from "../subagent-sessions/subagent-rerun.js";
 import type { GatewayContext } from "./gateway-context.js";

@@ -1,11 +1,11 @@
 import type { SessionRecord } from "@chorus/store";
+import { isSubagentKey } from "@chorus/store";
 import { openApprovalRequests, withdrawUndeliveredRequests } from "../approvals/approvals-after-restart.js";
 import { noticePayload } from "../delivery/chat-notices.js";
 import type { OutboxDispatcher } from "../delivery/outbox-dispatcher.js";
 import { resumedByAnExtension } from "../extension/index.js";
 import { describeError } from "../logging/gateway-logger.js";
 import { sessionChatOf } from "../routing/session-chat-of.js";
-import { isSubagentKey } from "../session-key/session-key-lineage.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { repairInterruptedTranscript } from "./restart-repair.js";
 

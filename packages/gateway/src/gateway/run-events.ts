@@ -3,6 +3,31 @@ import type { ApprovalDesk, ApprovalRequestInput } from "../approvals/approval-d
 import { compressionOf } from "../context-features/compression-of.js";
 import type { GatewayEvent } from "../events/index.js";
 
+/**
+ * Watches one event of a session's run: a tool call's start or end goes to the bus, a summary compaction to the log.
+ * Contract: resolves with the compaction's sizes when the event was one, else undefined.
+ */
+export function observeRunEvent(
+  deps: {
+    readonly events: { publish(event: GatewayEvent): void };
+    readonly logger: { info(fields: Record<string, unknown>, message: string): void };
+    now(): number;
+  },
+  sessionKey: string,
+  runId: string,
+  event: AgentEvent,
+): { before: number; after: number } | undefined {
+  const activity = toolActivityOf(runId, sessionKey, event, deps.now());
+  if (activity !== undefined) deps.events.publish(activity);
+  else if (event.type === "compaction" && event.kind === "summary") {
+    const { tokensBefore, tokensAfter } = event;
+    const fields = { sessionKey, tokensBefore, tokensAfter, saved: tokensBefore - tokensAfter };
+    deps.logger.info(fields, "compacted the conversation");
+    return { before: tokensBefore, after: tokensAfter };
+  }
+  return undefined;
+}
+
 /** The bus event for a tool call starting or ending in a run, or undefined for any other agent event. */
 export function toolActivityOf(
   runId: string,

@@ -44,8 +44,16 @@ export class SessionRegistry {
     return this.#sessions.values();
   }
 
-  /** The session's runtime, made now if it has none; a pending eviction is called off. */
-  runtimeFor(session: SessionRecord, policy?: ChannelPolicy): SessionRuntime {
+  /**
+   * The session's runtime, made now if it has none; a pending eviction is called off. `createdBy`: the session was
+   * just created by the stored message with this seq (under this lease epoch in a cluster), which the runtime is
+   * about to take; a runtime made now then starts its first turn without reading the transcript.
+   */
+  runtimeFor(
+    session: SessionRecord,
+    policy?: ChannelPolicy,
+    createdBy?: { readonly seq: number; readonly epoch: number | undefined },
+  ): SessionRuntime {
     const eviction = this.#evictions.get(session.key);
     if (eviction !== undefined) {
       clearTimeout(eviction);
@@ -59,7 +67,15 @@ export class SessionRegistry {
     const channelPolicy = policy ?? resolveChannelPolicy(this.#deps.config, session.channel, session.accountId);
     const mode = resolveQueueMode(channelPolicy, chat.target);
     const group = chat.target.chatType === "group" ? channelPolicy.groups[chat.target.chatId] : undefined;
-    const runtime = new SessionRuntime(this.#deps.runtimeDeps(), prepared, session, chat, mode, group?.toolPolicy);
+    const runtime = new SessionRuntime(
+      this.#deps.runtimeDeps(),
+      prepared,
+      session,
+      chat,
+      mode,
+      group?.toolPolicy,
+      createdBy,
+    );
     this.#sessions.set(session.key, runtime);
     return runtime;
   }

@@ -14,7 +14,7 @@ import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
 import { TurnTrace } from "../telemetry/turn-trace.js";
 import type { PreparedAgent } from "./prepare-agent.js";
-import { approvalsFollow, toolActivityOf, whenCallStored } from "./run-events.js";
+import { approvalsFollow, observeRunEvent, whenCallStored } from "./run-events.js";
 import { buildSessionAgent } from "./session-agent.js";
 import type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
 import { laterSeq, seqOf, TakenMessages } from "./taken-messages.js";
@@ -50,6 +50,8 @@ export class SessionRuntime implements LaneHost {
   readonly #taken = new TakenMessages();
   /** In a cluster, the lease epoch the Agent in memory was built under. */
   #agentEpoch: number | undefined;
+  /** Made for the message that created the session (under this lease epoch): its first turn reads no transcript. */
+  #createdBy: { readonly seq: number; readonly epoch: number | undefined } | undefined;
   #agent: Agent | undefined;
   #unlink: (() => void) | undefined;
   #current: CurrentRun | undefined;
@@ -76,8 +78,10 @@ export class SessionRuntime implements LaneHost {
     chat: SessionChat,
     mode: QueueMode,
     groupToolPolicy: unknown,
+    createdBy?: { readonly seq: number; readonly epoch: number | undefined },
   ) {
     this.#deps = deps;
+    this.#createdBy = createdBy;
     this.#prepared = prepared;
     this.key = session.key;
     this.agentId = session.agentId;
@@ -203,6 +207,7 @@ export class SessionRuntime implements LaneHost {
   /** Forgets the Agent (the next turn rebuilds it from the store). Contract: only while no turn runs. */
   dropAgent(): void {
     if (this.#current !== undefined) return;
+    this.#createdBy = undefined;
     this.#unlink?.();
     this.#unlink = undefined;
     this.#agent = undefined;
@@ -291,14 +296,20 @@ export class SessionRuntime implements LaneHost {
     // In a cluster, a turn starts only while this instance surely owns the session (before its lease could expire).
     const fence = deps.ownership?.fenceFor(this.key);
     if (this.#leftToOwner(items, fence)) return;
+    // The session's first turn, on the message that created it, under the same lease: nothing to read.
+    const createdBy = this.#createdBy;
+    this.#createdBy = undefined;
     // Another epoch: the session was another instance's in between, which answered in it — rebuild from the store.
     if (fence !== undefined && this.#agentEpoch !== fence.epoch) {
       this.dropAgent();
       this.#agentEpoch = fence.epoch;
     }
+    const historyKnownEmpty =
+      createdBy !== undefined && createdBy.epoch === fence?.epoch && items.some((i) => seqOf(i) === createdBy.seq);
     try {
       agent = await this.#ensureAgent(
         items.reduce<number | undefined>((last, item) => laterSeq(last, seqOf(item)), undefined),
+        historyKnownEmpty,
       );
       // Checked again after the transcript read, right before the run is written: ownership may have moved meanwhile.
       if (this.#leftToOwner(items, fence)) return;
@@ -439,19 +450,18 @@ export class SessionRuntime implements LaneHost {
   }
 
   #turnEnded(items: readonly LaneItem[], result: AgentRunResult | undefined): void {
-    const hooks = this.#deps.turnHooks;
-    if (hooks === undefined) return;
-    hooks.turnEnded({ sessionKey: this.key, agentId: this.agentId, chat: this.chat, items, result });
+    this.#deps.turnHooks?.turnEnded({ sessionKey: this.key, agentId: this.agentId, chat: this.chat, items, result });
   }
 
   /**
    * Builds the Agent from the stored transcript unless it is in memory. Its history leaves out the user messages not
    * answered yet: those waiting in the lane, and those stored after the turn's last message (`upToSeq`; stored
-   * meanwhile, or waiting for older ones to be taken up in a cluster): each is a prompt of its own turn later.
+   * meanwhile, or waiting for older ones to be taken up in a cluster): each is a prompt of its own turn later. With
+   * `historyKnownEmpty` (the session's first turn: it holds only such messages) the transcript is not read.
    */
-  async #ensureAgent(upToSeq?: number): Promise<Agent> {
+  async #ensureAgent(upToSeq?: number, historyKnownEmpty = false): Promise<Agent> {
     if (this.#agent !== undefined) return this.#agent;
-    const entries = await this.#deps.store.readTranscript(this.key);
+    const entries = historyKnownEmpty ? [] : await this.#deps.store.readTranscript(this.key);
     const later = (entry: TranscriptEntry): boolean =>
       upToSeq !== undefined && entry.seq > upToSeq && entry.message.role === "user";
     const messages = entries
@@ -481,15 +491,7 @@ export class SessionRuntime implements LaneHost {
   }
 
   #observe(runId: string, event: AgentEvent): void {
-    const activity = toolActivityOf(runId, this.key, event, this.#deps.now());
-    if (activity !== undefined) {
-      this.#deps.events.publish(activity);
-    } else if (event.type === "compaction" && event.kind === "summary") {
-      const { tokensBefore, tokensAfter } = event;
-      this.lastCompaction = { before: tokensBefore, after: tokensAfter };
-      const fields = { sessionKey: this.key, tokensBefore, tokensAfter, saved: tokensBefore - tokensAfter };
-      this.#deps.logger.info(fields, "compacted the conversation");
-    }
+    this.lastCompaction = observeRunEvent(this.#deps, this.key, runId, event) ?? this.lastCompaction;
   }
 }
 

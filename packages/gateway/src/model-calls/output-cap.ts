@@ -1,6 +1,5 @@
 import type { StreamFn } from "@chorus/core";
-import { parseSessionKey } from "../session-key/parse-session-key.js";
-import { rootKeyOf } from "../session-key/session-key-lineage.js";
+import { parseSessionKey, rootKeyOf } from "@chorus/store";
 
 /** The agent a session key names: its root session's (a sub-agent's key names its profile). */
 export function agentOfSessionKey(sessionKey: string): string | undefined {

@@ -1,6 +1,6 @@
 import type { SessionChat } from "@chorus/channel";
 import type { SessionRecord } from "@chorus/store";
-import { parseSessionKeyOrThrow } from "../session-key/parse-session-key.js";
+import { parseSessionKeyOrThrow } from "@chorus/store";
 
 /**
  * Where a root session's replies go, from its record and key (the key carries the thread).

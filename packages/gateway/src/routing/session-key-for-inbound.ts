@@ -1,5 +1,5 @@
 import type { InboundMessage } from "@chorus/channel";
-import { formatSessionKey } from "../session-key/format-session-key.js";
+import { formatSessionKey } from "@chorus/store";
 
 /**
  * The session a message belongs to: one per DM peer (never shared between people), one per group, one per thread.

@@ -10,6 +10,7 @@ import {
   startInvokeAgentSpan,
 } from "@chorus/core";
 import type { RunSpawn, SessionStore, TrustTier } from "@chorus/store";
+import { childSessionKey, rootKeyOf } from "@chorus/store";
 import { type ChildRunner, type ChildRunOutcome, parseTrustTier } from "@chorus/tools";
 import { SpanStatusCode } from "@opentelemetry/api";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
@@ -17,7 +18,6 @@ import type { RunTracker } from "../fleet/run-tracker.js";
 import { describeError, type GatewayLogger } from "../logging/gateway-logger.js";
 import { assistantText } from "../reply-manager/assistant-text.js";
 import { runStatusOf } from "../reply-manager/turn-committer.js";
-import { childSessionKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import { resumesLink } from "../telemetry/resumes-link.js";
 import { traceparentOf } from "../telemetry/traceparent.js";
 import { rerunOf } from "./subagent-rerun.js";

@@ -1,6 +1,6 @@
 import type { OutboxEntry, RunRecord, SessionStore } from "@chorus/store";
+import { rootKeyOf } from "@chorus/store";
 import type { SubagentResultPayload } from "../delivery/outbox-payloads.js";
-import { rootKeyOf } from "../session-key/session-key-lineage.js";
 import { wasBackgroundChild } from "./background-child.js";
 import { taskRunIdOf } from "./subagent-rerun.js";
 

@@ -1,9 +1,9 @@
 import type { OutboxEntry, SessionStore, TrustTier } from "@chorus/store";
+import { childSessionKey, isSubagentKey, rootKeyOf } from "@chorus/store";
 import type { SubagentEvent, SubagentResult } from "@chorus/tools";
 import type { SubagentResultPayload } from "../delivery/outbox-payloads.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
-import { childSessionKey, isSubagentKey, rootKeyOf } from "../session-key/session-key-lineage.js";
 import { sessionKeyOfRun } from "./gateway-child-runner.js";
 import { taskRunIdOf } from "./subagent-rerun.js";
 

@@ -1,4 +1,4 @@
-import { parseSessionKey } from "../session-key/parse-session-key.js";
+import { parseSessionKey } from "@chorus/store";
 
 /** The run meta key that makes a child run a re-run in its first run's session. */
 const RERUN_META = "rerunSession";

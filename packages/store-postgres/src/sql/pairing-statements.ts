@@ -82,6 +82,16 @@ export async function isApproved(db: Db, scope: PairingScope, senderId: string):
   return rows.length > 0;
 }
 
+const HAS_APPROVED = prepared(
+  "has_approved",
+  "SELECT 1 FROM paired_senders WHERE channel = $1 AND account_id = $2 LIMIT 1",
+);
+
+export async function hasApproved(db: Db, scope: PairingScope): Promise<boolean> {
+  const { rows } = await db.query(HAS_APPROVED, [scope.channel, scope.accountId]);
+  return rows.length > 0;
+}
+
 export async function removeApproved(db: Db, scope: PairingScope, senderId: string): Promise<boolean> {
   const { rowCount } = await db.query(
     "DELETE FROM paired_senders WHERE channel = $1 AND account_id = $2 AND sender_id = $3",

@@ -45,6 +45,13 @@ export class PairingService {
   readonly #now: () => number;
   readonly #generateCode: () => string;
   readonly #cache: ApprovalCache | undefined;
+  /**
+   * Per scope, whether the store had any approved sender (kept like `#cache`, under the sender id ""): a sender of a
+   * scope with none is known unapproved without a read of their own. Only with a cache and a store that can tell.
+   */
+  readonly #scopes: ApprovalCache | undefined;
+  /** Approvals this service made: an answer about a scope read while one was made is not kept. */
+  #approvals = 0;
 
   constructor(store: PairingStore, options: PairingOptions = {}) {
     this.#store = store;
@@ -55,6 +62,10 @@ export class PairingService {
     const cache = options.cacheApprovals ?? false;
     this.#cache =
       cache === false
+        ? undefined
+        : new ApprovalCache({ now: this.#now, ...(cache === true ? {} : { forMs: cache.forMs }) });
+    this.#scopes =
+      cache === false || store.hasApproved === undefined
         ? undefined
         : new ApprovalCache({ now: this.#now, ...(cache === true ? {} : { forMs: cache.forMs }) });
   }
@@ -91,8 +102,10 @@ export class PairingService {
   async approve(scope: PairingScope, typedCode: string): Promise<PairingDecisionOutcome> {
     const outcome = await this.#take(scope, typedCode);
     if (outcome.ok) {
+      this.#approvals++;
       await this.#store.addApproved(scope, outcome.request.senderId, this.#now());
       this.#cache?.set(scope, outcome.request.senderId, true);
+      this.#scopes?.set(scope, "", true);
     }
     return outcome;
   }
@@ -111,6 +124,7 @@ export class PairingService {
   async isApproved(scope: PairingScope, senderId: string): Promise<boolean> {
     const cached = this.#cache?.get(scope, senderId);
     if (cached !== undefined) return cached;
+    if (!(await this.#anyApprovedIn(scope))) return false;
     const approved = await this.#store.isApproved(scope, senderId);
     this.#cache?.set(scope, senderId, approved);
     return approved;
@@ -123,6 +137,19 @@ export class PairingService {
     const removed = await this.#store.removeApproved(scope, senderId);
     this.#cache?.set(scope, senderId, false);
     return removed;
+  }
+
+  /** Whether the scope may have an approved sender: true unless the store said it has none (and that is kept). */
+  async #anyApprovedIn(scope: PairingScope): Promise<boolean> {
+    const scopes = this.#scopes;
+    if (scopes === undefined || this.#store.hasApproved === undefined) return true;
+    const known = scopes.get(scope, "");
+    if (known !== undefined) return known;
+    const approvals = this.#approvals;
+    const any = await this.#store.hasApproved(scope);
+    // An approval made here meanwhile may have been written after the read: the answer is not kept then.
+    if (approvals === this.#approvals) scopes.set(scope, "", any);
+    return any || approvals !== this.#approvals;
   }
 
   async #take(scope: PairingScope, typedCode: string): Promise<PairingDecisionOutcome> {
