@@ -1,9 +1,8 @@
 import { fileURLToPath } from "node:url";
 import type { InboundMessage } from "@chorus/gateway";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, chromiumPath } from "./support/chromium.js";
-import { removeDataDir, startWebchatFixture, type WebchatFixture } from "./support/webchat-channel-fixture.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { TINY_PNG as PNG, webchatInChromium } from "./support/webchat-channel-in-chromium.js";
 
 // A person attaches files to WebChat messages three ways in a real browser — the attach button (the file picker),
 // pasting an image, dropping a file onto the chat — and the channel hands the gateway messages whose attachments'
@@ -11,38 +10,20 @@ import { removeDataDir, startWebchatFixture, type WebchatFixture } from "./suppo
 
 const SCREENSHOT = fileURLToPath(new URL("./screenshots/webchat-attachments.png", import.meta.url));
 
-/** A 1×1 PNG, as a pasted screenshot would be. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-  "base64",
-);
-
-let chat: WebchatFixture;
-let browser: Browser;
-
-beforeAll(async () => {
-  const executablePath = chromiumPath();
-  chat = await startWebchatFixture();
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await chat?.stop();
-  if (chat !== undefined) await removeDataDir(chat);
-});
+// Fields read inside the tests: both start in the file's beforeAll.
+const web = webchatInChromium();
 
 /** Waits for the n-th message the gateway received, and returns it. */
 async function nth(n: number): Promise<InboundMessage> {
-  await chat.until(() => chat.inbound.length >= n);
-  return chat.inbound[n - 1] as InboundMessage;
+  await web.chat.until(() => web.chat.inbound.length >= n);
+  return web.chat.inbound[n - 1] as InboundMessage;
 }
 
 /** The bytes of a message's only attachment, as the gateway fetches them. */
 async function attachedBytes(message: InboundMessage): Promise<Buffer> {
   expect(message.attachments).toHaveLength(1);
   const [attachment] = message.attachments;
-  const fetched = await chat.channel.fetchAttachment(
+  const fetched = await web.chat.channel.fetchAttachment(
     { id: attachment?.id ?? "", chatId: message.chatId, messageId: message.messageId },
     { maxBytes: 1024 * 1024 },
   );
@@ -74,8 +55,8 @@ async function dispatchWithFile(
 
 describe("attaching files in WebChat in headless Chromium", () => {
   it("sends files attached with the button, pasted and dropped, byte for byte", async () => {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-    await page.goto(chat.url);
+    const page = await web.browser.newPage({ viewport: { width: 1000, height: 900 } });
+    await page.goto(web.chat.url);
     await page.locator("#status.online").waitFor();
 
     // 1. The attach button opens the file picker.
@@ -118,8 +99,8 @@ describe("attaching files in WebChat in headless Chromium", () => {
     expect(await attachedBytes(third)).toEqual(notes);
     await page.locator(".msg.user .file", { hasText: "notes.bin" }).waitFor();
 
-    // Every message came from this one browser.
-    expect(new Set(chat.inbound.map((message) => message.sender.id)).size).toBe(1);
+    // Every message came from this one web.browser.
+    expect(new Set(web.chat.inbound.map((message) => message.sender.id)).size).toBe(1);
     await page.screenshot({ path: SCREENSHOT });
     await page.close();
   }, 60_000);

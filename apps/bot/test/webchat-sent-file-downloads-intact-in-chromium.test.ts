@@ -1,10 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { InboundMessage } from "@chorus/gateway";
-import { type Browser, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, chromiumPath } from "./support/chromium.js";
-import { removeDataDir, startWebchatFixture, type WebchatFixture } from "./support/webchat-channel-fixture.js";
+import { describe, expect, it } from "vitest";
+import { TINY_PNG as PNG, webchatInChromium } from "./support/webchat-channel-in-chromium.js";
 
 // A file the bot sends (Channel.sendFile) shows in the WebChat page as a message with its caption and a download
 // link — an image also inline — the download gives the very bytes sent, the message is still there after a reload,
@@ -12,49 +10,32 @@ import { removeDataDir, startWebchatFixture, type WebchatFixture } from "./suppo
 
 const SCREENSHOT = fileURLToPath(new URL("./screenshots/webchat-sent-files.png", import.meta.url));
 
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-  "base64",
-);
-
-let chat: WebchatFixture;
-let browser: Browser;
-
-beforeAll(async () => {
-  const executablePath = chromiumPath();
-  chat = await startWebchatFixture();
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await chat?.stop();
-  if (chat !== undefined) await removeDataDir(chat);
-});
+// Fields read inside the tests: both start in the file's beforeAll.
+const web = webchatInChromium();
 
 describe("files the bot sends, in WebChat in headless Chromium", () => {
   it("shows a download link and an image preview; the bytes download intact, also after a reload", async () => {
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1000, height: 900 } });
+    const context = await web.browser.newContext({ acceptDownloads: true, viewport: { width: 1000, height: 900 } });
     const page = await context.newPage();
-    await page.goto(chat.url);
+    await page.goto(web.chat.url);
     await page.locator("#status.online").waitFor();
     await page.locator("#input").fill("send me the report");
     await page.keyboard.press("Enter");
-    await chat.until(() => chat.inbound.length === 1);
-    const dm = { chatType: "dm" as const, chatId: (chat.inbound[0] as InboundMessage).chatId };
+    await web.chat.until(() => web.chat.inbound.length === 1);
+    const dm = { chatType: "dm" as const, chatId: (web.chat.inbound[0] as InboundMessage).chatId };
 
     const report = Buffer.concat([
       Buffer.from("%PDF-1.7\n"),
       Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 256)),
     ]);
-    await chat.channel.sendFile(dm, {
+    await web.chat.channel.sendFile(dm, {
       bytes: report,
       name: "Q3 report.pdf",
       mimeType: "application/pdf",
       asPhoto: false,
       caption: "Here is **the report**",
     });
-    await chat.channel.sendFile(dm, { bytes: PNG, name: "chart.png", mimeType: "image/png", asPhoto: true });
+    await web.chat.channel.sendFile(dm, { bytes: PNG, name: "chart.png", mimeType: "image/png", asPhoto: true });
 
     const link = page.locator(".msg.bot .file a.file-name", { hasText: "Q3 report.pdf" });
     await link.waitFor();
@@ -82,12 +63,12 @@ describe("files the bot sends, in WebChat in headless Chromium", () => {
     await page.screenshot({ path: SCREENSHOT });
 
     // Another browser (its own cookie) does not get this DM's file.
-    const other = await browser.newContext();
+    const other = await web.browser.newContext();
     const otherPage = await other.newPage();
-    await otherPage.goto(chat.url);
+    await otherPage.goto(web.chat.url);
     await otherPage.locator("#status.online").waitFor();
     await expect(otherPage.locator(".file").count()).resolves.toBe(0);
-    const answer = await otherPage.request.get(new URL(href, chat.url).toString());
+    const answer = await otherPage.request.get(new URL(href, web.chat.url).toString());
     expect(answer.status()).toBe(404);
     await other.close();
     await context.close();
