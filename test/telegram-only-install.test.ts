@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type FakeLlmServer, startFakeAnthropic } from "@chorus/testkit";
+import { type FakeLlmServer, startFakeAnthropic, startFakeOpenAI } from "@chorus/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Issue 17's promise to a developer who wants a Telegram bot: packing the packages and installing them outside the
@@ -56,10 +56,12 @@ beforeAll(async () => {
 }, INSTALL_TIMEOUT_MS + 60_000);
 
 let anthropic: FakeLlmServer | undefined;
+let openai: FakeLlmServer | undefined;
 
 // Removing an installed node_modules takes seconds on a loaded machine.
 afterAll(async () => {
   await anthropic?.close();
+  await openai?.close();
   if (folder !== "") rmSync(folder, { recursive: true, force: true });
 }, 60_000);
 
@@ -105,7 +107,7 @@ describe("a Telegram-only program installed from the packed packages, outside th
     expect(existsSync(join(modules, "@chorus", "memory"))).toBe(false);
   });
 
-  it("has the Anthropic SDK it asked for and not openai, and calls a model through it", async () => {
+  it("has the Anthropic SDK it asked for and not openai, calls a model through it and Chat Completions without the openai SDK", async () => {
     const modules = join(folder, "app", "node_modules");
     expect(existsSync(join(modules, "@anthropic-ai", "sdk", "package.json"))).toBe(true);
     expect(existsSync(join(modules, "openai"))).toBe(false);
@@ -113,6 +115,8 @@ describe("a Telegram-only program installed from the packed packages, outside th
 
     anthropic = await startFakeAnthropic();
     anthropic.enqueue([{ type: "text", text: "hello from claude" }]);
+    openai = await startFakeOpenAI();
+    openai.enqueue([{ type: "text", text: "hello from gpt" }]);
     const script = join(folder, "app", "call-models.mjs");
     writeFileSync(
       script,
@@ -126,15 +130,18 @@ describe("a Telegram-only program installed from the packed packages, outside th
         '  return message.stopReason === "error" ? { error: message.errorMessage } : { text: message.content.map((c) => c.text).join("") };',
         "};",
         `const claude = await ask(anthropicStreamFn({ apiKey: "sk-ant-test", baseUrl: ${JSON.stringify(anthropic.url)} }), "claude-sonnet-4-6");`,
-        'const gpt = await ask(openAIStreamFn({ apiKey: "sk-test", baseUrl: "http://127.0.0.1:9" }), "gpt-4.1");',
-        "console.log(JSON.stringify({ claude, gpt }));",
+        `const gpt = await ask(openAIStreamFn({ apiKey: "sk-test", baseUrl: ${JSON.stringify(openai.url)} }), "gpt-4.1");`,
+        'const responses = await ask(openAIStreamFn({ apiKey: "sk-test", baseUrl: "http://127.0.0.1:9" }), "gpt-5");',
+        "console.log(JSON.stringify({ claude, gpt, responses }));",
       ].join("\n"),
     );
     const { stdout } = await run(process.execPath, [script], { cwd: join(folder, "app"), timeout: 30_000 });
     expect(JSON.parse(stdout)).toEqual({
       claude: { text: "hello from claude" },
-      // The provider that was not installed says so, and how to install it (no request is made).
-      gpt: { error: expect.stringContaining("npm install openai") },
+      // Chat Completions speaks HTTP itself: no SDK to install.
+      gpt: { text: "hello from gpt" },
+      // The Responses API needs the openai SDK, which was not installed: it says so, and how (no request is made).
+      responses: { error: expect.stringContaining("npm install openai") },
     });
   }, 60_000);
 

@@ -12,7 +12,7 @@ export interface BotLoggerOptions {
   readonly format: LogFormat;
   /** Secret values from the config (tokens, keys); replaced wherever they appear. */
   readonly secrets?: readonly string[];
-  /** Where lines go; default stdout. */
+  /** Where lines go; default stdout (JSON lines asynchronously, flushed on exit). */
   readonly destination?: NodeJS.WritableStream;
   /** Whether the destination is a terminal (decides "auto"); default process.stdout.isTTY. */
   readonly isTTY?: boolean;
@@ -53,10 +53,15 @@ export function createBotLogger(options: BotLoggerOptions): Logger {
   const secrets = [...(options.secrets ?? [])];
   const isTTY = options.isTTY ?? Boolean(process.stdout.isTTY);
   const usePretty = options.format === "pretty" || (options.format === "auto" && isTTY);
-  const destination = options.destination ?? process.stdout;
   const stream = usePretty
-    ? pretty({ colorize: isTTY, destination, translateTime: "HH:MM:ss", ignore: "pid,hostname", sync: true })
-    : destination;
+    ? pretty({
+        colorize: isTTY,
+        destination: options.destination ?? process.stdout,
+        translateTime: "HH:MM:ss",
+        ignore: "pid,hostname",
+        sync: true,
+      })
+    : (options.destination ?? jsonDestination());
   return pino(
     {
       level: options.level,
@@ -67,4 +72,13 @@ export function createBotLogger(options: BotLoggerOptions): Logger {
     },
     stream as pino.DestinationStream,
   );
+}
+
+/**
+ * Standard output for JSON lines, written asynchronously: a write to a pipe is synchronous in Node, and under load a
+ * line per message blocked the event loop while the reader caught up (bench/README.md, "Removed costs"). Lines written
+ * while a write is in flight go out together; pino flushes what is left synchronously when the process exits.
+ */
+function jsonDestination(): pino.DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
 }

@@ -1,5 +1,6 @@
 import {
   describeAttachment,
+  type LlmTool,
   type Message,
   type Model,
   type StreamContext,
@@ -13,6 +14,22 @@ import type { ChatCompat } from "./chat-compat.js";
 
 type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsStreaming;
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type ChatTool = OpenAI.Chat.ChatCompletionFunctionTool;
+
+/** One entry per tool definition, so `chatRequestJson` can keep each entry's JSON (tools never change). */
+const chatTools = new WeakMap<LlmTool, ChatTool>();
+
+function chatTool(tool: LlmTool): ChatTool {
+  let entry = chatTools.get(tool);
+  if (entry === undefined) {
+    entry = {
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    };
+    chatTools.set(tool, entry);
+  }
+  return entry;
+}
 
 /**
  * Builds the Chat Completions request for one call, following the server's compat settings.
@@ -32,12 +49,7 @@ export function buildChatRequest(
   messages.push(...toChatMessages(prepareMessagesFor(model, context.messages), model));
   const request: ChatParams = { model: model.id, messages, stream: true };
   if (compat.streamUsage) request.stream_options = { include_usage: true };
-  if (context.tools && context.tools.length > 0) {
-    request.tools = context.tools.map((tool) => ({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-    }));
-  }
+  if (context.tools && context.tools.length > 0) request.tools = context.tools.map(chatTool);
   const maxTokens = options?.maxTokens;
   if (maxTokens !== undefined) {
     if (compat.maxTokensField === "max_tokens") request.max_tokens = maxTokens;

@@ -1,11 +1,11 @@
 import type { StreamFn } from "@chorus/core";
-import type OpenAI from "openai";
 import { runProviderStream, type StreamLimits } from "../stream/run-provider-stream.js";
-import { SdkClientCache } from "../stream/sdk-client-cache.js";
 import { type ChatCompat, resolveChatCompat } from "./chat-compat.js";
+import { OPENAI_API_ROOT, streamChatCompletion } from "./chat-completions-stream.js";
+import { chatRequestJson } from "./chat-request-json.js";
 import { consumeChatChunks } from "./openai-chat-events.js";
 import { buildChatRequest } from "./openai-chat-request.js";
-import { type OpenAIConnection, openAIClient } from "./openai-client.js";
+import { type OpenAIConnection, resolveOpenAIConnection } from "./openai-client.js";
 
 /** Options of the Chat Completions provider. */
 export interface OpenAIChatOptions extends OpenAIConnection, StreamLimits {
@@ -15,10 +15,10 @@ export interface OpenAIChatOptions extends OpenAIConnection, StreamLimits {
 
 /**
  * A StreamFn for OpenAI's Chat Completions API (and any server that speaks it).
- * Contract: SDK retries off; the caller's AbortSignal and the timeouts apply; never throws.
+ * It speaks the API over `fetch` (no SDK needed); keep-alive connections are fetch's own, shared by every call.
+ * Contract: no retries of its own; the caller's AbortSignal and the timeouts apply; never throws.
  */
 export function openAIChatStreamFn(providerOptions: OpenAIChatOptions = {}): StreamFn {
-  const clients = new SdkClientCache<OpenAI>();
   return (model, context, options) => {
     const compat = resolveChatCompat(model.provider, providerOptions.compat);
     const keyVar =
@@ -27,14 +27,18 @@ export function openAIChatStreamFn(providerOptions: OpenAIChatOptions = {}): Str
         : `${model.provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`;
     const authHint = `${keyVar} (or the apiKey option)`;
     return runProviderStream(model, options, providerOptions, authHint, async (run) => {
-      const client = await openAIClient(clients, model, options, providerOptions, {
+      const connection = resolveOpenAIConnection(model, options, providerOptions, {
         keyVar,
         needsApiKey: compat.needsApiKey,
         authHint,
       });
-      const request = buildChatRequest(model, context, options, compat);
-      const stream = await client.chat.completions.create(request, { signal: run.signal });
-      return consumeChatChunks(stream, model, compat, run);
+      const endpoint = {
+        baseUrl: connection.baseURL ?? process.env.OPENAI_BASE_URL ?? OPENAI_API_ROOT,
+        apiKey: connection.apiKey,
+        headers: connection.headers,
+      };
+      const body = chatRequestJson(buildChatRequest(model, context, options, compat));
+      return consumeChatChunks(streamChatCompletion(endpoint, body, run.signal), model, compat, run);
     });
   };
 }

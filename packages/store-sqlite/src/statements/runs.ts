@@ -26,6 +26,20 @@ const UPDATE_RUN_WITH_USAGE = `UPDATE runs SET status = coalesce(?, status), end
 
 /** Starts a run (a sub-agent's one level below its parent); `conflict` if the id is taken. */
 export function startRun(sqlite: SqliteContext, input: NewRun): RunRecord {
+  const started = insertRun(sqlite, input);
+  if (started === undefined) {
+    throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
+  }
+  return started;
+}
+
+/** Starts a run unless its id is taken; true when it did. */
+export function startRunIfAbsent(sqlite: SqliteContext, input: NewRun): boolean {
+  return insertRun(sqlite, input) !== undefined;
+}
+
+/** The run just written, or undefined when its id was taken (nothing written). */
+function insertRun(sqlite: SqliteContext, input: NewRun): RunRecord | undefined {
   let depth = 0;
   if (input.parentRunId !== undefined) {
     const parent = getRun(sqlite, input.parentRunId);
@@ -51,9 +65,7 @@ export function startRun(sqlite: SqliteContext, input: NewRun): RunRecord {
       input.traceparent ?? null,
       runSpawnJson(input.spawn),
     );
-  if (Number(inserted.changes) === 0) {
-    throw new SessionStoreError("conflict", `A run with id ${JSON.stringify(input.id)} already exists.`);
-  }
+  if (Number(inserted.changes) === 0) return undefined;
   return buildRunRecord({
     id: input.id,
     sessionKey: input.sessionKey,

@@ -32,13 +32,13 @@ export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnComm
 /** The turn's run as this commit leaves it: started here when `start` is given and it is not stored yet, then patched. */
 function turnRun(core: SessionStoreCore, sessionKey: string, run: NonNullable<TurnCommit["run"]>): RunRecord {
   const { id, patch, start } = run;
-  const existing = core.getRun(id);
-  if (existing === undefined && start !== undefined) {
+  if (start !== undefined) {
+    // Written, not read first: most turns start their run in the commit that ends it.
     const traceparent = start.traceparent === undefined ? {} : { traceparent: start.traceparent };
-    core.startRun({ id, sessionKey, agentId: start.agentId, ...traceparent });
+    core.startRunIfAbsent({ id, sessionKey, agentId: start.agentId, ...traceparent });
   }
   if (patch !== undefined) return core.updateRun(id, patch);
-  const current = existing ?? core.getRun(id);
+  const current = core.getRun(id);
   if (current === undefined) throw notFound("run", id);
   assertRunning(id, current.status);
   return current;

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@chorus/core";
 import type { MemoryMark } from "../memory-mark.js";
 import type { SessionStoreOps } from "../session-store.js";
-import type { AppendResult, NewOutboxEntry, OutboxEntry } from "../store-types.js";
+import type { AppendResult, NewOutboxEntry, NewRun, OutboxEntry } from "../store-types.js";
 
 /** The synchronous twin of each async store operation. */
 type SyncOps<T> = {
@@ -37,6 +37,11 @@ export interface SessionStoreCore
    * on each would. Contract: the entries' ids, status and attempts are what those two calls would leave.
    */
   enqueueClaimedOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[];
+  /**
+   * Starts the run as `startRun` does unless a run with its id exists (then changes nothing).
+   * Contract: true when this call started it; never a `conflict` error (a turn's commit calls it on every turn).
+   */
+  startRunIfAbsent(input: NewRun): boolean;
   /** Runs `fn` in its own transaction, or inside the one already open. */
   atomically<T>(fn: () => T): T;
   /** The engine's connection handed to a turn's `sideWrites.sync` (SQLite: its `DatabaseSync`); none in memory. */

@@ -236,6 +236,12 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   // ── Runs (memory-run-table.ts) ────────────────────────────────────────────
 
+  startRunIfAbsent(input: NewRun): boolean {
+    if (this.getRun(input.id) !== undefined) return false;
+    this.startRun(input);
+    return true;
+  }
+
   startRun(input: NewRun): RunRecord {
     return this.#runs.start(input);
   }
