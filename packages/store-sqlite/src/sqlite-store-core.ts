@@ -42,7 +42,7 @@ import { pruneSentOutbox } from "./statements/outbox-pruning.js";
 import { getOutboxEntry, listOutbox } from "./statements/outbox-reads.js";
 import { addApproved, isApproved, removeApproved } from "./statements/paired-senders.js";
 import { deletePending, getPending, insertPending, listPending } from "./statements/pairing-requests.js";
-import { getRun, interruptRunningRuns, listRuns, startRun, startRunIfAbsent, updateRun } from "./statements/runs.js";
+import { getRun, interruptRunningRuns, listRuns, startOrPatchRun, startRun, updateRun } from "./statements/runs.js";
 import { deleteSchedule, getSchedule, listSchedules, putSchedule } from "./statements/schedules.js";
 import { deleteSession, ensureSession, getSession, listSessions, updateSession } from "./statements/sessions.js";
 import { sqliteSpendTable } from "./statements/spend-table.js";
@@ -192,8 +192,8 @@ export class SqliteStoreCore implements NestingStoreCore {
 
   // ── Runs ──────────────────────────────────────────────────────────────────
 
-  startRunIfAbsent(input: NewRun): boolean {
-    return startRunIfAbsent(this.statements, input);
+  startOrPatchRun(input: NewRun, patch: RunPatch | undefined): RunRecord {
+    return startOrPatchRun(this.statements, input, patch);
   }
 
   startRun(input: NewRun): RunRecord {

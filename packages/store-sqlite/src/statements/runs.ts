@@ -33,9 +33,55 @@ export function startRun(sqlite: SqliteContext, input: NewRun): RunRecord {
   return started;
 }
 
-/** Starts a run unless its id is taken; true when it did. */
-export function startRunIfAbsent(sqlite: SqliteContext, input: NewRun): boolean {
-  return insertRun(sqlite, input) !== undefined;
+// A turn's run started and patched in one statement: inserted with the patch applied, or, when it exists and is still
+// running, updated as `updateRun` would. Two forms, as `updateRun`: with the turn's usage (not read back) or without.
+const UPSERT_RUN_WITH_USAGE = `INSERT INTO runs (id, session_key, depth, agent_id, status, started_at, ended_at, usage,
+    error, traceparent)
+  VALUES (?1, ?2, 0, ?3, coalesce(?4, 'running'), ?5, ?6, ?7, ?8, ?9)
+  ON CONFLICT (id) DO UPDATE SET status = coalesce(?4, status), ended_at = ?6, usage = ?7, error = coalesce(?8, error)
+    WHERE runs.status = 'running'
+  RETURNING ${RUN_COLUMNS_BUT_USAGE}`;
+const UPSERT_RUN = `INSERT INTO runs (id, session_key, depth, agent_id, status, started_at, ended_at, usage, error,
+    traceparent)
+  VALUES (?1, ?2, 0, ?3, coalesce(?4, 'running'), ?5, ?6, '${ZERO_USAGE_JSON}', ?7, ?8)
+  ON CONFLICT (id) DO UPDATE SET status = coalesce(?4, status), ended_at = ?6, error = coalesce(?7, error)
+    WHERE runs.status = 'running'
+  RETURNING *`;
+
+/**
+ * Starts the run unless it exists, then applies `patch` (as `updateRun`): with a patch, one statement.
+ * Contract: `invalid-state` when the run exists and already ended.
+ */
+export function startOrPatchRun(sqlite: SqliteContext, input: NewRun, patch: RunPatch | undefined): RunRecord {
+  if (patch === undefined || input.parentRunId !== undefined || input.spawn !== undefined) {
+    const started = insertRun(sqlite, input);
+    if (patch !== undefined) return updateRun(sqlite, input.id, patch);
+    if (started !== undefined) return started;
+    const existing = requireRun(sqlite, input.id);
+    assertRunning(input.id, existing.status);
+    return existing;
+  }
+  const status = patch.status ?? null;
+  const now = sqlite.now();
+  const endedAt = patch.status === undefined ? null : now;
+  const error = patch.error ?? null;
+  const traceparent = input.traceparent ?? null;
+  let row: StoredRow | undefined;
+  if (patch.usage === undefined) {
+    row = sqlite
+      .sql(UPSERT_RUN)
+      .get(input.id, input.sessionKey, input.agentId, status, now, endedAt, error, traceparent);
+    if (row !== undefined) return runFromRow(row);
+  } else {
+    const usage = toStoredJson(patch.usage, "run usage");
+    row = sqlite
+      .sql(UPSERT_RUN_WITH_USAGE)
+      .get(input.id, input.sessionKey, input.agentId, status, now, endedAt, usage, error, traceparent);
+    if (row !== undefined) return runFromRowWithUsage(row, usage);
+  }
+  // Neither inserted nor updated: the run exists and has ended.
+  assertRunning(input.id, requireRun(sqlite, input.id).status);
+  throw notFound("run", input.id);
 }
 
 /** The run just written, or undefined when its id was taken (nothing written). */

@@ -33,9 +33,9 @@ export function commitTurnOn(core: SessionStoreCore, turn: TurnCommit): TurnComm
 function turnRun(core: SessionStoreCore, sessionKey: string, run: NonNullable<TurnCommit["run"]>): RunRecord {
   const { id, patch, start } = run;
   if (start !== undefined) {
-    // Written, not read first: most turns start their run in the commit that ends it.
+    // Written, not read first: most turns start their run in the commit that ends it (one upsert on SQLite).
     const traceparent = start.traceparent === undefined ? {} : { traceparent: start.traceparent };
-    core.startRunIfAbsent({ id, sessionKey, agentId: start.agentId, ...traceparent });
+    return core.startOrPatchRun({ id, sessionKey, agentId: start.agentId, ...traceparent }, patch);
   }
   if (patch !== undefined) return core.updateRun(id, patch);
   const current = core.getRun(id);

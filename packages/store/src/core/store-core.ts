@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@chorus/core";
 import type { MemoryMark } from "../memory-mark.js";
 import type { SessionStoreOps } from "../session-store.js";
-import type { AppendResult, NewOutboxEntry, NewRun, OutboxEntry } from "../store-types.js";
+import type { AppendResult, NewOutboxEntry, NewRun, OutboxEntry, RunPatch, RunRecord } from "../store-types.js";
 
 /** The synchronous twin of each async store operation. */
 type SyncOps<T> = {
@@ -38,10 +38,11 @@ export interface SessionStoreCore
    */
   enqueueClaimedOutbox(entries: readonly NewOutboxEntry[]): OutboxEntry[];
   /**
-   * Starts the run as `startRun` does unless a run with its id exists (then changes nothing).
-   * Contract: true when this call started it; never a `conflict` error (a turn's commit calls it on every turn).
+   * A turn's run as its commit leaves it: started as `startRun` does unless it exists, then `patch` applied as
+   * `updateRun` does. Contract: never a `conflict` error; `invalid-state` when the run already ended; with a patch,
+   * one write on SQLite (a turn's commit calls it on every turn).
    */
-  startRunIfAbsent(input: NewRun): boolean;
+  startOrPatchRun(input: NewRun, patch: RunPatch | undefined): RunRecord;
   /** Runs `fn` in its own transaction, or inside the one already open. */
   atomically<T>(fn: () => T): T;
   /** The engine's connection handed to a turn's `sideWrites.sync` (SQLite: its `DatabaseSync`); none in memory. */

@@ -2,7 +2,13 @@ import type { AgentMessage } from "@chorus/core";
 import { buildSessionRecord, patched } from "../core/record-builders.js";
 import { type SpendLedgerOps, spendLedgerOps } from "../core/spend-ledger.js";
 import type { AppendMarks, SessionStoreCore } from "../core/store-core.js";
-import { checkLimit, DEFAULT_INBOUND_EVENT_TTL_MS, notFound, toStoredJson } from "../core/store-validation.js";
+import {
+  assertRunning,
+  checkLimit,
+  DEFAULT_INBOUND_EVENT_TTL_MS,
+  notFound,
+  toStoredJson,
+} from "../core/store-validation.js";
 import type { MemoryMark } from "../memory-mark.js";
 import type { PairingInsertResult, PairingRequest, PairingScope } from "../pairing-types.js";
 import type {
@@ -236,10 +242,12 @@ export class MemoryStoreCore implements SessionStoreCore {
 
   // ── Runs (memory-run-table.ts) ────────────────────────────────────────────
 
-  startRunIfAbsent(input: NewRun): boolean {
-    if (this.getRun(input.id) !== undefined) return false;
-    this.startRun(input);
-    return true;
+  startOrPatchRun(input: NewRun, patch: RunPatch | undefined): RunRecord {
+    const existing = this.getRun(input.id);
+    const started = existing ?? this.startRun(input);
+    if (patch !== undefined) return this.updateRun(input.id, patch);
+    assertRunning(input.id, started.status);
+    return started;
   }
 
   startRun(input: NewRun): RunRecord {
