@@ -12,7 +12,7 @@ export interface BotLoggerOptions {
   readonly format: LogFormat;
   /** Secret values from the config (tokens, keys); replaced wherever they appear. */
   readonly secrets?: readonly string[];
-  /** Where lines go; default stdout (JSON lines asynchronously, flushed on exit). */
+  /** Where lines go; default stdout (JSON lines written synchronously, so none is lost at an exit). */
   readonly destination?: NodeJS.WritableStream;
   /** Whether the destination is a terminal (decides "auto"); default process.stdout.isTTY. */
   readonly isTTY?: boolean;
@@ -75,10 +75,11 @@ export function createBotLogger(options: BotLoggerOptions): Logger {
 }
 
 /**
- * Standard output for JSON lines, written asynchronously: a write to a pipe is synchronous in Node, and under load a
- * line per message blocked the event loop while the reader caught up (bench/README.md, "Removed costs"). Lines written
- * while a write is in flight go out together; pino flushes what is left synchronously when the process exits.
+ * Standard output for JSON lines, each written before `log` returns. Why not `process.stdout`: on a pipe it queues
+ * what the reader has not taken yet, and an exit right after logging (a fatal start-up error) lost the queued lines
+ * (json-log-lines-survive-an-exit.test.ts). An asynchronous destination was measured too: 99 µs of CPU per line at one
+ * line a millisecond against ~25 for this one (bench/README.md, issue #33).
  */
 function jsonDestination(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
+  return pino.destination({ dest: 1, sync: true });
 }

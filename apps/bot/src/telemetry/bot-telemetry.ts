@@ -30,7 +30,7 @@ export interface BotTelemetryExtras {
 /**
  * Registers the OpenTelemetry SDK the settings ask for: a tracer provider exporting over OTLP/HTTP, a meter provider
  * read by the Prometheus exporter (served on the bot's HTTP server, never its own port) and/or exported over OTLP,
- * and the async context manager that carries a turn's trace through its awaits.
+ * and, when spans are recorded, the async context manager that carries a turn's trace through its awaits.
  * Contract: with `disabled`, or nothing to export, registers nothing (the libraries' telemetry stays a no-op).
  */
 export function startBotTelemetry(settings: TelemetrySettings, extras: BotTelemetryExtras = {}): BotTelemetry {
@@ -48,8 +48,9 @@ export function startBotTelemetry(settings: TelemetrySettings, extras: BotTeleme
   const resource = resourceFromAttributes({ "service.name": settings.serviceName }).merge(
     detectResources({ detectors: [envDetector] }),
   );
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
+  // The async context carries a turn's trace through its awaits; with metrics alone nothing reads it, and every
+  // `context.with` on the message path would pay for it (issue #33's profile).
+  if (spanProcessors.length > 0) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const tracerProvider = spanProcessors.length > 0 ? new TracerProvider({ resource, spanProcessors }) : undefined;
   if (tracerProvider !== undefined) trace.setGlobalTracerProvider(tracerProvider);
   const meterProvider = readers.length > 0 ? new MeterProvider({ resource, readers }) : undefined;

@@ -69,7 +69,10 @@ export type GoalVerdict = z.output<typeof goalVerdictSchema>;
  * a goal record (written by something else): a broken record is never acted on.
  */
 export function goalOf(settings: Readonly<Record<string, unknown>>): GoalRecord | undefined {
-  const parsed = goalRecordSchema.safeParse(settings[GOAL_SETTINGS_KEY]);
+  const stored = settings[GOAL_SETTINGS_KEY];
+  // Most sessions have no goal: no parse (a failed one builds an error with its issues) on every turn.
+  if (stored === undefined) return undefined;
+  const parsed = goalRecordSchema.safeParse(stored);
   return parsed.success ? parsed.data : undefined;
 }
 
