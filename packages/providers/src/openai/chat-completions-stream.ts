@@ -34,17 +34,18 @@ export async function* streamChatCompletion(
   });
   // The configured headers win, whatever their case (an `Authorization` of a gateway in front of the API).
   for (const [name, value] of Object.entries(endpoint.headers)) headers.set(name, value);
-  // Its own controller too: a body still open after [DONE] is cut by it (see `finishInBackground`).
-  const bodyController = new AbortController();
   const response = await fetch(`${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
     method: "POST",
     headers,
     body,
-    signal: AbortSignal.any([signal, bodyController.signal]),
+    signal,
   });
   if (!response.ok) throw await ProviderHttpError.of(response);
   if (response.body === null) return;
-  const events = readServerSentEvents(response.body);
+  // Our own reader (not the body's iterator): a body still open after [DONE] is cut by cancelling it, with no second
+  // signal to combine with the caller's (`AbortSignal.any` cost 12 µs a call).
+  const reader = response.body.getReader();
+  const events = readServerSentEvents(readChunks(reader));
   let finished = false;
   try {
     for (;;) {
@@ -54,7 +55,7 @@ export async function* streamChatCompletion(
       if (event.data === "") continue;
       if (event.data.startsWith("[DONE]")) {
         finished = true;
-        finishInBackground(events, bodyController);
+        finishInBackground(events, reader);
         return;
       }
       const chunk = JSON.parse(event.data) as OpenAI.Chat.ChatCompletionChunk & { error?: unknown };
@@ -63,7 +64,18 @@ export async function* streamChatCompletion(
     }
   } finally {
     // Left early (an error, the reader stopped): close the body now.
-    if (!finished) await events.return(undefined);
+    if (!finished) {
+      await events.return(undefined);
+      await reader.cancel().catch(() => {});
+    }
+  }
+}
+
+async function* readChunks(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
   }
 }
 
@@ -72,10 +84,10 @@ const BODY_END_GRACE_MS = 5_000;
 /**
  * Reads a finished answer's body to its end off the caller's path. Why not cancel it: cancelling a body makes fetch
  * abort it, which costs an AbortError (a DOMException and its stack) on every call. A body still open after the
- * grace is cut.
+ * grace is cancelled.
  */
-function finishInBackground(events: AsyncGenerator<unknown>, controller: AbortController): void {
-  const timer = setTimeout(() => controller.abort(), BODY_END_GRACE_MS);
+function finishInBackground(events: AsyncGenerator<unknown>, reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  const timer = setTimeout(() => void reader.cancel().catch(() => {}), BODY_END_GRACE_MS);
   timer.unref();
   void (async () => {
     try {

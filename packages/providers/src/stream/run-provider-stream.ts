@@ -58,8 +58,9 @@ export function runProviderStream(
   const total = setTimeout(() => fire(`Request timed out after ${timeoutMs} ms`), timeoutMs);
   let idle: ReturnType<typeof setTimeout> | undefined;
   const alive = () => {
-    if (idle !== undefined) clearTimeout(idle);
-    idle = setTimeout(() => fire(`Stream stalled: no data for ${idleMs} ms`), idleMs);
+    // Called on every wire event: push the one timer back rather than make a new one each time.
+    if (idle !== undefined) idle.refresh();
+    else idle = setTimeout(() => fire(`Stream stalled: no data for ${idleMs} ms`), idleMs);
   };
 
   const finish = () => {
