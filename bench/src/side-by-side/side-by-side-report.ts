@@ -56,14 +56,20 @@ function pairedRatio(series: SideBySideSeries, base: SideBySideSeries, metric: R
   return ratios.length === 0 ? Number.NaN : median(ratios);
 }
 
-/** Issue #33: Chorus ÷ the leanest Chat SDK bot that calls the model, msg/s, CPU ms/msg, p50, p99, paired by round. */
+/**
+ * Issue #33: Chorus ÷ the leanest Chat SDK bot that calls the model, msg/s, CPU ms/msg, p50, p99, paired by round, and
+ * requirement 2's goals against it (msg/s ≥ 1.0×, CPU ms/msg ≤ 1.0×, p99 ≤ 1.0×).
+ */
 function leanPeerLine(platformLabel: string, series: ReadonlyMap<string, SideBySideSeries>): string[] {
   const chorus = series.get("chorus");
   const lean = series.get(LEAN_SYSTEM_ID);
   if (chorus === undefined || lean === undefined) return [];
-  const ratio = (metric?: RoundMetric): string => formatRatio(pairedRatio(chorus, lean, metric));
+  const msgs = pairedRatio(chorus, lean);
+  const cpu = pairedRatio(chorus, lean, (r) => r.cpuMsPerMessage);
+  const p99 = pairedRatio(chorus, lean, (r) => r.p99Ms);
   return [
-    `${platformLabel} Chorus ÷ ${lean.system.label}: msg/s ${ratio()}, CPU ms/msg ${ratio((r) => r.cpuMsPerMessage)}, p50 ${ratio((r) => r.p50Ms)}, p99 ${ratio((r) => r.p99Ms)}`,
+    `${platformLabel} Chorus ÷ ${lean.system.label}: msg/s ${formatRatio(msgs)}, CPU ms/msg ${formatRatio(cpu)}, p50 ${formatRatio(pairedRatio(chorus, lean, (r) => r.p50Ms))}, p99 ${formatRatio(p99)}`,
+    `${platformLabel} goals vs ${lean.system.label} (#33): msg/s ≥ 1.00× ${met(msgs >= 1)}, CPU ms/msg ≤ 1.00× ${met(cpu <= 1)}, p99 ≤ 1.00× ${met(p99 <= 1)}`,
   ];
 }
 

@@ -11,7 +11,7 @@ import { idealWallMs, postStreamWallMs, STREAMING_TOOLS_TIMING } from "../worklo
 import type { BenchSuite } from "./bench-suite.js";
 
 const W1 = { runs: 2000, rounds: 7, warmupRuns: 500, sliceRuns: 250 };
-const W1_GOAL_RATIO = 0.8;
+const W1_GOAL_RATIO = 0.75;
 const W2_ROUNDS = 3;
 const W2_GOAL_MS = 1155;
 const MEMORY = { agents: 200, transcriptLength: 50, rounds: 3 };

@@ -8,6 +8,9 @@ export const CLEARED_RESULT_TEXT = "[Old tool result cleared to save context; ru
 /** Seed 004's constants. */
 export const MICRO_COMPACTION_DEFAULTS = { keepRecent: 3, minSavingsTokens: 20_000 } as const;
 
+/** The settings of a run that has none (shared: this runs before every model call). */
+const NO_CONFIG: MicroCompactionConfig = {};
+
 /**
  * Clears the content of tool results older than the most recent `keepRecent` (seed 004),
  * but only when that saves at least `minSavingsTokens`.
@@ -16,24 +19,29 @@ export const MICRO_COMPACTION_DEFAULTS = { keepRecent: 3, minSavingsTokens: 20_0
  */
 export function microCompact(
   messages: readonly AgentMessage[],
-  config: MicroCompactionConfig = {},
+  config: MicroCompactionConfig = NO_CONFIG,
 ): { messages: AgentMessage[]; saved: number } | undefined {
   const keep = config.keepRecent ?? MICRO_COMPACTION_DEFAULTS.keepRecent;
   const minSavings = config.minSavingsTokens ?? MICRO_COMPACTION_DEFAULTS.minSavingsTokens;
-  const compactable = config.compactable ?? (() => true);
+  const compactable = config.compactable;
   const scores = config.scores?.(messages);
   let seen = 0;
   let saved = 0;
-  let clear: number[] = [];
+  // Runs before every model call: nothing is allocated until a result is worth clearing.
+  let clear: number[] | undefined;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as AgentMessage;
     if ((m as { role: string }).role !== "toolResult") continue;
     if (seen++ < keep) continue;
     const result = m as ToolResultMessage;
-    if (!compactable(result.toolName) || isCleared(result) || (scores?.[i] ?? 0) >= 1) continue;
+    if ((compactable !== undefined && !compactable(result.toolName)) || isCleared(result) || (scores?.[i] ?? 0) >= 1) {
+      continue;
+    }
     saved += estimateMessageTokens(result) - clearedTokens;
-    clear.push(i);
+    if (clear === undefined) clear = [i];
+    else clear.push(i);
   }
+  if (clear === undefined) return undefined;
   if (saved < minSavings && scores !== undefined) {
     // Below the saving threshold, only what scores 0 or less goes: a stale output that a more relevant one repeats.
     const gain = (i: number): number => estimateMessageTokens(messages[i] as AgentMessage) - clearedTokens;

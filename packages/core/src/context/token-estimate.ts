@@ -70,15 +70,25 @@ const lastEstimates = new WeakMap<object, { messages: AgentMessage[]; tokens: nu
  * Contract: the sum of `estimateMessageTokens` over `messages`; messages are never mutated once estimated. A
  * transcript that only grew since it was last estimated costs a pointer comparison per earlier message and an
  * estimate per new one — the agent loop estimates the whole transcript before every model call, so without this a
- * long session paid for every message on every turn.
+ * long session paid for every message on every turn. A short transcript is simply counted.
  */
 export function estimateTokens(messages: readonly AgentMessage[], systemPrompt?: string): number {
   return (systemPrompt ? Math.ceil(systemPrompt.length / 4) : 0) + transcriptTokens(messages);
 }
 
+/**
+ * Below this many messages a transcript is counted afresh: that costs less than the bookkeeping, which also left a
+ * WeakMap entry (and a copy of the array) behind every short run until the next full GC.
+ */
+const SHORT_TRANSCRIPT = 8;
+
 function transcriptTokens(messages: readonly AgentMessage[]): number {
-  const first = messages[0];
-  if (first === undefined) return 0;
+  if (messages.length < SHORT_TRANSCRIPT) {
+    let tokens = 0;
+    for (let i = 0; i < messages.length; i++) tokens += estimateMessageTokens(messages[i] as AgentMessage);
+    return tokens;
+  }
+  const first = messages[0] as AgentMessage;
   const last = lastEstimates.get(first);
   const grown = last !== undefined && isPrefix(last.messages, messages);
   let tokens = grown ? last.tokens : 0;

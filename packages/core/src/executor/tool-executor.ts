@@ -1,5 +1,6 @@
 import type { Span } from "@opentelemetry/api";
 import type { AgentEvent } from "../loop/agent-events.js";
+import { keepShape } from "../loop/keep-shape.js";
 import type { OutputCompressor } from "../loop/tool-output-compressor.js";
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, ToolResultMessage } from "../messages/message-types.js";
@@ -9,7 +10,7 @@ import { abortableSleep } from "../retry/abortable-sleep.js";
 import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import type { ExecutionContext } from "../tools/execution-context.js";
 import type { AnyAgentTool, ToolCategory, ToolOutput, ToolRunInfo } from "../tools/tool-types.js";
-import { abortMessage, ToolAbortError, type ToolAbortKind } from "./abort-reasons.js";
+import { abortMessage, DEFAULT_TOOL_TIMEOUTS, ToolAbortError, type ToolAbortKind } from "./abort-reasons.js";
 import { validateArgs } from "./validate-args.js";
 
 const QUEUED = 0;
@@ -53,9 +54,9 @@ export interface ExecutorOptions {
   /** Told when polling steering fails (the batch then goes on). */
   onPollError?: (error: unknown) => void;
   /** The run's frozen execution context, handed to every call. */
-  execution?: ExecutionContext;
+  execution?: ExecutionContext | undefined;
   /** TACO: replaces a finished result before it is reported (never rejects; the raw result on failure). */
-  compressOutput?: OutputCompressor;
+  compressOutput?: OutputCompressor | undefined;
 }
 
 /**
@@ -280,23 +281,25 @@ export class ToolExecutor {
         this.complete(entry, this.errorResult(entry, text));
       }, timeoutMs);
     }
-    const output = await tool.execute(args, {
-      signal,
-      toolCallId: entry.call.id,
-      run: this.opts.run,
-      addUsage: this.opts.addUsage,
-      ...(this.opts.execution === undefined ? {} : { execution: this.opts.execution }),
-      onUpdate: (partial: ToolOutput) => {
-        if (entry.state !== RUNNING) return;
-        this.opts.emit({
-          type: "tool_execution_update",
-          toolCallId: entry.call.id,
-          toolName: entry.call.name,
-          args,
-          partialResult: partial,
-        });
-      },
-    });
+    const onUpdate = (partial: ToolOutput): void => {
+      if (entry.state !== RUNNING) return;
+      this.opts.emit({
+        type: "tool_execution_update",
+        toolCallId: entry.call.id,
+        toolName: entry.call.name,
+        args,
+        partialResult: partial,
+      });
+    };
+    const { run, addUsage, execution } = this.opts;
+    const toolCallId = entry.call.id;
+    // Whole literals, not a spread: a spread's object gets a map V8 drops at a full GC (see keepShape).
+    const output = await tool.execute(
+      args,
+      execution === undefined
+        ? { signal, toolCallId, run, addUsage, onUpdate }
+        : { signal, toolCallId, run, addUsage, execution, onUpdate },
+    );
     if (!output || !Array.isArray(output.content)) {
       return this.errorResult(entry, `Tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
     }
@@ -400,3 +403,22 @@ function errorText(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }
+
+const ignore = (): void => {};
+
+// Keeps the class's V8 map alive across full GCs between runs (see keepShape).
+keepShape(
+  new ToolExecutor({
+    tools: new Map(),
+    maxConcurrency: 1,
+    timeouts: DEFAULT_TOOL_TIMEOUTS,
+    abortGraceMs: 0,
+    emit: ignore,
+    run: { runId: "", depth: 0 },
+    watchAbort: () => ignore,
+    addUsage: ignore,
+    dispatch: undefined,
+    pollSteering: undefined,
+    onSteering: ignore,
+  }),
+);

@@ -5,6 +5,7 @@ import type { AssistantMessage } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import { abortableSleep } from "../retry/abortable-sleep.js";
 import type { StreamContext, StreamOptions } from "../stream/stream-fn.js";
+import type { ChatCall } from "../telemetry/run-telemetry.js";
 import { acquireRequestController } from "./request-signals.js";
 import type { RunState } from "./run-state.js";
 import { type AttemptOutcome, DEFAULT_STALL_TIMEOUT_MS, streamAttempt } from "./stream-attempt.js";
@@ -28,15 +29,38 @@ export interface RequestHooks {
   newExecutor: (() => ToolExecutor) | undefined;
 }
 
+/** One model call under way: the executor its tool calls start on, its telemetry, and how it ends. */
+interface Attempt {
+  executor: ToolExecutor | undefined;
+  chat: ChatCall | undefined;
+  outcome: AttemptOutcome | Promise<AttemptOutcome>;
+}
+
 /**
  * Gets one assistant message, with retries (the RetryStrategy decides; `retry` events; abort cuts
  * the wait), stall recovery, model fallback and one compaction-and-retry after a context_overflow.
- * Contract: never rejects for a model failure; a final failure is a message with stopReason "error".
+ * Contract: never rejects for a model failure; a final failure is a message with stopReason "error";
+ * synchronous when nothing has to be waited for (no pre_prompt hook, no API key to fetch, a model
+ * call that succeeded at once).
  */
-export async function requestAssistant(
+export function requestAssistant(
   state: RunState,
   context: StreamContext,
   hooks: RequestHooks,
+): TurnResponse | Promise<TurnResponse> {
+  const { config } = state;
+  if (config.hooks?.pre_prompt || config.getApiKey) return requestWithRetries(state, context, hooks, undefined);
+  const first = startAttempt(state, context, hooks, 1, undefined);
+  const outcome = first.outcome;
+  if (outcome instanceof Promise || outcome.kind === "failed") return requestWithRetries(state, context, hooks, first);
+  return succeeded(state, first, outcome);
+}
+
+async function requestWithRetries(
+  state: RunState,
+  context: StreamContext,
+  hooks: RequestHooks,
+  first: Attempt | undefined,
 ): Promise<TurnResponse> {
   const { config, emit, signal } = state;
   const stallTimeoutMs = config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
@@ -45,7 +69,8 @@ export async function requestAssistant(
   let partialFailures = 0;
   let overflowHandled = false;
   let request = context;
-  if (config.hooks?.pre_prompt) {
+  let ready = first;
+  if (ready === undefined && config.hooks?.pre_prompt) {
     const event = { event: "pre_prompt" as const, runId: state.run.runId, sessionId: state.run.sessionId };
     await runHooks(
       config.hooks,
@@ -56,32 +81,17 @@ export async function requestAssistant(
   }
   for (;;) {
     attempt++;
-    const apiKey = config.getApiKey ? await config.getApiKey(state.model.provider) : undefined;
-    const executor = hooks.newExecutor?.();
-    state.request ??= acquireRequestController();
-    const options: StreamOptions = { ...config.streamOptions, signal: state.request.signal };
-    if (apiKey !== undefined) options.apiKey = apiKey;
-    if (options.sessionId === undefined && state.run.sessionId !== undefined) options.sessionId = state.run.sessionId;
-    const chat = state.telemetry?.startChat(state.model, request, options, attempt);
-    const outcome = await streamAttempt({
-      streamFn: config.streamFn,
-      model: state.model,
-      context: request,
-      options,
-      runSignal: signal,
-      request: state.request,
-      watchAbort: state.abortHooks.watch,
-      stallTimeoutMs,
-      emit,
-      onToolCallEnd: executor
-        ? (call) => {
-            if (!executor.has(call.id)) executor.add(call);
-          }
-        : undefined,
-    });
+    let made = ready;
+    ready = undefined;
+    if (made === undefined) {
+      const apiKey = config.getApiKey ? await config.getApiKey(state.model.provider) : undefined;
+      made = startAttempt(state, request, hooks, attempt, apiKey);
+    }
+    const { executor } = made;
+    const outcome = made.outcome instanceof Promise ? await made.outcome : made.outcome;
+    if (outcome.kind !== "failed") return succeeded(state, made, outcome);
     addUsage(state.usage, outcome.message.usage);
-    if (chat !== undefined) state.telemetry?.endChat(chat, outcome.message, errorTypeOf(outcome));
-    if (outcome.kind !== "failed") return { ...outcome, executor };
+    if (made.chat !== undefined) state.telemetry?.endChat(made.chat, outcome.message, errorTypeOf(outcome));
 
     const discarded = outcome.started ? outcome.message : undefined;
     const finalFailure = (text?: string): TurnResponse => {
@@ -146,6 +156,54 @@ export async function requestAssistant(
     }
     return finalFailure(decision.message);
   }
+}
+
+/** Starts one model call: its executor (streaming tool execution), request signal, options and chat span. */
+function startAttempt(
+  state: RunState,
+  request: StreamContext,
+  hooks: RequestHooks,
+  attempt: number,
+  apiKey: string | undefined,
+): Attempt {
+  const { config } = state;
+  const executor = hooks.newExecutor?.();
+  state.request ??= acquireRequestController();
+  // `{ signal }` when there are no stream options: a spread of nothing yields an object whose V8 map a full GC
+  // drops between runs (see keepShape).
+  const signal = state.request.signal;
+  const options: StreamOptions = config.streamOptions === undefined ? { signal } : { ...config.streamOptions, signal };
+  if (apiKey !== undefined) options.apiKey = apiKey;
+  if (options.sessionId === undefined && state.run.sessionId !== undefined) options.sessionId = state.run.sessionId;
+  const chat = state.telemetry?.startChat(state.model, request, options, attempt);
+  const outcome = streamAttempt({
+    streamFn: config.streamFn,
+    model: state.model,
+    context: request,
+    options,
+    runSignal: state.signal,
+    request: state.request,
+    watchAbort: state.abortHooks.watch,
+    stallTimeoutMs: config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+    emit: state.emit,
+    onToolCallEnd: executor
+      ? (call) => {
+          if (!executor.has(call.id)) executor.add(call);
+        }
+      : undefined,
+  });
+  return { executor, chat, outcome };
+}
+
+/** Books a call that produced its message (complete or aborted) and hands it to the turn. */
+function succeeded(
+  state: RunState,
+  made: Attempt,
+  outcome: AttemptOutcome & { kind: "done" | "aborted" },
+): TurnResponse {
+  addUsage(state.usage, outcome.message.usage);
+  if (made.chat !== undefined) state.telemetry?.endChat(made.chat, outcome.message, errorTypeOf(outcome));
+  return { kind: outcome.kind, message: outcome.message, started: outcome.started, executor: made.executor };
 }
 
 function errorTypeOf(outcome: AttemptOutcome): string | undefined {

@@ -5,7 +5,7 @@ import { estimateTokens } from "../context/token-estimate.js";
 import { repairTranscript } from "../context/transcript-repair.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
-import type { StreamContext } from "../stream/stream-fn.js";
+import type { LlmTool, StreamContext } from "../stream/stream-fn.js";
 import { compactTranscript } from "./compact-transcript.js";
 import type { RunState } from "./run-state.js";
 
@@ -97,10 +97,21 @@ function finishRequest(state: RunState, converted: Message[], transcriptTokens: 
         `(context window ${limits.window}); compaction could not reduce it enough.`,
     };
   }
-  const context: StreamContext = { messages };
-  if (state.systemPrompt !== undefined) context.systemPrompt = state.systemPrompt;
-  if (state.llmTools) context.tools = state.llmTools;
-  return { ok: true, context };
+  return { ok: true, context: streamContext(messages, state.systemPrompt, state.llmTools) };
+}
+
+/**
+ * The request's context, with only the fields that are set. Whole literals rather than fields added one by one: an
+ * object built up that way gets a V8 map that a full GC drops between runs (see keepShape), and with it the
+ * optimized code of every function that read such a context.
+ */
+function streamContext(
+  messages: Message[],
+  systemPrompt: string | undefined,
+  tools: LlmTool[] | undefined,
+): StreamContext {
+  if (systemPrompt === undefined) return tools === undefined ? { messages } : { messages, tools };
+  return tools === undefined ? { messages, systemPrompt } : { messages, systemPrompt, tools };
 }
 
 /**

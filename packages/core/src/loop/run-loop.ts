@@ -7,9 +7,8 @@ import { emptyUsage, type Usage } from "../messages/usage.js";
 import { ReminderPipeline } from "../reminders/reminder-pipeline.js";
 import { defaultRetryStrategy } from "../retry/retry-strategy.js";
 import { startRunTelemetry } from "../telemetry/run-telemetry.js";
-import { toLlmTool } from "../tools/define-tool.js";
-import type { AnyAgentTool, ToolRunInfo } from "../tools/tool-types.js";
-import { AbortHooks } from "./abort-hooks.js";
+import type { ToolRunInfo } from "../tools/tool-types.js";
+import { AbortHooks, NO_ABORT_HOOKS } from "./abort-hooks.js";
 import type { AgentEndReason, AgentEvent } from "./agent-events.js";
 import type { AgentContext, AgentLoopConfig } from "./loop-config.js";
 import { type RequestHooks, requestAssistant } from "./model-request.js";
@@ -20,6 +19,7 @@ import { NEVER_ABORTED, releaseRequestController } from "./request-signals.js";
 import { newRunId } from "./run-id.js";
 import { appendMessage, type RunState } from "./run-state.js";
 import { executorOptionsFor, finishBatch } from "./tool-batch.js";
+import { llmToolsOf, toolIndex } from "./tool-index.js";
 
 const DEFAULT_MAX_TURNS = 100;
 const DEFAULT_MAX_OUTPUT_RECOVERIES = 3;
@@ -58,9 +58,7 @@ export function runLoop(
   let run: ToolRunInfo;
   try {
     config = applyHooks(configured);
-    run = { runId: config.run?.runId ?? newRunId(), depth: config.run?.depth ?? 0 };
-    if (config.run?.sessionId !== undefined) run.sessionId = config.run.sessionId;
-    if (config.run?.meta !== undefined) run.meta = config.run.meta;
+    run = runInfo(config.run);
     telemetry = startRunTelemetry(config.telemetry, config.model, run);
   } catch (error) {
     return Promise.reject(error);
@@ -70,6 +68,19 @@ export function runLoop(
   // The run's span is active for all of its work: event handlers (and what they log or send) are in its trace too.
   const traced = telemetry;
   return traced.within(() => runWith(prompts, context, config, signal, emit, run, usage, traced));
+}
+
+/**
+ * The run's identity handed to tools. Whole literals, not fields added one by one: such an object's V8 map is dropped
+ * by a full GC between runs, and with it the optimized code that read it (see keepShape).
+ */
+function runInfo(given: Partial<ToolRunInfo> | undefined): ToolRunInfo {
+  const runId = given?.runId ?? newRunId();
+  const depth = given?.depth ?? 0;
+  const sessionId = given?.sessionId;
+  const meta = given?.meta;
+  if (meta === undefined) return sessionId === undefined ? { runId, depth } : { runId, depth, sessionId };
+  return sessionId === undefined ? { runId, depth, meta } : { runId, depth, sessionId, meta };
 }
 
 async function runWith(
@@ -92,7 +103,7 @@ async function runWith(
       ? { type: "agent_start", runId: run.runId }
       : { type: "agent_start", runId: run.runId, spanContext },
   );
-  const abortHooks = new AbortHooks(runSignal);
+  const abortHooks = signal ? new AbortHooks(signal) : NO_ABORT_HOOKS;
   if (signal) signal.addEventListener("abort", abortHooks.fire, { once: true });
   let state: RunState | undefined;
   try {
@@ -126,9 +137,10 @@ function createState(
   usage: Usage,
   telemetry: RunState["telemetry"],
 ): RunState {
-  const tools = new Map<string, AnyAgentTool>();
-  for (const tool of config.tools ?? []) tools.set(tool.name, tool);
-  const llmTools = config.tools && config.tools.length > 0 ? config.tools.map(toLlmTool) : undefined;
+  // applyHooks wraps the tools for this run alone when post_tool_use hooks are set: nothing would find them again.
+  const index = toolIndex(config.tools, !config.hooks?.post_tool_use?.length);
+  const tools = index.byName;
+  const llmTools = llmToolsOf(index);
   return {
     config,
     emit,
@@ -143,14 +155,22 @@ function createState(
     model: config.model,
     fallbackIndex: 0,
     usage,
-    retry: config.retryStrategy ?? defaultRetryStrategy(),
+    retry: config.retryStrategy ?? DEFAULT_RETRY,
     tools,
     llmTools,
-    timeouts: { ...DEFAULT_TOOL_TIMEOUTS, ...config.toolExecution?.timeouts },
+    timeouts: timeoutsOf(config),
     turn: 0,
     reminders: remindersOf(config),
     telemetry,
   };
+}
+
+/** Shared by every run without its own strategy (it keeps no state); jitter reads Math.random at each decision. */
+const DEFAULT_RETRY = defaultRetryStrategy({ random: () => Math.random() });
+
+function timeoutsOf(config: AgentLoopConfig): RunState["timeouts"] {
+  const custom = config.toolExecution?.timeouts;
+  return custom === undefined ? DEFAULT_TOOL_TIMEOUTS : { ...DEFAULT_TOOL_TIMEOUTS, ...custom };
 }
 
 function remindersOf(config: AgentLoopConfig): ReminderPipeline | undefined {
@@ -216,7 +236,9 @@ async function turns(state: RunState): Promise<RunEnd> {
         emit({ type: "turn_end", turn: state.turn, toolResults: [] });
         return { reason: "error", error: prepared.error };
       }
-      const response = await requestAssistant(state, prepared.context, hooks);
+      // Awaited only when it is asynchronous (a zero-latency model answers synchronously).
+      let response = requestAssistant(state, prepared.context, hooks);
+      if (response instanceof Promise) response = await response;
       const message = response.message;
       if (!response.started) emit({ type: "message_start", message });
       state.messages.push(message);

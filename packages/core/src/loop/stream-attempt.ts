@@ -34,14 +34,22 @@ export interface AttemptInput {
   onToolCallEnd: ((call: ToolCall) => void) | undefined;
 }
 
+/** What has been read of one model call's stream so far. */
+interface Reading {
+  partial: AssistantMessage | undefined;
+  final: AssistantMessage | undefined;
+  started: boolean;
+  aborted: boolean;
+}
+
 /**
  * Makes one model call and streams it into events, guarding against a StreamFn that throws,
  * returns a broken stream, or goes silent (one stall timer per call, re-armed by timestamp).
- * Contract: never rejects; never waits past an abort or a stall.
+ * Contract: never rejects; never waits past an abort or a stall; synchronous when the stream
+ * already holds everything up to its final event (a zero-latency model).
  */
-export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome> {
-  const { model, emit, runSignal, stallTimeoutMs } = input;
-  const request = input.request;
+export function streamAttempt(input: AttemptInput): AttemptOutcome | Promise<AttemptOutcome> {
+  const { model } = input;
   let stream: AssistantMessageEventStream;
   try {
     stream = input.streamFn(model, input.context, input.options);
@@ -49,12 +57,72 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   } catch (error) {
     return failure(model, undefined, false, "unknown", `StreamFn failed: ${messageOf(error)}`, false);
   }
+  const read: Reading = { partial: undefined, final: undefined, started: false, aborted: false };
+  const direct = directStream(stream);
+  if (direct !== undefined) {
+    // What is queued is read here, without an async frame, a timer or a promise; the async reader takes over only
+    // when the queue runs dry before the final event.
+    const unwatch = input.watchAbort(() => {
+      read.aborted = true;
+      direct.end();
+    });
+    let broken: unknown;
+    try {
+      let event = read.aborted ? undefined : direct.shift();
+      while (event !== undefined) {
+        if (take(read, event, input)) break;
+        event = read.aborted ? undefined : direct.shift();
+      }
+    } catch (error) {
+      broken = error;
+    }
+    unwatch();
+    if (read.final !== undefined || read.aborted || broken !== undefined) return settle(input, read, false, broken);
+  }
+  return readRest(stream, input, read);
+}
 
-  let partial: AssistantMessage | undefined;
-  let final: AssistantMessage | undefined;
-  let started = false;
+/**
+ * Our own EventStream, whose queued events can be taken synchronously (no promise per event) — unless its
+ * iterator was replaced, in which case the iterator is the truth.
+ */
+function directStream(stream: AssistantMessageEventStream): AssistantMessageEventStream | undefined {
+  return stream instanceof EventStream && stream[Symbol.asyncIterator] === EventStream.prototype[Symbol.asyncIterator]
+    ? stream
+    : undefined;
+}
+
+/** Turns one stream event into loop events; true when it is the final one. */
+function take(read: Reading, event: AssistantMessageEvent, input: AttemptInput): boolean {
+  if (event.type === "done") {
+    read.final = event.message;
+    return true;
+  }
+  if (event.type === "error") {
+    read.final = event.error;
+    return true;
+  }
+  const partial = event.partial;
+  read.partial = partial;
+  if (!read.started) {
+    read.started = true;
+    input.emit({ type: "message_start", message: partial });
+    if (event.type === "start") return false;
+  }
+  if (event.type === "start") return false;
+  input.emit({ type: "message_update", message: partial, assistantMessageEvent: event });
+  if (event.type === "toolcall_end" && input.onToolCallEnd) input.onToolCallEnd(event.toolCall);
+  return false;
+}
+
+/** Reads the rest of a stream that has to be waited for, with the stall timer and abort wake-ups. */
+async function readRest(
+  stream: AssistantMessageEventStream,
+  input: AttemptInput,
+  read: Reading,
+): Promise<AttemptOutcome> {
+  const { stallTimeoutMs, request } = input;
   let stalled = false;
-  let aborted = false;
   let broken: unknown;
   let last = 0;
   let wake: (() => void) | undefined;
@@ -64,7 +132,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     wake?.();
   };
   const onAbort = (): void => {
-    aborted = true;
+    read.aborted = true;
     interrupt();
   };
   const stallable = stallTimeoutMs > 0 && Number.isFinite(stallTimeoutMs);
@@ -85,12 +153,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     typeof (stream as { queued?: unknown }).queued === "number"
       ? (stream as { queued: number; ended: boolean })
       : undefined;
-  // Queued events of our own EventStream are read synchronously (no promise per event), unless
-  // its iterator was replaced, in which case the iterator is the truth.
-  const direct =
-    stream instanceof EventStream && stream[Symbol.asyncIterator] === EventStream.prototype[Symbol.asyncIterator]
-      ? stream
-      : undefined;
+  const direct = directStream(stream);
   // A stream without `end()` cannot be woken from outside: race each read against a wake-up.
   const woken = canEnd
     ? undefined
@@ -109,27 +172,11 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
           timer = setTimeout(check, stallTimeoutMs);
         }
         const next = woken ? await Promise.race([iterator.next(), woken]) : await iterator.next();
-        if (stalled || aborted || next.done) break;
+        if (stalled || read.aborted || next.done) break;
         event = next.value;
-      } else if (stalled || aborted) break;
+      } else if (stalled || read.aborted) break;
       if (timer !== undefined) last = Date.now();
-      if (event.type === "done") {
-        final = event.message;
-        break;
-      }
-      if (event.type === "error") {
-        final = event.error;
-        break;
-      }
-      partial = event.partial;
-      if (!started) {
-        started = true;
-        emit({ type: "message_start", message: partial });
-        if (event.type === "start") continue;
-      }
-      if (event.type === "start") continue;
-      emit({ type: "message_update", message: partial, assistantMessageEvent: event });
-      if (event.type === "toolcall_end" && input.onToolCallEnd) input.onToolCallEnd(event.toolCall);
+      if (take(read, event, input)) break;
     }
   } catch (error) {
     broken = error;
@@ -138,8 +185,14 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     timer = undefined;
     unwatch();
   }
+  return settle(input, read, stalled, broken);
+}
 
-  if (aborted || (final?.stopReason === "aborted" && runSignal.aborted)) {
+/** The outcome of a call once its stream was read as far as it goes. */
+function settle(input: AttemptInput, read: Reading, stalled: boolean, broken: unknown): AttemptOutcome {
+  const { model, runSignal, stallTimeoutMs } = input;
+  const { partial, final, started } = read;
+  if (read.aborted || (final?.stopReason === "aborted" && runSignal.aborted)) {
     const base = final ?? partial;
     const reason = runSignal.reason;
     const text = typeof reason === "string" ? `Aborted: ${reason}` : "Aborted by the user";

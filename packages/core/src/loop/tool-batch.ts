@@ -15,9 +15,10 @@ export function executorOptionsFor(state: RunState, steered: AgentMessage[]): Ex
   const provider = config.messageProvider;
   const compressOutput = outputCompressorFor(state);
   const source = config.executionContext;
+  // One literal with every field (undefined when unset), not spreads: see keepShape for why the shape matters.
   return {
-    ...(source ? { execution: freezeExecutionContext(source(state.run), state.run) } : {}),
-    ...(compressOutput ? { compressOutput } : {}),
+    execution: source ? freezeExecutionContext(source(state.run), state.run) : undefined,
+    compressOutput,
     tools: state.tools,
     maxConcurrency: config.toolExecution?.maxConcurrency ?? 10,
     timeouts: state.timeouts,

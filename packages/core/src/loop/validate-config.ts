@@ -1,5 +1,6 @@
 import { InvalidAgentConfigError } from "../errors/agent-errors.js";
 import type { AgentLoopConfig } from "./loop-config.js";
+import { toolIndex } from "./tool-index.js";
 
 /**
  * Checks what a run cannot start without. Contract: throws InvalidAgentConfigError naming the
@@ -15,11 +16,8 @@ export function assertLoopConfig(config: Partial<AgentLoopConfig>): void {
   if (config.maxOutputRecoveries !== undefined && !(config.maxOutputRecoveries >= 0)) {
     throw new InvalidAgentConfigError("maxOutputRecoveries must be 0 or more");
   }
-  const names = new Set<string>();
-  for (const tool of config.tools ?? []) {
-    if (names.has(tool.name)) throw new InvalidAgentConfigError(`two tools are named "${tool.name}"`);
-    names.add(tool.name);
-  }
+  const duplicate = toolIndex(config.tools).duplicate;
+  if (duplicate !== undefined) throw new InvalidAgentConfigError(`two tools are named "${duplicate}"`);
 }
 
 function positive(name: string, value: number | undefined): void {

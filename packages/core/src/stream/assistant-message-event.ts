@@ -1,3 +1,4 @@
+import { keepShape } from "../loop/keep-shape.js";
 import type { ToolCall } from "../messages/content.js";
 import type { AssistantMessage } from "../messages/message-types.js";
 import { EventStream } from "./event-stream.js";
@@ -33,3 +34,6 @@ export class AssistantMessageEventStream extends EventStream<AssistantMessageEve
     );
   }
 }
+
+// Keeps the class's V8 map alive across full GCs between runs (see keepShape).
+keepShape(new AssistantMessageEventStream());

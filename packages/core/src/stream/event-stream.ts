@@ -1,3 +1,5 @@
+import { keepShape } from "../loop/keep-shape.js";
+
 /**
  * A push-based async iterable of events that also resolves to a final result.
  * Contract: events are delivered in push order to one consumer; `result()` resolves
@@ -99,3 +101,6 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
     };
   }
 }
+
+// Keeps the class's V8 map alive across full GCs between runs (see keepShape).
+keepShape(new EventStream());

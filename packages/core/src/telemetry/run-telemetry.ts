@@ -2,6 +2,8 @@ import {
   type Attributes,
   type Context,
   context,
+  ProxyTracer,
+  ProxyTracerProvider,
   type Span,
   type SpanContext,
   SpanKind,
@@ -20,6 +22,19 @@ import { type GenAiInstruments, genAiInstruments } from "./genai-metrics.js";
 import type { AgentTelemetryConfig } from "./telemetry-config.js";
 
 const tracer = trace.getTracer("@chorus/core");
+/** What a tracer provider that nothing was registered with delegates to: the API's no-op provider. */
+const NO_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/**
+ * True when no TracerProvider is registered, so every span a run could start would be a no-op. Checked per run (an
+ * SDK may be registered at any time) because asking the no-op tracer for a span costs a context lookup, a span
+ * object and an `isRecording` call per run for nothing.
+ */
+function tracingOff(): boolean {
+  if (!(tracer instanceof ProxyTracer)) return false;
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NO_TRACER_PROVIDER;
+}
 
 /** One model call under way: its span (if traced) and its start time (for the duration metric). */
 export interface ChatCall {
@@ -199,6 +214,8 @@ export function startRunTelemetry(
   model: Model,
   run: ToolRunInfo,
 ): RunTelemetry | undefined {
+  // Nothing to record and no span handed over: the run does no telemetry work at all.
+  if (config?.span === undefined && tracingOff() && genAiInstruments() === undefined) return undefined;
   const settings = config ?? {};
   const parent = settings.parent ?? context.active();
   const name = settings.agentName ?? "agent";
