@@ -1,9 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sessionShard } from "@chorus/store-postgres";
 import { createScratchDatabase, queryOnce, TEST_SERVER } from "@chorus/store-postgres/testing";
 import { startRoundRobinBalancer } from "@chorus/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCliArguments } from "../src/cli-flags.js";
+import { routeToOwners, telegramDmSessionKey } from "../src/cluster/owner-routing.js";
 import { serverTransactions } from "../src/cluster/postgres-round-trips.js";
 import { clusterOptions } from "../src/suites/cluster.js";
 
@@ -40,6 +42,57 @@ describe("the cluster bench's pieces", () => {
       expect(answers).not.toContain("gone /telegram");
     } finally {
       await balancer.close();
+    }
+  });
+
+  it("routes a post to the upstream its route picks from the body, and round robin again without one", async () => {
+    const [a, b] = [await upstream("a"), await upstream("b")];
+    const balancer = await startRoundRobinBalancer([a, b]);
+    try {
+      const post = async (chat: number) =>
+        (
+          await fetch(`${balancer.url}/telegram`, {
+            method: "POST",
+            body: JSON.stringify({ message: { chat: { id: chat } } }),
+          })
+        ).text();
+      balancer.routeBy((body) =>
+        (JSON.parse(body.toString()) as { message: { chat: { id: number } } }).message.chat.id === 1 ? a : b,
+      );
+      expect([await post(1), await post(1), await post(2), await post(1)]).toEqual([
+        "a /telegram",
+        "a /telegram",
+        "b /telegram",
+        "a /telegram",
+      ]);
+      balancer.routeBy(undefined);
+      expect(new Set([await post(1), await post(1)])).toEqual(new Set(["a /telegram", "b /telegram"]));
+    } finally {
+      await balancer.close();
+    }
+  });
+
+  it("routes each Telegram DM to the instance holding its session's shard", async () => {
+    const database = await createScratchDatabase();
+    try {
+      await queryOnce(
+        database.url,
+        `CREATE TABLE shard_leases (shard int PRIMARY KEY, owner text);
+         INSERT INTO shard_leases SELECT s, CASE WHEN s < 32 THEN 'i1#aa' ELSE 'i2#bb' END FROM generate_series(0, 63) s`,
+      );
+      const route = await routeToOwners(database.url, [
+        { name: "i1", port: 1001 },
+        { name: "i2", port: 1002 },
+      ]);
+      for (const user of [60_001, 60_002, 60_003, 60_004]) {
+        const shard = sessionShard(telegramDmSessionKey(user));
+        const body = Buffer.from(JSON.stringify({ update_id: 1, message: { chat: { id: user } } }));
+        expect(route(body)).toBe(shard < 32 ? 1001 : 1002);
+      }
+      expect(route(Buffer.from("{}"))).toBeUndefined();
+      expect(route(Buffer.from("not json"))).toBeUndefined();
+    } finally {
+      await database.drop();
     }
   });
 

@@ -17,6 +17,7 @@ import {
   clusterWebhookUrl,
   startClusterInstance,
 } from "./cluster-instance.js";
+import { routeToOwners } from "./owner-routing.js";
 import { serverTransactions } from "./postgres-round-trips.js";
 
 /** Sizes of one `cluster` run (flags `--chats`, `--messages`, `--kills`, `--lease-ms`). */
@@ -53,8 +54,13 @@ export interface ThroughputRow {
   readonly replies: number;
   readonly injected: number;
   readonly duplicates: number;
-  /** Server transactions (≈ statements, see postgres-round-trips.ts) per message, idle background subtracted. */
+  /** Server transactions (≈ round trips, see postgres-round-trips.ts) per message, idle background subtracted. */
   readonly roundTripsPerMessage: number | undefined;
+  /**
+   * The same for messages taken by their session's owner: the balancer routing each chat to its owner (with one
+   * instance every message is, so it is `roundTripsPerMessage`).
+   */
+  readonly ownerTakenRoundTripsPerMessage: number | undefined;
 }
 
 /** One paired round: SQLite ×1 and PostgreSQL ×1 (cluster) measured one right after the other, msg/s. */
@@ -198,9 +204,22 @@ export async function runClusterBench(
       const result = await measure(platform, workload(options.chats, options.messagesPerChat));
       await sleep(STATS_FLUSH_MS);
       const after = await serverTransactions(adminUrl, database.name);
-      const background = idlePerMs * (performance.now() - at);
+      const afterAt = performance.now();
+      const background = idlePerMs * (afterAt - at);
       const perMessage = (after - before - background) / Math.max(1, result.counts.replies);
-      throughput.push(row("PostgreSQL (cluster)", n, result, perMessage));
+      // With several instances, round robin hands most messages to a non-owner: the owner's path is measured apart,
+      // on fresh chats routed to their owners.
+      let ownerTaken = perMessage;
+      if (n > 1) {
+        balancer.routeBy(await routeToOwners(database.url, instances));
+        const routed = await measure(platform, workload(options.chats, options.messagesPerChat));
+        balancer.routeBy(undefined);
+        await sleep(STATS_FLUSH_MS);
+        const end = await serverTransactions(adminUrl, database.name);
+        const routedBackground = idlePerMs * (performance.now() - afterAt);
+        ownerTaken = (end - after - routedBackground) / Math.max(1, routed.counts.replies);
+      }
+      throughput.push(row("PostgreSQL (cluster)", n, result, { all: perMessage, ownerTaken }));
       if (n === 1 && sqlite !== undefined) {
         const pointAtPostgres = () => platform.setWebhook(clusterWebhookUrl(run), CLUSTER_WEBHOOK_SECRET);
         await pairedRounds(options.pairedRounds, sqlite.activate, pointAtPostgres, async (round) => {
@@ -257,7 +276,7 @@ function row(
   label: string,
   instances: number,
   result: Awaited<ReturnType<typeof measure>>,
-  roundTripsPerMessage: number | undefined,
+  roundTrips: { all: number; ownerTaken: number } | undefined,
 ): ThroughputRow {
   const latencies = result.timing.latencies;
   return {
@@ -269,7 +288,8 @@ function row(
     replies: result.counts.replies,
     injected: result.counts.injected,
     duplicates: result.counts.duplicates,
-    roundTripsPerMessage,
+    roundTripsPerMessage: roundTrips?.all,
+    ownerTakenRoundTripsPerMessage: roundTrips?.ownerTaken,
   };
 }
 

@@ -46,7 +46,8 @@ import { commitTurnWithSideWrites } from "./sql/turn-side-writes.js";
 
 /**
  * Every store operation as SQL on a `Db`. Subclasses decide where a call runs (`call`): the store on its pool, a
- * transaction handle on its connection; multi-statement operations use `db.atomically`.
+ * transaction handle on its connection; multi-statement operations use `db.atomically`. The hot writes of a message
+ * (`write`: the inbound message, the turn's commit, the sent or failed mark) may instead share a group commit.
  */
 export abstract class PostgresOps implements SessionStoreOps {
   protected readonly ctx: StoreContext;
@@ -57,6 +58,9 @@ export abstract class PostgresOps implements SessionStoreOps {
 
   /** Runs one operation (errors become rejections with `SessionStoreError` where one applies). */
   protected abstract call<T>(op: (db: Db) => Promise<T>): Promise<T>;
+
+  /** Runs one of the hot writes, where the store may batch it with other calls' writes (group commit). */
+  protected abstract write<T>(op: (db: Db) => Promise<T>): Promise<T>;
 
   ensureSession(input: NewSession): Promise<{ session: SessionRecord; created: boolean }> {
     return this.call((db) => sessions.ensureSession(db, this.ctx, input));
@@ -104,7 +108,7 @@ export abstract class PostgresOps implements SessionStoreOps {
     return this.call((db) => inbound.recordInboundEvent(db, this.ctx, ref));
   }
   storeInboundMessage(input: NewInboundMessage): Promise<InboundMessageStored | undefined> {
-    return this.call((db) => inbound.storeInboundMessage(db, this.ctx, input));
+    return this.write((db) => inbound.storeInboundMessage(db, this.ctx, input));
   }
   pruneInboundEvents(limit?: number): Promise<number> {
     return this.call((db) => inbound.pruneInboundEvents(db, this.ctx, limit));
@@ -122,10 +126,10 @@ export abstract class PostgresOps implements SessionStoreOps {
     return this.call((db) => outbox.claimDueOutbox(db, this.ctx, limit, options));
   }
   markOutboxSent(id: number, platformMessageIds: readonly string[]): Promise<OutboxEntry> {
-    return this.call((db) => outbox.markOutboxSent(db, this.ctx, id, platformMessageIds));
+    return this.write((db) => outbox.markOutboxSent(db, this.ctx, id, platformMessageIds));
   }
   markOutboxFailed(id: number, failure: OutboxFailure): Promise<OutboxEntry> {
-    return this.call((db) => outbox.markOutboxFailed(db, this.ctx, id, failure));
+    return this.write((db) => outbox.markOutboxFailed(db, this.ctx, id, failure));
   }
   listOutbox(filter?: OutboxFilter): Promise<OutboxEntry[]> {
     return this.call((db) => outbox.listOutbox(db, filter));
@@ -185,6 +189,6 @@ export abstract class PostgresOps implements SessionStoreOps {
     return this.call((db) => spend.settleSpend(db, this.ctx, id, bookings));
   }
   commitTurn(turn: TurnCommit): Promise<TurnCommitResult> {
-    return this.call((db) => commitTurnWithSideWrites(db, this.ctx, turn));
+    return this.write((db) => commitTurnWithSideWrites(db, this.ctx, turn));
   }
 }

@@ -8,6 +8,7 @@ import {
 import pg, { type ClientConfig, type Pool } from "pg";
 import { type ImportCounts, importStoreRows, type StoreRowsToImport } from "./copy/import-store-rows.js";
 import { acquireDatabaseOwnerLock, type DatabaseOwnerLock } from "./database-owner-lock.js";
+import { type GroupCommit, groupCommitOptions, openGroupCommit } from "./group-commit/group-commit-db.js";
 import { type ClusterOptions, leaseOwnerFor, PostgresShardOwnership } from "./leases/postgres-shard-ownership.js";
 import { translatePostgresError } from "./postgres-errors.js";
 import { PostgresOps } from "./postgres-ops.js";
@@ -28,6 +29,11 @@ export interface PostgresSessionStoreOptions {
   connectTimeoutMs?: number;
   /** How long a statement may take before its call rejects with `io` (e.g. the network went silent). Default 30 s. */
   queryTimeoutMs?: number;
+  /**
+   * How long a pooled connection may sit unused before it is closed. Default 60 s: a new one costs a login and a
+   * server process with cold caches, which the first messages after a quiet spell would otherwise pay.
+   */
+  idleTimeoutMs?: number;
   /** The clock (epoch ms). Default `Date.now`. */
   now?: () => number;
   /** How long an inbound event id is remembered. Default 24 h. */
@@ -39,6 +45,13 @@ export interface PostgresSessionStoreOptions {
   exclusive?: boolean;
   /** Told about trouble that no call reports (a pooled connection that broke while idle). Default: a process warning. */
   onWarning?: (message: string) => void;
+  /**
+   * Group commit of the hot writes (an inbound message, a turn's commit, a sent or failed mark): those of concurrent
+   * calls go to the server as one pipelined transaction — one round trip and one WAL flush for all of them — each
+   * call still resolving only after that COMMIT. `maxInFlight` (default 2): batches on the wire at once, on
+   * connections of their own; `maxBatch` (default 64): most writes in one. `false`: each write goes alone. Default on.
+   */
+  groupCommit?: false | { maxInFlight?: number; maxBatch?: number };
   /**
    * Share the database with other gateway instances (a cluster): sessions are owned by shard leases (`ownership`)
    * instead of the one-gateway owner lock, and every turn commit is fenced by its lease's epoch. Default: off.
@@ -68,12 +81,18 @@ class PostgresTransaction extends PostgresOps {
       throw translatePostgresError(error, this.#target);
     });
   }
+
+  // Inside a transaction every write is already in one.
+  protected write<T>(op: (db: Db) => Promise<T>): Promise<T> {
+    return this.call(op);
+  }
 }
 
 /**
  * The durable `SessionStore` on PostgreSQL, through a node-postgres `Pool`. Every call resolves only after its
  * statement committed (Postgres's own durability: `synchronous_commit`); the hot operations — an inbound message, a
- * turn commit, an outbox claim or mark — are one statement each, so one round trip. Schema migrations run at open
+ * turn commit, an outbox claim or mark — are one statement each, so one round trip, and those of concurrent calls
+ * share one pipelined transaction (group commit: one round trip and one WAL flush for all). Schema migrations run at open
  * under an advisory lock; an open store holds the database's owner lock (one gateway per database).
  * Contract: open with `PostgresSessionStore.open`; it rejects with `SessionStoreError` — `io` (unreachable, naming
  * host:port/database and the cause, within `connectTimeoutMs`), `in-use`, `schema-too-new`, `invalid-input` (a bad
@@ -91,6 +110,7 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
   readonly ownership: PostgresShardOwnership | undefined;
   readonly #pool: Pool;
   readonly #db: PoolDb;
+  readonly #groupCommit: GroupCommit;
   readonly #target: PostgresTarget;
   readonly #counter: RoundTripCounter;
   readonly #ownerLock: DatabaseOwnerLock | undefined;
@@ -119,12 +139,14 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
     counter: RoundTripCounter;
     ownerLock: DatabaseOwnerLock | undefined;
     ownership: PostgresShardOwnership | undefined;
+    groupCommit: (solo: PoolDb) => GroupCommit;
   }) {
     super(parts.ctx);
     this.#pool = parts.pool;
     this.#target = parts.target;
     this.#counter = parts.counter;
     this.#db = new PoolDb(parts.pool, parts.counter);
+    this.#groupCommit = parts.groupCommit(this.#db);
     this.#ownerLock = parts.ownerLock;
     this.description = parts.target.description;
     this.schema = parts.schema;
@@ -142,6 +164,7 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
         `The store schema must be a plain SQL name, got ${JSON.stringify(schema)}.`,
       );
     }
+    const groupCommit = groupCommitOptions(options.groupCommit);
     const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
     const clientConfig: ClientConfig = {
       connectionString: target.url,
@@ -163,11 +186,12 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
           );
     try {
       const schemaVersion = await migrate(clientConfig, target, schema);
-      const pool = new pg.Pool({
+      const poolConfig = {
         ...clientConfig,
-        max: options.poolSize ?? 10,
         query_timeout: options.queryTimeoutMs ?? 30_000,
-      });
+        idleTimeoutMillis: options.idleTimeoutMs ?? 60_000,
+      };
+      const pool = new pg.Pool({ ...poolConfig, max: options.poolSize ?? 10 });
       // A pooled connection that breaks while idle is dropped by the pool; the next call makes a new one.
       pool.on("error", (error) =>
         onWarning(`A PostgreSQL connection to ${target.description} broke: ${error.message}`),
@@ -189,14 +213,35 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
               options: options.cluster,
               onWarning,
             });
-      return new PostgresSessionStore({ ctx, pool, target, schema, schemaVersion, counter, ownerLock, ownership });
+      return new PostgresSessionStore({
+        ctx,
+        pool,
+        target,
+        schema,
+        schemaVersion,
+        counter,
+        ownerLock,
+        ownership,
+        groupCommit: (solo: PoolDb) =>
+          openGroupCommit({
+            config: poolConfig,
+            solo,
+            counter,
+            options: groupCommit,
+            description: target.description,
+            onWarning,
+          }),
+      });
     } catch (error) {
       await ownerLock?.release();
       throw error;
     }
   }
 
-  /** Statements sent to Postgres so far (each one round trip), BEGIN and COMMIT included: for benchmarks. */
+  /**
+   * Round trips to Postgres so far, for benchmarks: a statement sent alone is one (BEGIN and COMMIT of `transaction`
+   * included), and so is a group commit's pipelined batch, whatever it holds.
+   */
   get roundTrips(): number {
     return this.#counter.count;
   }
@@ -218,10 +263,18 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
   }
 
   protected call<T>(op: (db: Db) => Promise<T>): Promise<T> {
+    return this.#run(this.#db, op);
+  }
+
+  protected write<T>(op: (db: Db) => Promise<T>): Promise<T> {
+    return this.#run(this.#groupCommit.db, op);
+  }
+
+  #run<T>(db: Db, op: (db: Db) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(closedError());
     if (this.#isInsideOpenTransaction()) return Promise.reject(selfWaitError());
     return this.#track(
-      op(this.#db).catch((error: unknown) => {
+      op(db).catch((error: unknown) => {
         throw translatePostgresError(error, this.#target);
       }),
     );
@@ -258,6 +311,7 @@ export class PostgresSessionStore extends PostgresOps implements SessionStore {
       // Leases go before the pool: another instance takes these sessions at once, without waiting for expiry.
       await this.ownership?.stop();
       await this.ownership?.broadcast.close();
+      await this.#groupCommit.close();
       await this.#pool.end().catch(() => {});
       await this.#ownerLock?.release();
     })();

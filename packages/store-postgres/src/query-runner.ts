@@ -4,12 +4,23 @@ import { isStalePreparedPlan, queryFor } from "./prepared-statements.js";
 
 /** Where store statements go: the pool (each statement its own transaction) or one open transaction. */
 export interface Db {
-  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: readonly unknown[]): Promise<QueryResult<R>>;
+  /**
+   * Sends one statement. `sessionKey` names the session whose rows it locks: a group commit's batch takes its locks
+   * in that order (see `inLockOrder`); elsewhere it changes nothing.
+   */
+  query<R extends QueryResultRow = QueryResultRow>(
+    text: string,
+    values?: readonly unknown[],
+    sessionKey?: string,
+  ): Promise<QueryResult<R>>;
   /** Runs `fn` in one transaction: its own on the pool, or inside the one already open. */
   atomically<T>(fn: (db: Db) => Promise<T>): Promise<T>;
 }
 
-/** Counts the statements sent to the server (each is one round trip): what `PostgresSessionStore.roundTrips` reports. */
+/**
+ * Counts the round trips to the server: each statement sent on its own is one, and so is a group commit's pipelined
+ * batch (`BEGIN`, its statements, `COMMIT`). What `PostgresSessionStore.roundTrips` reports.
+ */
 export interface RoundTripCounter {
   count: number;
 }

@@ -101,4 +101,12 @@ describe("opening a PostgreSQL store that cannot be used", () => {
     const error = await openFailure({ url: database.url, schema: 'x"; DROP TABLE sessions; --' });
     expect(error.code).toBe("invalid-input");
   });
+
+  it("refuses group commit limits that are not whole numbers ≥ 1", async () => {
+    const none = await openFailure({ url: database.url, groupCommit: { maxInFlight: 0 } });
+    expect(none.code).toBe("invalid-input");
+    expect(none.message).toContain("groupCommit.maxInFlight");
+    const half = await openFailure({ url: database.url, groupCommit: { maxBatch: 1.5 } });
+    expect(half.message).toContain("groupCommit.maxBatch");
+  });
 });

@@ -37,8 +37,11 @@ const HEARTBEAT = `
     RETURNING 1),
   -- Instances killed long ago (each process has its own id): their rows go, so the table stays a handful of rows.
   forgotten AS (DELETE FROM cluster_instances WHERE heartbeat_at < (SELECT now FROM clock) - $3),
+  -- Locked in shard order, as a group commit's batch takes them (lock-order.ts): never a deadlock with one.
+  held AS (SELECT shard FROM shard_leases WHERE owner = $1 ORDER BY shard FOR NO KEY UPDATE),
   renewed AS (
-    UPDATE shard_leases SET expires_at = (SELECT now FROM clock) + $2 WHERE owner = $1 RETURNING shard, epoch),
+    UPDATE shard_leases SET expires_at = (SELECT now FROM clock) + $2
+    WHERE shard IN (SELECT shard FROM held) AND owner = $1 RETURNING shard, epoch),
   renewed_ingress AS (
     UPDATE ingress_leases SET expires_at = (SELECT now FROM clock) + $2 WHERE owner = $1 RETURNING unit, epoch)
   SELECT (SELECT coalesce(json_agg(json_build_array(shard, epoch)), '[]') FROM renewed) AS renewed,
@@ -145,8 +148,10 @@ export async function releaseShards(db: Db, instanceId: string, shards?: readonl
   if (shards === undefined) {
     const { rows } = await db.query(
       `WITH gone AS (DELETE FROM cluster_instances WHERE instance_id = $1),
-       ingress AS (UPDATE ingress_leases SET owner = NULL, expires_at = 0 WHERE owner = $1)
-       UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1 WHERE owner = $1 RETURNING shard`,
+       ingress AS (UPDATE ingress_leases SET owner = NULL, expires_at = 0 WHERE owner = $1),
+       held AS (SELECT shard FROM shard_leases WHERE owner = $1 ORDER BY shard FOR NO KEY UPDATE)
+       UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1
+       WHERE shard IN (SELECT shard FROM held) AND owner = $1 RETURNING shard`,
       [instanceId],
     );
     return rows.map((row) => Number(row.shard));
@@ -156,10 +161,11 @@ export async function releaseShards(db: Db, instanceId: string, shards?: readonl
   // statement as the lock, they would see the snapshot from before the wait, and release a shard with a reply in
   // flight (the next owner would send it again).
   return db.atomically(async (tx) => {
-    await tx.query("SELECT shard FROM shard_leases WHERE owner = $1 AND shard = ANY($2::int[]) FOR UPDATE", [
-      instanceId,
-      shards,
-    ]);
+    // In shard order, as a group commit's batch takes them (lock-order.ts).
+    await tx.query(
+      "SELECT shard FROM shard_leases WHERE owner = $1 AND shard = ANY($2::int[]) ORDER BY shard FOR UPDATE",
+      [instanceId, shards],
+    );
     const { rows } = await tx.query(
       `UPDATE shard_leases SET owner = NULL, expires_at = 0, epoch = epoch + 1
        WHERE owner = $1 AND shard = ANY($2::int[])

@@ -78,24 +78,28 @@ export async function storeInboundMessage(
   const settings = toStoredJson(input.session.settings ?? {}, "session settings");
   const now = ctx.now();
   const { event, session } = input;
-  const { rows } = await db.query(STORE_INBOUND, [
-    event.channel,
-    event.accountId,
-    event.eventId,
-    now,
-    now - ctx.inboundTtlMs,
+  const { rows } = await db.query(
+    STORE_INBOUND,
+    [
+      event.channel,
+      event.accountId,
+      event.eventId,
+      now,
+      now - ctx.inboundTtlMs,
+      session.key,
+      session.agentId,
+      session.channel,
+      session.accountId,
+      session.chatId,
+      session.title ?? null,
+      session.modelOverride ?? null,
+      session.queueModeOverride ?? null,
+      settings,
+      message,
+      input.memoryTier ?? null,
+    ],
     session.key,
-    session.agentId,
-    session.channel,
-    session.accountId,
-    session.chatId,
-    session.title ?? null,
-    session.modelOverride ?? null,
-    session.queueModeOverride ?? null,
-    settings,
-    message,
-    input.memoryTier ?? null,
-  ]);
+  );
   const row = rows[0];
   if (row === undefined) return undefined; // a replay within the TTL: nothing written
   const seq = Number(row.last_seq);

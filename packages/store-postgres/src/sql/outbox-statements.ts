@@ -20,6 +20,7 @@ import {
 } from "@chorus/store";
 import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
+import { byKeyOnly } from "./by-key-only.js";
 import type { StoreContext } from "./store-context.js";
 import { WhereClause } from "./where-clause.js";
 
@@ -127,7 +128,7 @@ export async function getOutboxEntry(db: Db, id: number): Promise<OutboxEntry | 
 export async function claimOutboxEntry(db: Db, ctx: StoreContext, id: number): Promise<OutboxEntry | undefined> {
   const { rows } = await db.query(
     `UPDATE outbox SET status = 'in-flight', attempts = attempts + 1, updated_at = $2, claimed_by = $3
-     WHERE id = $1 AND status = 'pending' RETURNING *`,
+     WHERE id = $1 AND ${byKeyOnly("status = 'pending'")} RETURNING *`,
     [id, ctx.now(), ctx.leaseOwner ?? null],
   );
   return rows[0] === undefined ? undefined : outboxFromRow(rows[0]);
@@ -174,7 +175,7 @@ const BY_CLAIMER = "($4::text IS NULL OR claimed_by IS NOT DISTINCT FROM $4)";
 const MARK_SENT = prepared(
   "mark_outbox_sent",
   `UPDATE outbox SET status = 'sent', platform_message_ids = $2, last_error = NULL, updated_at = $3
-  WHERE id = $1 AND ((status = 'in-flight' AND ${BY_CLAIMER}) OR (status = 'pending' AND claimed_by = $4::text))
+  WHERE id = $1 AND ${byKeyOnly(`(status = 'in-flight' AND ${BY_CLAIMER}) OR (status = 'pending' AND claimed_by = $4::text)`)}
   RETURNING ${OUTBOX_COLUMNS_BUT_JSON}`,
 );
 
@@ -203,7 +204,7 @@ export async function markOutboxFailed(
 ): Promise<OutboxEntry> {
   const { rows } = await db.query(
     `UPDATE outbox SET status = $2, last_error = $3, next_attempt_at = coalesce($5, next_attempt_at), updated_at = $6
-     WHERE id = $1 AND status = 'in-flight' AND ${BY_CLAIMER} RETURNING *`,
+     WHERE id = $1 AND ${byKeyOnly(`status = 'in-flight' AND ${BY_CLAIMER}`)} RETURNING *`,
     [
       id,
       failure.retryAt === undefined ? "failed" : "pending",

@@ -12,6 +12,7 @@ import {
   zeroUsage,
 } from "@chorus/store";
 import type { Db } from "../query-runner.js";
+import { byKeyOnly } from "./by-key-only.js";
 import { checkFence } from "./fence-check.js";
 import type { StoreContext } from "./store-context.js";
 import { WhereClause } from "./where-clause.js";
@@ -107,7 +108,7 @@ export function runPatchParameters(
 
 const UPDATE_RUN = `
   UPDATE runs SET status = coalesce($2, status), ended_at = $3, usage = coalesce($4, usage), error = coalesce($5, error)
-  WHERE id = $1 AND status = 'running' RETURNING *`;
+  WHERE id = $1 AND ${byKeyOnly("status = 'running'")} RETURNING *`;
 
 export async function updateRun(db: Db, ctx: StoreContext, id: string, patch: RunPatch): Promise<RunRecord> {
   const { values, usageJson } = runPatchParameters(ctx, patch);

@@ -2,6 +2,7 @@ import type { TurnCommit, TurnCommitResult } from "@chorus/store";
 import { notFound, runFromRow, runFromRowWithUsage } from "@chorus/store";
 import { prepared } from "../prepared-statements.js";
 import type { Db } from "../query-runner.js";
+import { byKeyOnly } from "./by-key-only.js";
 import { checkFence } from "./fence-check.js";
 import { insertedOutbox, insertOutboxSql, outboxRows } from "./outbox-statements.js";
 import { refusedRunChange, runPatchParameters, ZERO_USAGE_JSON } from "./run-statements.js";
@@ -24,7 +25,7 @@ import { appendParameters, transcriptJson } from "./transcript-statements.js";
 function commitTurnSql(claimed: boolean): string {
   return `
   WITH locked_session AS (SELECT key FROM sessions WHERE key = $1 FOR UPDATE),
-  locked_run AS (SELECT id FROM runs WHERE id = $7 AND status = 'running' FOR UPDATE),
+  locked_run AS (SELECT id FROM runs WHERE id = $7 AND ${byKeyOnly("status = 'running'")} FOR UPDATE),
   new_run AS (SELECT 1 WHERE $20::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM runs WHERE id = $7)),
   fence AS (SELECT 1 FROM shard_leases WHERE shard = chorus_shard($1) AND epoch = $18::bigint FOR SHARE),
   go AS (
@@ -68,20 +69,24 @@ export async function commitTurn(db: Db, ctx: StoreContext, turn: TurnCommit): P
   const patch = runPatchParameters(ctx, turn.run?.patch);
   const claimed = turn.claimOutbox === true;
   const marks = turn.answersSeq === undefined ? {} : { answersSeq: turn.answersSeq };
-  const { rows } = await db.query(claimed ? COMMIT_CLAIMED : COMMIT_PENDING, [
-    ...appendParameters(turn.sessionKey, json, ctx.now(), marks),
-    turn.run?.id ?? null,
-    ...patch.values,
-    ...outbox.columns,
-    outbox.at,
-    turn.fence?.epoch ?? null,
-    ctx.leaseOwner ?? null,
-    turn.run?.start?.agentId ?? null,
-    ZERO_USAGE_JSON,
-    turn.startsTranscript === true,
-    turn.run?.start?.traceparent ?? null,
-    outbox.traceparents,
-  ]);
+  const { rows } = await db.query(
+    claimed ? COMMIT_CLAIMED : COMMIT_PENDING,
+    [
+      ...appendParameters(turn.sessionKey, json, ctx.now(), marks),
+      turn.run?.id ?? null,
+      ...patch.values,
+      ...outbox.columns,
+      outbox.at,
+      turn.fence?.epoch ?? null,
+      ctx.leaseOwner ?? null,
+      turn.run?.start?.agentId ?? null,
+      ZERO_USAGE_JSON,
+      turn.startsTranscript === true,
+      turn.run?.start?.traceparent ?? null,
+      outbox.traceparents,
+    ],
+    turn.sessionKey,
+  );
   const row = rows[0] ?? {};
   if (row.committed !== true) {
     // Nothing was written; say why, in the order the embedded stores check: the session, then the run.
