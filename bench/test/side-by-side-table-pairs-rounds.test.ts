@@ -67,6 +67,21 @@ describe("the side-by-side table", () => {
     ]);
     expect(table.notes.filter((note) => note.startsWith("Telegram "))).toEqual([
       "Telegram Chorus ÷ Chat SDK + fetch (memory): msg/s 0.90×, CPU ms/msg 1.20×, p50 1.50×, p99 1.50×",
+      "Telegram goals vs Chat SDK + fetch (memory) (#33): msg/s ≥ 1.00× MISSED, CPU ms/msg ≤ 1.00× MISSED, p99 ≤ 1.00× MISSED",
+    ]);
+  });
+
+  it("says #33's goals against the lean bot are met when Chorus is as fast and as cheap round by round", () => {
+    const table = sideBySideTable(
+      [
+        series("chat-sdk-fetch-memory", [round(500, 2.0, 80), round(400, 2.0, 80), round(300, 2.0, 80)]),
+        series("chorus", [round(520, 1.9, 70), round(390, 2.1, 90), round(330, 1.8, 60)]),
+      ],
+      3,
+      1000,
+    );
+    expect(table.notes.filter((note) => note.startsWith("Telegram goals"))).toEqual([
+      "Telegram goals vs Chat SDK + fetch (memory) (#33): msg/s ≥ 1.00× met, CPU ms/msg ≤ 1.00× met, p99 ≤ 1.00× met",
     ]);
   });
 
