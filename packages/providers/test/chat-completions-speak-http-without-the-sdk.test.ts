@@ -118,6 +118,33 @@ describe("the call over fetch", () => {
     expect(fake.requests[0]!.headers["content-type"]).toBe("application/json");
   });
 
+  it("sends the organization and project from OPENAI_ORG_ID and OPENAI_PROJECT_ID, as the openai SDK does", async () => {
+    fake = await startFakeOpenAI();
+    fake.enqueue([{ type: "text", text: "ok" }], [{ type: "text", text: "ok" }]);
+    process.env.OPENAI_ORG_ID = "org-test";
+    process.env.OPENAI_PROJECT_ID = "proj_test";
+    try {
+      await collect(openAIStreamFn({ apiKey: "sk-one", baseUrl: fake.url })(gpt41, { messages: [user("a")] }));
+      await collect(
+        openAIStreamFn({ apiKey: "sk-one", baseUrl: fake.url, headers: { "OpenAI-Project": "proj_configured" } })(
+          gpt41,
+          {
+            messages: [user("b")],
+          },
+        ),
+      );
+    } finally {
+      delete process.env.OPENAI_ORG_ID;
+      delete process.env.OPENAI_PROJECT_ID;
+    }
+    expect(
+      fake.requests.map((request) => [request.headers["openai-organization"], request.headers["openai-project"]]),
+    ).toEqual([
+      ["org-test", "proj_test"],
+      ["org-test", "proj_configured"],
+    ]);
+  });
+
   it("an error body's message reaches the user, with the status, and the key never does", async () => {
     fake = await startFakeOpenAI();
     fake.enqueue([{ type: "bad_request", message: "messages: field required (key sk-secret-123456789)" }]);

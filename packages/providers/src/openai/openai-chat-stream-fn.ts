@@ -35,10 +35,23 @@ export function openAIChatStreamFn(providerOptions: OpenAIChatOptions = {}): Str
       const endpoint = {
         baseUrl: connection.baseURL ?? process.env.OPENAI_BASE_URL ?? OPENAI_API_ROOT,
         apiKey: connection.apiKey,
-        headers: connection.headers,
+        headers: { ...openAIAccountHeaders(), ...connection.headers },
       };
       const body = chatRequestJson(buildChatRequest(model, context, options, compat));
       return consumeChatChunks(streamChatCompletion(endpoint, body, run.signal), model, compat, run);
     });
+  };
+}
+
+/**
+ * The organization and project the openai SDK sends from `OPENAI_ORG_ID` and `OPENAI_PROJECT_ID` (usage and billing
+ * go to them): sent the same way, so moving off the SDK changed no one's account. Configured headers win.
+ */
+function openAIAccountHeaders(): Record<string, string> {
+  const organization = process.env.OPENAI_ORG_ID;
+  const project = process.env.OPENAI_PROJECT_ID;
+  return {
+    ...(organization ? { "openai-organization": organization } : {}),
+    ...(project ? { "openai-project": project } : {}),
   };
 }
