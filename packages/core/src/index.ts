@@ -134,6 +134,7 @@ export type {
   PostTurnPolicy,
   PreDispatchDecision,
   PreDispatchPolicy,
+  PreTurnContext,
   PreTurnDecision,
   PreTurnPolicy,
 } from "./policies/policy-types.js";

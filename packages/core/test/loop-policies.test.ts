@@ -22,13 +22,48 @@ describe("pre-turn policies", () => {
     expect(end).toMatchObject({ reason: "policy", error: "budget exhausted" });
   });
 
-  it("Inject adds messages before the model call", async () => {
-    const { streamFn } = await run(["ok"], {
+  it("Continue lets the call go out; the policy sees the request as converted for the model, after the transforms", async () => {
+    const seen: string[][] = [];
+    const { streamFn, end } = await run(["ok"], {
+      transformContext: (messages) => [...messages, userMessage("added by a transform")],
+      convertToLlm: (messages) =>
+        messages.filter((m) => m.role === "user").map((m) => ({ ...m, content: `llm:${textOf(m)}` })),
       preTurnPolicies: [
-        (ctx) => (ctx.turn === 1 ? { kind: "inject", messages: [userMessage("reminder")] } : undefined),
+        ({ request }) => {
+          seen.push(request.messages.map(textOf));
+          return { kind: "continue" };
+        },
       ],
     });
-    expect(streamFn.calls[0]?.context.messages.map(textOf)).toEqual(["go", "reminder"]);
+    expect(seen).toEqual([["llm:go", "llm:added by a transform"]]);
+    expect(streamFn.calls[0]?.context.messages.map(textOf)).toEqual(["llm:go", "llm:added by a transform"]);
+    expect(end?.reason).toBe("completed");
+  });
+
+  it("Stop ends the turn before the model call, after the transforms ran", async () => {
+    let transformed = 0;
+    const { streamFn, events, end } = await run(["never"], {
+      transformContext: (messages) => {
+        transformed++;
+        return messages;
+      },
+      preTurnPolicies: [() => ({ kind: "stop", reason: "over budget" })],
+    });
+    expect(transformed).toBe(1);
+    expect(streamFn.calls).toHaveLength(0);
+    expect(ofType(events, "turn_end")).toHaveLength(1);
+    expect(end).toMatchObject({ reason: "policy", error: "over budget" });
+  });
+
+  it("Inject ends the turn too: the messages are kept in the transcript, the model is not called", async () => {
+    const { streamFn, events, end, added } = await run(["never"], {
+      preTurnPolicies: [() => ({ kind: "inject", messages: [userMessage("note for next time")] })],
+    });
+    expect(streamFn.calls).toHaveLength(0);
+    expect(ofType(events, "turn_end")).toHaveLength(1);
+    expect(end?.reason).toBe("policy");
+    expect(end?.error).toBeUndefined();
+    expect(added.map(textOf)).toEqual(["go", "note for next time"]);
   });
 });
 

@@ -211,15 +211,6 @@ async function turns(state: RunState): Promise<RunEnd> {
       emit({ type: "turn_start", turn: state.turn });
       flushPending(state);
 
-      if (config.preTurnPolicies && config.preTurnPolicies.length > 0) {
-        const pre = await runPreTurnPolicies(state);
-        if (pre.kind === "stop") {
-          emit({ type: "turn_end", turn: state.turn, toolResults: [] });
-          return { reason: "policy", error: pre.reason ?? "Stopped by a pre-turn policy" };
-        }
-        if (pre.kind === "inject") for (const m of pre.messages) appendMessage(state, m);
-      }
-
       if (state.reminders) {
         const reminder = await state.reminders.collect(state.messages, state.turn, signal);
         if (reminder) appendMessage(state, reminder);
@@ -235,6 +226,17 @@ async function turns(state: RunState): Promise<RunEnd> {
       if (!prepared.ok) {
         emit({ type: "turn_end", turn: state.turn, toolResults: [] });
         return { reason: "error", error: prepared.error };
+      }
+      // Seed 000's pre-turn point: after the context is transformed and converted for the model, before the call.
+      // Stop and Inject both end the turn and the run; injected messages are kept in the transcript for the next run.
+      if (config.preTurnPolicies && config.preTurnPolicies.length > 0) {
+        const pre = await runPreTurnPolicies(state, prepared.context);
+        if (pre.kind !== "continue") {
+          if (pre.kind === "inject") for (const m of pre.messages) appendMessage(state, m);
+          emit({ type: "turn_end", turn: state.turn, toolResults: [] });
+          if (pre.kind === "stop") return { reason: "policy", error: pre.reason ?? "Stopped by a pre-turn policy" };
+          return { reason: "policy" };
+        }
       }
       // Awaited only when it is asynchronous (a zero-latency model answers synchronously).
       let response = requestAssistant(state, prepared.context, hooks);

@@ -1,6 +1,7 @@
 import type { ToolCall } from "../messages/content.js";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages/message-types.js";
 import type { Model } from "../model/model.js";
+import type { StreamContext } from "../stream/stream-fn.js";
 import type { AnyAgentTool, ToolRunInfo } from "../tools/tool-types.js";
 
 /** What every policy sees. `messages` is the live transcript: read it, do not mutate it. */
@@ -13,7 +14,10 @@ export interface PolicyContext {
   signal: AbortSignal;
 }
 
-/** Before a model call: go on, stop the run, or add messages (then go on). */
+/**
+ * Before a model call, on the request converted for the model: go on, stop the run, or add messages to the
+ * transcript and end the run (seed 000: Stop and Inject both end the turn; the messages reach the next run).
+ */
 export type PreTurnDecision =
   | { kind: "continue" }
   | { kind: "stop"; reason?: string }
@@ -37,8 +41,13 @@ export type PostLoopDecision = { kind: "stop" } | { kind: "continue"; messages: 
 
 type MaybePromise<T> = T | Promise<T>;
 
+/** What a pre-turn policy sees: the transcript and the request about to be sent (after transforms and `convertToLlm`). */
+export interface PreTurnContext extends PolicyContext {
+  readonly request: StreamContext;
+}
+
 /** Runs before every model call. `undefined` means continue. */
-export type PreTurnPolicy = (ctx: PolicyContext) => MaybePromise<PreTurnDecision | undefined>;
+export type PreTurnPolicy = (ctx: PreTurnContext) => MaybePromise<PreTurnDecision | undefined>;
 
 /** Runs before every tool call with its validated arguments. `undefined` means allow. */
 export type PreDispatchPolicy = (
