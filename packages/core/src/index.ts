@@ -55,7 +55,7 @@ export {
   type SummaryRequest,
   summarizeOlderMessages,
 } from "./context/summary-compaction.js";
-export { estimateMessageTokens, estimateTokens } from "./context/token-estimate.js";
+export { estimateMessageTokens, estimateTokens, estimateToolTokens } from "./context/token-estimate.js";
 export {
   TOOL_OUTPUT_COMPRESSION_DEFAULTS,
   type ToolOutputCompressionConfig,

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   type AgentMessage,
+  type AnyAgentTool,
   agentLoop,
   CLEARED_RESULT_TEXT,
+  defineTool,
+  estimateToolTokens,
   findCompactionCut,
   microCompact,
   SUMMARY_PREFIX,
+  toLlmTool,
 } from "../src/index.js";
 import {
   assistantText,
@@ -105,6 +110,39 @@ describe("summarising auto-compaction", () => {
     const end = ofType(events, "agent_end")[0];
     expect(end?.reason).toBe("error");
     expect(end?.error).toMatch(/too large to send: about \d+ tokens, over the limit of 9500/);
+  });
+
+  it("counts the tool definitions against the ceiling (seed 003 step 8: messages + system + tools)", async () => {
+    // 4 000 tokens of messages fit a 9 500-token ceiling; with 6 000 tokens of tool definitions they do not.
+    const heavy = defineTool({
+      name: "heavy",
+      description: big(6_000),
+      category: "info",
+      parameters: z.object({}),
+      execute: async () => ({ content: [] }),
+    });
+    const ask = async (tools: AnyAgentTool[]) => {
+      const streamFn = scriptedStreamFn(() => "fits");
+      const events = await collect(
+        agentLoop(
+          [userMessage(big(4_000))],
+          { messages: [] },
+          {
+            model,
+            streamFn,
+            tools,
+            context: { ...config.context, compaction: { enabled: false } },
+          },
+        ),
+      );
+      return { calls: streamFn.calls.length, end: ofType(events, "agent_end")[0] };
+    };
+    const without = await ask([]);
+    expect(without.calls).toBe(1);
+    const withTools = await ask([heavy]);
+    expect(withTools.calls).toBe(0);
+    expect(withTools.end?.error).toMatch(/about \d+ tokens, \d+ of them tool definitions, over the limit of 9500/);
+    expect(estimateToolTokens([toLlmTool(heavy)])).toBeGreaterThan(6_000);
   });
 
   it("compacts and retries once when the provider reports context_overflow", async () => {

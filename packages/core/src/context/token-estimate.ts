@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../messages/message-types.js";
+import type { LlmTool } from "../stream/stream-fn.js";
 
 const IMAGE_TOKENS = 1200;
 /** A PDF page costs roughly this (text plus its page image, as Anthropic counts it); a page is ~60 KB of PDF. */
@@ -108,4 +109,26 @@ function isPrefix(prefix: readonly AgentMessage[], messages: readonly AgentMessa
   if (prefix.length > messages.length) return false;
   for (let i = prefix.length - 1; i >= 0; i--) if (prefix[i] !== messages[i]) return false;
   return true;
+}
+
+/** Per tools array: what its definitions cost in a request. */
+const toolsEstimates = new WeakMap<readonly LlmTool[], number>();
+
+/**
+ * A rough token count of the tool definitions a request carries (name, description and JSON Schema, ≈ 4 characters
+ * per token): they count against the context window like the messages (seed 003 step 8: messages + system + tools).
+ * Contract: cached per tools array — never change an array's tools after estimating it; 0 without tools.
+ */
+export function estimateToolTokens(tools: readonly LlmTool[] | undefined): number {
+  if (tools === undefined || tools.length === 0) return 0;
+  let tokens = toolsEstimates.get(tools);
+  if (tokens === undefined) {
+    tokens = 0;
+    for (const tool of tools) {
+      const chars = tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
+      tokens += Math.ceil(chars / 4) + 4;
+    }
+    toolsEstimates.set(tools, tokens);
+  }
+  return tokens;
 }

@@ -1,7 +1,7 @@
 import { defaultConvertToLlm } from "../context/convert-to-llm.js";
 import { withoutEmptyContent } from "../context/empty-content-repair.js";
 import { microCompact } from "../context/micro-compaction.js";
-import { estimateTokens } from "../context/token-estimate.js";
+import { estimateTokens, estimateToolTokens } from "../context/token-estimate.js";
 import { repairTranscript } from "../context/transcript-repair.js";
 import type { AgentMessage, Message } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
@@ -48,7 +48,8 @@ export function prepareRequest(state: RunState): PreparedRequest | Promise<Prepa
     }
   }
   const limits = contextLimits(state);
-  const tokens = estimateTokens(state.messages, state.systemPrompt);
+  // The tool definitions travel with every request: they count toward compaction and the ceiling like the messages.
+  const tokens = estimateTokens(state.messages, state.systemPrompt) + estimateToolTokens(state.llmTools);
   if (tokens > limits.compactAt || config.asyncTransformContext) return prepareSlowly(state, tokens, limits.compactAt);
   return convertAndCheck(state, tokens);
 }
@@ -56,7 +57,7 @@ export function prepareRequest(state: RunState): PreparedRequest | Promise<Prepa
 async function prepareSlowly(state: RunState, tokens: number, compactAt: number): Promise<PreparedRequest> {
   let transcriptTokens = tokens;
   if (tokens > compactAt && (await summarize(state))) {
-    transcriptTokens = estimateTokens(state.messages, state.systemPrompt);
+    transcriptTokens = estimateTokens(state.messages, state.systemPrompt) + estimateToolTokens(state.llmTools);
   }
   return convertAndCheck(state, transcriptTokens);
 }
@@ -88,12 +89,15 @@ function convertView(state: RunState, view: AgentMessage[]): Message[] | Promise
 function finishRequest(state: RunState, converted: Message[], transcriptTokens: number): PreparedRequest {
   const messages = repairTranscript(withoutEmptyContent(converted));
   const limits = contextLimits(state);
-  const estimate = messages === state.messages ? transcriptTokens : estimateTokens(messages, state.systemPrompt);
+  const toolTokens = estimateToolTokens(state.llmTools);
+  const estimate =
+    messages === state.messages ? transcriptTokens : estimateTokens(messages, state.systemPrompt) + toolTokens;
   if (estimate > limits.ceiling) {
+    const tools = toolTokens > 0 ? `, ${toolTokens} of them tool definitions` : "";
     return {
       ok: false,
       error:
-        `The conversation is too large to send: about ${estimate} tokens, over the limit of ${limits.ceiling} ` +
+        `The conversation is too large to send: about ${estimate} tokens${tools}, over the limit of ${limits.ceiling} ` +
         `(context window ${limits.window}); compaction could not reduce it enough.`,
     };
   }
