@@ -38,7 +38,7 @@ describe("builtin commands", () => {
     await h.send({ text: "/status" });
     const status = h.channel.transcript("dm-user-1").at(-1)!;
     expect(status).toContain("**Agent** main · **model** fake-model");
-    expect(status).toMatch(/\*\*Context\*\* ~\d+ tokens · \*\*cost\*\* \$0\.0020/);
+    expect(status).toMatch(/\*\*Context\*\* ~[\d,]+ \/ 200,000 tokens \(\d+% full\) · \*\*cost\*\* \$0\.0020/);
     expect(status).toContain("**Queue** steer · 0 waiting · idle");
   });
 
@@ -75,7 +75,9 @@ describe("builtin commands", () => {
     const [, before, after] = /~(\d+) → ~(\d+)/.exec(reply)!.map(Number);
     expect(after!).toBeLessThan(before!);
     await h.send({ text: "/status" });
-    expect(h.channel.transcript("dm-user-1").at(-1)).toContain(`**Last compaction** ${before} → ${after} tokens`);
+    const [status, n] = [h.channel.transcript("dm-user-1").at(-1)!, (t: number) => t.toLocaleString("en-US")];
+    expect(status).toMatch(/\*\*Last compaction\*\* \d\d:\d\d UTC, saved /);
+    expect(status).toContain(`saved ${n(before! - after!)} tokens (${n(before!)} → ${n(after!)})`);
   });
 
   it("parses names case-insensitively, with a bot suffix, and ignores paths", () => {

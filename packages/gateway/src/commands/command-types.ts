@@ -11,13 +11,17 @@ import type { PairingService } from "../policy/pairing/pairing-service.js";
 export interface SessionStatus {
   readonly agentId: string;
   readonly model: string;
+  /** Estimated tokens of the session's transcript (the system prompt and tool definitions not counted). */
   readonly contextTokens: number;
+  /** The context window of the session's model, in tokens; 0 when unknown. */
+  readonly contextMaxTokens: number;
   /** US dollars spent by this session's runs. */
   readonly cost: number;
   readonly queueMode: QueueMode;
   readonly queued: number;
   readonly running: boolean;
-  readonly lastCompaction?: { readonly before: number; readonly after: number };
+  /** The last hard compaction: estimated tokens before → after, and when (epoch ms; absent in older records). */
+  readonly lastCompaction?: { readonly before: number; readonly after: number; readonly atMs?: number };
   /** With a subgoal pruning strategy: the active subgoal's description, or null when none is known yet. */
   readonly activeSubgoal?: string | null;
   /** A cluster's instances (id, shards held, heartbeat age); undefined outside a cluster. */

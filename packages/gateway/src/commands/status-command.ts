@@ -1,8 +1,12 @@
 import { renderInstances } from "../fleet/render-fleet.js";
 import { formatCost } from "../formatting/format-age-and-cost.js";
+import { formatContextFill, formatLastCompaction } from "../formatting/format-context.js";
 import type { CommandDefinition } from "./command-types.js";
 
-/** /status: agent, model, context tokens, cost, queue and the last compaction; in a cluster, its instances. */
+/**
+ * /status: agent, model, the context (estimated tokens of the transcript / the model's window, % full), cost, queue
+ * and the last compaction (when, what it saved); in a cluster, its instances.
+ */
 export const statusCommand: CommandDefinition = {
   name: "status",
   usage: "/status",
@@ -10,13 +14,11 @@ export const statusCommand: CommandDefinition = {
   adminOnly: false,
   async run({ host, sessionKey }) {
     const s = await host.status(sessionKey);
-    const compaction =
-      s.lastCompaction === undefined ? "none yet" : `${s.lastCompaction.before} → ${s.lastCompaction.after} tokens`;
     return [
       `**Agent** ${s.agentId} · **model** ${s.model}`,
-      `**Context** ~${s.contextTokens} tokens · **cost** ${formatCost(s.cost)}`,
+      `**Context** ${formatContextFill(s.contextTokens, s.contextMaxTokens)} · **cost** ${formatCost(s.cost)}`,
       `**Queue** ${s.queueMode} · ${s.queued} waiting · ${s.running ? "working" : "idle"}`,
-      `**Last compaction** ${compaction}`,
+      `**Last compaction** ${formatLastCompaction(s.lastCompaction, host.now())}`,
       ...(s.activeSubgoal === undefined ? [] : [`**Subgoal** ${s.activeSubgoal ?? "none yet"}`]),
       ...(s.instances === undefined ? [] : renderInstances(s.instances, s.owner)),
     ].join("\n");

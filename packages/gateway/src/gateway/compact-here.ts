@@ -1,3 +1,8 @@
+import {
+  CONTEXT_MAX_TOKENS_SETTING,
+  effectiveContextWindow,
+  LAST_COMPACTION_SETTING,
+} from "../compaction/session-context-record.js";
 import type { GatewayContext } from "./gateway-context.js";
 
 /** Tokens kept verbatim by /compact. */
@@ -27,7 +32,8 @@ export async function compactHere(ctx: GatewayContext, key: string): Promise<str
         : `Nothing was compacted (${outcome.error}).`;
     }
     const { messages: compacted, tokensBefore: before, tokensAfter: after } = outcome;
-    runtime.lastCompaction = { before, after };
+    const lastCompaction = { before, after, atMs: ctx.now() };
+    runtime.lastCompaction = lastCompaction;
     // Messages that arrived during the summary call are stored already; they stay after the fresh start.
     const waiting = runtime.lane.waitingItems().map((item) => item.message);
     await ctx.store.transaction(async (tx) => {
@@ -35,7 +41,11 @@ export async function compactHere(ctx: GatewayContext, key: string): Promise<str
       await tx.appendMessages(key, [...compacted, ...waiting]);
       // Settings are read again here: others (the goal) may have changed since the summary started.
       const settings = (await tx.getSession(key))?.settings ?? session.settings;
-      await tx.updateSession(key, { settings: { ...settings, lastCompaction: { before, after } } });
+      const context = {
+        [LAST_COMPACTION_SETTING]: lastCompaction,
+        [CONTEXT_MAX_TOKENS_SETTING]: effectiveContextWindow(ctx.options.loop, agent.state.model),
+      };
+      await tx.updateSession(key, { settings: { ...settings, ...context } });
     });
     return `Compacted the conversation: ~${before} → ~${after} tokens.`;
   });

@@ -1,29 +1,55 @@
-import type { AgentEvent } from "@chorus/core";
+import type { AgentEvent, Model } from "@chorus/core";
+import type { SessionStore } from "@chorus/store";
 import type { ApprovalDesk, ApprovalRequestInput } from "../approvals/approval-desk.js";
+import {
+  effectiveContextWindow,
+  type LastCompaction,
+  storeSessionContext,
+} from "../compaction/session-context-record.js";
 import { compressionOf } from "../context-features/compression-of.js";
 import type { GatewayEvent } from "../events/index.js";
 
+export type { LastCompaction } from "../compaction/session-context-record.js";
+
 /**
- * Watches one event of a session's run: a tool call's start or end goes to the bus, a summary compaction to the log.
- * Contract: resolves with the compaction's sizes when the event was one, else undefined.
+ * Watches one event of a session's run: a tool call's start or end goes to the bus, a summary compaction to the log
+ * and to the session's settings (what it saved, when, and the model's window), so /status shows it after a restart
+ * and on any instance of a cluster.
+ * Contract: resolves with the compaction's sizes and time when the event was one, else undefined; a failed store
+ * write is logged, never thrown.
  */
 export function observeRunEvent(
   deps: {
     readonly events: { publish(event: GatewayEvent): void };
-    readonly logger: { info(fields: Record<string, unknown>, message: string): void };
+    readonly logger: {
+      info(fields: Record<string, unknown>, message: string): void;
+      warn(fields: Record<string, unknown>, message: string): void;
+    };
+    readonly store: Pick<SessionStore, "transaction">;
+    readonly loop: { readonly context?: { readonly window?: number } | undefined } | undefined;
+    track(work: Promise<unknown>): void;
     now(): number;
   },
-  sessionKey: string,
+  session: { readonly key: string; readonly model: Model },
   runId: string,
   event: AgentEvent,
-): { before: number; after: number } | undefined {
+): LastCompaction | undefined {
+  const sessionKey = session.key;
   const activity = toolActivityOf(runId, sessionKey, event, deps.now());
   if (activity !== undefined) deps.events.publish(activity);
   else if (event.type === "compaction" && event.kind === "summary") {
     const { tokensBefore, tokensAfter } = event;
     const fields = { sessionKey, tokensBefore, tokensAfter, saved: tokensBefore - tokensAfter };
     deps.logger.info(fields, "compacted the conversation");
-    return { before: tokensBefore, after: tokensAfter };
+    const lastCompaction = { before: tokensBefore, after: tokensAfter, atMs: deps.now() };
+    const stored = storeSessionContext(deps.store, sessionKey, {
+      lastCompaction,
+      contextMaxTokens: effectiveContextWindow(deps.loop, session.model),
+    }).catch((error: unknown) => {
+      deps.logger.warn({ sessionKey, error: (error as Error).message }, "could not store the last compaction");
+    });
+    deps.track(stored);
+    return lastCompaction;
   }
   return undefined;
 }

@@ -1,5 +1,10 @@
 import type { QueueMode } from "@chorus/store";
 import type { ModelSwitch, StopOutcome } from "../commands/command-types.js";
+import {
+  effectiveContextWindow,
+  forgetLastCompaction,
+  storeSessionContext,
+} from "../compaction/session-context-record.js";
 import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
 import { endRefusalOf, runSessionEnding, runSessionStopped } from "../extension/index.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
@@ -24,6 +29,7 @@ export async function newSessionHere(ctx: GatewayContext, key: string, by?: Sess
     await runtime.settled();
     runtime.dropAgent();
     runtime.resetSubgoals();
+    runtime.lastCompaction = undefined;
   } else {
     await forgetStoredSubgoals(ctx.store, key);
   }
@@ -31,6 +37,7 @@ export async function newSessionHere(ctx: GatewayContext, key: string, by?: Sess
   const agentId = runtime?.agentId ?? (await ctx.store.getSession(key))?.agentId;
   if (agentId !== undefined) await runSessionEnding(ctx.extensions, { sessionKey: key, agentId }, ctx.logger);
   await ctx.store.resetTranscript(key);
+  await forgetLastCompaction(ctx.store, key);
   return undefined;
 }
 
@@ -80,6 +87,8 @@ export async function switchModelHere(ctx: GatewayContext, key: string, id: stri
     return { ok: true, model: model.id };
   }
   await ctx.store.updateSession(key, { modelOverride: model.id });
+  // The new window goes with the session too (seed 002: published on every model switch), for /status anywhere.
+  await storeSessionContext(ctx.store, key, { contextMaxTokens: effectiveContextWindow(ctx.options.loop, model) });
   ctx.sessions.get(key)?.setModel(model.id);
   return { ok: true, model: model.id };
 }

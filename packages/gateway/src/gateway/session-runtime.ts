@@ -14,7 +14,7 @@ import { ReplyManager } from "../reply-manager/reply-manager.js";
 import { TurnCommitter } from "../reply-manager/turn-committer.js";
 import { TurnTrace } from "../telemetry/turn-trace.js";
 import type { PreparedAgent } from "./prepare-agent.js";
-import { approvalsFollow, observeRunEvent, whenCallStored } from "./run-events.js";
+import { approvalsFollow, type LastCompaction, observeRunEvent, whenCallStored } from "./run-events.js";
 import { buildSessionAgent } from "./session-agent.js";
 import type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
 import { laterSeq, seqOf, TakenMessages } from "./taken-messages.js";
@@ -69,7 +69,7 @@ export class SessionRuntime implements LaneHost {
   /** Subgoal tracking, when the agent's compaction uses a subgoal pruning strategy. */
   readonly #subgoals: SubgoalTracker | undefined;
   /** Last compaction of this session, for /status. */
-  lastCompaction: { before: number; after: number } | undefined;
+  lastCompaction: LastCompaction | undefined;
 
   constructor(
     deps: SessionRuntimeDeps,
@@ -491,7 +491,7 @@ export class SessionRuntime implements LaneHost {
   }
 
   #observe(runId: string, event: AgentEvent): void {
-    this.lastCompaction = observeRunEvent(this.#deps, this.key, runId, event) ?? this.lastCompaction;
+    this.lastCompaction = observeRunEvent(this.#deps, this, runId, event) ?? this.lastCompaction;
   }
 }
 

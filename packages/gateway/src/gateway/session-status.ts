@@ -1,6 +1,11 @@
 import { estimateTokens, type Model } from "@chorus/core";
 import type { QueueMode } from "@chorus/store";
 import type { SessionStatus } from "../commands/command-types.js";
+import {
+  effectiveContextWindow,
+  storedContextMaxTokens,
+  storedLastCompaction,
+} from "../compaction/session-context-record.js";
 import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import type { GatewayContext } from "./gateway-context.js";
 
@@ -31,12 +36,18 @@ export async function statusHere(ctx: GatewayContext, key: string): Promise<Sess
   const runs = await ctx.store.listRuns({ sessionKey: key });
   let cost = 0;
   for (const run of runs) cost += ctx.runs.get(run.id)?.usage().cost.total ?? run.usage.cost.total;
-  const stored = session?.settings.lastCompaction as { before: number; after: number } | undefined;
-  const lastCompaction = runtime?.lastCompaction ?? stored;
+  const settings = session?.settings ?? {};
+  const lastCompaction = runtime?.lastCompaction ?? storedLastCompaction(settings);
+  const model = await modelOf(ctx, key);
+  const window = effectiveContextWindow(ctx.options.loop, model);
   const result: SessionStatus = {
     agentId: session?.agentId ?? "?",
-    model: (await modelOf(ctx, key)).id,
+    model: model.id,
+    // The transcript alone, in memory or stored: the system prompt is only at hand while the agent is loaded, and
+    // counting it then would make the figure jump as the session is released and taken up again.
     contextTokens: estimateTokens(transcript),
+    // The window the next turn works against; the stored one when the catalog does not know the model's.
+    contextMaxTokens: window > 0 ? window : (storedContextMaxTokens(settings) ?? 0),
     cost,
     queueMode: (runtime?.lane.mode ?? "steer") as QueueMode,
     queued: runtime?.lane.queued ?? 0,
