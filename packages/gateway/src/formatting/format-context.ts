@@ -1,4 +1,9 @@
-import type { SessionStatus } from "../commands/command-types.js";
+/** What a compaction saved and when (the shape of `SessionStatus.lastCompaction`; formatting sits below commands). */
+interface CompactionFigures {
+  readonly before: number;
+  readonly after: number;
+  readonly atMs?: number | undefined;
+}
 
 /** Whole tokens with thousands separators (`12,400`), so a reader can check the sums. */
 export function formatTokens(tokens: number): string {
@@ -19,7 +24,7 @@ export function formatContextFill(used: number, max: number): string {
  * /status's last compaction: when (UTC; with the date unless it was today) and what it saved
  * (`14:02 UTC, saved 48,000 tokens (61,000 → 13,000)`), or `no compaction yet`.
  */
-export function formatLastCompaction(last: SessionStatus["lastCompaction"], now: number): string {
+export function formatLastCompaction(last: CompactionFigures | undefined, now: number): string {
   if (last === undefined) return "no compaction yet";
   const saved = `saved ${formatTokens(Math.max(0, last.before - last.after))} tokens`;
   const sizes = `(${formatTokens(last.before)} → ${formatTokens(last.after)})`;
