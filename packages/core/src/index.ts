@@ -50,6 +50,7 @@ export {
 export {
   DEFAULT_SUMMARY_PROMPT,
   findCompactionCut,
+  isCompactionPart,
   SUMMARY_PREFIX,
   type SummaryOutcome,
   type SummaryRequest,

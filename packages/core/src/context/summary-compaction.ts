@@ -13,9 +13,30 @@ export const DEFAULT_SUMMARY_PROMPT =
 /** Prefix of the user message that replaces the summarised part. */
 export const SUMMARY_PREFIX = "Summary of the earlier conversation (older messages were compacted):\n\n";
 
+/** Opens the summariser's request when earlier compactions left their parts: they are context, not conversation. */
+const EARLIER_PARTS_HEADER =
+  "Earlier parts of this conversation were already summarised; these summaries stay as they are:\n\n";
+
+/**
+ * Whether `message` is a compaction part: the summary a compaction put in place of older messages. Seed 002 keeps
+ * each as a part of the history that later compactions build on — never summarised again, never removed.
+ */
+export function isCompactionPart(message: AgentMessage): boolean {
+  const m = message as { role?: string; content?: unknown };
+  return m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX);
+}
+
+/** How many compaction parts open the transcript (each compaction adds its own after the earlier ones). */
+function leadingParts(messages: readonly AgentMessage[]): number {
+  let parts = 0;
+  while (parts < messages.length && isCompactionPart(messages[parts] as AgentMessage)) parts++;
+  return parts;
+}
+
 /**
  * Where to cut so the tail keeps at least `keepRecentTokens`, never between a tool call and its
- * results: the tail starts at a user or assistant message. Returns 0 when nothing can be cut.
+ * results: the tail starts at a user or assistant message. Returns 0 when nothing can be cut (also when only the
+ * compaction parts that open the transcript are older than the tail: they are never summarised again).
  */
 export function findCompactionCut(messages: readonly AgentMessage[], keepRecentTokens: number): number {
   let tokens = 0;
@@ -26,7 +47,7 @@ export function findCompactionCut(messages: readonly AgentMessage[], keepRecentT
   }
   // Move the cut back until the tail starts at a message that is not a tool result.
   while (cut > 0 && (messages[cut] as { role: string }).role === "toolResult") cut--;
-  return cut;
+  return cut <= leadingParts(messages) ? 0 : cut;
 }
 
 /** What a summary compaction needs. */
@@ -45,16 +66,24 @@ export type SummaryOutcome =
   | { ok: false; error: string; reply?: AssistantMessage };
 
 /**
- * Summarises everything before the recent tail through one StreamFn call and returns
- * [summary message, …tail], repaired. Contract: never throws; a failed or empty summary is `ok: false`.
+ * Summarises everything before the recent tail (after the compaction parts that open the transcript, which are kept
+ * and given as context) through one StreamFn call and returns [earlier parts…, the new part, …tail], repaired.
+ * Contract: never throws; a failed or empty summary is `ok: false`.
  */
 export async function summarizeOlderMessages(req: SummaryRequest): Promise<SummaryOutcome> {
   const cut = findCompactionCut(req.messages, req.keepRecentTokens);
   if (cut === 0) return { ok: false, error: "nothing old enough to summarise" };
+  // Earlier compaction parts are kept as they are and given as context: the new part summarises only what follows.
+  const earlier = req.messages.slice(0, leadingParts(req.messages));
+  const context =
+    earlier.length === 0
+      ? []
+      : [userText(EARLIER_PARTS_HEADER + earlier.map((part) => (part as UserMessage).content).join("\n\n"))];
+  const ask = earlier.length === 0 ? "Write the summary now." : "Write the summary of what followed them now.";
   let reply: AssistantMessage;
   try {
-    const older = repairTranscript(await req.convert(req.messages.slice(0, cut)));
-    reply = await req.complete({ systemPrompt: req.prompt, messages: [...older, userText("Write the summary now.")] });
+    const older = repairTranscript(await req.convert(req.messages.slice(earlier.length, cut)));
+    reply = await req.complete({ systemPrompt: req.prompt, messages: [...context, ...older, userText(ask)] });
   } catch (error) {
     return { ok: false, error: `summariser failed: ${(error as Error).message}` };
   }
@@ -67,7 +96,11 @@ export async function summarizeOlderMessages(req: SummaryRequest): Promise<Summa
     .join("")
     .trim();
   if (!text) return { ok: false, error: "summariser returned an empty summary", reply };
-  const messages = repairTranscript([userText(SUMMARY_PREFIX + text), ...req.messages.slice(cut)] as AgentMessage[] as {
+  const messages = repairTranscript([
+    ...earlier,
+    userText(SUMMARY_PREFIX + text),
+    ...req.messages.slice(cut),
+  ] as AgentMessage[] as {
     role: string;
   }[]) as AgentMessage[];
   return { ok: true, messages, reply };
