@@ -72,6 +72,22 @@ describe("compaction parts", () => {
     expect(outcome).toMatchObject({ ok: false, error: "nothing old enough to summarise" });
   });
 
+  it("parts that together pass keepRecentTokens are folded into one by the next compaction (a long session still fits)", async () => {
+    const transcript = [
+      part(`one ${big(600)}`),
+      part(`two ${big(600)}`),
+      userMessage(`more ${big(300)}`),
+      userMessage(`recent ${big(1_100)}`),
+    ];
+    const s = summariser("everything so far");
+    const outcome = await summarizeOlderMessages(s.request(transcript));
+    const messages = outcome.ok ? outcome.messages : [];
+    expect(messages.filter(isCompactionPart).map(text)).toEqual([`${SUMMARY_PREFIX}everything so far`]);
+    // Folded: the old parts went to the summariser as conversation to summarise, not as kept context.
+    expect(s.asked[0]!.messages.map(text).at(-1)).toBe("Write the summary now.");
+    expect(s.asked[0]!.messages.map(text)[0]).toMatch(/^Summary of the earlier conversation/);
+  });
+
   it("a first compaction works as before: one part, the prompt without earlier summaries", async () => {
     const transcript = [
       userMessage(`hello ${big(800)}`),

@@ -26,17 +26,25 @@ export function isCompactionPart(message: AgentMessage): boolean {
   return m.role === "user" && typeof m.content === "string" && m.content.startsWith(SUMMARY_PREFIX);
 }
 
-/** How many compaction parts open the transcript (each compaction adds its own after the earlier ones). */
-function leadingParts(messages: readonly AgentMessage[]): number {
+/**
+ * How many compaction parts open the transcript and are kept as they are (each compaction adds its own after the
+ * earlier ones). Once they together pass `keepRecentTokens` they are no longer kept: the next compaction folds them
+ * into one, so a session that compacts for ever still fits its window.
+ */
+function keptParts(messages: readonly AgentMessage[], keepRecentTokens: number): number {
   let parts = 0;
-  while (parts < messages.length && isCompactionPart(messages[parts] as AgentMessage)) parts++;
-  return parts;
+  let tokens = 0;
+  while (parts < messages.length && isCompactionPart(messages[parts] as AgentMessage)) {
+    tokens += estimateMessageTokens(messages[parts] as AgentMessage);
+    parts++;
+  }
+  return tokens > keepRecentTokens ? 0 : parts;
 }
 
 /**
  * Where to cut so the tail keeps at least `keepRecentTokens`, never between a tool call and its
  * results: the tail starts at a user or assistant message. Returns 0 when nothing can be cut (also when only the
- * compaction parts that open the transcript are older than the tail: they are never summarised again).
+ * compaction parts that open the transcript, kept as they are, are older than the tail).
  */
 export function findCompactionCut(messages: readonly AgentMessage[], keepRecentTokens: number): number {
   let tokens = 0;
@@ -47,7 +55,7 @@ export function findCompactionCut(messages: readonly AgentMessage[], keepRecentT
   }
   // Move the cut back until the tail starts at a message that is not a tool result.
   while (cut > 0 && (messages[cut] as { role: string }).role === "toolResult") cut--;
-  return cut <= leadingParts(messages) ? 0 : cut;
+  return cut <= keptParts(messages, keepRecentTokens) ? 0 : cut;
 }
 
 /** What a summary compaction needs. */
@@ -74,7 +82,7 @@ export async function summarizeOlderMessages(req: SummaryRequest): Promise<Summa
   const cut = findCompactionCut(req.messages, req.keepRecentTokens);
   if (cut === 0) return { ok: false, error: "nothing old enough to summarise" };
   // Earlier compaction parts are kept as they are and given as context: the new part summarises only what follows.
-  const earlier = req.messages.slice(0, leadingParts(req.messages));
+  const earlier = req.messages.slice(0, keptParts(req.messages, req.keepRecentTokens));
   const context =
     earlier.length === 0
       ? []
