@@ -4,21 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { COMPACTING_TEXT } from "../src/compaction/compaction-status-line.js";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { BASE_CONFIG, type Harness, startHarness } from "./fixtures/gateway-harness.js";
+import { LONG_MESSAGE, SMALL_WINDOW } from "./fixtures/small-context-window.js";
 
-/** A small context window, so the third long message makes the loop compact before its model call. */
-const SMALL_WINDOW = {
-  loop: {
-    context: {
-      window: 10_000,
-      reserve: 2_000,
-      blockingReserve: 500,
-      microCompaction: { enabled: false },
-      compaction: { keepRecentTokens: 1_500 },
-    },
-  },
-};
-
-const long = "x ".repeat(6_000); // ~3 000 tokens
+const long = LONG_MESSAGE; // ~3 000 tokens
 
 function script(summary: ScriptedTurn): (context: { systemPrompt?: string }) => ScriptedTurn {
   let turn = 0;

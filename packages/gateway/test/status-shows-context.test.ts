@@ -4,21 +4,10 @@ import { MemorySessionStore } from "@chorus/store";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { GatewayConfigInput } from "../src/config/index.js";
 import { BASE_CONFIG, type Harness, startHarness } from "./fixtures/gateway-harness.js";
+import { LONG_MESSAGE, SMALL_WINDOW } from "./fixtures/small-context-window.js";
 
 const KEY = "main:main:test:dm:user-1";
-/** A small context window, so the third long message makes the loop compact before its model call. */
-const SMALL_WINDOW = {
-  loop: {
-    context: {
-      window: 10_000,
-      reserve: 2_000,
-      blockingReserve: 500,
-      microCompaction: { enabled: false },
-      compaction: { keepRecentTokens: 1_500 },
-    },
-  },
-};
-const long = "x ".repeat(6_000); // ~3 000 tokens
+const long = LONG_MESSAGE; // ~3 000 tokens
 const AT = Date.UTC(2025, 2, 4, 14, 2, 0);
 
 function script(): (context: { systemPrompt?: string }) => ScriptedTurn {

@@ -1,5 +1,6 @@
 import type { Model } from "@chorus/core";
 import type { SessionRecord, SessionStore, StoredJson } from "@chorus/store";
+import { dropSessionSettings } from "./drop-session-settings.js";
 
 /**
  * The session setting holding its last compaction. Kept in the session's `settings` JSON (like its subgoals) rather
@@ -55,16 +56,8 @@ export async function storeSessionContext(
 }
 
 /** Forgets the last compaction (a /new conversation has had none). Contract: a session that is gone is left alone. */
-export async function forgetLastCompaction(
-  store: Pick<SessionStore, "transaction">,
-  sessionKey: string,
-): Promise<void> {
-  await store.transaction(async (tx) => {
-    const session = await tx.getSession(sessionKey);
-    if (session === undefined || !(LAST_COMPACTION_SETTING in session.settings)) return;
-    const { [LAST_COMPACTION_SETTING]: _forgotten, ...settings } = session.settings;
-    await tx.updateSession(sessionKey, { settings });
-  });
+export function forgetLastCompaction(store: Pick<SessionStore, "transaction">, sessionKey: string): Promise<void> {
+  return dropSessionSettings(store, sessionKey, [LAST_COMPACTION_SETTING]);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from "@chorus/core";
 import type { SessionStore, StoredJson } from "@chorus/store";
 import type { CompactionSettings } from "../config/compaction-config.js";
+import { dropSessionSettings } from "./drop-session-settings.js";
 
 /** The session setting that holds its subgoal registry, so a session released while idle picks it up again. */
 export const SUBGOALS_SETTING = "subgoals";
@@ -68,14 +69,6 @@ async function storeSubgoals(deps: SessionSubgoalDeps, snapshot: SubgoalSnapshot
 }
 
 /** Drops a session's stored subgoals (a new conversation started while its runtime was not in memory). */
-export async function forgetStoredSubgoals(
-  store: Pick<SessionStore, "transaction">,
-  sessionKey: string,
-): Promise<void> {
-  await store.transaction(async (tx) => {
-    const session = await tx.getSession(sessionKey);
-    if (session === undefined || !(SUBGOALS_SETTING in session.settings)) return;
-    const { [SUBGOALS_SETTING]: _dropped, ...settings } = session.settings;
-    await tx.updateSession(sessionKey, { settings });
-  });
+export function forgetStoredSubgoals(store: Pick<SessionStore, "transaction">, sessionKey: string): Promise<void> {
+  return dropSessionSettings(store, sessionKey, [SUBGOALS_SETTING]);
 }
