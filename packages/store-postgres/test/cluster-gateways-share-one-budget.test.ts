@@ -85,11 +85,13 @@ describe("a budget shared by the gateways of a cluster", () => {
         { at: b, id: senderOwnedBy(b, "b", i) },
       ]);
       let event = 0;
-      await Promise.all(
-        senders.map(({ at, id }) =>
-          at.channel.inject({ text: `hello from ${id}`, sender: { id }, eventId: `evt-${++event}` }),
-        ),
-      );
+      const send = ({ at, id }: (typeof senders)[number]) =>
+        at.channel.inject({ text: `hello from ${id}`, sender: { id }, eventId: `evt-${++event}` });
+      // One turn on each instance first, so that both spend from the budget (which instance wins a race for the last
+      // tokens is timing); then the other four at once, on both instances, race for what is left.
+      await Promise.all(senders.slice(0, 2).map(send));
+      await Promise.all([a.gateway.idle(), b.gateway.idle()]);
+      await Promise.all(senders.slice(2).map(send));
       await Promise.all([a.gateway.idle(), b.gateway.idle()]);
       // 3 × 101 = 303 tokens; a fourth call's worst case would pass 350 wherever it runs.
       expect(a.calls() + b.calls()).toBe(3);
