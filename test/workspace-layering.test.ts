@@ -99,6 +99,7 @@ describe("the dependency arrows point down only", () => {
         "@chorus/extension-autonomy",
         "@chorus/extension-plan-mode",
         "@chorus/extension-media",
+        "@chorus/extension-context",
         "@chorus/store",
         "@chorus/channel",
         "@chorus/bot",

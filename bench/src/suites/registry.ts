@@ -1,7 +1,9 @@
 import type { BenchSuite } from "./bench-suite.js";
 import { cacheSuite } from "./cache.js";
 import { clusterSuite } from "./cluster.js";
+import { compactionSuite } from "./compaction.js";
 import { coreSuite } from "./core.js";
+import { focusSuite } from "./focus.js";
 import { gatewaySuite } from "./gateway.js";
 import { latencySuite } from "./latency.js";
 import { mediaSuite } from "./media.js";
@@ -21,5 +23,7 @@ export const suites: readonly BenchSuite[] = [
   telemetrySuite,
   latencySuite,
   cacheSuite,
+  compactionSuite,
+  focusSuite,
   mediaSuite,
 ];

@@ -1,4 +1,4 @@
-import { DEFAULT_SUMMARY_PROMPT, defineTool, type StreamContext, SUBGOAL_PROMPT } from "@chorus/core";
+import { DEFAULT_SUMMARY_PROMPT, defineTool, type StreamContext } from "@chorus/core";
 import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
 import type { GatewayConfigInput } from "@chorus/gateway";
 import { MemorySessionStore, utcDay } from "@chorus/store";
@@ -128,34 +128,8 @@ describe("every kind of model call stops at an exhausted budget", () => {
     expect(h.streamFn.calls).toHaveLength(1);
   });
 
-  it("subgoal extraction: the extraction after a turn is not made once the turn used the budget up", async () => {
-    const isSubgoals = (context: StreamContext) => context.systemPrompt === SUBGOAL_PROMPT;
-    h = await startHarness({
-      config: config({ compaction: { pruning: ["subgoal"] } }, 1_000),
-      script: (context) => (isSubgoals(context) ? "Fix the login bug" : priced("On it.", 800)),
-    });
-    await h.send({ text: "fix the login bug", sender: ADMIN });
-    await h.gateway.idle();
-    expect(h.channel.transcript("dm-admin")).toEqual(["On it."]);
-    expect(callsWhere(isSubgoals)).toBe(0);
-  });
-
-  it("subgoal extraction: a turn the budget refused (a guest's message) causes no call at all", async () => {
-    const stored = new MemorySessionStore();
-    await stored.recordSpend([{ kind: "agent", subject: "main", period: utcDay(Date.now()), tokens: 1_000, cost: 0 }]);
-    h = await startHarness({
-      store: stored,
-      config: config({ compaction: { pruning: ["subgoal"] } }, 1_000),
-      script: () => "On it.",
-    });
-    for (const text of ["hi", "are you there?", "hello?"]) {
-      await h.send({ text, sender: { id: "guest", name: "Guest" } });
-    }
-    await h.gateway.idle();
-    expect(h.streamFn.calls).toHaveLength(0);
-    expect(h.channel.transcript("dm-guest")).toHaveLength(3);
-    expect(h.channel.transcript("dm-guest").at(-1)).toContain("Budget exhausted");
-  });
+  // Subgoal extraction (@chorus/extension-context) is proven the same way beside its feature:
+  // packages/extension-context/test/subgoals/subgoal-extraction-is-a-budgeted-call.test.ts.
 
   it("compaction (automatic): the summary before a turn's call is not made", async () => {
     const isSummary = (context: StreamContext) => context.systemPrompt === DEFAULT_SUMMARY_PROMPT;

@@ -31,6 +31,11 @@ export const PLAN_BUTTONS: readonly OutboundButton[] = [
   { id: "/plan reject", label: "Reject" },
 ];
 
+/** The plan a session in plan mode proposed last: waiting for the answer, or rejected (the model revises it). */
+export type ProposedPlan =
+  | { readonly text: string; readonly state: "waiting" }
+  | { readonly text: string; readonly state: "rejected"; readonly feedback?: string };
+
 /**
  * Which sessions are in plan mode (seed 003 step 12) and the plan each one waits on. In memory: plan mode ends with
  * a restart. Contract: a session leaves plan mode only by `leave` or an approved plan.
@@ -38,6 +43,8 @@ export const PLAN_BUTTONS: readonly OutboundButton[] = [
 export class PlanModeSessions {
   readonly #active = new Set<string>();
   readonly #waiting = new Map<string, WaitingPlan>();
+  /** The last plan each session in plan mode proposed (brought back after a compaction). */
+  readonly #proposed = new Map<string, ProposedPlan>();
   readonly #show: ShowPlan;
 
   constructor(show: ShowPlan) {
@@ -52,6 +59,12 @@ export class PlanModeSessions {
   leave(sessionKey: string): void {
     this.#active.delete(sessionKey);
     this.answer(sessionKey, { approved: false, feedback: "plan mode was switched off" });
+    this.#proposed.delete(sessionKey);
+  }
+
+  /** The plan the session proposed last, while it is in plan mode; undefined otherwise. */
+  proposedPlan(sessionKey: string): ProposedPlan | undefined {
+    return this.#active.has(sessionKey) ? this.#proposed.get(sessionKey) : undefined;
   }
 
   isActive(sessionKey: string): boolean {
@@ -75,6 +88,7 @@ export class PlanModeSessions {
     starterIds: readonly string[] = [],
   ): Promise<PlanDecision> {
     this.answer(sessionKey, { approved: false, feedback: "a newer plan replaced it" });
+    this.#proposed.set(sessionKey, { text: plan, state: "waiting" });
     const decision = new Promise<PlanDecision>((resolve) => {
       const onAbort = (): void => {
         this.answer(sessionKey, { approved: false });
@@ -101,7 +115,14 @@ export class PlanModeSessions {
     if (waiting === undefined) return "no-plan";
     if (by !== undefined && !mayAnswerRun(by, waiting.starterIds)) return "not-allowed";
     this.#waiting.delete(sessionKey);
-    if (decision.approved) this.#active.delete(sessionKey);
+    const proposed = this.#proposed.get(sessionKey);
+    if (decision.approved) {
+      this.#active.delete(sessionKey);
+      this.#proposed.delete(sessionKey);
+    } else if (proposed !== undefined) {
+      const feedback = decision.feedback === undefined ? {} : { feedback: decision.feedback };
+      this.#proposed.set(sessionKey, { text: proposed.text, state: "rejected", ...feedback });
+    }
     waiting.resolve(by === undefined ? decision : { ...decision, trust: by.trust });
     return "answered";
   }

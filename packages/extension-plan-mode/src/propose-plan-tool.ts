@@ -5,6 +5,8 @@ import { z } from "zod";
 import type { PlanModeSessions } from "./plan-mode-sessions.js";
 
 export const PROPOSE_PLAN_TOOL = "propose_plan";
+/** The tool's answer to the model when the plan was approved (it tells the model plan mode is off). */
+export const PLAN_APPROVED_RESULT = "The user approved the plan. Plan mode is off: carry the plan out now.";
 const WAIT_FOR_ANSWER_MS = 60 * 60 * 1000;
 
 /**
@@ -33,7 +35,7 @@ export function proposePlanTool(sessions: PlanModeSessions): AnyAgentTool {
         meta.trustTier = lowerTier(meta.trustTier as TrustTier, decision.trust);
       }
       const text = decision.approved
-        ? "The user approved the plan. Plan mode is off: carry the plan out now."
+        ? PLAN_APPROVED_RESULT
         : `The user rejected the plan${decision.feedback ? `: ${decision.feedback}` : " without saying why"}. You are still in plan mode: revise the plan (ask if unclear) and propose it again.`;
       return { content: [{ type: "text", text }] };
     },

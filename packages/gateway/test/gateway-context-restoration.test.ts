@@ -7,8 +7,9 @@ const KEY = "main:main:test:dm:user-1";
 /** A chat long enough to compact, whose session "read" notes.md (as the bot's read_file reports it). */
 async function compactChat(contextRestoration?: Record<string, unknown>) {
   const asked: (string | undefined)[] = [];
-  const recentFiles = (run: ToolRunInfo): RecentFile[] => {
-    asked.push(run.sessionId);
+  const recentFiles = (run: ToolRunInfo, limit: number): RecentFile[] => {
+    // The changed_files reminder reads the same source before each model call (20 files); restoration asks for 10.
+    if (limit === 10) asked.push(run.sessionId);
     return [{ path: "notes.md", content: "remember the milk", toolCallId: "old-read" }];
   };
   const h = await startHarness({

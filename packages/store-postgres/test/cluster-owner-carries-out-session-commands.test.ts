@@ -40,7 +40,8 @@ let events = 0;
 
 /** Text of the last message of a model call's context. */
 function lastText(context: { messages: readonly unknown[] }): string {
-  return JSON.stringify(context.messages.at(-1));
+  // The last message that is not a system reminder (plan mode adds one to its requests).
+  return JSON.stringify(context.messages.findLast((message) => (message as { isMeta?: boolean }).isMeta !== true));
 }
 
 /** An instance of the cluster on `schema`; `throughGate`: it reaches the database through the test's NetworkGate. */

@@ -24,6 +24,7 @@ export type {
   SessionOwnership,
   UnansweredSession,
 } from "./session-ownership.js";
+export { dropSessionSettings, writeSessionSetting } from "./session-settings.js";
 export type { SessionStore, SessionStoreOps, SessionStoreTransaction } from "./session-store.js";
 export {
   isSessionStoreError,

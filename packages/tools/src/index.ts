@@ -51,8 +51,9 @@ export {
 export { evaluateToolPolicy, type PolicyVerdict, type ToolPolicy } from "./policy/tool-policy.js";
 export { DEFAULT_TIER_POLICIES, parseTrustTier, type TrustTier } from "./policy/trust-tiers.js";
 export { loadSkills } from "./skills/load-skills.js";
+export { loadedSkillsSource } from "./skills/loaded-skills-source.js";
 export { type ParsedSkillFile, parseSkillFile } from "./skills/parse-skill-file.js";
-export { createSkillTool } from "./skills/skill-tool.js";
+export { createSkillTool, LOAD_SKILL_TOOL } from "./skills/skill-tool.js";
 export type { Skill, SkillCatalog, SkillProblem } from "./skills/skill-types.js";
 export { skillsPromptSection } from "./skills/skills-prompt.js";
 // Sub-agents

@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { contextSettingsSchema } from "@chorus/extension-context";
 import { mediaConfigSchema } from "@chorus/extension-media";
 import {
   agentConfigSchema,
@@ -231,6 +232,8 @@ export const botAgentSchema = agentConfigSchema.extend({
   hooks: agentHooksSchema.optional(),
   /** `/plan`: the agent only reads until the user approves its proposed plan. Default false. */
   planMode: z.boolean().optional(),
+  /** Context management kept per session (@chorus/extension-context): every feature off unless set here. */
+  context: contextSettingsSchema.prefault({}),
   /**
    * Where exec runs (seed 002 "Per-Turn ExecutionContext"): each session has a working directory, fixed at the start of
    * every turn. `changeDirectory` adds the set_working_directory tool (default false: exec runs at the workspace root);

@@ -57,6 +57,7 @@ function gatewayAgentOf(agent: BotAgent): AgentConfigInput {
     exec: _exec,
     hooks: _hooks,
     planMode: _planMode,
+    context: _context,
     approvals,
     ...rest
   } = agent;

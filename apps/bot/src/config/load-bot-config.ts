@@ -70,7 +70,16 @@ export function parseBotConfig(input: unknown): ParseBotConfigResult {
     const modelRefs = [
       ["goals.supervisorModel", agent.goals.supervisorModel],
       ["compaction.subgoalModel", agent.compaction.subgoalModel],
+      ["context.sessionMemory.model", agent.context.sessionMemory?.model],
+      ["context.toolPairSummaries.model", agent.context.toolPairSummaries?.model],
     ] as const;
+    const pruning = agent.compaction.pruning;
+    if (agent.context.focus?.enabled && pruning.length > 0) {
+      issues.push({
+        path: `agents[${index}].context.focus.enabled`,
+        message: `the focus strategy and subgoal pruning (compaction.pruning: ${pruning.join(", ")}) are mutually exclusive compression strategies; enable only one`,
+      });
+    }
     for (const [path, ref] of modelRefs) {
       if (ref === undefined) continue;
       try {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { autonomyExtension } from "@chorus/extension-autonomy";
+import { contextExtension } from "@chorus/extension-context";
 import { type AgentFiles, mediaExtension } from "@chorus/extension-media";
 import { type GatewayMemoryOptions, memoryExtension } from "@chorus/extension-memory";
 import { planModeExtension } from "@chorus/extension-plan-mode";
@@ -12,7 +13,7 @@ import type { BotConfig } from "../config/bot-config-schema.js";
  * of every other extension is reserved in the budgets, and `{current_goal}` is filled before any addition), long-term
  * media (inside the budgets: a call is reserved before its attachments are read; files from `<dataDir>/media`), long-term
  * memory (its recall follows the goal in the system prompt; without `memory:` only `/memory` saying it is off), each
- * agent's skills, and plan mode for the agents with `planMode: true`. Contract: the same list for every start of one configuration; order is hook order.
+ * agent's skills, plan mode for the agents with `planMode: true`, and each agent's context management (`context:`, and the subgoal pruning its `compaction.pruning` asks for). Contract: the same list for every start of one configuration; order is hook order.
  */
 export function botExtensions(
   config: BotConfig,
@@ -31,5 +32,6 @@ export function botExtensions(
     memoryExtension(memory),
     skillsExtension(skillsByAgent),
     planModeExtension({ agents: planning }),
+    contextExtension({ agents: Object.fromEntries(config.agents.map((agent) => [agent.id, agent.context])) }),
   ];
 }

@@ -71,12 +71,34 @@ export type AgentEvent =
   | { type: "compaction_start"; kind: "summary"; tokensBefore: number }
   | { type: "compaction_failed"; kind: "summary"; error: string }
   | {
+      /** Tier 1 (seed 004's SessionMemoryCompactApplied): the kept summary replaced the messages it covers. */
+      type: "session_memory_compact";
+      /** Tokens of the replaced messages minus the summary's. */
+      savedTokens: number;
+      summaryTokens: number;
+    }
+  | {
       type: "compaction";
-      kind: "micro" | "summary";
+      /**
+       * micro: old tool results cleared; tool_pairs: the soft tier's summaries applied; summary: a summarising one;
+       * focus: closed focus segments replaced by their knowledge (re-derived from the focus state before each call).
+       */
+      kind: "micro" | "tool_pairs" | "summary" | "focus";
+      /** Of a summary: 1 when the kept session-memory summary served it (no model call), 2 when it was summarised. */
+      tier?: 1 | 2;
       tokensBefore: number;
       tokensAfter: number;
       /** The whole transcript after compaction (replace your copy with it). */
       messages: AgentMessage[];
+    }
+  | {
+      /** Once per approach: the estimate passed window − reserve − warningOffset; re-armed once back under it. */
+      type: "context_warning";
+      /** The request's estimated tokens (transcript, system prompt and tool definitions). */
+      tokens: number;
+      window: number;
+      /** Where the summarising compaction starts (window − reserve). */
+      compactAt: number;
     }
   | { type: "approval_required"; approvalId: string; toolCall: ToolCall; reason: string; timeoutMs: number };
 

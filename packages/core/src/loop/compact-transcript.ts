@@ -1,6 +1,7 @@
 import { finishCompaction } from "../context/compaction-steps.js";
 import { withRestoredFiles } from "../context/context-restoration/with-restored-files.js";
 import { defaultConvertToLlm } from "../context/convert-to-llm.js";
+import { planSessionMemoryCompaction } from "../context/session-memory/session-memory-compaction.js";
 import { DEFAULT_SUMMARY_PROMPT, findCompactionCut, summarizeOlderMessages } from "../context/summary-compaction.js";
 import { estimateTokens } from "../context/token-estimate.js";
 import { runHooks } from "../hooks/run-hooks.js";
@@ -36,22 +37,38 @@ export interface CompactTranscriptRequest {
   emit: (event: AgentEvent) => void;
 }
 
-/** A compaction's outcome; `reply` is the summariser's answer (for its usage) when one came. */
+/**
+ * A compaction's outcome; `reply` is the summariser's answer (for its usage) when one came. `tier` 1: the kept
+ * session-memory summary served it (no model call, no `reply`); 2: it was summarised.
+ */
 export type CompactTranscriptOutcome =
-  | { ok: true; messages: AgentMessage[]; tokensBefore: number; tokensAfter: number; reply: AssistantMessage }
+  | {
+      ok: true;
+      tier: 1 | 2;
+      messages: AgentMessage[];
+      tokensBefore: number;
+      tokensAfter: number;
+      reply?: AssistantMessage;
+    }
   | { ok: false; reason: "nothing" | "aborted" | "failed"; error: string; reply?: AssistantMessage };
 
 /**
  * THE summarising compaction, shared by the loop's automatic one and apps' manual one (a `/compact` command):
  * `pre_compact` hooks, the summary call (stall-guarded, aborted with `signal`), the post-compaction steps, the
  * recently read files re-attached, and the `compaction_start` / `compaction` / `compaction_failed` events.
+ * Tier 1 first (seed 004): when `context.compaction.sessionMemory` holds a summary that still fits the transcript and
+ * saves at least its minimum, it replaces the messages it covers with no model call (`session_memory_compact`, then
+ * `compaction` with `tier: 1`), followed by the same steps and restoration; otherwise tier 2 summarises.
  * Contract: never throws; the caller's transcript is never changed — on `ok` the caller takes `messages` (also in
  * the `compaction` event); on abort or failure nothing changed (`compaction_failed` follows a `compaction_start`).
  */
 export async function compactTranscript(req: CompactTranscriptRequest): Promise<CompactTranscriptOutcome> {
   const cfg = req.context?.compaction;
   const keepRecentTokens = req.keepRecentTokens ?? cfg?.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS;
-  if (findCompactionCut(req.messages, keepRecentTokens) === 0) {
+  const tierOne =
+    cfg?.sessionMemory === undefined ? undefined : planSessionMemoryCompaction(req.messages, cfg.sessionMemory);
+  const planned = typeof tierOne === "object" ? tierOne : undefined;
+  if (planned === undefined && findCompactionCut(req.messages, keepRecentTokens) === 0) {
     return { ok: false, reason: "nothing", error: "nothing old enough to summarise" };
   }
   const { hooks, logger } = req.config;
@@ -62,6 +79,16 @@ export async function compactTranscript(req: CompactTranscriptRequest): Promise<
   if (req.signal.aborted) return { ok: false, reason: "aborted", error: STOPPED };
   const before = estimateTokens(req.messages, req.systemPrompt);
   req.emit({ type: "compaction_start", kind: "summary", tokensBefore: before });
+  if (planned !== undefined) {
+    const finished = await finishAndRestore(req, planned.messages);
+    if (finished === undefined) return aborted(req);
+    const { savedTokens, summaryTokens } = planned;
+    // Before the events: a subscriber storing the summary sees it cover its part of the new transcript.
+    cfg?.sessionMemory?.applied?.(finished.messages, planned.part);
+    req.emit({ type: "session_memory_compact", savedTokens, summaryTokens });
+    req.emit({ type: "compaction", kind: "summary", tier: 1, tokensBefore: before, ...finished });
+    return { ok: true, tier: 1, tokensBefore: before, ...finished };
+  }
   const outcome = await summarizeOlderMessages({
     messages: req.messages,
     keepRecentTokens,
@@ -75,16 +102,28 @@ export async function compactTranscript(req: CompactTranscriptRequest): Promise<
     req.emit({ type: "compaction_failed", kind: "summary", error: outcome.error });
     return { ok: false, reason: "failed", error: outcome.error, ...reply };
   }
-  const compacted = finishCompaction(req.messages, outcome.messages, cfg?.afterCompaction);
-  const restored = await withRestoredFiles(req.context?.restoration, req.run, compacted);
+  const finished = await finishAndRestore(req, outcome.messages);
+  if (finished === undefined) return { ...aborted(req), ...reply };
+  req.emit({ type: "compaction", kind: "summary", tier: 2, tokensBefore: before, ...finished });
+  return { ok: true, tier: 2, tokensBefore: before, ...finished, reply: outcome.reply };
+}
+
+/**
+ * Both tiers' ending: the post-compaction steps (orphaned tool results stripped), then the recently read files
+ * re-attached. Undefined when stopped meanwhile (the restoration source is awaited; the transcript stays as it was).
+ */
+async function finishAndRestore(
+  req: CompactTranscriptRequest,
+  compactedMessages: AgentMessage[],
+): Promise<{ messages: AgentMessage[]; tokensAfter: number } | undefined> {
+  const compacted = finishCompaction(req.messages, compactedMessages, req.context?.compaction?.afterCompaction);
+  // The plan, todos and skills sources look into the transcript as it was before the summary.
+  const restored = await withRestoredFiles(req.context?.restoration, req.run, compacted, req.messages);
   if (restored.error !== undefined) {
-    logger?.warn({ err: restored.error }, "restoring recently read files after compaction failed");
+    req.config.logger?.warn({ err: restored.error }, "a context restoration source failed after compaction; left out");
   }
-  // The restoration source is awaited: a stop meanwhile still leaves the transcript as it was.
-  if (req.signal.aborted) return { ...aborted(req), ...reply };
-  const tokensAfter = estimateTokens(restored.messages, req.systemPrompt);
-  req.emit({ type: "compaction", kind: "summary", tokensBefore: before, tokensAfter, messages: restored.messages });
-  return { ok: true, messages: restored.messages, tokensBefore: before, tokensAfter, reply: outcome.reply };
+  if (req.signal.aborted) return undefined;
+  return { messages: restored.messages, tokensAfter: estimateTokens(restored.messages, req.systemPrompt) };
 }
 
 /** The summary's model call: guarded like a turn's (stall timer, abort), its events kept out of the transcript. */

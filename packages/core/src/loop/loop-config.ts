@@ -1,6 +1,8 @@
 import type { CompactionStep } from "../context/compaction-steps.js";
 import type { ContextRestorationConfig } from "../context/context-restoration/restoration-config.js";
+import type { SessionMemorySource } from "../context/session-memory/session-memory-summary.js";
 import type { ToolOutputCompressionConfig } from "../context/tool-output-compression/compression-config.js";
+import type { ToolPairSummariesConfig } from "../context/tool-pair-summaries/tool-pair-summaries-config.js";
 import type { ProviderErrorKind } from "../errors/provider-error.js";
 import type { AgentHooks } from "../hooks/hook-types.js";
 import type { CoreLogger } from "../logging/core-logger.js";
@@ -63,6 +65,11 @@ export interface CompactionConfig {
   streamFn?: StreamFn;
   /** Steps run in order after every summarising compaction (then orphaned tool results are always stripped). */
   afterCompaction?: CompactionStep[];
+  /**
+   * Tier 1 (seed 004): a kept summary (e.g. a `SessionMemory`) tried before the summary call; applied, with no model
+   * call, when it saves at least its minimum. Default: none (every compaction summarises).
+   */
+  sessionMemory?: SessionMemorySource;
 }
 
 /** Micro-compaction settings (seed 004: keep 3, minimum saving 20 000 tokens). */
@@ -92,8 +99,21 @@ export interface ContextConfig {
   blockingReserve?: number;
   microCompaction?: MicroCompactionConfig;
   compaction?: CompactionConfig;
-  /** Re-attach recently read files after a summarising compaction (seed 004). Needs a `recentFiles` source. */
+  /** Bring back the plan, todos, skills and recently read files after a summarising compaction (seed 004). */
   restoration?: ContextRestorationConfig;
+  /** Seed 002's soft tier: deferred tool-pair summaries replace older tool results past softThreshold × window. */
+  toolPairSummaries?: ToolPairSummariesConfig;
+  /**
+   * A `context_warning` is emitted once as the estimate passes window − reserve − warningOffset (seed 004's
+   * WARNING_OFFSET), before a compaction is forced; none when that is under half of window − reserve. Default 20 000.
+   */
+  warningOffset?: number;
+  /**
+   * Seed 002's Focus strategy (`FocusStrategy.applyTo`): closed focus segments' raw messages replaced by their knowledge
+   * in the transcript first thing before every model call, so micro-compaction, the thresholds and the ceiling all see
+   * the reduced size (emitted as a `compaction` of kind `focus`). Returns undefined when nothing changes; never throws.
+   */
+  focus?: { reduce(messages: readonly AgentMessage[]): AgentMessage[] | undefined };
 }
 
 /** Everything the stateless loop needs. Only `model` and `streamFn` are required. */

@@ -7,9 +7,12 @@ import type { AgentMessage, Message } from "../messages/message-types.js";
 import { addUsage } from "../messages/usage.js";
 import type { LlmTool, StreamContext } from "../stream/stream-fn.js";
 import { compactTranscript } from "./compact-transcript.js";
+import { relieveSoftPressure, warnNearCompaction } from "./context-pressure.js";
+import { applyFocusReduction } from "./focus-reduction-step.js";
 import type { RunState } from "./run-state.js";
 
-const DEFAULT_RESERVE = 20_000;
+/** Tokens kept free below the window unless configured: the summarising compaction starts past window − reserve. */
+export const DEFAULT_RESERVE = 20_000;
 const DEFAULT_BLOCKING_RESERVE = 13_000;
 
 /** A request ready to send, or the reason the run must end instead. */
@@ -25,13 +28,15 @@ export function contextLimits(state: RunState): { window: number; compactAt: num
 }
 
 /**
- * Everything before a model call (seed 000's order, with seed 004's compaction tiers):
- * micro-compaction, summarising compaction past window − reserve, the async and sync
+ * Everything before a model call (seed 000's order, with seed 002/004's pressure tiers): micro-compaction, the
+ * deferred tool-pair summaries past the soft threshold, the warning before window − reserve, summarising compaction
+ * past window − reserve, the async and sync
  * transforms, convertToLlm, transcript repair, and the hard ceiling check.
  * Contract: synchronous unless a step is (summary, async transform, async convertToLlm).
  */
 export function prepareRequest(state: RunState): PreparedRequest | Promise<PreparedRequest> {
   const { config } = state;
+  if (config.context?.focus) applyFocusReduction(state, config.context.focus);
   const micro = config.context?.microCompaction;
   if (micro?.enabled !== false) {
     const compacted = microCompact(state.messages, micro);
@@ -49,7 +54,8 @@ export function prepareRequest(state: RunState): PreparedRequest | Promise<Prepa
   }
   const limits = contextLimits(state);
   // The tool definitions travel with every request: they count toward compaction and the ceiling like the messages.
-  const tokens = estimateTokens(state.messages, state.systemPrompt) + estimateToolTokens(state.llmTools);
+  let tokens = estimateTokens(state.messages, state.systemPrompt) + estimateToolTokens(state.llmTools);
+  tokens = relieveSoftPressure(state, tokens, limits.window);
   if (tokens > limits.compactAt || config.asyncTransformContext) return prepareSlowly(state, tokens, limits.compactAt);
   return convertAndCheck(state, tokens);
 }
@@ -64,6 +70,7 @@ async function prepareSlowly(state: RunState, tokens: number, compactAt: number)
 
 function convertAndCheck(state: RunState, transcriptTokens: number): PreparedRequest | Promise<PreparedRequest> {
   const { config } = state;
+  warnNearCompaction(state, transcriptTokens, contextLimits(state));
   const transformed = config.asyncTransformContext
     ? config.asyncTransformContext(state.messages, state.signal)
     : state.messages;

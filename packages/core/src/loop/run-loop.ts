@@ -162,6 +162,7 @@ function createState(
     turn: 0,
     reminders: remindersOf(config),
     telemetry,
+    lastRequestTokens: undefined,
   };
 }
 

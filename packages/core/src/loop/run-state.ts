@@ -40,6 +40,8 @@ export interface RunState {
   readonly reminders: ReminderPipeline | undefined;
   /** The run's spans and metrics; undefined when no OpenTelemetry SDK records anything. */
   readonly telemetry: RunTelemetry | undefined;
+  /** The previous request's estimate (the context warning fires on a crossing); undefined before the first. */
+  lastRequestTokens: number | undefined;
 }
 
 /** Appends a message to the transcript and the run's additions, with its start/end events. */

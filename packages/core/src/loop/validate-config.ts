@@ -1,6 +1,7 @@
 import { InvalidAgentConfigError } from "../errors/agent-errors.js";
 import type { AgentLoopConfig } from "./loop-config.js";
 import { toolIndex } from "./tool-index.js";
+import { assertContextPressure } from "./validate-context-pressure.js";
 
 /**
  * Checks what a run cannot start without. Contract: throws InvalidAgentConfigError naming the
@@ -16,6 +17,7 @@ export function assertLoopConfig(config: Partial<AgentLoopConfig>): void {
   if (config.maxOutputRecoveries !== undefined && !(config.maxOutputRecoveries >= 0)) {
     throw new InvalidAgentConfigError("maxOutputRecoveries must be 0 or more");
   }
+  assertContextPressure(config as Pick<AgentLoopConfig, "model" | "context">);
   const duplicate = toolIndex(config.tools).duplicate;
   if (duplicate !== undefined) throw new InvalidAgentConfigError(`two tools are named "${duplicate}"`);
 }

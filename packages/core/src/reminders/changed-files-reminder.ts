@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import type { ReminderSource } from "./reminder-types.js";
+import type { Reminder, ReminderSource } from "./reminder-types.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -31,12 +31,17 @@ export function changedFilesReminder(
         changed.push(version === undefined ? `${path} (deleted)` : path);
       seen.set(path, version);
     }
-    if (changed.length === 0) return [];
-    return [
-      {
-        kind: "changed_files",
-        text: `These files changed since you last saw them (by the user or a tool); read them again before relying on them:\n${changed.map((p) => `- ${p}`).join("\n")}`,
-      },
-    ];
+    return changedFilesReminders(changed);
   };
+}
+
+/** The "changed_files" reminder naming `changed` (none when it is empty); shared by the changed-files sources. */
+export function changedFilesReminders(changed: readonly string[]): Reminder[] {
+  if (changed.length === 0) return [];
+  return [
+    {
+      kind: "changed_files",
+      text: `These files changed since you last saw them (by the user or a tool); read them again before relying on them:\n${changed.map((p) => `- ${p}`).join("\n")}`,
+    },
+  ];
 }

@@ -36,6 +36,8 @@ const KIND_LABELS: Readonly<Record<CallPurpose, string>> = {
   supervisor: "goal supervisor",
   memory: "memory extraction",
   title: "titles",
+  tool_pair_summary: "tool-pair summaries",
+  session_memory: "session memory",
 };
 
 /**

@@ -22,8 +22,8 @@ export interface SessionStatus {
   readonly running: boolean;
   /** The last hard compaction: estimated tokens before → after, and when (epoch ms; absent in older records). */
   readonly lastCompaction?: { readonly before: number; readonly after: number; readonly atMs?: number };
-  /** With a subgoal pruning strategy: the active subgoal's description, or null when none is known yet. */
-  readonly activeSubgoal?: string | null;
+  /** The extensions' own lines (`statusLines`, e.g. the active subgoal), shown after the gateway's. */
+  readonly extensionLines?: readonly string[];
   /** A cluster's instances (id, shards held, heartbeat age); undefined outside a cluster. */
   readonly instances?: readonly ClusterInstance[];
   /** A cluster: the instance that owns this session now (where its turns run), when one answered. */

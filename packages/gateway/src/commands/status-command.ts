@@ -5,7 +5,7 @@ import type { CommandDefinition } from "./command-types.js";
 
 /**
  * /status: agent, model, the context (estimated tokens of the transcript / the model's window, % full), cost, queue
- * and the last compaction (when, what it saved); in a cluster, its instances.
+ * and the last compaction (when, what it saved); in a cluster, its instances; then the extensions' lines.
  */
 export const statusCommand: CommandDefinition = {
   name: "status",
@@ -19,8 +19,8 @@ export const statusCommand: CommandDefinition = {
       `**Context** ${formatContextFill(s.contextTokens, s.contextMaxTokens)} · **cost** ${formatCost(s.cost)}`,
       `**Queue** ${s.queueMode} · ${s.queued} waiting · ${s.running ? "working" : "idle"}`,
       `**Last compaction** ${formatLastCompaction(s.lastCompaction, host.now())}`,
-      ...(s.activeSubgoal === undefined ? [] : [`**Subgoal** ${s.activeSubgoal ?? "none yet"}`]),
       ...(s.instances === undefined ? [] : renderInstances(s.instances, s.owner)),
+      ...(s.extensionLines ?? []),
     ].join("\n");
   },
 };

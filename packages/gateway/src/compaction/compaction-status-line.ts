@@ -15,6 +15,11 @@ export function compactedText(before: number, after: number): string {
 /** What the status line says when the compaction failed. */
 export const COMPACTION_FAILED_TEXT = "🗜️ Could not compact the conversation; carrying on with it as it is.";
 
+/** What the status line says, once, as the context nears its compaction (core's `context_warning`, seed 004). */
+export function contextWarningText(tokens: number, window: number): string {
+  return `📈 Context ${Math.floor((tokens / window) * 100)}% full — older messages will be summarised soon.`;
+}
+
 /** How the status line reaches the chat. */
 export interface StatusLineOutlet {
   /** Posts a message; resolves with a handle to edit it (undefined when it could not be posted). */
@@ -27,8 +32,8 @@ export interface StatusLineOutlet {
 
 /**
  * The chat side of seed 002's compaction progress UX: a line when a hard compaction starts, turned into what it
- * saved (or that it failed) when it ends. Contract: one line per compaction; events other than compaction ones are
- * ignored; never throws.
+ * saved (or that it failed) when it ends; and a line of its own for the loop's one warning before a compaction.
+ * Contract: one line per compaction or warning; other events are ignored; never throws.
  */
 export class CompactionStatusLine {
   readonly #outlet: StatusLineOutlet;
@@ -40,6 +45,7 @@ export class CompactionStatusLine {
 
   onEvent(event: AgentEvent): void {
     if (event.type === "compaction_start") this.#posted = this.#outlet.post(COMPACTING_TEXT);
+    else if (event.type === "context_warning") void this.#outlet.post(contextWarningText(event.tokens, event.window));
     else if (event.type === "compaction_failed") this.#end(COMPACTION_FAILED_TEXT);
     else if (event.type === "compaction" && event.kind === "summary") {
       this.#end(compactedText(event.tokensBefore, event.tokensAfter));
@@ -56,6 +62,22 @@ export class CompactionStatusLine {
 
 function kilo(tokens: number): string {
   return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
+}
+
+/** A turn's compaction status line in the session's chat; undefined without notices that can be posted. */
+export function sessionStatusLine(
+  deps: {
+    readonly notices?: Pick<ChatNotices, "post" | "replace"> | undefined;
+    readonly store: Pick<SessionStore, "getOutboxEntry">;
+    track(work: Promise<unknown>): void;
+  },
+  sessionKey: string,
+  chat: SessionChat,
+  canEdit: boolean,
+): CompactionStatusLine | undefined {
+  const notices = deps.notices;
+  if (notices === undefined) return undefined;
+  return new CompactionStatusLine(noticeOutlet(notices, deps.store, sessionKey, chat, canEdit, deps.track));
 }
 
 /**

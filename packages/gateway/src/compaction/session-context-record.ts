@@ -1,6 +1,5 @@
 import type { Model } from "@chorus/core";
-import type { SessionRecord, SessionStore, StoredJson } from "@chorus/store";
-import { dropSessionSettings } from "./drop-session-settings.js";
+import { dropSessionSettings, type SessionRecord, type SessionStore, type StoredJson } from "@chorus/store";
 
 /**
  * The session setting holding its last compaction. Kept in the session's `settings` JSON (like its subgoals) rather

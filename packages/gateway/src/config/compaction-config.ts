@@ -12,8 +12,8 @@ export const EXCLUSIVE_PRUNING_STRATEGIES: readonly string[] = ["subgoal", "subg
  */
 export const compactionConfigSchema = z.strictObject({
   /**
-   * Subgoal-aware pruning (HiAgent): `subgoal` keeps the active subgoal's messages through compaction and never
-   * clears its tool results; `subgoal_mig` also ranks redundant outputs lower. Default: none (recency only).
+   * Subgoal pruning (HiAgent, run by @chorus/extension-context): `subgoal` keeps the active subgoal's messages through
+   * compaction, never clearing its tool results; `subgoal_mig` also ranks redundant outputs lower. Default: none.
    */
   pruning: z
     .array(pruningStrategySchema)
@@ -27,7 +27,7 @@ export const compactionConfigSchema = z.strictObject({
         });
       }
     }),
-  /** Model (id from the model registry) for subgoal extraction. Default: the session's model. */
+  /** Model (catalog id) for subgoal extraction (an unknown id fails the start). Default: the session's model. */
   subgoalModel: z.string().min(1).optional(),
   /** A status line in the chat while a compaction runs, then what it saved (edited in place where possible). */
   statusLine: z.boolean().default(true),

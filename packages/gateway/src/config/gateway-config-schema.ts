@@ -70,7 +70,7 @@ export const agentConfigSchema = z.strictObject({
   contextRestoration: contextRestorationConfigSchema.prefault({}),
   /** Compaction: subgoal-aware pruning and the chat's compaction status line (see the gateway README). */
   compaction: compactionConfigSchema.prefault({}),
-  /** System reminders before each model call (time passed, approval outcomes); off by default. */
+  /** System reminders before each model call (time passed, approval outcomes, changed files); see reminder-config. */
   reminders: reminderConfigSchema.optional(),
   /**
    * A `/word` that is neither a builtin command nor a skill: `answer` (default) replies with the closest command and

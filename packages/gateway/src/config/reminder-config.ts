@@ -1,8 +1,10 @@
 import { approvalOutcomesReminder, type ReminderSource, type RemindersConfig, timePassedReminder } from "@chorus/core";
 import { z } from "zod";
 
-/** An agent's system reminders (seed 004), attached before each model call. Every one is off by default. */
+/** An agent's system reminders (seed 004), before each model call. Off by default, but `changedFiles` (see README). */
 export const reminderConfigSchema = z.strictObject({
+  /** Name the files the session read whose content changed since the last model call ("changed_files"). Default true. */
+  changedFiles: z.boolean().default(true),
   /** Tell the model how long the pause before a prompt was, when it is longer than this many minutes. */
   timePassedMinutes: z.int().positive().optional(),
   /** Tell the model what the user answered to each approval (approved / denied and why). */

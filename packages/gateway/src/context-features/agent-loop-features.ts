@@ -49,17 +49,19 @@ export function agentLoopFeatures(
     };
   }
   const restoration = config.contextRestoration;
-  if (restoration.enabled && sources?.recentFiles !== undefined) {
-    features.context = {
-      ...loop?.context,
-      restoration: {
-        recentFiles: sources.recentFiles,
-        maxFiles: restoration.maxFiles,
-        totalBudgetTokens: restoration.totalBudgetTokens,
-        perFileTokens: restoration.perFileTokens,
-      },
-    };
-  }
+  // Set even without a files source: extensions add theirs (skills, the plan) to it, and see `enabled: false`.
+  features.context = {
+    ...loop?.context,
+    restoration: restoration.enabled
+      ? {
+          ...loop?.context?.restoration,
+          ...(sources?.recentFiles === undefined ? {} : { recentFiles: sources.recentFiles }),
+          maxFiles: restoration.maxFiles,
+          totalBudgetTokens: restoration.totalBudgetTokens,
+          perFileTokens: restoration.perFileTokens,
+        }
+      : { enabled: false },
+  };
   if (sources?.executionContext !== undefined) features.executionContext = sources.executionContext;
   return features;
 }

@@ -3,6 +3,7 @@ import type {
   ExtensionStartContext,
   GatewayExtension,
   OwnershipChange,
+  StatusSession,
   TurnAboutToStart,
   TurnCommitted,
 } from "./gateway-extension.js";
@@ -33,6 +34,14 @@ export async function runBeforeTurn(
     }
   }
   return additions;
+}
+
+/** Every extension's `/status` lines, in order. Contract: never rejects; a hook that throws is logged and adds none. */
+export async function statusLinesOf(registered: RegisteredExtensions, session: StatusSession, logger: Logger) {
+  const lines: string[] = [];
+  const of = (e: GatewayExtension) => e.statusLines && (async () => lines.push(...(await e.statusLines!(session))));
+  await eachContained(registered, of, session.sessionKey, logger, "extension status hook failed");
+  return lines;
 }
 
 /**

@@ -22,6 +22,9 @@ import type { LaneItem } from "../lanes/lane-item.js";
 import type { CommandPermission } from "../permissions/command-permission-table.js";
 import type { SessionActor } from "../permissions/session-change-permission.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
+import type { SessionAgentParts, SessionAgentStart } from "../turn-hooks/session-turn-hooks.js";
+
+export type { SessionAgentParts, SessionAgentStart } from "../turn-hooks/session-turn-hooks.js";
 
 /** Everything an extension's command sees: who typed it, where, and its words. */
 export interface ExtensionCommandContext {
@@ -170,6 +173,9 @@ export interface OwnershipChange {
   readonly type: "gained" | "lost";
 }
 
+/** The session `/status` is about (at the instance where its turns run): its key, agent and stored settings. */
+export type StatusSession = Omit<SessionAgentStart, "model">;
+
 /** What an extension gets at start. */
 export interface ExtensionStartContext {
   /** Sessions' chats, to post in (a notice, a question with buttons). */
@@ -272,6 +278,13 @@ export interface GatewayExtension {
    * otherwise. Contract: exactly one of its `committed` or `failed` is called per commit that carried them.
    */
   commitWrites?(sessionKey: string, messages: readonly AgentMessage[]): CommitSideWrites | undefined;
+  /**
+   * What the extension adds to a session's Agent when the gateway builds it (context settings, reminders, tools, an
+   * event listener), e.g. a summary kept per session; undefined adds nothing. Kept state goes in the session's settings.
+   */
+  sessionAgent?(session: SessionAgentStart): SessionAgentParts | undefined;
+  /** Lines of its own in `/status` (e.g. a session's subgoal), after the gateway's; a throw is logged and shows none. */
+  statusLines?(session: StatusSession): readonly string[] | Promise<readonly string[]>;
   /** Wraps every model call the gateway makes (turns, sub-agents, side calls), inside the budget reservation. */
   wrapStreamFn?(next: StreamFn): StreamFn;
   /**

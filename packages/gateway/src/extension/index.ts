@@ -8,6 +8,7 @@ export {
   runSessionEnding,
   runSessionIdle,
   startExtensions,
+  statusLinesOf,
   stopExtensions,
 } from "./contained-hooks.js";
 export { ExtensionError } from "./extension-error.js";
@@ -23,7 +24,10 @@ export type {
   GatewayExtension,
   OwnerCall,
   OwnershipChange,
+  SessionAgentParts,
+  SessionAgentStart,
   SessionChats,
+  StatusSession,
   TurnAboutToStart,
   TurnCommitted,
   TurnStarted,
@@ -36,4 +40,4 @@ export {
   runSessionStopped,
   runTurnStarted,
 } from "./session-lifecycle-hooks.js";
-export { commitWritesOf, sessionToolsOf } from "./session-turn-parts.js";
+export { commitWritesOf, sessionAgentPartsOf, sessionToolsOf } from "./session-turn-parts.js";

@@ -1,7 +1,7 @@
 import type { AgentMessage, AnyAgentTool } from "@chorus/core";
 import { describeError } from "../logging/gateway-logger.js";
 import type { CommitSideWrites } from "../reply-manager/commit-side-writes.js";
-import type { ExtensionStartContext } from "./gateway-extension.js";
+import type { ExtensionStartContext, SessionAgentParts, SessionAgentStart } from "./gateway-extension.js";
 import type { RegisteredExtensions } from "./registered-extensions.js";
 
 type Logger = ExtensionStartContext["logger"];
@@ -29,6 +29,30 @@ export function sessionToolsOf(
     }
   }
   return offered;
+}
+
+/**
+ * What every extension adds to a session's Agent as it is built, in extension order. Contract: a throwing hook is
+ * logged and adds nothing (the session still runs).
+ */
+export function sessionAgentPartsOf(
+  registered: RegisteredExtensions,
+  start: SessionAgentStart,
+  logger: Logger,
+): SessionAgentParts[] {
+  const parts: SessionAgentParts[] = [];
+  for (const extension of registered.extensions) {
+    try {
+      const part = extension.sessionAgent?.(start);
+      if (part !== undefined) parts.push(part);
+    } catch (error) {
+      logger.error(
+        { extension: extension.name, sessionKey: start.sessionKey, error: describeError(error) },
+        "extension session-agent hook failed; the session runs without its parts",
+      );
+    }
+  }
+  return parts;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   runAfterTurn,
   runBeforeTurn,
   runTurnStarted,
+  sessionAgentPartsOf,
   sessionToolsOf,
   type TurnCommitted,
 } from "../extension/index.js";
@@ -25,7 +26,14 @@ export function withExtensionHooks(
   logger: GatewayLogger,
   track: (work: Promise<unknown>) => void,
 ): SessionTurnHooks {
-  type Part = "beforeTurn" | "afterTurn" | "sessionTools" | "commitWrites" | "systemPrompt" | "turnStarted";
+  type Part =
+    | "beforeTurn"
+    | "afterTurn"
+    | "sessionTools"
+    | "commitWrites"
+    | "systemPrompt"
+    | "turnStarted"
+    | "sessionAgent";
   const has = (part: Part) => registered.extensions.some((extension) => extension[part] !== undefined);
   const [before, after, tools, writes] = [
     has("beforeTurn"),
@@ -33,8 +41,8 @@ export function withExtensionHooks(
     has("sessionTools"),
     has("commitWrites"),
   ];
-  const [rewrites, starts] = [has("systemPrompt"), has("turnStarted")];
-  if (!before && !after && !tools && !writes && !rewrites && !starts) return hooks;
+  const [rewrites, starts, agents] = [has("systemPrompt"), has("turnStarted"), has("sessionAgent")];
+  if (!before && !after && !tools && !writes && !rewrites && !starts && !agents) return hooks;
   // Sessions whose system prompt carries an extension's addition now: the next turn without one drops it.
   const added = new Set<string>();
   return {
@@ -71,6 +79,7 @@ export function withExtensionHooks(
           },
         }
       : {}),
+    ...(agents ? { sessionAgent: (start) => sessionAgentPartsOf(registered, start, logger) } : {}),
     ...(writes
       ? { sideWritesFor: (sessionKey, messages) => commitWritesOf(registered, sessionKey, messages, logger) }
       : {}),

@@ -1,4 +1,4 @@
-import type { AgentHooks, AnyAgentTool, Model, PreDispatchPolicy, StreamFn } from "@chorus/core";
+import type { AgentHooks, AnyAgentTool, Model, PreDispatchPolicy, RecentFilesSource, StreamFn } from "@chorus/core";
 import type { OutboxEntry, SessionStore } from "@chorus/store";
 import {
   createSubagents,
@@ -35,6 +35,8 @@ export interface PreparedAgent {
   readonly hooks: AgentHooks | undefined;
   /** TACO, context restoration and the per-turn execution context, over the gateway-wide loop settings. */
   readonly loopFeatures: AgentLoopFeatures;
+  /** The files each session read (AgentRuntimeSetup.recentFiles): the changed_files reminder watches them. */
+  readonly recentFiles: RecentFilesSource | undefined;
 }
 
 /** What prepareAgent needs from the gateway. */
@@ -82,12 +84,6 @@ export function prepareAgent(
         path: `agents.${config.id}.goals.supervisorModel`,
         message: `unknown model ${JSON.stringify(supervisorId)}; known models: ${known.join(", ") || "(none)"}`,
       },
-    ]);
-  }
-  const subgoalModel = config.compaction.subgoalModel;
-  if (subgoalModel !== undefined && deps.models.find(subgoalModel) === undefined) {
-    throw new GatewayConfigError([
-      { path: `agents.${config.id}.compaction.subgoalModel`, message: `unknown model ${JSON.stringify(subgoalModel)}` },
     ]);
   }
   const loopFeatures = agentLoopFeatures(config, setup, deps.models, deps.loop);
@@ -156,6 +152,7 @@ export function prepareAgent(
     hooks: setup?.hooks,
     agentCommands: extensions.agentCommands,
     loopFeatures,
+    recentFiles: setup?.recentFiles,
   };
 }
 

@@ -5,7 +5,6 @@ import {
   forgetLastCompaction,
   storeSessionContext,
 } from "../compaction/session-context-record.js";
-import { forgetStoredSubgoals } from "../compaction/session-subgoals.js";
 import { endRefusalOf, runSessionEnding, runSessionStopped } from "../extension/index.js";
 import { allowedModels, isAllowedModel } from "../model-preference/model-preference.js";
 import type { SessionActor, StopBy } from "../permissions/session-change-permission.js";
@@ -28,10 +27,7 @@ export async function newSessionHere(ctx: GatewayContext, key: string, by?: Sess
     runtime.stop("user", "a new conversation was started");
     await runtime.settled();
     runtime.dropAgent();
-    runtime.resetSubgoals();
     runtime.lastCompaction = undefined;
-  } else {
-    await forgetStoredSubgoals(ctx.store, key);
   }
   // Extensions hear it while the conversation is still in the transcript (memory's extraction pass reads it now).
   const agentId = runtime?.agentId ?? (await ctx.store.getSession(key))?.agentId;

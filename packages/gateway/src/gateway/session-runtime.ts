@@ -1,13 +1,10 @@
-import type { Agent, AgentEvent, AgentRunResult, Model, SubgoalTracker } from "@chorus/core";
+import type { Agent, AgentEvent, AgentRunResult, Model } from "@chorus/core";
 import type { QueueMode, SessionRecord, StoreFence, TranscriptEntry, TrustTier } from "@chorus/store";
 import { timeOrderedId } from "@chorus/store";
-import { CompactionStatusLine, noticeOutlet } from "../compaction/compaction-status-line.js";
-import { SUBGOALS_SETTING, sessionSubgoalTracker } from "../compaction/session-subgoals.js";
+import { sessionStatusLine } from "../compaction/compaction-status-line.js";
 import { type LaneHost, type LaneItem, lowerTier } from "../lanes/lane-item.js";
 import { SessionLane } from "../lanes/session-lane.js";
 import { describeError } from "../logging/gateway-logger.js";
-import { isBudgetRefusal } from "../model-calls/budget-refusal.js";
-import { sessionCallsOf } from "../model-calls/call-purpose.js";
 import { restoredModelChoice } from "../model-preference/model-preference.js";
 import { endNotice, type RunStopCause } from "../reply-manager/failure-notice.js";
 import { ReplyManager } from "../reply-manager/reply-manager.js";
@@ -15,7 +12,7 @@ import { TurnCommitter } from "../reply-manager/turn-committer.js";
 import { TurnTrace } from "../telemetry/turn-trace.js";
 import type { PreparedAgent } from "./prepare-agent.js";
 import { approvalsFollow, type LastCompaction, observeRunEvent, whenCallStored } from "./run-events.js";
-import { buildSessionAgent } from "./session-agent.js";
+import { buildSessionAgent, extensionParts } from "./session-agent.js";
 import type { SessionChat, SessionRuntimeDeps } from "./session-runtime-deps.js";
 import { laterSeq, seqOf, TakenMessages } from "./taken-messages.js";
 import { turnStartRetryDelay } from "./turn-start-retry.js";
@@ -53,6 +50,7 @@ export class SessionRuntime implements LaneHost {
   /** Made for the message that created the session (under this lease epoch): its first turn reads no transcript. */
   #createdBy: { readonly seq: number; readonly epoch: number | undefined } | undefined;
   #agent: Agent | undefined;
+  #tools: PreparedAgent["tools"] = []; // the Agent's: the agent's own and the extensions' session tools
   #unlink: (() => void) | undefined;
   #current: CurrentRun | undefined;
   /** The /compact under way, if any: `stop` aborts it. */
@@ -66,8 +64,6 @@ export class SessionRuntime implements LaneHost {
   #startFailures = 0;
   #modelOverride: string | undefined;
   #groupToolPolicy: unknown;
-  /** Subgoal tracking, when the agent's compaction uses a subgoal pruning strategy. */
-  readonly #subgoals: SubgoalTracker | undefined;
   /** Last compaction of this session, for /status. */
   lastCompaction: LastCompaction | undefined;
 
@@ -88,16 +84,6 @@ export class SessionRuntime implements LaneHost {
     this.chat = chat;
     this.#modelOverride = restoredModelChoice(prepared.config, session, { find: deps.resolveModel });
     this.#groupToolPolicy = groupToolPolicy;
-    this.#subgoals = sessionSubgoalTracker(prepared.config.compaction, {
-      sessionKey: session.key,
-      stored: session.settings[SUBGOALS_SETTING],
-      model: () => this.model,
-      resolveModel: deps.resolveModel,
-      streamFn: sessionCallsOf(deps.streamFn, session.key, "subgoals"),
-      store: deps.store,
-      logger: deps.logger,
-      track: deps.track,
-    });
     this.lane = new SessionLane(this, deps.admission, {
       mode: session.queueModeOverride ?? mode,
       maxQueued: deps.maxQueued,
@@ -113,21 +99,6 @@ export class SessionRuntime implements LaneHost {
 
   get agent(): Agent | undefined {
     return this.#agent;
-  }
-
-  /** The active subgoal's description (for /status), when subgoal pruning is on and one is known. */
-  get activeSubgoal(): string | undefined {
-    return this.#subgoals?.activeSubgoal;
-  }
-
-  /** Whether this session tracks subgoals (a subgoal pruning strategy is configured). */
-  get tracksSubgoals(): boolean {
-    return this.#subgoals !== undefined;
-  }
-
-  /** Forgets the session's subgoals (a new conversation). */
-  resetSubgoals(): void {
-    this.#subgoals?.reset();
   }
 
   get currentRunId(): string | undefined {
@@ -322,7 +293,7 @@ export class SessionRuntime implements LaneHost {
       else this.meta.groupToolPolicy = this.#groupToolPolicy;
       const systemPrompt = await deps.turnHooks?.systemPromptFor(this, this.#prepared.config.systemPrompt, items);
       if (systemPrompt !== undefined) agent.setSystemPrompt(systemPrompt);
-      const tools = deps.turnHooks?.toolsFor?.(this.key, this.#prepared.tools);
+      const tools = deps.turnHooks?.toolsFor?.(this.key, this.#tools);
       if (tools !== undefined) agent.setTools([...tools]);
       // No `startRun` here: the run is written by the turn's first commit (one round trip less per message), fenced
       // with it. Until then it is live in `deps.runs` only; a crash before that commit leaves nothing of the turn in
@@ -404,7 +375,8 @@ export class SessionRuntime implements LaneHost {
       usage: () => agent.state.usage,
       abort: (reason) => this.stop("admin", reason),
     });
-    const statusLine = this.#statusLine(chat, channel?.capabilities.edit ?? false);
+    const shown = this.#prepared.config.compaction.statusLine;
+    const statusLine = shown ? sessionStatusLine(deps, this.key, chat, channel?.capabilities.edit ?? false) : undefined;
     const unsubscribe = agent.subscribe((event) => {
       replies?.onEvent(event);
       statusLine?.onEvent(event);
@@ -426,9 +398,6 @@ export class SessionRuntime implements LaneHost {
       deps.runs.remove(runId);
       deps.approvals.closeRun(runId);
     }
-    // Between turns, never awaited: the next turn does not wait for the subgoal extraction. A turn the budget refused
-    // made no call, and causes none.
-    if (!isBudgetRefusal(result.error)) this.#subgoals?.refreshAfterTurn(agent.state.messages);
     const notice = endNotice(result.reason, result.error, current.cause, result.messages);
     // The run's work is over: say so, and give the global slot to the next session while this turn is persisted (the
     // cap bounds concurrent model work; this session's next turn still waits for the commit, as the lane runs one
@@ -467,27 +436,20 @@ export class SessionRuntime implements LaneHost {
     const messages = entries
       .filter((entry) => !this.#taken.isPending(entry.seq) && !later(entry))
       .map((entry) => entry.message);
-    const agent = buildSessionAgent(this.#deps, this.#prepared, {
+    const built = buildSessionAgent(this.#deps, this.#prepared, {
       sessionKey: this.key,
       agentId: this.agentId,
       model: this.model,
       messages,
-      subgoals: this.#subgoals,
       meta: this.meta,
       newRunId: () => this.#nextRunId,
       callStored: (toolCallId, signal) => whenCallStored(this.#committer, toolCallId, signal),
       runSpan: () => this.#turnTrace?.takeRunSpan(),
+      extensions: await extensionParts(this.#deps, this),
+      linkSubagents: (agent) => this.#prepared.subagents?.linkAgent(agent),
     });
-    this.#unlink = this.#prepared.subagents?.linkAgent(agent);
-    this.#agent = agent;
-    return agent;
-  }
-
-  /** The chat's compaction status line for one turn, unless the agent turned it off. */
-  #statusLine(chat: SessionChat, canEdit: boolean): CompactionStatusLine | undefined {
-    const notices = this.#deps.notices;
-    if (notices === undefined || !this.#prepared.config.compaction.statusLine) return undefined;
-    return new CompactionStatusLine(noticeOutlet(notices, this.#deps.store, this.key, chat, canEdit, this.#deps.track));
+    [this.#agent, this.#tools, this.#unlink] = [built.agent, built.tools, built.release];
+    return built.agent;
   }
 
   #observe(runId: string, event: AgentEvent): void {

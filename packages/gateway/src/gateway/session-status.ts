@@ -6,6 +6,7 @@ import {
   storedContextMaxTokens,
   storedLastCompaction,
 } from "../compaction/session-context-record.js";
+import { statusLinesOf } from "../extension/index.js";
 import { findChosenModel, restoredModelChoice } from "../model-preference/model-preference.js";
 import type { GatewayContext } from "./gateway-context.js";
 
@@ -40,6 +41,9 @@ export async function statusHere(ctx: GatewayContext, key: string): Promise<Sess
   const lastCompaction = runtime?.lastCompaction ?? storedLastCompaction(settings);
   const model = await modelOf(ctx, key);
   const window = effectiveContextWindow(ctx.options.loop, model);
+  // Asked here, where the session's turns run (a cluster forwards /status to the owner): its live state is here.
+  const asked = session && { sessionKey: key, agentId: session.agentId, settings };
+  const lines = asked === undefined ? [] : await statusLinesOf(ctx.extensions, asked, ctx.logger);
   const result: SessionStatus = {
     agentId: session?.agentId ?? "?",
     model: model.id,
@@ -52,7 +56,7 @@ export async function statusHere(ctx: GatewayContext, key: string): Promise<Sess
     queueMode: (runtime?.lane.mode ?? "steer") as QueueMode,
     queued: runtime?.lane.queued ?? 0,
     running: runtime?.currentRunId !== undefined,
-    ...(runtime?.tracksSubgoals === true ? { activeSubgoal: runtime.activeSubgoal ?? null } : {}),
+    ...(lines.length === 0 ? {} : { extensionLines: lines }),
   };
   if (runtime !== undefined && !runtime.lane.busy) ctx.sessions.onIdle(runtime);
   return lastCompaction === undefined ? result : { ...result, lastCompaction };

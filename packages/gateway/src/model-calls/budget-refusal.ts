@@ -1,7 +1,7 @@
 /**
  * How a model call a budget refused starts its error message (and so the failed turn's error): a wrapper that refuses
- * a call before making it (e.g. `@chorus/extension-autonomy`'s budgets) ends the stream with this, so the gateway
- * knows the turn made no call (and so causes none after it, e.g. no subgoal extraction).
+ * a call before making it (e.g. `@chorus/extension-autonomy`'s budgets) ends the stream with this, so a feature knows
+ * the turn made no call (and causes none after it, e.g. @chorus/extension-context's subgoal extraction).
  */
 export const BUDGET_EXHAUSTED = "Budget exhausted";
 

@@ -1,3 +1,5 @@
+import { COMPLETE_FOCUS_TOOL, START_FOCUS_TOOL } from "@chorus/core";
+
 /** Named groups of tools that policies allow or deny together. */
 export type ToolGroup = "fs-read" | "fs-write" | "exec" | "web" | "sessions" | "admin" | "info" | "mcp" | "memory";
 
@@ -5,9 +7,11 @@ export type ToolGroup = "fs-read" | "fs-write" | "exec" | "web" | "sessions" | "
 export type ToolGroupMap = Partial<Record<ToolGroup, readonly string[]>>;
 
 /**
- * The built-in membership. `info` holds harmless facts (current_time); `mcp` holds every tool
- * named `mcp__*` implicitly; `admin` is empty until the host registers its tools; `memory` holds the long-term
- * memory tools (`@chorus/memory`), whose scope the host fixes per caller.
+ * The built-in membership. `info` holds harmless facts (current_time), the Focus strategy's `start_focus` /
+ * `complete_focus` and the session todo list's `todo_write` (they change only the calling session's own context, and
+ * bound what they are given); `mcp` holds every tool named `mcp__*` implicitly; `admin` is empty until the host
+ * registers its tools; `memory` holds the long-term memory tools (`@chorus/memory`), whose scope the host fixes per
+ * caller.
  */
 export const DEFAULT_TOOL_GROUPS: Readonly<Record<ToolGroup, readonly string[]>> = {
   // send_file (the gateway's media extension) reads a workspace file out to the chat: gated as a read.
@@ -17,7 +21,8 @@ export const DEFAULT_TOOL_GROUPS: Readonly<Record<ToolGroup, readonly string[]>>
   web: ["web_fetch"],
   sessions: ["spawn_agent", "list_subagents", "cancel_subagent", "sessions_list", "sessions_history", "sessions_send"],
   admin: [],
-  info: ["current_time"],
+  // todo_write: @chorus/extension-context's session todo list (named here: this package sits below it).
+  info: ["current_time", START_FOCUS_TOOL, COMPLETE_FOCUS_TOOL, "todo_write"],
   mcp: [],
   memory: ["remember", "forget", "recall"],
 };

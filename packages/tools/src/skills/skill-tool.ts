@@ -4,6 +4,9 @@ import { z } from "zod";
 import { parseSkillFile } from "./parse-skill-file.js";
 import type { Skill } from "./skill-types.js";
 
+/** The skill tool's name (what the restoration of loaded skills looks for in a transcript). */
+export const LOAD_SKILL_TOOL = "load_skill";
+
 /**
  * The `load_skill` tool: returns a skill's SKILL.md body (read when called, so an edit shows at once) and the other
  * files of its folder, to read with read_file. Contract: an unknown name is an error result listing the known ones.
@@ -11,7 +14,7 @@ import type { Skill } from "./skill-types.js";
 export function createSkillTool(skills: readonly Skill[]): AnyAgentTool {
   const byName = new Map(skills.map((skill) => [skill.name, skill]));
   return defineTool({
-    name: "load_skill",
+    name: LOAD_SKILL_TOOL,
     description: "Loads a skill's instructions by name (the skills are listed in the system prompt).",
     parameters: z.object({ name: z.string().describe("the skill's name") }),
     category: "info",

@@ -3,18 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SUMMARY_PROMPT, RESTORED_FILES_HEADING, type StreamContext, SUBGOAL_PROMPT } from "@chorus/core";
 import type { ScriptedTurn } from "@chorus/core/testing";
+import type { Harness } from "@chorus/gateway-testing";
 import { createBuiltinTools, RecentFileReads } from "@chorus/tools";
 import { afterEach, describe, expect, it } from "vitest";
-import type { GatewayConfigInput } from "../src/config/index.js";
-import { BASE_CONFIG, type Harness, startHarness } from "./fixtures/gateway-harness.js";
+import { startSubgoalHarness, textOf } from "./subgoal-harness.js";
 
-/** The channel's admin (BASE_CONFIG): the file tools are the owner's, not a guest's. */
+/** The channel's admin: the file tools are the owner's, not a guest's. */
 const admin = { chatType: "dm" as const, chatId: "admin", sender: { id: "admin", name: "Admin" } };
-
-const textOf = (content: unknown): string =>
-  typeof content === "string"
-    ? content
-    : (content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("");
 
 /** The model: reads notes.md when asked to, names no subgoal, summarises when asked, else answers "ok". */
 function model(context: StreamContext): ScriptedTurn {
@@ -22,13 +17,12 @@ function model(context: StreamContext): ScriptedTurn {
   if (context.systemPrompt === DEFAULT_SUMMARY_PROMPT) return "Summary: notes were read.";
   const last = context.messages.at(-1) as { role: string; content: unknown };
   if (last.role === "toolResult") return "I read it.";
-  if (textOf(last.content) === "please read notes.md") {
+  if (textOf(last) === "please read notes.md")
     return { toolCalls: [{ name: "read_file", args: { path: "notes.md" } }] };
-  }
   return "ok";
 }
 
-describe("context restoration with subgoal pruning on (compaction.pruning)", () => {
+describe("context restoration with subgoal pruning on (the context extension's layer over the agent's)", () => {
   let h: Harness | undefined;
   let workspace: string;
   afterEach(async () => {
@@ -42,12 +36,8 @@ describe("context restoration with subgoal pruning on (compaction.pruning)", () 
     writeFileSync(join(workspace, "notes.md"), "remember the milk");
     const recentReads = new RecentFileReads();
     const tools = createBuiltinTools({ workspaceRoot: workspace, recentReads }).filter((t) => t.name === "read_file");
-    const config = {
-      ...BASE_CONFIG,
-      agents: [{ id: "main", model: "fake-model", compaction: { pruning: ["subgoal"] } }],
-    } as GatewayConfigInput;
-    h = await startHarness({
-      config,
+    h = await startSubgoalHarness({
+      pruning: ["subgoal"],
       script: model,
       gateway: {
         agents: { main: { tools, recentFiles: recentReads.source } },
@@ -62,6 +52,7 @@ describe("context restoration with subgoal pruning on (compaction.pruning)", () 
     for (const text of [long, long, long, "what was in my notes?"]) await h.send({ ...admin, text });
 
     const calls = h.streamFn.calls;
+    expect(calls.some((call) => call.context.systemPrompt === SUBGOAL_PROMPT)).toBe(true);
     const summary = calls.findIndex((call) => call.context.systemPrompt === DEFAULT_SUMMARY_PROMPT);
     expect(summary).toBeGreaterThan(0);
     // The turn's request right after the summary: the summary first, the file read before it re-attached.
