@@ -100,6 +100,7 @@ describe("the dependency arrows point down only", () => {
         "@chorus/extension-plan-mode",
         "@chorus/extension-media",
         "@chorus/extension-context",
+        "@chorus/extension-titles",
         "@chorus/store",
         "@chorus/channel",
         "@chorus/bot",

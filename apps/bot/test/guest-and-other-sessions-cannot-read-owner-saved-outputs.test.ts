@@ -71,21 +71,20 @@ describe("saved tool outputs stay with the session that made them", () => {
   it("a guest in a group lists, globs, greps and reads the workspace and the saved path: nothing of the owner's output", async () => {
     const { telegram, openai } = t;
     const oldPath = `.chorus/outputs/${OLD_SPILL_ID}.txt`;
+    // One call per model reply: a denied call halts the rest of its batch (seed 001), and each tool's gate is the point.
     openai.enqueue(
-      [
-        { type: "tool_call", id: "c1", name: "list_dir", args: { path: "." } },
-        { type: "tool_call", id: "c2", name: "list_dir", args: { path: ".chorus/outputs" } },
-        { type: "tool_call", id: "c3", name: "glob", args: { pattern: "**/*", path: "." } },
-        { type: "tool_call", id: "c4", name: "grep", args: { pattern: "SECRET" } },
-        { type: "tool_call", id: "c5", name: "read_file", args: { path: ownerHandle } },
-        { type: "tool_call", id: "c6", name: "read_file", args: { path: oldPath } },
-        { type: "tool_call", id: "c7", name: "exec", args: { command: "cat .chorus/outputs/*" } },
-      ],
+      [{ type: "tool_call", id: "c1", name: "list_dir", args: { path: "." } }],
+      [{ type: "tool_call", id: "c2", name: "list_dir", args: { path: ".chorus/outputs" } }],
+      [{ type: "tool_call", id: "c3", name: "glob", args: { pattern: "**/*", path: "." } }],
+      [{ type: "tool_call", id: "c4", name: "grep", args: { pattern: "SECRET" } }],
+      [{ type: "tool_call", id: "c5", name: "read_file", args: { path: ownerHandle } }],
+      [{ type: "tool_call", id: "c6", name: "read_file", args: { path: oldPath } }],
+      [{ type: "tool_call", id: "c7", name: "exec", args: { command: "cat .chorus/outputs/*" } }],
       [{ type: "text", text: "Nothing there for you." }],
     );
     await telegram.injectGroupMessage({ from: PEOPLE.guest, text: "bot, show me what the owner saved" });
     await sentText(telegram, telegram.group.id, "Nothing there for you.");
-    const results = toolResultsIn(await modelRequests(openai, 6));
+    const results = toolResultsIn(await modelRequests(openai, 12));
     expect(results).toHaveLength(7);
     for (const text of results) {
       expect(text).toMatch(/is not available to a guest user/);
@@ -102,7 +101,7 @@ describe("saved tool outputs stay with the session that made them", () => {
     );
     await telegram.injectDm({ from: PEOPLE.carol, text: "find my ledger lines" });
     await sentText(telegram, PEOPLE.carol.id, "Your ledger is long.");
-    const carolHandle = savedOutputIn(toolResultsIn(await modelRequests(openai, 8)));
+    const carolHandle = savedOutputIn(toolResultsIn(await modelRequests(openai, 14)));
 
     const attempts = [carolHandle, ownerHandle, `.chorus/outputs/${OLD_SPILL_ID}.txt`];
     openai.enqueue(
@@ -114,7 +113,7 @@ describe("saved tool outputs stay with the session that made them", () => {
     );
     await telegram.injectDm({ from: PEOPLE.dave, text: `read ${carolHandle} and ${ownerHandle}` });
     await sentText(telegram, PEOPLE.dave.id, "Those are not yours.");
-    const results = toolResultsIn(await modelRequests(openai, 10));
+    const results = toolResultsIn(await modelRequests(openai, 16));
     expect(results).toHaveLength(4);
     expect(results[0]).toContain(`No saved output ${carolHandle} in this conversation.`);
     expect(results[1]).toContain(`No saved output ${ownerHandle} in this conversation.`);

@@ -172,13 +172,21 @@ export type { ProviderErrorInfo, ProviderErrorKind } from "./errors/provider-err
 export {
   abortMessage,
   DEFAULT_TOOL_TIMEOUTS,
+  siblingDeniedMessage,
   ToolAbortError,
   type ToolAbortKind,
 } from "./executor/abort-reasons.js";
 export { type ExecutorOptions, ToolExecutor } from "./executor/tool-executor.js";
 export { type ValidatedArgs, validateArgs } from "./executor/validate-args.js";
 export { applyHooks } from "./hooks/apply-hooks.js";
-export type { AgentHook, AgentHooks, HookEvent, HookEventName, HookOutcome } from "./hooks/hook-types.js";
+export type {
+  AgentHook,
+  AgentHooks,
+  HookEvent,
+  HookEventName,
+  HookOutcome,
+  SessionEndReason,
+} from "./hooks/hook-types.js";
 export { runHooks } from "./hooks/run-hooks.js";
 export type { CoreLogger } from "./logging/core-logger.js";
 export type { AgentEndReason, AgentEvent, AgentEventType } from "./loop/agent-events.js";

@@ -1,7 +1,7 @@
 import { DEFAULT_SUMMARY_PROMPT, defineTool, type StreamContext } from "@chorus/core";
-import { fakeModel, type ScriptedTurn, scriptedStreamFn } from "@chorus/core/testing";
+import type { ScriptedTurn } from "@chorus/core/testing";
 import type { GatewayConfigInput } from "@chorus/gateway";
-import { MemorySessionStore, utcDay } from "@chorus/store";
+import { utcDay } from "@chorus/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AutonomyHarness as Harness, startAutonomyHarness as startHarness } from "./fixtures/autonomy-harness.js";
@@ -12,9 +12,10 @@ import { subagentScript } from "./fixtures/subagent-script.js";
 // exhausted budget the fake model sees no call of that kind. Each call here reports 800 tokens against a day of 1000,
 // so the first call of a test fits the budget and leaves it exhausted for the next (each call reserves its input, tool
 // definitions included, plus the agent's maxOutputTokens, 256).
+// A session title's call (@chorus/extension-titles) is proven in that package's
+// title-call-is-reserved-in-the-agents-budget.test.ts.
 
 const ADMIN = { id: "admin", name: "Admin" };
-const KEY = "main:main:test:dm:admin";
 const MAX_OUTPUT = 256;
 
 /** What a call reports having used: `spent` tokens in all. */
@@ -176,22 +177,5 @@ describe("every kind of model call stops at an exhausted budget", () => {
     expect(callsWhere(isSupervisorCall)).toBe(0);
     expect(h.streamFn.calls).toHaveLength(1);
     expect(h.channel.transcript("dm-admin").at(-1)).toContain("Autonomous goal paused: budget exhausted");
-  });
-
-  it("title: the title model is not called for a session whose agent's budget is exhausted", async () => {
-    const store = new MemorySessionStore();
-    await store.recordSpend([{ kind: "agent", subject: "main", period: utcDay(Date.now()), tokens: 1_000, cost: 0 }]);
-    const titles = scriptedStreamFn(["Trip planning"]);
-    h = await startHarness({
-      store,
-      config: config({}, 1_000),
-      script: () => "ok",
-      gateway: { titles: { model: fakeModel({ id: "fake-title" }), streamFn: titles } },
-    });
-    await h.send({ text: "plan a trip to Lisbon", sender: ADMIN });
-    await h.gateway.idle();
-    expect(titles.calls).toHaveLength(0);
-    expect(h.streamFn.calls).toHaveLength(0);
-    expect((await h.store.getSession(KEY))?.title).toBe("plan a trip to Lisbon");
   });
 });

@@ -15,12 +15,16 @@ import {
   type FactPage,
   MemoryError,
   type MemoryExport,
+  type MemoryMissPage,
   type NewFact,
   type PgQueryable,
   PostgresMemoryStore,
+  type RecallMiss,
   type RecallOptions,
+  type RecallStrategy,
   type RememberResult,
   recallFacts,
+  recallMissOf,
   renderRecallBlock,
   type ScopeCount,
   SqliteMemoryStore,
@@ -28,6 +32,7 @@ import {
 } from "@chorus/memory";
 import type { GatewayMemoryOptions } from "./gateway-memory-options.js";
 import { HeldFacts } from "./held-facts.js";
+import { logRecallMiss } from "./recall-miss-log.js";
 import { SessionExtraction } from "./session-extraction.js";
 import { type SessionMemoryScopes, sessionMemoryScopes } from "./session-memory-scopes.js";
 
@@ -56,6 +61,8 @@ export interface MemoryCommands {
   forgettable(scope: string, target: string): Promise<Fact[]>;
   export(scope: string): Promise<MemoryExport>;
   counts(): Promise<ScopeCount[]>;
+  /** The newest recall misses of an agent (operator data: `/memory misses`, admins only). */
+  misses(agentId: string, limit: number): Promise<MemoryMissPage>;
   /** Turns memory on or off for one session (stored in its settings). */
   setEnabled(sessionKey: string, enabled: boolean): Promise<void>;
   enabled(sessionKey: string): Promise<boolean>;
@@ -66,7 +73,8 @@ export interface MemoryCommands {
  * turn's tier, recall into the system prompt before a turn's first model call, and facts written with the commit that
  * stores their `remember` result — inside its transaction when the memory store shares the session store's database,
  * right after it otherwise. Contract: memory never fails a turn — a slow or failing recall is skipped and
- * logged, a failed fact write is logged.
+ * logged, a failed fact write is logged; every recall miss (nothing found, timed out, failed) goes to the store's miss
+ * log in the background, never to the model.
  */
 export class GatewayMemory implements MemoryCommands {
   readonly #options: GatewayMemoryOptions;
@@ -97,6 +105,7 @@ export class GatewayMemory implements MemoryCommands {
         return { kind: "held", text: fact.text };
       },
       recall: withEmbedder(options),
+      onMiss: (miss, run) => this.#missed(run.sessionId ?? "unknown", miss),
     });
   }
 
@@ -144,6 +153,8 @@ export class GatewayMemory implements MemoryCommands {
       const scopes = this.scopesOf(sessionKey, turn.trust).read;
       const query = turn.texts.filter((text) => text !== "").join("\n");
       const result = await recallFacts(this.#options.store, scopes, query, withEmbedder(this.#options));
+      const miss = recallMissOf(result, { query, scopes, strategy: strategyOf(this.#options) }, describeError);
+      if (miss !== undefined) this.#missed(sessionKey, miss);
       if (result.kind === "recalled") return renderRecallBlock(result.facts.map((hit) => hit.fact)) || undefined;
       const fields = { sessionKey, tookMs: result.tookMs, reason: result.reason };
       this.#deps.logger.warn(
@@ -261,6 +272,10 @@ export class GatewayMemory implements MemoryCommands {
     return this.#options.store.countByScope();
   }
 
+  misses(agentId: string, limit: number): Promise<MemoryMissPage> {
+    return this.#options.store.misses(agentId, { limit });
+  }
+
   async setEnabled(sessionKey: string, enabled: boolean): Promise<void> {
     const session = await this.#deps.store.getSession(sessionKey);
     if (session !== undefined) {
@@ -279,6 +294,11 @@ export class GatewayMemory implements MemoryCommands {
     if (off) this.#off.add(sessionKey);
     else this.#off.delete(sessionKey);
     return !off;
+  }
+
+  /** A recall (before a turn, or the `recall` tool) found nothing or failed: logged in the background. */
+  #missed(sessionKey: string, miss: RecallMiss): void {
+    logRecallMiss(this.#options.store, this.#deps, sessionKey, miss);
   }
 
   #scopesOfRun(run: ToolRunInfo): SessionMemoryScopes {
@@ -350,6 +370,10 @@ function toolResultIds(messages: readonly AgentMessage[]): Set<string> {
     if (m.role === "toolResult" && m.toolCallId !== undefined) ids.add(m.toolCallId);
   }
   return ids;
+}
+
+function strategyOf(options: GatewayMemoryOptions): RecallStrategy {
+  return options.embedder === undefined ? "fulltext" : "hybrid";
 }
 
 function withEmbedder(options: GatewayMemoryOptions): RecallOptions {

@@ -1,6 +1,7 @@
 import type { ExtensionCommand, ExtensionReply } from "@chorus/gateway";
 import type { Fact } from "@chorus/memory";
 import type { MemoryCommands } from "./gateway-memory.js";
+import { memoryMissesReply } from "./memory-misses-reply.js";
 
 /** Facts per `/memory` page. */
 export const MEMORY_PAGE_SIZE = 10;
@@ -11,18 +12,19 @@ export const FORGET_WITHOUT_ASKING = 3;
 /** The last word of `/memory forget <text> confirm`. */
 const CONFIRM_WORD = "confirm";
 
-export const MEMORY_USAGE = "/memory [page N | forget <id|text> [confirm] | off | on | export | stats]";
+export const MEMORY_USAGE = "/memory [page N | forget <id|text> [confirm] | off | on | export | stats | misses]";
 
 /**
  * /memory: what the bot remembers in this chat (about you in a DM, about the group in a group), paged; forget a fact;
- * memory off/on for this session; export as JSON; `stats` (admins): fact counts per scope, never their contents.
+ * memory off/on for this session; export as JSON; `stats` (admins): fact counts per scope, never their contents;
+ * `misses` (admins, in a DM): the agent's newest recall misses.
  * Without `memory` (not configured) it answers that, after the same permission checks.
  */
 export function memoryCommand(memory: MemoryCommands | undefined): ExtensionCommand {
   return {
     name: "memory",
     usage: MEMORY_USAGE,
-    description: "what I remember here: list, forget, off/on, export; stats for admins",
+    description: "what I remember here: list, forget, off/on, export; stats and misses for admins",
     adminOnly: false,
     ephemeral: true,
     // `/memory off|on` changes the chat's shared session: in a group only admins, unless the group grants `memory`.
@@ -36,7 +38,7 @@ export function memoryCommand(memory: MemoryCommands | undefined): ExtensionComm
 
 async function runMemoryCommand(
   memory: MemoryCommands | undefined,
-  { args, sessionKey, trust, isAdmin }: Parameters<ExtensionCommand["run"]>[0],
+  { args, sessionKey, trust, isAdmin, agentId, message }: Parameters<ExtensionCommand["run"]>[0],
 ): Promise<string | ExtensionReply> {
   if (memory === undefined) return "Long-term memory is not configured.";
   const [sub = "page", ...rest] = args;
@@ -46,6 +48,10 @@ async function runMemoryCommand(
     const counts = await memory.counts();
     if (counts.length === 0) return "Memory is empty.";
     return ["**Facts per scope**", ...counts.map((row) => `- \`${row.scope}\`: ${row.count}`)].join("\n");
+  }
+  if (action === "misses") {
+    if (!isAdmin) return "Only admins see memory misses.";
+    return memoryMissesReply(memory, agentId, message.chatType);
   }
   if (action === "off" || action === "on") {
     await memory.setEnabled(sessionKey, action === "on");

@@ -24,4 +24,11 @@ export const MEMORY_COMMAND_PERMISSIONS: readonly CommandPermission[] = [
     guestInGroup: "refused",
   },
   { use: "`/memory stats`", examples: ["/memory stats"], dm: WHO.admins, group: WHO.admins, guestInGroup: "refused" },
+  {
+    use: "`/memory misses`",
+    examples: ["/memory misses"],
+    dm: WHO.admins,
+    group: "nobody (an admin is told to ask in a DM)",
+    guestInGroup: "refused",
+  },
 ];

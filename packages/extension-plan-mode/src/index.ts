@@ -7,3 +7,5 @@ export {
   PLAN_MODE_REMINDER_CADENCE,
   PLAN_MODE_SPARSE_REMINDER,
 } from "./plan-mode-reminder.js";
+export { PLAN_MODE_SYSTEM_PROMPT } from "./plan-mode-request.js";
+export { PLAN_MODE_SETTING } from "./stored-plan-mode.js";

@@ -7,12 +7,16 @@ import type { PlanModeSessions } from "./plan-mode-sessions.js";
 export const PROPOSE_PLAN_TOOL = "propose_plan";
 /** The tool's answer to the model when the plan was approved (it tells the model plan mode is off). */
 export const PLAN_APPROVED_RESULT = "The user approved the plan. Plan mode is off: carry the plan out now.";
+/** The tool's answer when the run stopped before the user answered (the plan stays stored and still waits). */
+export const PLAN_STOPPED_RESULT =
+  "Stopped before the user answered the plan. It still waits for their answer; a new message will bring it.";
 const WAIT_FOR_ANSWER_MS = 60 * 60 * 1000;
 
 /**
  * `propose_plan`: shows the plan in the chat (approve/reject buttons where the platform has them) and waits for the
  * user. Approved: plan mode ends and the model is told to carry it out; rejected: plan mode stays and the model gets
- * the user's feedback. Contract: never throws; no answer within an hour is a rejection.
+ * the user's feedback; the run stopped (a restart, `/stop`), the plan still waits and a later answer starts a new turn.
+ * Contract: never throws; the wait ends after an hour (the tool's timeout), the plan still stored as waiting.
  */
 export function proposePlanTool(sessions: PlanModeSessions): AnyAgentTool {
   return defineTool({
@@ -36,7 +40,9 @@ export function proposePlanTool(sessions: PlanModeSessions): AnyAgentTool {
       }
       const text = decision.approved
         ? PLAN_APPROVED_RESULT
-        : `The user rejected the plan${decision.feedback ? `: ${decision.feedback}` : " without saying why"}. You are still in plan mode: revise the plan (ask if unclear) and propose it again.`;
+        : "stopped" in decision
+          ? PLAN_STOPPED_RESULT
+          : `The user rejected the plan${decision.feedback ? `: ${decision.feedback}` : " without saying why"}. You are still in plan mode: revise the plan (ask if unclear) and propose it again.`;
       return { content: [{ type: "text", text }] };
     },
   });

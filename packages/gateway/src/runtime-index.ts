@@ -97,11 +97,6 @@ export { type GatewayChildRunnerOptions, gatewayChildRunner } from "./subagent-s
 export { subagentResultMessage } from "./subagent-sessions/subagent-result-message.js";
 export { type SessionKeyMode, sessionKeyAttribute } from "./telemetry/session-key-hash.js";
 export type { GatewayTelemetryOptions } from "./telemetry/telemetry-options.js";
-export {
-  generateSessionTitle,
-  MAX_TITLE_LENGTH,
-  type TitleModel,
-  titleFromText,
-} from "./titles/session-title.js";
+export { MAX_TITLE_LENGTH, titleFromText } from "./titles/session-title.js";
 export type { SessionTurnEnd, SessionTurnHooks } from "./turn-hooks/session-turn-hooks.js";
 export { userInputText } from "./turn-hooks/user-input-text.js";

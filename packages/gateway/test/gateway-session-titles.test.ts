@@ -1,28 +1,25 @@
-import { fakeModel, scriptedStreamFn } from "@chorus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { titleFromText } from "../src/titles/session-title.js";
 import { type Harness, startHarness } from "./fixtures/gateway-harness.js";
 
 const KEY = "main:main:test:dm:user-1";
 
+// Model-written titles are an extension's (@chorus/extension-titles); the gateway titles a session by its first line.
 describe("session titles", () => {
   let h: Harness;
   afterEach(async () => h.close());
 
-  it("come from a title model in the background", async () => {
-    const titles = scriptedStreamFn(['"Planning a trip to Lisbon."']);
-    h = await startHarness({ script: ["Sure!"], gateway: { titles: { model: fakeModel(), streamFn: titles } } });
-    await h.send({ text: "help me plan 3 days in Lisbon" });
-    expect((await h.store.getSession(KEY))?.title).toBe("Planning a trip to Lisbon");
+  it("come from the first message's first line, stored with the session it creates", async () => {
+    h = await startHarness({ script: ["Sure!"] });
+    await h.send({ text: "help me plan 3 days in Lisbon\nwith kids" });
+    expect((await h.store.getSession(KEY))?.title).toBe("help me plan 3 days in Lisbon");
     expect(h.channel.transcript("dm-user-1")).toEqual(["Sure!"]);
   });
 
-  it("never affect the reply when the title model fails (the message text is used instead)", async () => {
-    const titles = scriptedStreamFn([{ fault: "throw", message: "title model down" }]);
-    h = await startHarness({ script: ["Sure!"], gateway: { titles: { model: fakeModel(), streamFn: titles } } });
+  it("are left out with titles: false", async () => {
+    h = await startHarness({ script: ["Sure!"], gateway: { titles: false } });
     await h.send({ text: "help me plan 3 days in Lisbon" });
-    expect(h.channel.transcript("dm-user-1")).toEqual(["Sure!"]);
-    expect((await h.store.getSession(KEY))?.title).toBe("help me plan 3 days in Lisbon");
+    expect((await h.store.getSession(KEY))?.title).toBeUndefined();
   });
 
   it("cut long first lines at a word boundary", () => {

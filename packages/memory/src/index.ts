@@ -24,6 +24,23 @@ export type {
 export { MemoryError, type MemoryErrorCode } from "./facts/memory-errors.js";
 export { MAX_FACT_HISTORY } from "./facts/plan-remember.js";
 export { holdsWords, wordsOf } from "./facts/whole-words.js";
+export {
+  cutMissText,
+  MAX_MEMORY_MISSES,
+  MEMORY_MISS_OUTCOME,
+  MEMORY_MISS_QUERY_CHARS,
+  type MemoryMiss,
+  type MemoryMissPage,
+  type MemoryMissReason,
+  type NewMemoryMiss,
+  type RecallAttempt,
+  type RecallMiss,
+  type RecallStrategy,
+  recallMissOf,
+  WITHHELD_MISS_QUERY,
+} from "./misses/memory-miss.js";
+export { countMemoryMiss } from "./misses/memory-miss-metric.js";
+export { type MemoryMissLog, recordMemoryMiss } from "./misses/record-memory-miss.js";
 export type { PgPoolLike, PgQueryable } from "./postgres/pg-queryable.js";
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./postgres/postgres-memory-store.js";
 export { type DiversityCandidate, maximalMarginalRelevance } from "./recall/diversity-cut.js";

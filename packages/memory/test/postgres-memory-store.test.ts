@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll } from "vitest";
 import { PostgresMemoryStore } from "../src/index.js";
+import { describeMemoryMissLogConformance } from "./conformance/memory-miss-log-conformance.js";
 import { describeMemoryStoreConformance } from "./conformance/memory-store-conformance.js";
 
 const pool = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:5432/test", max: 4 });
@@ -21,6 +22,18 @@ describeMemoryStoreConformance("PostgresMemoryStore", async () => {
       );
       return rows[0].n as number;
     },
+    cleanup: async () => {
+      await store.close();
+      await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+    },
+  };
+});
+
+describeMemoryMissLogConformance("PostgresMemoryStore", async ({ maxMisses }) => {
+  const schema = `memory_misses_${process.pid}_${++schemas}`;
+  const store = await PostgresMemoryStore.open({ pool, schema, maxMisses });
+  return {
+    store,
     cleanup: async () => {
       await store.close();
       await pool.query(`DROP SCHEMA ${schema} CASCADE`);

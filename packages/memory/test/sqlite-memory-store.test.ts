@@ -1,4 +1,5 @@
 import { SqliteMemoryStore } from "../src/index.js";
+import { describeMemoryMissLogConformance } from "./conformance/memory-miss-log-conformance.js";
 import { describeMemoryStoreConformance } from "./conformance/memory-store-conformance.js";
 
 describeMemoryStoreConformance("SqliteMemoryStore", async () => {
@@ -15,4 +16,9 @@ describeMemoryStoreConformance("SqliteMemoryStore", async () => {
     },
     cleanup: () => store.close(),
   };
+});
+
+describeMemoryMissLogConformance("SqliteMemoryStore", async ({ maxMisses }) => {
+  const store = new SqliteMemoryStore({ path: ":memory:", maxMisses });
+  return { store, cleanup: () => store.close() };
 });

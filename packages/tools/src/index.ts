@@ -36,8 +36,14 @@ export {
   type McpConnections,
   type McpServerStatus,
 } from "./mcp/connect-mcp-servers.js";
+export { curateMcpTools } from "./mcp/curate-mcp-tools.js";
 export type { McpServerConfig } from "./mcp/mcp-server-config.js";
 export { mcpToolName } from "./mcp/mcp-tool-name.js";
+export {
+  type McpServerState,
+  type SupervisedMcpOptions,
+  SupervisedMcpServer,
+} from "./mcp/supervised-mcp-server.js";
 // Tool policy, trust tiers, approvals
 export { type ApprovalPolicyOptions, createApprovalPolicy } from "./policy/approval-policy.js";
 export { createToolPolicyGate, type ToolPolicyGateOptions } from "./policy/policy-gate.js";

@@ -112,7 +112,8 @@ describe("sub-agents through the core loop", () => {
     const policy = createDepthDenyPolicy({ maxSpawnDepth: 2 });
     const outcomes: Record<number, string[]> = {};
     for (const depth of [0, 1, 2]) {
-      const streamFn = scriptedStreamFn([{ toolCalls: names.map((name) => ({ name })) }, "done"]);
+      // One call per reply: a denied call halts the rest of its batch (seed 001), and each deny-list entry is the point.
+      const streamFn = scriptedStreamFn([...names.map((name) => ({ toolCalls: [{ name }] })), "done"]);
       const stream = agentLoop(
         [{ role: "user", content: "x", timestamp: 0 }],
         { messages: [] },

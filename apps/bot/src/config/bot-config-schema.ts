@@ -10,8 +10,10 @@ import {
   queueModeSchema,
 } from "@chorus/gateway";
 import { z } from "zod";
+import { mcpServerListSchema } from "../mcp/mcp-server-schema.js";
 import { missingAccessTokenMessage } from "../webchat/access-token-required.js";
 import { isLoopbackBind } from "../webchat/local-request.js";
+import { agentLoopFields } from "./agent-loop-settings.js";
 
 const accountIdSchema = z
   .string()
@@ -206,6 +208,8 @@ export const agentHooksSchema = z.strictObject({
   pre_prompt: shellHookListSchema,
   pre_tool_use: shellHookListSchema,
   post_tool_use: shellHookListSchema,
+  /** When a session ends: let go after its idle time (`reason: "idle"`) or cleared by `/new` (`"cleared"`). */
+  session_end: shellHookListSchema,
 });
 
 /**
@@ -226,10 +230,21 @@ export const botAgentSchema = agentConfigSchema.extend({
   approvals: z.record(approvalKeySchema, approvalModeSchema).optional(),
   /**
    * Shell commands at turn start, before compaction, before the prompt is sent, before each tool (a non-zero exit
-   * blocks the call with its stderr) and after each tool (errors logged). They run as the bot's user, in the config
+   * blocks the call with its stderr), after each tool and when a session ends (errors logged). They run as the bot's user, in the config
    * file's folder; a hook whose script lies inside any agent's workspace is refused at start.
    */
   hooks: agentHooksSchema.optional(),
+  /**
+   * MCP servers whose tools the agent gets (`mcp__<server>__<tool>`, group `mcp`): stdio commands or Streamable HTTP
+   * endpoints, checked by `chorus doctor`, reconnected when they die. Their tools follow the tiers (owner only by
+   * default) and ask for approval like exec unless `approvals` says otherwise.
+   */
+  mcpServers: mcpServerListSchema.optional(),
+  /**
+   * When the agent's MCP servers offer more tools than this, each turn is offered only this many: the most relevant
+   * to the turn's input (seed 003 step 13), chosen at the turn's start. Default: all of them.
+   */
+  mcpToolLimit: z.int().min(0).max(500).optional(),
   /** `/plan`: the agent only reads until the user approves its proposed plan. Default false. */
   planMode: z.boolean().optional(),
   /** Context management kept per session (@chorus/extension-context): every feature off unless set here. */
@@ -247,6 +262,8 @@ export const botAgentSchema = agentConfigSchema.extend({
         .default({}),
     })
     .prefault({}),
+  /** Fallback models, max turns, the stall watchdog, and compaction's level, model and thresholds (seed 003, 004). */
+  ...agentLoopFields,
 });
 
 /** An Anthropic account. */
@@ -371,6 +388,20 @@ export const botConfigSchema = z.strictObject({
    * (`<dataDir>/media/cache`), and per-agent overrides under `agents.<id>`. On with its defaults when absent.
    */
   media: mediaConfigSchema.prefault({}),
+  /**
+   * Session titles written by a cheap model (`@chorus/extension-titles`): after a session's first exchange, in the
+   * background (the reply never waits), one call titles it from the first message and the reply; `/agents sessions`
+   * shows it. One model for every agent (each call is still booked against the session's agent's budget). Without
+   * this section a session is titled by its first message's first line.
+   */
+  titles: z
+    .strictObject({
+      /** A model id or `provider/model`, like an agent's model: a cheap one. */
+      model: z.string().min(1),
+      /** A title call still running after this long is abandoned (the first-line title stays). Default 15000. */
+      timeoutMs: z.int().min(100).max(120_000).optional(),
+    })
+    .optional(),
   /**
    * Long-term memory (`@chorus/memory`): facts per person, group and agent, recalled before each turn; the
    * `remember`, `forget` and `recall` tools; `/memory`. Kept in the session store's own database (SQLite file or

@@ -1,4 +1,5 @@
 import type { ChannelPolicyEntryInput, GatewayConfigInput } from "@chorus/gateway";
+import { withoutLoopSettings } from "./agent-loop-settings.js";
 import type { BotAgent, BotConfig, ChannelKind } from "./bot-config-schema.js";
 
 type AgentConfigInput = GatewayConfigInput["agents"][number];
@@ -47,8 +48,8 @@ export function gatewayConfigOf(config: BotConfig): GatewayConfigInput {
 }
 
 /**
- * An agent as the gateway knows it: without the bot's workspace, exec and approval fields, and with every `deny` of its
- * approvals added to its tool policy's deny list (so sub-agents are held to it too).
+ * An agent as the gateway knows it: without the bot's workspace, exec, approval and loop fields, and with every `deny`
+ * of its approvals added to its tool policy's deny list (so sub-agents are held to it too).
  */
 function gatewayAgentOf(agent: BotAgent): AgentConfigInput {
   const {
@@ -58,9 +59,11 @@ function gatewayAgentOf(agent: BotAgent): AgentConfigInput {
     hooks: _hooks,
     planMode: _planMode,
     context: _context,
+    mcpServers: _mcpServers,
+    mcpToolLimit: _mcpToolLimit,
     approvals,
     ...rest
-  } = agent;
+  } = withoutLoopSettings(agent);
   const denied = Object.entries(approvals ?? {})
     .filter(([, mode]) => mode === "deny")
     .map(([tool]) => tool);

@@ -4,6 +4,7 @@ import { formatConfigPath, parseGatewayConfig } from "@chorus/gateway";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { buildModelRegistry, resolveModelRef } from "../models/model-reference.js";
+import { agentLoopIssues } from "./agent-loop-issues.js";
 import { BotConfigError, type BotConfigIssue } from "./bot-config-error.js";
 import { type BotConfig, botConfigSchema } from "./bot-config-schema.js";
 import { interpolateEnv } from "./env-interpolation.js";
@@ -67,6 +68,7 @@ export function parseBotConfig(input: unknown): ParseBotConfigResult {
     } catch (error) {
       issues.push({ path: `agents[${index}].model`, message: (error as Error).message });
     }
+    issues.push(...agentLoopIssues(agent, index, (ref) => resolveModelRef(ref, registry, config)));
     const modelRefs = [
       ["goals.supervisorModel", agent.goals.supervisorModel],
       ["compaction.subgoalModel", agent.compaction.subgoalModel],
@@ -89,6 +91,13 @@ export function parseBotConfig(input: unknown): ParseBotConfigResult {
       }
     }
   });
+  if (config.titles !== undefined) {
+    try {
+      resolveModelRef(config.titles.model, registry, config);
+    } catch (error) {
+      issues.push({ path: "titles.model", message: (error as Error).message });
+    }
+  }
   for (const kind of ["discord", "slack", "telegram", "webchat"] as const) {
     const seen = new Map<string, number>();
     accountsOf(config, kind).forEach((account, index) => {

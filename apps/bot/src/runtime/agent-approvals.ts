@@ -3,8 +3,11 @@ import { parseSessionKey, type RootSessionKey, rootKeyOf } from "@chorus/gateway
 import { createApprovalPolicy, groupsOfTool, mergeToolGroups, parseTrustTier, type ToolGroupMap } from "@chorus/tools";
 import type { ApprovalMode, BotAgent } from "../config/bot-config-schema.js";
 
-/** Tools that change things: they ask by default, except for the owner in their own DM. */
-const CHANGING_GROUPS = ["fs-write", "exec"] as const;
+/**
+ * Tools that change things: they ask by default, except for the owner in their own DM. MCP tools count: what a server
+ * does is not known to the bot.
+ */
+const CHANGING_GROUPS = ["fs-write", "exec", "mcp"] as const;
 
 /** How cautious each mode is: when several groups of a tool have entries, the most cautious wins. */
 const CAUTION: Record<ApprovalMode, number> = { allow: 0, ask: 1, deny: 2 };
@@ -42,7 +45,7 @@ export function isOwnersOwnDm(run: ToolRunInfo): boolean {
 
 /**
  * The approval policy of one agent, for `AgentRuntimeSetup.policies`: `ask` entries always ask, `allow` never,
- * `deny` refuses the call; tools without an entry ask when they change things (group:fs-write, group:exec) unless
+ * `deny` refuses the call; tools without an entry ask when they change things (group:fs-write, group:exec, group:mcp) unless
  * the owner started the turn in their own DM. A question goes to the gateway's approval desk (buttons where the
  * platform has them, /approve and /deny otherwise).
  * Contract: never throws.

@@ -10,7 +10,9 @@ import {
   WorkingDirectories,
 } from "@chorus/tools";
 import type { BotConfig } from "../config/bot-config-schema.js";
+import { buildModelRegistry, resolveModelRef } from "../models/model-reference.js";
 import { agentApprovalPolicy } from "./agent-approvals.js";
+import { agentLoopOf } from "./agent-loop-of.js";
 import type { AgentWorkspaces } from "./agent-workspaces.js";
 
 /** Tools a researcher sub-agent gets: it reads and reports, it never changes anything. */
@@ -34,9 +36,9 @@ export function botSessionOutputs(workspaces: AgentWorkspaces): SessionOutputs {
 
 /**
  * The tools and sub-agent profiles of every configured agent: the built-in tools on the agent's own workspace
- * (guests confined to its `guestRead` folders, reading nothing without them), its approval policy, and a read-only
- * `researcher` profile for spawn_agent. Who may use which tool is decided per message by the gateway (trust tier and
- * the agent's toolPolicy).
+ * (guests confined to its `guestRead` folders, reading nothing without them), its approval policy, a read-only
+ * `researcher` profile for spawn_agent, and its loop settings (fallback models, max turns, stalls, compaction). Who may
+ * use which tool is decided per message by the gateway (trust tier and the agent's toolPolicy).
  * Contract: every workspace in `workspaces` must exist.
  */
 export function agentSetupsOf(
@@ -45,6 +47,7 @@ export function agentSetupsOf(
   outputs: SessionOutputs = botSessionOutputs(workspaces),
 ): Record<string, AgentRuntimeSetup> {
   const setups: Record<string, AgentRuntimeSetup> = {};
+  const registry = buildModelRegistry(config);
   for (const agent of config.agents) {
     const workspaceRoot = workspaces.byAgent[agent.id];
     if (workspaceRoot === undefined) throw new Error(`no workspace for agent ${agent.id}`);
@@ -71,6 +74,7 @@ export function agentSetupsOf(
         ? {}
         : { tiers: { guest: { allow: [...(DEFAULT_TIER_POLICIES.guest.allow ?? []), "group:fs-read"] } } }),
       policies: [agentApprovalPolicy(agent)],
+      loop: agentLoopOf(agent, (ref) => resolveModelRef(ref, registry, config)),
       subagents: {
         researcher: {
           description: "Reads the workspace (files, folders, search) to answer one question, and reports back.",

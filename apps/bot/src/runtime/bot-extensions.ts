@@ -4,6 +4,7 @@ import { contextExtension } from "@chorus/extension-context";
 import { type AgentFiles, mediaExtension } from "@chorus/extension-media";
 import { type GatewayMemoryOptions, memoryExtension } from "@chorus/extension-memory";
 import { planModeExtension } from "@chorus/extension-plan-mode";
+import { titlesExtension } from "@chorus/extension-titles";
 import { type GatewayExtension, skillsExtension } from "@chorus/gateway";
 import type { Skill } from "@chorus/tools";
 import type { BotConfig } from "../config/bot-config-schema.js";
@@ -13,7 +14,7 @@ import type { BotConfig } from "../config/bot-config-schema.js";
  * of every other extension is reserved in the budgets, and `{current_goal}` is filled before any addition), long-term
  * media (inside the budgets: a call is reserved before its attachments are read; files from `<dataDir>/media`), long-term
  * memory (its recall follows the goal in the system prompt; without `memory:` only `/memory` saying it is off), each
- * agent's skills, plan mode for the agents with `planMode: true`, and each agent's context management (`context:`, and the subgoal pruning its `compaction.pruning` asks for). Contract: the same list for every start of one configuration; order is hook order.
+ * agent's skills, plan mode for the agents with `planMode: true`, and each agent's context management (`context:`, and the subgoal pruning its `compaction.pruning` asks for). Last, model-written session titles when `titles:` is set. Contract: the same list for every start of one configuration; order is hook order.
  */
 export function botExtensions(
   config: BotConfig,
@@ -33,5 +34,6 @@ export function botExtensions(
     skillsExtension(skillsByAgent),
     planModeExtension({ agents: planning }),
     contextExtension({ agents: Object.fromEntries(config.agents.map((agent) => [agent.id, agent.context])) }),
+    ...(config.titles === undefined ? [] : [titlesExtension(config.titles)]),
   ];
 }

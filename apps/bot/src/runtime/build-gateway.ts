@@ -15,6 +15,8 @@ import type { BotConfig } from "../config/bot-config-schema.js";
 import { gatewayConfigOf } from "../config/gateway-config-of.js";
 import { DEMO_MODEL_REF } from "../demo/demo-model.js";
 import { ensureDemoWorkspace } from "../demo/demo-workspace.js";
+import { mcpExtension } from "../mcp/mcp-extension.js";
+import { openAgentMcpServers } from "../mcp/open-agent-mcp-servers.js";
 import { buildBotStreamFn } from "../models/bot-stream-fn.js";
 import { buildModelRegistry } from "../models/model-reference.js";
 import { agentSetupsOf } from "./agent-setup.js";
@@ -23,6 +25,7 @@ import { agentWorkspacesOf, prepareAgentWorkspaces } from "./agent-workspaces.js
 import { botExtensions } from "./bot-extensions.js";
 import { assertHooksOutsideWorkspaces } from "./hook-placement.js";
 import { botModelCatalog } from "./model-catalog.js";
+import { sessionEndHooksExtension } from "./session-end-hooks.js";
 
 /** What a Gateway is built from, besides the configuration. */
 export interface GatewayParts {
@@ -82,27 +85,43 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
   const dataDir = resolve(parts.cwd, config.dataDir);
   const warn = (obj: Record<string, unknown>, msg: string): void => parts.logger.warn(obj, msg);
   const skills = await agentSkillsOf(config, workspaces, dataDir, warn);
-  return new Gateway({
-    config: { ...gatewayConfig, channels: [...(gatewayConfig.channels ?? []), ...(parts.extraPolicies ?? [])] },
-    store: parts.store,
-    channels: parts.channels,
-    streamFn: parts.wrapStreamFn?.(built) ?? built,
-    models: botModelCatalog(buildModelRegistry(config), config),
-    selfIds: parts.selfIds,
-    agents: agentSetupsOf(config, workspaces),
-    extensions: botExtensions(config, skills, parts.memory, {
-      dataDir,
-      filesOf: (agentId) => {
-        const root = workspaces.byAgent[agentId];
-        const agent = config.agents.find((candidate) => candidate.id === agentId);
-        return root === undefined ? undefined : { root, guestReadFolders: agent?.guestRead ?? [] };
-      },
-    }),
-    events: parts.events,
-    logger: parts.logger,
-    onRestart: config.onRestart,
-    ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
-    ...(parts.isAdmin === undefined ? {} : { isAdmin: parts.isAdmin }),
-    ...(parts.telemetry === undefined ? {} : { telemetry: parts.telemetry }),
-  });
+  const mcp = await openAgentMcpServers(config, parts.cwd, parts.logger);
+  const mcpLimits = Object.fromEntries(config.agents.map((agent) => [agent.id, agent.mcpToolLimit]));
+  try {
+    return newGateway();
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
+  function newGateway(): Gateway {
+    const setups = agentSetupsOf(config, workspaces);
+    return new Gateway({
+      config: { ...gatewayConfig, channels: [...(gatewayConfig.channels ?? []), ...(parts.extraPolicies ?? [])] },
+      store: parts.store,
+      channels: parts.channels,
+      streamFn: parts.wrapStreamFn?.(built) ?? built,
+      models: botModelCatalog(buildModelRegistry(config), config),
+      selfIds: parts.selfIds,
+      agents: setups,
+      extensions: [
+        ...botExtensions(config, skills, parts.memory, {
+          dataDir,
+          filesOf: (agentId) => {
+            const root = workspaces.byAgent[agentId];
+            const agent = config.agents.find((candidate) => candidate.id === agentId);
+            return root === undefined ? undefined : { root, guestReadFolders: agent?.guestRead ?? [] };
+          },
+        }),
+        sessionEndHooksExtension(Object.fromEntries(Object.entries(setups).map(([id, setup]) => [id, setup.hooks]))),
+        // Last: its sessionTools sees the list the other extensions left; stop() closes the servers.
+        mcpExtension(mcp, mcpLimits),
+      ],
+      events: parts.events,
+      logger: parts.logger,
+      onRestart: config.onRestart,
+      ...(parts.outboxPollMs === undefined ? {} : { outbox: { pollMs: parts.outboxPollMs } }),
+      ...(parts.isAdmin === undefined ? {} : { isAdmin: parts.isAdmin }),
+      ...(parts.telemetry === undefined ? {} : { telemetry: parts.telemetry }),
+    });
+  }
 }

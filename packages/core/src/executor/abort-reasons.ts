@@ -1,7 +1,7 @@
 import type { ToolCategory } from "../tools/tool-types.js";
 
 /** Why a tool call was stopped or never run. */
-export type ToolAbortKind = "user" | "steering" | "sibling_error" | "timeout" | "discarded";
+export type ToolAbortKind = "user" | "steering" | "sibling_error" | "sibling_denied" | "timeout" | "discarded";
 
 /** The reason put on a tool's aborted signal (`ctx.signal.reason`), and the text of its synthetic result. */
 export class ToolAbortError extends Error {
@@ -23,11 +23,22 @@ export function abortMessage(kind: ToolAbortKind, timeout?: { ms: number; catego
       return "tool call cancelled: user requested steering interrupt";
     case "sibling_error":
       return "Tool execution was aborted: a sibling tool call failed";
+    case "sibling_denied":
+      return "Tool call skipped: a sibling tool call in the same batch was denied";
     case "timeout":
       return `Tool execution was aborted: timed out after ${formatSeconds(timeout?.ms ?? 0)} (${timeout?.category ?? "tool"} timeout)`;
     case "discarded":
       return "Tool execution was aborted: the model response that issued it failed and was discarded";
   }
+}
+
+/**
+ * The synthetic result of a call skipped because a sibling of its batch was denied (seed 001 "Tool Call Processing"),
+ * naming the denied tool so the model sees why. Contract: pure.
+ * @example siblingDeniedMessage("exec") // 'Tool call skipped: a sibling tool call in the same batch ("exec") was denied'
+ */
+export function siblingDeniedMessage(deniedToolName: string): string {
+  return `Tool call skipped: a sibling tool call in the same batch (${JSON.stringify(deniedToolName)}) was denied`;
 }
 
 function formatSeconds(ms: number): string {

@@ -10,7 +10,13 @@ import { abortableSleep } from "../retry/abortable-sleep.js";
 import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import type { ExecutionContext } from "../tools/execution-context.js";
 import type { AnyAgentTool, ToolCategory, ToolOutput, ToolRunInfo } from "../tools/tool-types.js";
-import { abortMessage, DEFAULT_TOOL_TIMEOUTS, ToolAbortError, type ToolAbortKind } from "./abort-reasons.js";
+import {
+  abortMessage,
+  DEFAULT_TOOL_TIMEOUTS,
+  siblingDeniedMessage,
+  ToolAbortError,
+  type ToolAbortKind,
+} from "./abort-reasons.js";
 import { validateArgs } from "./validate-args.js";
 
 const QUEUED = 0;
@@ -23,6 +29,8 @@ interface Entry {
   args: unknown;
   safe: boolean;
   state: typeof QUEUED | typeof RUNNING | typeof DONE;
+  /** True once the tool itself was called (past its pre-dispatch policies and approval). */
+  dispatched: boolean;
   /** Set when the call can never run (unknown tool, invalid arguments, cancelled). */
   immediate: string | undefined;
   controller: AbortController | undefined;
@@ -64,7 +72,7 @@ export interface ExecutorOptions {
  * while the model still streams; concurrency-safe calls run together up to `maxConcurrency`, an
  * unsafe call runs alone and holds back the calls after it; `tool_execution_end` fires in
  * completion order while `finish()` returns results in call order. Every call that does not run
- * to completion gets a synthetic error result naming why (user, steering, sibling error, timeout).
+ * to completion gets a synthetic error result naming why (user, steering, sibling error, a denied sibling, timeout).
  */
 export class ToolExecutor {
   private readonly entries: Entry[] = [];
@@ -72,6 +80,8 @@ export class ToolExecutor {
   private unsafeRunning = false;
   private pending = 0;
   private cancelled: ToolAbortKind | undefined;
+  /** The skipped calls' result text once a call of the batch was denied (seed 001: a denial halts its batch). */
+  private halted: string | undefined;
   private sealed = false;
   private wake: (() => void) | undefined;
   /** Executions cut short by a user abort, awaited for a grace period before `finish` returns. */
@@ -102,6 +112,7 @@ export class ToolExecutor {
       args: call.arguments,
       safe: true,
       state: QUEUED,
+      dispatched: false,
       immediate: undefined,
       controller: undefined,
       timer: undefined,
@@ -110,6 +121,7 @@ export class ToolExecutor {
       span: undefined,
     };
     if (this.cancelled) entry.immediate = this.cancelText(this.cancelled);
+    else if (this.halted !== undefined) entry.immediate = this.halted;
     else if (!tool) entry.immediate = `Tool not found: ${call.name}`;
     else {
       const validated = validateArgs(tool, call.arguments);
@@ -132,6 +144,7 @@ export class ToolExecutor {
       args: call.arguments,
       safe: true,
       state: QUEUED,
+      dispatched: false,
       immediate: text,
       controller: undefined,
       timer: undefined,
@@ -213,14 +226,15 @@ export class ToolExecutor {
         this.complete(entry, this.errorResult(entry, entry.immediate));
         continue;
       }
-      if (this.cancelled) {
+      const stopped = this.cancelled ? this.cancelText(this.cancelled) : this.halted;
+      if (stopped !== undefined) {
         this.opts.emit({
           type: "tool_execution_start",
           toolCallId: entry.call.id,
           toolName: entry.call.name,
           args: entry.args,
         });
-        this.complete(entry, this.errorResult(entry, this.cancelText(this.cancelled)));
+        this.complete(entry, this.errorResult(entry, stopped));
         continue;
       }
       const canStart =
@@ -265,7 +279,7 @@ export class ToolExecutor {
     if (dispatch) {
       const verdict = await decideDispatch(dispatch(entry.call), entry.call, tool, args, signal);
       if (entry.state === DONE) return entry.result as ToolResultMessage;
-      if (verdict.kind === "deny") return this.errorResult(entry, verdict.reason);
+      if (verdict.kind === "deny") return this.deny(entry, verdict.reason);
       approved = verdict.approved;
       if (verdict.rewritten) {
         const validated = validateArgs(tool, verdict.args);
@@ -293,6 +307,7 @@ export class ToolExecutor {
     };
     const { run, addUsage, execution } = this.opts;
     const toolCallId = entry.call.id;
+    entry.dispatched = true;
     // Whole literals, not a spread: a spread's object gets a map V8 drops at a full GC (see keepShape).
     const output = await tool.execute(
       args,
@@ -341,7 +356,8 @@ export class ToolExecutor {
       result,
       isError: result.isError,
     });
-    if (!this.cancelled) {
+    // After a denial the batch only winds down: steering is picked up by the loop once the batch is over.
+    if (!this.cancelled && this.halted === undefined) {
       if (result.isError && wasRunning && entry.tool?.cancelSiblingsOnFailure) this.cancelAll("sibling_error");
       else if (wasRunning) this.checkSteering();
     }
@@ -351,6 +367,28 @@ export class ToolExecutor {
       this.wake = undefined;
       wake();
     }
+  }
+
+  /**
+   * A pre-dispatch deny (a policy, the trust-tier gate, a hook, a refused or unanswered approval) halts the batch:
+   * the denied call gets its reason, every sibling whose tool has not been called yet — queued, still streaming in,
+   * or waiting on its own policies or approval — is skipped with a result naming the denied tool. A sibling whose tool
+   * already runs (a concurrency-safe call started beside it) finishes with its own result: it was allowed, and
+   * cutting it off mid-way could leave its work half done.
+   */
+  private deny(entry: Entry, reason: string): ToolResultMessage {
+    const result = this.errorResult(entry, reason);
+    if (this.cancelled || this.halted !== undefined) return result;
+    const skipped = siblingDeniedMessage(entry.call.name);
+    // Set before the denied call completes, so the pump it triggers skips the queued calls instead of starting them.
+    this.halted = skipped;
+    this.complete(entry, result);
+    for (const sibling of this.entries) {
+      if (sibling.state === DONE || sibling.dispatched) continue;
+      if (sibling.state === RUNNING) sibling.controller?.abort(new ToolAbortError("sibling_denied", skipped));
+      this.complete(sibling, this.errorResult(sibling, skipped));
+    }
+    return result;
   }
 
   private checkSteering(): void {

@@ -1,5 +1,21 @@
-/** The moments a hook can run at (seed 003 steps 9, 10, 16 and "Pre- and post-tool hooks"). */
-export type HookEventName = "turn_start" | "pre_compact" | "pre_prompt" | "pre_tool_use" | "post_tool_use";
+/**
+ * The moments a hook can run at (seed 003 steps 9, 10, 16, "Pre- and post-tool hooks" and "Session end"). The loop
+ * runs all but `session_end`, which the app running sessions fires (the gateway: a session let go when idle, or
+ * cleared by `/new`).
+ */
+export type HookEventName =
+  | "turn_start"
+  | "pre_compact"
+  | "pre_prompt"
+  | "pre_tool_use"
+  | "post_tool_use"
+  | "session_end";
+
+/**
+ * Why a session ended (seed 003 "Session end"): `idle` — it had no work for the app's idle time and was let go;
+ * `cleared` — it starts afresh (`/new`, a schedule's fresh start) while its transcript is still there.
+ */
+export type SessionEndReason = "idle" | "cleared";
 
 /** What a hook is told; shell hooks get it as JSON on stdin. */
 export type HookEvent =
@@ -24,7 +40,8 @@ export type HookEvent =
       args: unknown;
       isError: boolean;
       output: string;
-    };
+    }
+  | { event: "session_end"; sessionId: string; agent: string; reason: SessionEndReason };
 
 /** A hook's answer. `block` matters at `turn_start` (the run stops) and `pre_tool_use` (the call is denied). */
 export type HookOutcome = { kind: "continue" } | { kind: "block"; reason: string };

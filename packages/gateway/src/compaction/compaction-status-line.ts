@@ -1,5 +1,5 @@
 import type { SessionChat } from "@chorus/channel";
-import type { AgentEvent } from "@chorus/core";
+import type { AgentEvent, Model } from "@chorus/core";
 import type { SessionStore } from "@chorus/store";
 import type { ChatNotices } from "../delivery/chat-notices.js";
 
@@ -20,6 +20,9 @@ export function contextWarningText(tokens: number, window: number): string {
   return `📈 Context ${Math.floor((tokens / window) * 100)}% full — older messages will be summarised soon.`;
 }
 
+/** What the status line says when the loop moves on to a fallback model (core's `model_fallback`, seed 004). */
+export const modelFallbackText = (e: { from: Model; to: Model; reason: string }): string =>
+  `🔀 ${e.from.id} did not answer (${e.reason.split(":", 1)[0]}); continuing with ${e.to.id}.`;
 /** How the status line reaches the chat. */
 export interface StatusLineOutlet {
   /** Posts a message; resolves with a handle to edit it (undefined when it could not be posted). */
@@ -32,8 +35,8 @@ export interface StatusLineOutlet {
 
 /**
  * The chat side of seed 002's compaction progress UX: a line when a hard compaction starts, turned into what it
- * saved (or that it failed) when it ends; and a line of its own for the loop's one warning before a compaction.
- * Contract: one line per compaction or warning; other events are ignored; never throws.
+ * saved (or that it failed) when it ends; a line of its own for the loop's one warning before a compaction, and one
+ * for each move to a fallback model. Contract: one line per compaction, warning or fallback; others ignored; never throws.
  */
 export class CompactionStatusLine {
   readonly #outlet: StatusLineOutlet;
@@ -46,6 +49,7 @@ export class CompactionStatusLine {
   onEvent(event: AgentEvent): void {
     if (event.type === "compaction_start") this.#posted = this.#outlet.post(COMPACTING_TEXT);
     else if (event.type === "context_warning") void this.#outlet.post(contextWarningText(event.tokens, event.window));
+    else if (event.type === "model_fallback") void this.#outlet.post(modelFallbackText(event));
     else if (event.type === "compaction_failed") this.#end(COMPACTION_FAILED_TEXT);
     else if (event.type === "compaction" && event.kind === "summary") {
       this.#end(compactedText(event.tokensBefore, event.tokensAfter));

@@ -4,16 +4,20 @@ import type { AgentConfig } from "../config/gateway-config-schema.js";
 import type { ModelCatalog } from "../model-preference/model-catalog.js";
 
 /** The loop settings an agent's config and runtime setup add to every session's Agent. */
-export type AgentLoopFeatures = Pick<AgentLoopConfig, "toolOutputCompression" | "executionContext" | "context">;
+export type AgentLoopFeatures = Pick<AgentLoopConfig, "toolOutputCompression" | "executionContext" | OwnKey>;
+/** An agent's own loop settings (`LoopFeatureSources.loop`): fallback models, max turns, the stall watchdog, context. */
+type OwnKey = "context" | "maxTurns" | "stallTimeoutMs" | "stallRecovery" | "fallbackModels" | "fallbackImmediately";
 
 /** What the runtime setup contributes (the bot: from @chorus/tools' WorkingDirectories and RecentFileReads). */
 export interface LoopFeatureSources {
   executionContext?: ExecutionContextSource;
   recentFiles?: RecentFilesSource;
+  /** Over the gateway-wide `loop`; a `context` key it sets (e.g. `compaction`) replaces that key there as a whole. */
+  loop?: Pick<AgentLoopConfig, OwnKey>;
 }
 
 /**
- * Builds an agent's TACO, context-restoration and execution-context settings, merged over the gateway-wide `loop`.
+ * Builds an agent's TACO, context-restoration, execution-context and own loop settings, over the gateway-wide `loop`.
  * Contract: throws GatewayConfigError when `toolOutputCompression.model` is not in the catalog.
  */
 export function agentLoopFeatures(
@@ -22,7 +26,7 @@ export function agentLoopFeatures(
   models: ModelCatalog,
   loop: Partial<AgentLoopConfig> | undefined,
 ): AgentLoopFeatures {
-  const features: AgentLoopFeatures = {};
+  const features: AgentLoopFeatures = { ...sources?.loop };
   const taco = config.toolOutputCompression;
   if (taco.enabled) {
     let model: Model | undefined;
@@ -52,6 +56,7 @@ export function agentLoopFeatures(
   // Set even without a files source: extensions add theirs (skills, the plan) to it, and see `enabled: false`.
   features.context = {
     ...loop?.context,
+    ...sources?.loop?.context,
     restoration: restoration.enabled
       ? {
           ...loop?.context?.restoration,

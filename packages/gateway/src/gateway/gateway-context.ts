@@ -44,8 +44,6 @@ export interface GatewayContext {
   readonly extensions: RegisteredExtensions;
   /** Every model call's chain (the output cap, the extensions' wrappers, the provider). */
   readonly streamFn: StreamFn;
-  /** The same chain around another provider's StreamFn (e.g. the title model's). */
-  modelCalls(inner: StreamFn): StreamFn;
   channelFor(channel: string, accountId: string): Channel | undefined;
   /** Registers work the gateway's `idle()` waits for. */
   track(work: Promise<unknown>): void;

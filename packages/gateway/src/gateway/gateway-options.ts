@@ -11,6 +11,7 @@ import type {
 import type { SessionStore } from "@chorus/store";
 import type { SubagentProfile, SubagentSlots, ToolGroupMap, ToolPolicy, TrustTier } from "@chorus/tools";
 import type { GatewayConfig, GatewayConfigInput } from "../config/gateway-config-schema.js";
+import type { LoopFeatureSources } from "../context-features/agent-loop-features.js";
 import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { GatewayExtension } from "../extension/index.js";
 import type { StoreHousekeepingOptions } from "../housekeeping/store-housekeeper.js";
@@ -19,13 +20,12 @@ import type { ModelCatalog } from "../model-preference/model-catalog.js";
 import type { PairingOptions } from "../policy/pairing/pairing-service.js";
 import type { ReplyMode } from "../reply-manager/reply-manager.js";
 import type { GatewayTelemetryOptions } from "../telemetry/telemetry-options.js";
-import type { TitleModel } from "../titles/session-title.js";
 import type { TurnStartRetryOptions } from "./turn-start-retry.js";
 
 export type { ModelCatalog } from "../model-preference/model-catalog.js";
 
-/** What an agent can do beyond its config: its tools and the sub-agents it may spawn. */
-export interface AgentRuntimeSetup {
+/** What an agent can do beyond its config: its tools, the sub-agents it may spawn, its own `loop` settings. */
+export interface AgentRuntimeSetup extends LoopFeatureSources {
   tools?: readonly AnyAgentTool[];
   /** Sub-agent profiles by name (also the child sessions' agent id, so `[a-z0-9][a-z0-9_-]*`). */
   subagents?: Readonly<Record<string, SubagentProfile>>;
@@ -91,8 +91,8 @@ export interface GatewayOptions {
   turnTimeoutMs?: number;
   /** Messages a session accepts per window before it ignores more (a loop brake). Default 30 per 60 s. */
   rateCap?: { messages: number; perMs: number } | false;
-  /** Session titles: a title model, or false for none. Default: titles from the first message's text. */
-  titles?: TitleModel | false;
+  /** Session titles: false for none. Default: the first message's first line (a model's: @chorus/extension-titles). */
+  titles?: false;
   pairing?: PairingOptions;
   outbox?: {
     pollMs?: number;

@@ -1,6 +1,5 @@
 import type { Channel, InboundMessage } from "@chorus/channel";
 import { localIngress } from "@chorus/channel";
-import type { StreamFn } from "@chorus/core";
 import type { OutboxEntry, SessionStore } from "@chorus/store";
 import { SubagentSlots } from "@chorus/tools";
 import { ApprovalDesk } from "../approvals/approval-desk.js";
@@ -147,8 +146,7 @@ export class Gateway {
     // goes through the extensions' wrappers in their order (a budget's reservation first, when one is given first).
     const maxOutputOf = (agentId: string | undefined) =>
       agentId === undefined ? undefined : this.#agents.get(agentId)?.config.maxOutputTokens;
-    const modelCalls = (inner: StreamFn): StreamFn => cappedStreamFn(wrapStreamFn(extensions, inner), maxOutputOf);
-    const streamFn = modelCalls(options.streamFn);
+    const streamFn = cappedStreamFn(wrapStreamFn(extensions, options.streamFn), maxOutputOf);
     this.#extensionContext = extensionStartContext(
       () => this.#context,
       extensionChats(this.store, notices, channelFor),
@@ -229,7 +227,6 @@ export class Gateway {
       notices,
       extensions,
       streamFn,
-      modelCalls,
       channelFor,
       track,
       ...clusterContextParts(this.store.ownership, () => this.#context, track),
@@ -349,7 +346,7 @@ export class Gateway {
     await this.store.ownership?.stop();
   }
 
-  /** Resolves when no turn runs, no delivery is under way and no background work (titles) is pending. */
+  /** Resolves when no turn runs, no delivery is under way and no background work (extensions' `track`) is pending. */
   async idle(): Promise<void> {
     for (let quiet = 0; quiet < 3; ) {
       if (this.#inflight.size > 0) {

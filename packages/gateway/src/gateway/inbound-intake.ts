@@ -11,13 +11,12 @@ import { parseCommand } from "../commands/parse-command.js";
 import { answersUnknownCommand, unknownCommandAnswer } from "../commands/unknown-command.js";
 import { type ChannelPolicy, resolveChannelPolicy } from "../config/resolve-channel-policy.js";
 import { describeError } from "../logging/gateway-logger.js";
-import { sessionCallsOf } from "../model-calls/call-purpose.js";
 import { BotLoopBrake } from "../policy/bot-loop-brake.js";
 import { decideInbound } from "../policy/decide-inbound.js";
 import { OneTimeHints } from "../policy/one-time-hints.js";
 import { routeInbound } from "../routing/route-inbound.js";
 import { type InboundTrace, startInboundTrace } from "../telemetry/inbound-trace.js";
-import { generateSessionTitle, type TitleModel, titleFromText } from "../titles/session-title.js";
+import { titleFromText } from "../titles/session-title.js";
 import { channelKey, type GatewayContext } from "./gateway-context.js";
 import { inboundUserMessage } from "./inbound-user-message.js";
 import { tellMessageNotStored } from "./message-not-stored.js";
@@ -132,8 +131,8 @@ export class InboundIntake {
       command !== undefined &&
       (this.#commands.some((known) => known.name === command.name) ||
         this.#answersUnknown(command.name, route.agentId));
-    // A title from the message's text is written with the session it names (no update of its own later); a title
-    // model's comes in the background once the session exists.
+    // A title from the message's text is written with the session it names (no update of its own later); an
+    // extension may write a better one later (@chorus/extension-titles).
     const titles = this.#ctx.options.titles;
     const newSession = {
       key: route.sessionKey,
@@ -141,7 +140,7 @@ export class InboundIntake {
       channel,
       accountId,
       chatId: message.chatId,
-      ...(titles === undefined ? { title: titleFromText(message.text) } : {}),
+      ...(titles === false ? {} : { title: titleFromText(message.text) }),
     };
     // An agent turn's message is stored with its session and event id in one transaction, before anything else
     // happens to it.
@@ -203,7 +202,6 @@ export class InboundIntake {
       this.#ctx.notices.post(session.key, replyChat(session, message), UNREADABLE_MESSAGE_TEXT);
       return;
     }
-    if (created && titles !== undefined && titles !== false) this.#makeTitle(session.key, message.text, titles);
 
     if (command !== undefined && userMessage === undefined) {
       trace.verdict("command");
@@ -393,20 +391,6 @@ export class InboundIntake {
       "pairing requested",
     );
     this.#ctx.notices.post(sessionKey, chat, text);
-  }
-
-  /** Names a new session with the title model's answer (the message's text when the model fails), in the background. */
-  #makeTitle(sessionKey: string, text: string, titles: TitleModel): void {
-    this.#ctx.track(
-      // The title model's call is the session's (kind `title`): through the extensions' wrappers (a budget's
-      // reservation, booked against its agent).
-      generateSessionTitle(text, {
-        ...titles,
-        streamFn: sessionCallsOf(this.#ctx.modelCalls(titles.streamFn), sessionKey, "title"),
-      })
-        .then((title) => this.#ctx.store.updateSession(sessionKey, { title }))
-        .catch((error: unknown) => this.#ctx.logger.warn({ sessionKey, error: describeError(error) }, "title failed")),
-    );
   }
 }
 

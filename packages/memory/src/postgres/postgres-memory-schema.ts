@@ -9,7 +9,8 @@ export function checkSchemaName(schema: string): string {
 }
 
 /**
- * Creates the schema and the facts table (with a generated `tsvector` and its GIN index) when missing. One implicit
+ * Creates the schema, the facts table (with a generated `tsvector` and its GIN index) and the miss log
+ * (`memory_misses`) when missing. One implicit
  * transaction under an advisory lock, so instances of a cluster starting together do not race to create them.
  */
 export async function ensurePostgresMemorySchema(db: PgQueryable, schema: string): Promise<void> {
@@ -37,5 +38,16 @@ export async function ensurePostgresMemorySchema(db: PgQueryable, schema: string
       WHERE subject IS NOT NULL;
     CREATE INDEX IF NOT EXISTS memory_facts_scope_updated ON ${schema}.memory_facts (scope, updated_at DESC);
     CREATE INDEX IF NOT EXISTS memory_facts_tsv ON ${schema}.memory_facts USING GIN (tsv);
+    CREATE TABLE IF NOT EXISTS ${schema}.memory_misses (
+      seq BIGSERIAL PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      session_key TEXT NOT NULL,
+      query TEXT NOT NULL,
+      strategy TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      error TEXT NOT NULL,
+      at BIGINT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS memory_misses_agent_seq ON ${schema}.memory_misses (agent_id, seq DESC);
   `);
 }

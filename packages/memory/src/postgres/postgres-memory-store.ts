@@ -12,6 +12,8 @@ import type {
 import { MemoryError } from "../facts/memory-errors.js";
 import { checkNewFact, planRemember } from "../facts/plan-remember.js";
 import { holdsWords } from "../facts/whole-words.js";
+import { MAX_MEMORY_MISSES, type MemoryMissPage, type NewMemoryMiss } from "../misses/memory-miss.js";
+import { checkMaxMisses, MISS_COLUMNS, type MissRow, missFromRow, missValues } from "../misses/miss-rows.js";
 import { searchTerms } from "../search/search-terms.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
@@ -25,6 +27,8 @@ export interface PostgresMemoryStoreOptions {
   /** The schema of the tables (created when missing). Default `chorus_memory`. */
   readonly schema?: string;
   readonly maxFactChars?: number;
+  /** How many recall misses the log keeps per agent (default `MAX_MEMORY_MISSES`). */
+  readonly maxMisses?: number;
   readonly now?: () => number;
 }
 
@@ -35,13 +39,17 @@ export interface PostgresMemoryStoreOptions {
 export class PostgresMemoryStore implements MemoryStore {
   private readonly pool: PgPoolLike;
   private readonly table: string;
+  private readonly missTable: string;
   private readonly maxFactChars: number;
+  private readonly maxMisses: number;
   private readonly now: () => number;
   private closed = false;
 
   private constructor(options: PostgresMemoryStoreOptions, schema: string) {
     this.pool = options.pool;
     this.table = `${schema}.memory_facts`;
+    this.missTable = `${schema}.memory_misses`;
+    this.maxMisses = checkMaxMisses(options.maxMisses, MAX_MEMORY_MISSES);
     this.maxFactChars = options.maxFactChars ?? MAX_FACT_CHARS;
     this.now = options.now ?? Date.now;
   }
@@ -211,6 +219,33 @@ export class PostgresMemoryStore implements MemoryStore {
       id: row.id,
       vector: Float32Array.from(row.embedding),
     }));
+  }
+
+  async recordMiss(miss: NewMemoryMiss): Promise<void> {
+    this.assertOpen();
+    await this.pool.query(
+      `INSERT INTO ${this.missTable} (${MISS_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      missValues(miss),
+    );
+    // The newest `maxMisses` of the agent stay. Two instances inserting at once may leave one extra until the next
+    // insert: the bound is kept within a row, without a lock on the hot path.
+    await this.pool.query(
+      `DELETE FROM ${this.missTable} WHERE agent_id = $1 AND seq <= (
+         SELECT seq FROM ${this.missTable} WHERE agent_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`,
+      [miss.agentId, this.maxMisses],
+    );
+  }
+
+  async misses(agentId: string, page: { limit?: number } = {}): Promise<MemoryMissPage> {
+    this.assertOpen();
+    const { rows } = await this.pool.query(
+      `SELECT * FROM ${this.missTable} WHERE agent_id = $1 ORDER BY seq DESC LIMIT $2`,
+      [agentId, pageLimit(page.limit)],
+    );
+    const counted = await this.pool.query(`SELECT count(*)::int AS total FROM ${this.missTable} WHERE agent_id = $1`, [
+      agentId,
+    ]);
+    return { misses: (rows as MissRow[]).map(missFromRow), total: counted.rows[0].total as number };
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 
 /**
- * Creates the memory tables when missing: facts, and an FTS5 index (porter stemmer) whose rowid is the fact's, with
+ * Creates the memory tables when missing: the miss log (`memory_misses`, newest per agent), facts, and an FTS5 index (porter stemmer) whose rowid is the fact's, with
  * the fact's scope as one indexed token (`scopeToken`), so a search reads only its scopes' postings however many
  * facts other scopes hold. `secure-delete` makes a deleted fact's words leave the index itself, not just stop
  * matching.
@@ -27,6 +27,17 @@ export function ensureSqliteMemorySchema(db: DatabaseSync): void {
     CREATE UNIQUE INDEX IF NOT EXISTS memory_facts_scope_norm ON memory_facts (scope, norm);
     CREATE UNIQUE INDEX IF NOT EXISTS memory_facts_scope_subject ON memory_facts (scope, subject) WHERE subject IS NOT NULL;
     CREATE INDEX IF NOT EXISTS memory_facts_scope_updated ON memory_facts (scope, updated_at DESC);
+    CREATE TABLE IF NOT EXISTS memory_misses (
+      seq INTEGER PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      session_key TEXT NOT NULL,
+      query TEXT NOT NULL,
+      strategy TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      error TEXT NOT NULL,
+      at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS memory_misses_agent_seq ON memory_misses (agent_id, seq DESC);
   `);
   const hasIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memory_facts_fts'").get() !== undefined;
   if (!hasIndex) {

@@ -13,6 +13,8 @@ import type {
 import { MemoryError } from "../facts/memory-errors.js";
 import { checkNewFact, planRemember } from "../facts/plan-remember.js";
 import { holdsWords } from "../facts/whole-words.js";
+import { MAX_MEMORY_MISSES, type MemoryMissPage, type NewMemoryMiss } from "../misses/memory-miss.js";
+import { checkMaxMisses, MISS_COLUMNS, type MissRow, missFromRow, missValues } from "../misses/miss-rows.js";
 import { searchTerms } from "../search/search-terms.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
@@ -26,6 +28,8 @@ export interface SqliteMemoryStoreOptions {
   readonly database?: DatabaseSync;
   /** The longest fact kept (default `MAX_FACT_CHARS`). */
   readonly maxFactChars?: number;
+  /** How many recall misses the log keeps per agent (default `MAX_MEMORY_MISSES`). */
+  readonly maxMisses?: number;
   /** The clock (epoch ms). */
   readonly now?: () => number;
 }
@@ -40,10 +44,12 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly database: DatabaseSync;
   private readonly owned: boolean;
   private readonly maxFactChars: number;
+  private readonly maxMisses: number;
   private readonly now: () => number;
   private closed = false;
 
   constructor(options: SqliteMemoryStoreOptions) {
+    this.maxMisses = checkMaxMisses(options.maxMisses, MAX_MEMORY_MISSES);
     if (options.database !== undefined) {
       this.database = options.database;
       this.owned = false;
@@ -228,6 +234,35 @@ export class SqliteMemoryStore implements MemoryStore {
         id: row.id,
         vector: new Float32Array(row.embedding.slice().buffer),
       }));
+    });
+  }
+
+  recordMiss(miss: NewMemoryMiss): Promise<void> {
+    return this.run(() =>
+      this.inTransaction(() => {
+        this.database
+          .prepare(`INSERT INTO memory_misses (${MISS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+          .run(...missValues(miss));
+        // The newest `maxMisses` of the agent stay: everything at or below the first one past them goes.
+        this.database
+          .prepare(
+            `DELETE FROM memory_misses WHERE agent_id = ? AND seq <= (
+               SELECT seq FROM memory_misses WHERE agent_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+          )
+          .run(miss.agentId, miss.agentId, this.maxMisses);
+      }),
+    );
+  }
+
+  misses(agentId: string, page: { limit?: number } = {}): Promise<MemoryMissPage> {
+    return this.run(() => {
+      const rows = this.database
+        .prepare("SELECT * FROM memory_misses WHERE agent_id = ? ORDER BY seq DESC LIMIT ?")
+        .all(agentId, pageLimit(page.limit)) as unknown as MissRow[];
+      const { total } = this.database
+        .prepare("SELECT count(*) AS total FROM memory_misses WHERE agent_id = ?")
+        .get(agentId) as { total: number };
+      return { misses: rows.map(missFromRow), total };
     });
   }
 

@@ -7,6 +7,7 @@ import type {
   RememberResult,
   ScopeCount,
 } from "../facts/fact-types.js";
+import type { MemoryMissPage, NewMemoryMiss } from "../misses/memory-miss.js";
 
 /** A fact's embedding vector, for hybrid recall. */
 export interface FactVector {
@@ -52,5 +53,13 @@ export interface MemoryStore {
   embeddings(scopes: readonly string[]): Promise<FactVector[]>;
   /** Facts by id (any order; missing ids left out). */
   getMany(ids: readonly string[]): Promise<Fact[]>;
+  /**
+   * Logs a recall that found nothing or failed (operator data: never shown to the model or to users). Contract: the
+   * query and error are cut to `MEMORY_MISS_QUERY_CHARS`; the agent's log keeps its newest `maxMisses` (default
+   * `MAX_MEMORY_MISSES`), older ones pruned by this insert.
+   */
+  recordMiss(miss: NewMemoryMiss): Promise<void>;
+  /** The newest misses of `agentId`, newest first (`limit` default 20, at most 200), and how many it holds. */
+  misses(agentId: string, page?: { limit?: number }): Promise<MemoryMissPage>;
   close(): Promise<void>;
 }

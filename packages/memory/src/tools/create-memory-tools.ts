@@ -1,6 +1,7 @@
 import { type AnyAgentTool, defineTool, type ToolOutput, type ToolRunInfo } from "@chorus/core";
 import { z } from "zod";
 import { MemoryError } from "../facts/memory-errors.js";
+import { recallMissOf } from "../misses/memory-miss.js";
 import { recallFacts } from "../recall/recall-facts.js";
 import { renderRecallBlock } from "../recall/render-recall-block.js";
 import type { MemoryToolScopes, MemoryToolsOptions } from "./memory-tool-options.js";
@@ -83,11 +84,15 @@ export function createMemoryTools(options: MemoryToolsOptions): AnyAgentTool[] {
     category: "info",
     concurrencySafe: true,
     async execute(args, ctx) {
-      const result = await recallFacts(options.store, scopesOf(ctx.run).read, args.query, {
+      const scopes = scopesOf(ctx.run).read;
+      const result = await recallFacts(options.store, scopes, args.query, {
         budgetMs: 1_000,
         ...options.recall,
         ...(args.limit === undefined ? {} : { k: args.limit }),
       });
+      const strategy = options.recall?.embedder === undefined ? "fulltext" : "hybrid";
+      const miss = recallMissOf(result, { query: args.query, scopes, strategy });
+      if (miss !== undefined) options.onMiss?.(miss, ctx.run);
       if (result.kind === "skipped") return text("Memory search did not answer in time; try again.", true);
       if (result.facts.length === 0) return text("No remembered facts match.");
       return text(renderRecallBlock(result.facts.map((hit) => hit.fact)));

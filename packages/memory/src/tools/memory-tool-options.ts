@@ -1,5 +1,6 @@
 import type { ToolRunInfo } from "@chorus/core";
 import type { FactSource, NewFact, RememberResult } from "../facts/fact-types.js";
+import type { RecallMiss } from "../misses/memory-miss.js";
 import type { RecallOptions } from "../recall/recall-facts.js";
 import type { MemoryStore } from "../store/memory-store.js";
 
@@ -38,4 +39,9 @@ export interface MemoryToolsOptions {
   readonly onRemembered?: (result: RememberResult) => void;
   /** How the `recall` tool ranks (its budget defaults to 1 s: the model asked for it). */
   readonly recall?: RecallOptions;
+  /**
+   * Called when the `recall` tool finds nothing or fails (`recallMissOf`), to log the miss (`recordMemoryMiss`).
+   * Contract: called synchronously and must not throw; the model's result is the same with or without it.
+   */
+  readonly onMiss?: (miss: RecallMiss, run: ToolRunInfo) => void;
 }

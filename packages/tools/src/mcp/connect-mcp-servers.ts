@@ -52,13 +52,7 @@ export async function connectMcpServers(
         const signal = AbortSignal.timeout(options.connectTimeoutMs ?? 15_000);
         await withSignal(client.connect(makeTransport(config), { signal }), signal);
         clients.push(client);
-        const listings: McpToolListing[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.listTools(cursor ? { cursor } : undefined, { signal });
-          listings.push(...(page.tools as McpToolListing[]));
-          cursor = page.nextCursor;
-        } while (cursor);
+        const listings = await listAllTools(client, signal);
         const tools = listings.map((listing) => mcpToolToAgentTool(config.name, client, listing, validator));
         return { status: { name: config.name, status: "connected", toolNames: tools.map((t) => t.name) }, tools };
       } catch (error) {
@@ -78,7 +72,8 @@ export async function connectMcpServers(
   };
 }
 
-function makeTransport(config: McpServerConfig): Transport {
+/** The SDK transport for one server's config (stdio: a child process, its stderr ignored). */
+export function makeTransport(config: McpServerConfig): Transport {
   if (config.transport === "stdio") {
     return new StdioClientTransport({
       command: config.command,
@@ -95,7 +90,19 @@ function makeTransport(config: McpServerConfig): Transport {
 }
 
 /** Rejects when the signal aborts first (connect itself does not always honour it). */
-function withSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/** Every tool a connected server lists, page after page. Contract: rejects when `signal` aborts or a page fails. */
+export async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToolListing[]> {
+  const listings: McpToolListing[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { signal });
+    listings.push(...(page.tools as McpToolListing[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return listings;
+}
+
+export function withSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new Error("timed out connecting"));
     if (signal.aborted) return onAbort();
