@@ -17,6 +17,7 @@ describe("an agent's goal settings in the bot config", () => {
       enabled: true,
       trackInSystemPrompt: false,
       completionPhrases: ["task complete", "done", "finished", "completed"],
+      inferFromConversation: false,
       autonomousEnabled: false,
       autonomousMaxTurns: 50,
       verifyInterval: 5,
@@ -29,7 +30,7 @@ describe("an agent's goal settings in the bot config", () => {
     expect(b?.goals).toMatchObject({ autonomousEnabled: true, verifyInterval: 2, supervisorModel: "demo" });
   });
 
-  it("names the exact path of a bad goal setting or an unknown supervisor model", () => {
+  it("names the exact path of a bad goal setting or an unknown supervisor or inference model", () => {
     const result = parseBotConfig({
       agents: [{ id: "a", model: "demo", goals: { verifyInterval: 0, autonomousMaxTurns: -1 } }],
     });
@@ -46,6 +47,18 @@ describe("an agent's goal settings in the bot config", () => {
         expect.objectContaining({
           path: "agents[0].goals.supervisorModel",
           message: expect.stringContaining("gpt-99-ultra"),
+        }),
+      ]);
+    }
+    const inference = parseBotConfig({
+      agents: [{ id: "a", model: "demo", goals: { inferFromConversation: true, inferenceModel: "gpt-99-mini" } }],
+    });
+    expect(inference.ok).toBe(false);
+    if (!inference.ok) {
+      expect(inference.issues).toEqual([
+        expect.objectContaining({
+          path: "agents[0].goals.inferenceModel",
+          message: expect.stringContaining("gpt-99-mini"),
         }),
       ]);
     }

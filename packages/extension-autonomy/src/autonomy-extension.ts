@@ -5,9 +5,10 @@ import { type AutonomyParts, autonomyParts } from "./autonomy-parts.js";
 import { autonomySections } from "./autonomy-sections.js";
 import { autonomyCommands } from "./commands/autonomy-commands.js";
 import { AUTONOMY_COMMAND_PERMISSIONS } from "./commands/autonomy-permissions.js";
+import { goalStatusLines } from "./goals/describe-goal.js";
 import { answerGoalControl, GOAL_CONTROL_CALL, type GoalControlCall } from "./goals/goal-control-by-id.js";
 import { CURRENT_GOAL_PLACEHOLDER } from "./goals/goal-keeper.js";
-import { goalRunsItself } from "./goals/goal-record.js";
+import { goalOf, goalRunsItself } from "./goals/goal-record.js";
 
 /** `autonomyExtension` options. */
 export interface AutonomyOptions {
@@ -26,7 +27,8 @@ export interface AutonomyExtension extends GatewayExtension {
 
 /**
  * Goals, schedules and budgets as one gateway extension (docs/goals.md): session goals with `{current_goal}`,
- * completion phrases and autonomous goals (their drivers, supervisor, resumption after a restart and a takeover);
+ * completion phrases, goals inferred from the conversation (`goals.inferFromConversation`, informational only) and
+ * autonomous goals (their drivers, supervisor, resumption after a restart and a takeover);
  * `/schedule` prompts run at a time, an interval or by cron; budgets per agent-day, per goal and per schedule, every
  * model call of a session reserved first (give this extension first: its `wrapStreamFn` is then the outermost, and
  * every other extension's calls are reserved too) and booked per kind; `/goal`, `/done`, `/clear`, `/usage`,
@@ -115,6 +117,8 @@ export function autonomyExtension(options: AutonomyOptions = {}): AutonomyExtens
       prompt?.includes(CURRENT_GOAL_PLACEHOLDER) === true
         ? started?.parts.goals.systemPromptFor({ key: session.sessionKey, agentId: session.agentId }, prompt)
         : undefined,
+    // The session's goal (explicit or inferred, active or completed) in /status, from the settings given: no read.
+    statusLines: (session) => goalStatusLines(goalOf(session.settings)),
     turnStarted: (turn) => {
       if (started === undefined) return;
       started.parts.budgets.turnStarted(turn.sessionKey, turn.items);

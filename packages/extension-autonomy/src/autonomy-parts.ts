@@ -19,7 +19,8 @@ export function agentConfigOf(context: ExtensionStartContext, agentId: string): 
 
 /**
  * Goals, budgets and schedules wired to one started gateway: goals' settings from each agent's config; the
- * supervisor's model is the agent's `goals.supervisorModel`, else the session's; a session cannot run a goal when its
+ * supervisor's model is the agent's `goals.supervisorModel`, else the session's (the goal inference's:
+ * `goals.inferenceModel`, else the supervisor's); a session cannot run a goal when its
  * agent is gone, autonomous goals are off for it, or its channel is not running; a model call counts against its
  * session's agent (and goal, schedule); a schedule runs at its session's owner, once.
  */
@@ -33,6 +34,11 @@ export function autonomyParts(context: ExtensionStartContext): AutonomyParts {
     configFor: (agentId) => agentConfigOf(context, agentId)?.goals,
     supervisorModel: (session) => {
       const id = agentConfigOf(context, session.agentId)?.goals.supervisorModel;
+      return (id === undefined ? undefined : context.findModel(id)) ?? context.sessionModel(session);
+    },
+    inferenceModel: (session) => {
+      const goals = agentConfigOf(context, session.agentId)?.goals;
+      const id = goals?.inferenceModel ?? goals?.supervisorModel;
       return (id === undefined ? undefined : context.findModel(id)) ?? context.sessionModel(session);
     },
     cannotRun: (session) => {

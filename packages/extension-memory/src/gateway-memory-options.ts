@@ -26,4 +26,11 @@ export interface GatewayMemoryOptions {
    * Runs in the background, never before a reply; its model calls are not counted in agents' budgets.
    */
   readonly extraction?: MemoryExtractionOptions;
+  /**
+   * The per-user model (seed 003 steps 1–2; default off): each person's messages are fingerprinted by a cheap style
+   * detector (length, formality, language, emoji, code) into observations kept in their own user scope, and a turn's
+   * system prompt gets one line about its sender ("This user prefers short, informal answers; writes in German.").
+   * `/memory style` shows it (in a DM), `/memory style clear` forgets it; `/memory off` stops it in a session.
+   */
+  readonly userModel?: boolean;
 }

@@ -6,3 +6,10 @@ export { FORGET_WITHOUT_ASKING, MEMORY_PAGE_SIZE, MEMORY_USAGE, memoryCommand } 
 export { memoryExtension } from "./memory-extension.js";
 export { DEFAULT_EXTRACTION_IDLE_MS, type MemoryExtractionOptions } from "./session-extraction.js";
 export { type SessionMemoryScopes, sessionMemoryScopes } from "./session-memory-scopes.js";
+export {
+  DEFAULT_STYLE_READ_BUDGET_MS,
+  type UserStyleCommands,
+  type UserStyleDeps,
+  UserStyleModel,
+} from "./user-model/user-style-model.js";
+export { userStyleScope } from "./user-model/user-style-scope.js";

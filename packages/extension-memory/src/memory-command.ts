@@ -2,6 +2,8 @@ import type { ExtensionCommand, ExtensionReply } from "@chorus/gateway";
 import type { Fact } from "@chorus/memory";
 import type { MemoryCommands } from "./gateway-memory.js";
 import { memoryMissesReply } from "./memory-misses-reply.js";
+import type { UserStyleCommands } from "./user-model/user-style-model.js";
+import { userStyleReply } from "./user-model/user-style-reply.js";
 
 /** Facts per `/memory` page. */
 export const MEMORY_PAGE_SIZE = 10;
@@ -12,15 +14,17 @@ export const FORGET_WITHOUT_ASKING = 3;
 /** The last word of `/memory forget <text> confirm`. */
 const CONFIRM_WORD = "confirm";
 
-export const MEMORY_USAGE = "/memory [page N | forget <id|text> [confirm] | off | on | export | stats | misses]";
+export const MEMORY_USAGE =
+  "/memory [page N | forget <id|text> [confirm] | off | on | export | style [clear] | stats | misses]";
 
 /**
  * /memory: what the bot remembers in this chat (about you in a DM, about the group in a group), paged; forget a fact;
  * memory off/on for this session; export as JSON; `stats` (admins): fact counts per scope, never their contents;
- * `misses` (admins, in a DM): the agent's newest recall misses.
+ * `misses` (admins, in a DM): the agent's newest recall misses; `style [clear]`: what the per-user model noticed about
+ * how the asker writes (shown in a DM only), or forgetting it (`style`: the user model, when `memory.userModel` is on).
  * Without `memory` (not configured) it answers that, after the same permission checks.
  */
-export function memoryCommand(memory: MemoryCommands | undefined): ExtensionCommand {
+export function memoryCommand(memory: MemoryCommands | undefined, style?: UserStyleCommands): ExtensionCommand {
   return {
     name: "memory",
     usage: MEMORY_USAGE,
@@ -32,15 +36,24 @@ export function memoryCommand(memory: MemoryCommands | undefined): ExtensionComm
       const word = first?.toLowerCase();
       return word === "on" || word === "off" ? "memory" : undefined;
     },
-    run: (context) => runMemoryCommand(memory, context),
+    run: (context) => runMemoryCommand(memory, style, context),
   };
 }
 
 async function runMemoryCommand(
   memory: MemoryCommands | undefined,
-  { args, sessionKey, trust, isAdmin, agentId, message }: Parameters<ExtensionCommand["run"]>[0],
+  style: UserStyleCommands | undefined,
+  context: Parameters<ExtensionCommand["run"]>[0],
 ): Promise<string | ExtensionReply> {
   if (memory === undefined) return "Long-term memory is not configured.";
+  if (context.args[0]?.toLowerCase() === "style") return userStyleReply(style, context);
+  return runFactsCommand(memory, context);
+}
+
+async function runFactsCommand(
+  memory: MemoryCommands,
+  { args, sessionKey, trust, isAdmin, agentId, message }: Parameters<ExtensionCommand["run"]>[0],
+): Promise<string | ExtensionReply> {
   const [sub = "page", ...rest] = args;
   const action = sub.toLowerCase();
   if (action === "stats") {

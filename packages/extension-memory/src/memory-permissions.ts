@@ -23,6 +23,13 @@ export const MEMORY_COMMAND_PERMISSIONS: readonly CommandPermission[] = [
     group: adminsOr("memory"),
     guestInGroup: "refused",
   },
+  {
+    use: "`/memory style`, `/memory style clear`",
+    examples: ["/memory style", "/memory style clear"],
+    dm: "anyone the bot answers, about themselves",
+    group: "anyone the bot answers, about themselves (shown in a DM only)",
+    guestInGroup: "allowed",
+  },
   { use: "`/memory stats`", examples: ["/memory stats"], dm: WHO.admins, group: WHO.admins, guestInGroup: "refused" },
   {
     use: "`/memory misses`",

@@ -55,7 +55,18 @@ export {
 export { cosineSimilarity } from "./recall/vector-similarity.js";
 export { formatMemoryScope, type MemoryScope, parseMemoryScope } from "./scope/memory-scope.js";
 export { searchTerms } from "./search/search-terms.js";
+export type { SkillArmCredit, SkillArmRecord, SkillArmStore } from "./skill-arms/skill-arm-record.js";
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "./sqlite/sqlite-memory-store.js";
 export type { FactVector, MemoryStore } from "./store/memory-store.js";
 export { createMemoryTools } from "./tools/create-memory-tools.js";
 export type { HeldFact, MemoryToolScopes, MemoryToolsOptions } from "./tools/memory-tool-options.js";
+export { describeUserStyle, MIN_STYLE_OBSERVATIONS } from "./user-model/describe-user-style.js";
+export { detectStyle } from "./user-model/detect-style.js";
+export {
+  type Formality,
+  MAX_USER_OBSERVATIONS,
+  type NewUserObservation,
+  type StyleObservation,
+  type UserObservation,
+  type UserObservationPage,
+} from "./user-model/style-observation.js";

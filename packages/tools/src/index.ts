@@ -59,6 +59,13 @@ export { DEFAULT_TIER_POLICIES, parseTrustTier, type TrustTier } from "./policy/
 export { loadSkills } from "./skills/load-skills.js";
 export { loadedSkillsSource } from "./skills/loaded-skills-source.js";
 export { type ParsedSkillFile, parseSkillFile } from "./skills/parse-skill-file.js";
+export { chooseSkill } from "./skills/router/choose-skill.js";
+export { creditSkillArm } from "./skills/router/credit-skill-arm.js";
+export { sampleBeta } from "./skills/router/sample-beta.js";
+export { seededRandom } from "./skills/router/seeded-random.js";
+export { type RandomSource, SKILL_ARM_PRIOR, type SkillArm, type SkillOutcome } from "./skills/router/skill-arm.js";
+export { skillHintLine } from "./skills/router/skill-hint-line.js";
+export { skillOutcomeOf } from "./skills/router/skill-outcome-of.js";
 export { createSkillTool, LOAD_SKILL_TOOL } from "./skills/skill-tool.js";
 export type { Skill, SkillCatalog, SkillProblem } from "./skills/skill-types.js";
 export { skillsPromptSection } from "./skills/skills-prompt.js";

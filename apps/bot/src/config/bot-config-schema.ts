@@ -247,6 +247,17 @@ export const botAgentSchema = agentConfigSchema.extend({
   mcpToolLimit: z.int().min(0).max(500).optional(),
   /** `/plan`: the agent only reads until the user approves its proposed plan. Default false. */
   planMode: z.boolean().optional(),
+  /**
+   * The auto-skill drafter (seed 003 step 20): three successful turns in a row on one task signature draft a SKILL.md
+   * into `<workspace>/skills/.pending`, never loaded until an admin approves it with `/skilldrafts approve <name>` in a
+   * DM. Default false.
+   */
+  skillDrafter: z.boolean().optional(),
+  /**
+   * The Thompson-sampled skill router (seed 003): each turn's system prompt gets one non-binding hint naming the skill
+   * whose past turns ended best (sampled), credited by how the turn ends; arms kept in the memory store. Default false.
+   */
+  skillRouter: z.boolean().optional(),
   /** Context management kept per session (@chorus/extension-context): every feature off unless set here. */
   context: contextSettingsSchema.prefault({}),
   /**
@@ -440,6 +451,11 @@ export const botConfigSchema = z.strictObject({
       recallBudgetMs: z.int().min(1).max(10_000).optional(),
       /** Facts recalled per turn. Default 5. */
       recallCount: z.int().min(1).max(50).optional(),
+      /**
+       * The per-user model (seed 003): a style detector notes how each person writes (length, formality, language,
+       * emoji, code) in their own scope, and each turn's system prompt gets one line about its sender. Default off.
+       */
+      userModel: z.boolean().optional(),
       /** An OpenAI-compatible embeddings server for hybrid recall (OpenAI, Ollama, vLLM …); default full text only. */
       embeddings: z
         .strictObject({

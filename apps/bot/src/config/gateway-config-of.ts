@@ -58,6 +58,8 @@ function gatewayAgentOf(agent: BotAgent): AgentConfigInput {
     exec: _exec,
     hooks: _hooks,
     planMode: _planMode,
+    skillDrafter: _skillDrafter,
+    skillRouter: _skillRouter,
     context: _context,
     mcpServers: _mcpServers,
     mcpToolLimit: _mcpToolLimit,

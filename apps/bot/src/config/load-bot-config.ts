@@ -71,6 +71,7 @@ export function parseBotConfig(input: unknown): ParseBotConfigResult {
     issues.push(...agentLoopIssues(agent, index, (ref) => resolveModelRef(ref, registry, config)));
     const modelRefs = [
       ["goals.supervisorModel", agent.goals.supervisorModel],
+      ["goals.inferenceModel", agent.goals.inferenceModel],
       ["compaction.subgoalModel", agent.compaction.subgoalModel],
       ["context.sessionMemory.model", agent.context.sessionMemory?.model],
       ["context.toolPairSummaries.model", agent.context.toolPairSummaries?.model],

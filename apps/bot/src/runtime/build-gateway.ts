@@ -19,12 +19,14 @@ import { mcpExtension } from "../mcp/mcp-extension.js";
 import { openAgentMcpServers } from "../mcp/open-agent-mcp-servers.js";
 import { buildBotStreamFn } from "../models/bot-stream-fn.js";
 import { buildModelRegistry } from "../models/model-reference.js";
+import { skillRouterOfConfig } from "../skill-router/skill-router-of-config.js";
 import { agentSetupsOf } from "./agent-setup.js";
 import { agentSkillsOf } from "./agent-skills.js";
 import { agentWorkspacesOf, prepareAgentWorkspaces } from "./agent-workspaces.js";
 import { botExtensions } from "./bot-extensions.js";
 import { assertHooksOutsideWorkspaces } from "./hook-placement.js";
 import { botModelCatalog } from "./model-catalog.js";
+import { openMemoryStore } from "./open-memory.js";
 import { sessionEndHooksExtension } from "./session-end-hooks.js";
 
 /** What a Gateway is built from, besides the configuration. */
@@ -111,6 +113,10 @@ export async function buildGateway(config: BotConfig, parts: GatewayParts): Prom
             const agent = config.agents.find((candidate) => candidate.id === agentId);
             return root === undefined ? undefined : { root, guestReadFolders: agent?.guestRead ?? [] };
           },
+        }),
+        ...skillRouterOfConfig(config, skills, parts.memory?.store, async () => {
+          return (await openMemoryStore({ dataDir: config.dataDir, store: config.store }, parts.cwd, parts.store))
+            .store;
         }),
         sessionEndHooksExtension(Object.fromEntries(Object.entries(setups).map(([id, setup]) => [id, setup.hooks]))),
         // Last: its sessionTools sees the list the other extensions left; stop() closes the servers.

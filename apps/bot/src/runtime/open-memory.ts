@@ -39,6 +39,7 @@ export async function openMemory(
       store,
       recall,
       ...(inSessionDatabase ? { inSessionDatabase } : {}),
+      ...(memory.userModel === true ? { userModel: true } : {}),
       ...(memory.people === undefined ? {} : { personOf: linkedPeople(memory.people) }),
       ...(extraction === undefined
         ? {}
@@ -64,7 +65,8 @@ export async function openMemory(
   };
 }
 
-async function openMemoryStore(
+/** Opens a memory store where `openMemory` would (used alone for the skill router's arms when `memory:` is off). */
+export async function openMemoryStore(
   config: Pick<BotConfig, "memory" | "dataDir" | "store">,
   cwd: string,
   sessionStore: SessionStore,

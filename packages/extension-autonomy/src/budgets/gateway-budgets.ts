@@ -130,7 +130,8 @@ export class GatewayBudgets {
     // In a cluster a goal budget is enforced on the goal as stored: another instance may have set or replaced it.
     const fresh = store.ownership !== undefined && hasGoalBudget(this.#parts.budgetsFor(agentId));
     const goal = await this.#parts.goalOf(sessionKey, fresh);
-    const activeGoal = goal?.status === "active" ? goal : undefined;
+    // An inferred goal is informational only: no goal budget limits (or counts) the calls made while it is active.
+    const activeGoal = goal?.status === "active" && goal.inferred !== true ? goal : undefined;
     const schedule = this.#turnSchedule.get(sessionKey);
     const user = this.#turnUser.get(sessionKey) ?? activeGoal?.setBy;
     const day = utcDay(this.#parts.now());

@@ -38,6 +38,8 @@ const KIND_LABELS: Readonly<Record<CallPurpose, string>> = {
   title: "titles",
   tool_pair_summary: "tool-pair summaries",
   session_memory: "session memory",
+  goal_inference: "goal inference",
+  skill_draft: "skill drafts",
 };
 
 /**

@@ -19,9 +19,28 @@ export function describeAutonomous(auto: AutonomousState): string {
 /** What /goal shows. */
 export function describeGoal(goal: GoalRecord | undefined): string {
   if (goal === undefined) return "No goal is set. Set one with /goal <text>.";
-  const head = goal.status === "active" ? `**Goal**: ${goal.text}` : `**Goal (completed)**: ${goal.text}`;
+  const head = `**Goal${goalMarks(goal)}**: ${goal.text}`;
   if (goal.auto === undefined) {
     return goal.status === "active" ? `${head}\n/done completes it, /clear drops it.` : head;
   }
   return `${head}\n**Autonomous**: ${describeAutonomous(goal.auto)}`;
+}
+
+/** " (inferred, completed)", " (completed)", " (inferred)" or "": how a goal's heading marks it. */
+export function goalMarks(goal: GoalRecord): string {
+  const marks = [
+    ...(goal.inferred === true ? ["inferred"] : []),
+    ...(goal.status === "completed" ? ["completed"] : []),
+  ];
+  return marks.length === 0 ? "" : ` (${marks.join(", ")})`;
+}
+
+/**
+ * The goal's line in `/status`, marked inferred or completed as it is; none when the session is Idle.
+ *
+ * @example
+ * goalStatusLines(goalOf(session.settings)); // ["**Goal** (inferred) plan the trip to Rome"]
+ */
+export function goalStatusLines(goal: GoalRecord | undefined): readonly string[] {
+  return goal === undefined ? [] : [`**Goal**${goalMarks(goal)} ${goal.text}`];
 }

@@ -14,6 +14,7 @@ import { lastAnsweredAutonomousTurn } from "./autonomous-prompt.js";
 import { signalsCompletion, turnOutputOf } from "./completion-phrase.js";
 import type { GoalRequest } from "./goal-command-args.js";
 import { controlGoal, type GoalCommandPort, runGoalCommand } from "./goal-commands-runner.js";
+import { GoalInferrer } from "./goal-inferrer.js";
 import { type GoalRecord, goalOf, isLiveAutonomous } from "./goal-record.js";
 import { type GoalChange, GoalStorage, UNCHANGED } from "./goal-storage.js";
 import { askSupervisor } from "./goal-supervisor.js";
@@ -41,6 +42,8 @@ export interface GoalKeeperDeps {
   configFor(agentId: string): GoalConfig | undefined;
   /** The model a session's supervisor asks. */
   supervisorModel(session: SessionRecord): Model;
+  /** The model the goal inference asks (`goals.inferFromConversation`); default: the supervisor's. */
+  inferenceModel?(session: SessionRecord): Model;
   /** Why a session can no longer run turns (its agent or channel is gone); undefined when it can. */
   cannotRun(session: SessionRecord): string | undefined;
   /** Queues a stored message in the session's lane. */
@@ -76,10 +79,23 @@ export class GoalKeeper implements SessionTurnHooks {
   #halted = false;
 
   readonly #port: GoalCommandPort;
+  readonly #inferrer: GoalInferrer;
 
   constructor(deps: GoalKeeperDeps) {
     this.#deps = deps;
     this.#storage = new GoalStorage(deps.store);
+    this.#inferrer = new GoalInferrer({
+      logger: deps.logger,
+      now: deps.now,
+      streamFn: deps.streamFn,
+      configFor: (agentId) => deps.configFor(agentId),
+      track: (work) => deps.track(work),
+      stopping: this.#stopping.signal,
+      goal: (key) => this.#goal(key),
+      update: (key, change) => this.#update(key, change),
+      session: (key) => deps.store.getSession(key),
+      model: (session) => (deps.inferenceModel ?? deps.supervisorModel)(session),
+    });
     this.#port = {
       now: deps.now,
       goal: (key) => this.#goal(key),
@@ -102,6 +118,8 @@ export class GoalKeeper implements SessionTurnHooks {
 
   /** Runs a parsed /goal, /done or /clear. Contract: resolves with the chat's answer; refusals store nothing. */
   command(request: GoalRequest, caller: GoalCaller): Promise<string> {
+    // An explicit command wins over an inference under way.
+    if (request.kind !== "show") this.#inferrer.invalidate(caller.sessionKey);
     return runGoalCommand(this.#port, request, caller);
   }
 
@@ -122,6 +140,7 @@ export class GoalKeeper implements SessionTurnHooks {
 
   /** /new, /reset: the conversation starts afresh, and the goal goes back to Idle. */
   async sessionReset(sessionKey: string): Promise<void> {
+    this.#inferrer.invalidate(sessionKey);
     this.#haltDriver(sessionKey, false);
     if ((await this.#goal(sessionKey)) !== undefined) await this.#update(sessionKey, () => undefined);
   }
@@ -184,6 +203,7 @@ export class GoalKeeper implements SessionTurnHooks {
       driver.turnEnded(output);
       return;
     }
+    this.#inferrer.turnEnded(end);
     const config = this.#deps.configFor(end.agentId);
     if (config?.enabled !== true || end.result === undefined || !signalsCompletion(output, config.completionPhrases))
       return;
@@ -199,7 +219,8 @@ export class GoalKeeper implements SessionTurnHooks {
         ? { ...current, status: "completed", completedAt: this.#deps.now(), completedBy: "phrase" }
         : UNCHANGED,
     );
-    if (done?.status === "completed" && done.completedBy === "phrase" && done.id === goal.id) {
+    // An inferred goal changes quietly (it is shown in /goal and /status): the user never set it.
+    if (done?.status === "completed" && done.completedBy === "phrase" && done.id === goal.id && !done.inferred) {
       this.#deps.notice(end.sessionKey, end.chat, goalTexts.completed(done, "the agent said so"));
     }
   }

@@ -53,8 +53,13 @@ export const goalRecordSchema = z.object({
   /** The sender who set it (may stop, pause and resume it besides admins). */
   setBy: z.string().optional(),
   completedAt: z.number().optional(),
-  /** What completed it. */
-  completedBy: z.enum(["command", "phrase", "supervisor"]).optional(),
+  /** What completed it (`inference`: the goal inference read the agent's reply as achieving it). */
+  completedBy: z.enum(["command", "phrase", "supervisor", "inference"]).optional(),
+  /**
+   * Inferred from the conversation (`goals.inferFromConversation`), not set by `/goal`: informational only — never
+   * autonomous, never a goal budget, and never replacing an explicit active goal.
+   */
+  inferred: z.boolean().optional(),
   /** Present for an autonomous goal. */
   auto: autonomousStateSchema.optional(),
 });

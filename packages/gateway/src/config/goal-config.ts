@@ -14,6 +14,10 @@ export const goalConfigSchema = z.strictObject({
   trackInSystemPrompt: z.boolean().default(false),
   /** Phrases (case-insensitive, whole words) that complete the goal in a turn that called no tool. */
   completionPhrases: z.array(z.string().trim().min(1)).default([...DEFAULT_COMPLETION_PHRASES]),
+  /** After a user turn, a small model call infers a goal stated in it (informational; `/goal` wins). Default false. */
+  inferFromConversation: z.boolean().default(false),
+  /** The model that inference asks (a model id of the catalog); default: `supervisorModel`, else the session's. */
+  inferenceModel: z.string().min(1).optional(),
   /** Allow `/goal create --auto`; when false `--auto` is refused as the command is read. Default false. */
   autonomousEnabled: z.boolean().default(false),
   /** Turn limit of an autonomous goal, and the most `--turns` may ask for. Default 50. */

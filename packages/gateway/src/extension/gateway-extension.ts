@@ -100,6 +100,8 @@ export interface TurnAboutToStart {
   readonly trust: TrustTier;
   /** The platform message the turn answers (the last one it takes), when it answers one. */
   readonly replyToMessageId?: string;
+  /** Who sent the last message the turn takes (their platform id), when a person did. */
+  readonly senderId?: string;
 }
 
 /** What a before-turn hook adds: text appended to the turn's system prompt (undefined: nothing). */

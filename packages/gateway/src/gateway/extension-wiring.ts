@@ -53,6 +53,7 @@ export function withExtensionHooks(
       const prompt = rewrites ? ((await rewrittenSystemPrompt(registered, target, own ?? base, logger)) ?? own) : own;
       if (!before) return prompt;
       const replyTo = items.at(-1)?.replyToMessageId;
+      const senderId = items.at(-1)?.senderId;
       const additions = await runBeforeTurn(
         registered,
         {
@@ -61,6 +62,7 @@ export function withExtensionHooks(
           texts: items.map((item) => userInputText([item.message])),
           trust: items.length === 0 ? "guest" : items.map((item) => item.trust).reduce(lowerTier),
           ...(replyTo === undefined ? {} : { replyToMessageId: replyTo }),
+          ...(senderId === undefined ? {} : { senderId }),
         },
         logger,
       );

@@ -3,7 +3,7 @@ import type { StreamFn } from "@chorus/core";
 /**
  * Every kind of model call a session causes, as budgets book it and `/usage` lists it: a turn's own calls, a
  * sub-agent's (charged to its root session's agent), TACO summaries, subgoal extraction, compaction (automatic and
- * `/compact`), the goal supervisor's checks, memory extraction, session titles, tool-pair summaries and session-memory refreshes.
+ * `/compact`), the goal supervisor's checks, memory extraction, session titles, tool-pair summaries, session-memory refreshes, goal inference and skill drafts.
  */
 export const CALL_PURPOSES = [
   "turn",
@@ -16,6 +16,8 @@ export const CALL_PURPOSES = [
   "title",
   "tool_pair_summary",
   "session_memory",
+  "goal_inference",
+  "skill_draft",
 ] as const;
 
 /** One kind of model call. */

@@ -10,7 +10,7 @@ export function checkSchemaName(schema: string): string {
 
 /**
  * Creates the schema, the facts table (with a generated `tsvector` and its GIN index) and the miss log
- * (`memory_misses`) when missing. One implicit
+ * (`memory_misses`), users' style observations (`memory_user_observations`) and the skill router's arms (`skill_arms`) when missing. One implicit
  * transaction under an advisory lock, so instances of a cluster starting together do not race to create them.
  */
 export async function ensurePostgresMemorySchema(db: PgQueryable, schema: string): Promise<void> {
@@ -49,5 +49,21 @@ export async function ensurePostgresMemorySchema(db: PgQueryable, schema: string
       at BIGINT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS memory_misses_agent_seq ON ${schema}.memory_misses (agent_id, seq DESC);
+    CREATE TABLE IF NOT EXISTS ${schema}.memory_user_observations (
+      seq BIGSERIAL PRIMARY KEY,
+      scope TEXT NOT NULL,
+      style TEXT NOT NULL,
+      at BIGINT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS memory_user_observations_scope_seq
+      ON ${schema}.memory_user_observations (scope, seq DESC);
+    CREATE TABLE IF NOT EXISTS ${schema}.skill_arms (
+      agent_id TEXT NOT NULL,
+      skill TEXT NOT NULL,
+      alpha DOUBLE PRECISION NOT NULL,
+      beta DOUBLE PRECISION NOT NULL,
+      updated_at BIGINT NOT NULL,
+      PRIMARY KEY (agent_id, skill)
+    );
   `);
 }

@@ -15,8 +15,20 @@ import { holdsWords } from "../facts/whole-words.js";
 import { MAX_MEMORY_MISSES, type MemoryMissPage, type NewMemoryMiss } from "../misses/memory-miss.js";
 import { checkMaxMisses, MISS_COLUMNS, type MissRow, missFromRow, missValues } from "../misses/miss-rows.js";
 import { searchTerms } from "../search/search-terms.js";
+import {
+  creditIncrements,
+  type SkillArmCredit,
+  type SkillArmRecord,
+  skillArmFromRow,
+} from "../skill-arms/skill-arm-record.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
+import { type ObservationRow, observationFromRow, observationValues } from "../user-model/observation-rows.js";
+import {
+  MAX_USER_OBSERVATIONS,
+  type NewUserObservation,
+  type UserObservationPage,
+} from "../user-model/style-observation.js";
 import type { PgPoolLike, PgQueryable } from "./pg-queryable.js";
 import { checkSchemaName, ensurePostgresMemorySchema } from "./postgres-memory-schema.js";
 
@@ -40,6 +52,8 @@ export class PostgresMemoryStore implements MemoryStore {
   private readonly pool: PgPoolLike;
   private readonly table: string;
   private readonly missTable: string;
+  private readonly observationTable: string;
+  private readonly armTable: string;
   private readonly maxFactChars: number;
   private readonly maxMisses: number;
   private readonly now: () => number;
@@ -49,6 +63,8 @@ export class PostgresMemoryStore implements MemoryStore {
     this.pool = options.pool;
     this.table = `${schema}.memory_facts`;
     this.missTable = `${schema}.memory_misses`;
+    this.observationTable = `${schema}.memory_user_observations`;
+    this.armTable = `${schema}.skill_arms`;
     this.maxMisses = checkMaxMisses(options.maxMisses, MAX_MEMORY_MISSES);
     this.maxFactChars = options.maxFactChars ?? MAX_FACT_CHARS;
     this.now = options.now ?? Date.now;
@@ -246,6 +262,59 @@ export class PostgresMemoryStore implements MemoryStore {
       agentId,
     ]);
     return { misses: (rows as MissRow[]).map(missFromRow), total: counted.rows[0].total as number };
+  }
+
+  async skillArms(agentId: string): Promise<SkillArmRecord[]> {
+    this.assertOpen();
+    const { rows } = await this.pool.query(
+      `SELECT skill, alpha, beta FROM ${this.armTable} WHERE agent_id = $1 ORDER BY skill`,
+      [agentId],
+    );
+    return (rows as { skill: string; alpha: number; beta: number }[]).map(skillArmFromRow);
+  }
+
+  async creditSkillArm(agentId: string, skill: string, credit: SkillArmCredit): Promise<void> {
+    this.assertOpen();
+    const [alpha, beta] = creditIncrements(credit);
+    await this.pool.query(
+      `INSERT INTO ${this.armTable} AS arm (agent_id, skill, alpha, beta, updated_at) VALUES ($1, $2, 1 + $3, 1 + $4, $5)
+       ON CONFLICT (agent_id, skill) DO UPDATE SET alpha = arm.alpha + $3, beta = arm.beta + $4,
+         updated_at = excluded.updated_at`,
+      [agentId, skill, alpha, beta, this.now()],
+    );
+  }
+
+  async observeUser(observation: NewUserObservation): Promise<void> {
+    this.assertOpen();
+    const table = this.observationTable;
+    await this.pool.query(
+      `INSERT INTO ${table} (scope, style, at) VALUES ($1, $2, $3)`,
+      observationValues(observation),
+    );
+    // Like the miss log: two instances inserting at once may leave one extra until the next insert.
+    await this.pool.query(
+      `DELETE FROM ${table} WHERE scope = $1 AND seq <= (
+         SELECT seq FROM ${table} WHERE scope = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`,
+      [observation.scope, MAX_USER_OBSERVATIONS],
+    );
+  }
+
+  async userObservations(scope: string, page: { limit?: number } = {}): Promise<UserObservationPage> {
+    this.assertOpen();
+    const table = this.observationTable;
+    const { rows } = await this.pool.query(`SELECT * FROM ${table} WHERE scope = $1 ORDER BY seq DESC LIMIT $2`, [
+      scope,
+      pageLimit(page.limit),
+    ]);
+    const counted = await this.pool.query(`SELECT count(*)::int AS total FROM ${table} WHERE scope = $1`, [scope]);
+    return { observations: (rows as ObservationRow[]).map(observationFromRow), total: counted.rows[0].total as number };
+  }
+
+  async clearUserObservations(scope: string): Promise<number> {
+    this.assertOpen();
+    const table = this.observationTable;
+    const { rows } = await this.pool.query(`DELETE FROM ${table} WHERE scope = $1 RETURNING seq`, [scope]);
+    return rows.length;
   }
 
   close(): Promise<void> {

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 
 /**
- * Creates the memory tables when missing: the miss log (`memory_misses`, newest per agent), facts, and an FTS5 index (porter stemmer) whose rowid is the fact's, with
+ * Creates the memory tables when missing: the miss log (`memory_misses`, newest per agent), users' style observations
+ * (`memory_user_observations`, newest per user), the skill router's arms
+ * (`skill_arms`), facts, and an FTS5 index (porter stemmer) whose rowid is the fact's, with
  * the fact's scope as one indexed token (`scopeToken`), so a search reads only its scopes' postings however many
  * facts other scopes hold. `secure-delete` makes a deleted fact's words leave the index itself, not just stop
  * matching.
@@ -38,6 +40,21 @@ export function ensureSqliteMemorySchema(db: DatabaseSync): void {
       at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS memory_misses_agent_seq ON memory_misses (agent_id, seq DESC);
+    CREATE TABLE IF NOT EXISTS memory_user_observations (
+      seq INTEGER PRIMARY KEY,
+      scope TEXT NOT NULL,
+      style TEXT NOT NULL,
+      at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS memory_user_observations_scope_seq ON memory_user_observations (scope, seq DESC);
+    CREATE TABLE IF NOT EXISTS skill_arms (
+      agent_id TEXT NOT NULL,
+      skill TEXT NOT NULL,
+      alpha REAL NOT NULL,
+      beta REAL NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, skill)
+    );
   `);
   const hasIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memory_facts_fts'").get() !== undefined;
   if (!hasIndex) {

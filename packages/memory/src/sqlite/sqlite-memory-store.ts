@@ -16,8 +16,20 @@ import { holdsWords } from "../facts/whole-words.js";
 import { MAX_MEMORY_MISSES, type MemoryMissPage, type NewMemoryMiss } from "../misses/memory-miss.js";
 import { checkMaxMisses, MISS_COLUMNS, type MissRow, missFromRow, missValues } from "../misses/miss-rows.js";
 import { searchTerms } from "../search/search-terms.js";
+import {
+  creditIncrements,
+  type SkillArmCredit,
+  type SkillArmRecord,
+  skillArmFromRow,
+} from "../skill-arms/skill-arm-record.js";
 import { FACT_COLUMNS, type FactRow, factFromRow, factValues, pageLimit } from "../store/fact-rows.js";
 import type { FactVector, MemoryStore } from "../store/memory-store.js";
+import { type ObservationRow, observationFromRow, observationValues } from "../user-model/observation-rows.js";
+import {
+  MAX_USER_OBSERVATIONS,
+  type NewUserObservation,
+  type UserObservationPage,
+} from "../user-model/style-observation.js";
 import { ensureSqliteMemorySchema, scopeToken } from "./sqlite-memory-schema.js";
 
 /** How to open a `SqliteMemoryStore`: a file (`":memory:"` for a throwaway one) or a database you already hold. */
@@ -264,6 +276,63 @@ export class SqliteMemoryStore implements MemoryStore {
         .get(agentId) as { total: number };
       return { misses: rows.map(missFromRow), total };
     });
+  }
+
+  skillArms(agentId: string): Promise<SkillArmRecord[]> {
+    return this.run(() =>
+      (
+        this.database
+          .prepare("SELECT skill, alpha, beta FROM skill_arms WHERE agent_id = ? ORDER BY skill")
+          .all(agentId) as { skill: string; alpha: number; beta: number }[]
+      ).map(skillArmFromRow),
+    );
+  }
+
+  creditSkillArm(agentId: string, skill: string, credit: SkillArmCredit): Promise<void> {
+    return this.run(() => {
+      const [alpha, beta] = creditIncrements(credit);
+      this.database
+        .prepare(
+          `INSERT INTO skill_arms (agent_id, skill, alpha, beta, updated_at) VALUES (?, ?, 1 + ?, 1 + ?, ?)
+           ON CONFLICT (agent_id, skill) DO UPDATE SET alpha = skill_arms.alpha + ?, beta = skill_arms.beta + ?,
+             updated_at = excluded.updated_at`,
+        )
+        .run(agentId, skill, alpha, beta, this.now(), alpha, beta);
+    });
+  }
+
+  observeUser(observation: NewUserObservation): Promise<void> {
+    return this.run(() =>
+      this.inTransaction(() => {
+        this.database
+          .prepare("INSERT INTO memory_user_observations (scope, style, at) VALUES (?, ?, ?)")
+          .run(...observationValues(observation));
+        this.database
+          .prepare(
+            `DELETE FROM memory_user_observations WHERE scope = ? AND seq <= (
+               SELECT seq FROM memory_user_observations WHERE scope = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+          )
+          .run(observation.scope, observation.scope, MAX_USER_OBSERVATIONS);
+      }),
+    );
+  }
+
+  userObservations(scope: string, page: { limit?: number } = {}): Promise<UserObservationPage> {
+    return this.run(() => {
+      const rows = this.database
+        .prepare("SELECT * FROM memory_user_observations WHERE scope = ? ORDER BY seq DESC LIMIT ?")
+        .all(scope, pageLimit(page.limit)) as unknown as ObservationRow[];
+      const { total } = this.database
+        .prepare("SELECT count(*) AS total FROM memory_user_observations WHERE scope = ?")
+        .get(scope) as { total: number };
+      return { observations: rows.map(observationFromRow), total };
+    });
+  }
+
+  clearUserObservations(scope: string): Promise<number> {
+    return this.run(() =>
+      Number(this.database.prepare("DELETE FROM memory_user_observations WHERE scope = ?").run(scope).changes),
+    );
   }
 
   close(): Promise<void> {

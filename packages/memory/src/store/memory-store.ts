@@ -8,6 +8,8 @@ import type {
   ScopeCount,
 } from "../facts/fact-types.js";
 import type { MemoryMissPage, NewMemoryMiss } from "../misses/memory-miss.js";
+import type { SkillArmStore } from "../skill-arms/skill-arm-record.js";
+import type { NewUserObservation, UserObservationPage } from "../user-model/style-observation.js";
 
 /** A fact's embedding vector, for hybrid recall. */
 export interface FactVector {
@@ -18,9 +20,9 @@ export interface FactVector {
 /**
  * Durable long-term memory: facts grouped by scope. Every call names its scope(s) and touches nothing else; the
  * caller (the gateway) decides the scope, never the model. Implementations: `SqliteMemoryStore`,
- * `PostgresMemoryStore` (one conformance suite).
+ * `PostgresMemoryStore` (one conformance suite). It also keeps the skill router's arms (`SkillArmStore`).
  */
-export interface MemoryStore {
+export interface MemoryStore extends SkillArmStore {
   /**
    * Stores a fact. Contract: the text is checked first (`MemoryError`: empty, over the cap, or holding a secret —
    * nothing is written then); the same text in the same scope merges; the same subject replaces, history kept.
@@ -61,5 +63,14 @@ export interface MemoryStore {
   recordMiss(miss: NewMemoryMiss): Promise<void>;
   /** The newest misses of `agentId`, newest first (`limit` default 20, at most 200), and how many it holds. */
   misses(agentId: string, page?: { limit?: number }): Promise<MemoryMissPage>;
+  /**
+   * Keeps one style observation of a user (the per-user model, seed 003 step 2). Contract: the user's newest
+   * `MAX_USER_OBSERVATIONS` stay, older ones pruned by this insert; nothing of another scope is touched.
+   */
+  observeUser(observation: NewUserObservation): Promise<void>;
+  /** The newest observations of the user `scope`, newest first (`limit` default 20, at most 200), and how many. */
+  userObservations(scope: string, page?: { limit?: number }): Promise<UserObservationPage>;
+  /** Deletes every observation of the user `scope`; returns how many there were. */
+  clearUserObservations(scope: string): Promise<number>;
   close(): Promise<void>;
 }
