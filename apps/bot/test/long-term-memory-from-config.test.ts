@@ -58,6 +58,8 @@ describe("long-term memory from the bot configuration", () => {
     const chat = await startBot(
       config({
         embeddings: { baseUrl: openai.url, model: "text-embedding-3-small", apiKey: "emb-key-123456" },
+        // Recall's 50 ms default budget includes the embedding round trip: a busy machine must not turn it into a miss.
+        recallBudgetMs: 5_000,
       }),
     );
     openai.enqueue(

@@ -1,14 +1,16 @@
 import type { AnyAgentTool } from "@chorus/core";
 import type { GatewayExtension } from "@chorus/gateway";
-import { curateMcpTools, type SupervisedMcpServer } from "@chorus/tools";
+import { curateMcpTools } from "@chorus/tools";
 import type { AgentMcpServers } from "./open-agent-mcp-servers.js";
 
 /**
  * The agents' MCP tools in the gateway: each agent gets its servers' tools (so the trust tiers, `toolPolicy` and
- * `approvals` judge them like built-ins: group `mcp`); before each turn, the tools of a server that is down are taken
- * off the list, and when more than the agent's `mcpToolLimit` remain, only the most relevant to the turn's input are
- * offered (seed 003 step 13) — chosen once at the turn's start, so the list, and the cached prefix, hold for the whole
- * turn. `/status` names the servers that are down. `stop` closes every server.
+ * `approvals` judge them like built-ins, by name and group `mcp`); before each turn, tools a server listed only after
+ * the gateway was built (it was unreachable at start, or gained tools on reconnecting) are added — the same gates judge
+ * them, by name — the tools of a server that is down are taken off the list, and when more than the agent's
+ * `mcpToolLimit` remain, only the most relevant to the turn's input are offered (seed 003 step 13) — chosen once at the
+ * turn's start, so the list, and the cached prefix, hold for the whole turn. `/status` names the servers that are down.
+ * `stop` closes every server.
  * Contract: adds nothing for an agent without `mcpServers`.
  * @example extensions.push(mcpExtension(await openAgentMcpServers(config, dir, logger), { main: 8 }))
  */
@@ -16,37 +18,43 @@ export function mcpExtension(
   servers: AgentMcpServers,
   toolLimits: Readonly<Record<string, number | undefined>>,
 ): GatewayExtension {
-  const serverOf = new Map<AnyAgentTool, { agentId: string; server: SupervisedMcpServer }>();
-  for (const [agentId, list] of Object.entries(servers.byAgent)) {
-    for (const server of list) for (const tool of server.tools) serverOf.set(tool, { agentId, server });
-  }
-  // The turn's input, from beforeTurn (which runs first) to sessionTools, once per turn.
-  const inputs = new Map<string, string>();
+  const serversOf = (agentId: string) => servers.byAgent[agentId] ?? [];
+  // The tools handed over at construction; any other tool of a server is one it listed later.
+  const given = new Set<AnyAgentTool>();
+  // The turn's agent and input, from beforeTurn (which runs first) to sessionTools, once per turn.
+  const turns = new Map<string, { agentId: string; input: string }>();
   return {
     name: "mcp",
-    toolsFor: (agentId) => (servers.byAgent[agentId] ?? []).flatMap((server) => server.tools),
+    toolsFor: (agentId) => {
+      const tools = serversOf(agentId).flatMap((server) => server.tools);
+      for (const tool of tools) given.add(tool);
+      return tools;
+    },
     beforeTurn: (turn) => {
-      if ((servers.byAgent[turn.agentId] ?? []).length > 0) inputs.set(turn.sessionKey, turn.texts.join("\n"));
+      if (serversOf(turn.agentId).length > 0)
+        turns.set(turn.sessionKey, { agentId: turn.agentId, input: turn.texts.join("\n") });
       return undefined;
     },
     sessionTools: (sessionKey, tools) => {
-      const input = inputs.get(sessionKey) ?? "";
-      inputs.delete(sessionKey);
-      const owned = tools.map((tool) => serverOf.get(tool)).find((entry) => entry !== undefined);
-      if (owned === undefined) return undefined;
-      const up = tools.filter((tool) => serverOf.get(tool)?.server.available ?? true);
-      const limit = toolLimits[owned.agentId];
-      return limit === undefined ? up : curateMcpTools(up, input, limit);
+      const turn = turns.get(sessionKey);
+      turns.delete(sessionKey);
+      if (turn === undefined) return undefined;
+      const mine = serversOf(turn.agentId);
+      const late = mine.flatMap((server) => server.tools).filter((tool) => !given.has(tool) && !tools.includes(tool));
+      const down = new Set(mine.filter((server) => !server.available).flatMap((server) => server.tools));
+      const up = [...tools, ...late].filter((tool) => !down.has(tool));
+      const limit = toolLimits[turn.agentId];
+      return limit === undefined ? up : curateMcpTools(up, turn.input, limit);
     },
     statusLines: (session) =>
-      (servers.byAgent[session.agentId] ?? [])
+      serversOf(session.agentId)
         .filter((server) => !server.available)
         .map(
           (server) =>
-            `**MCP** ${server.name}: ${server.state}, its tools unavailable (${server.reason ?? "no reason given"})`,
+            `**MCP** ${server.name}: ${server.state === "failed" ? "not reached yet, retrying" : server.state}, its tools unavailable (${server.reason ?? "no reason given"})`,
         ),
     sessionIdle: (session) => {
-      inputs.delete(session.sessionKey);
+      turns.delete(session.sessionKey);
     },
     stop: () => servers.close(),
   };

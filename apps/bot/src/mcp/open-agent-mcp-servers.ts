@@ -32,7 +32,8 @@ export function mcpServerConfigOf(server: BotMcpServer, configDir: string): McpS
  * Connects every agent's `mcpServers` (all at once) and keeps them connected: a server that dies is reconnected with
  * backoff, its tools answering "unavailable" meanwhile. What happens is logged by server name only (never its env,
  * headers or arguments, which may carry secrets).
- * Contract: never rejects; a server unreachable now is logged as an error and offers no tools until the next start.
+ * Contract: never rejects; a server unreachable now is logged as an error and retried with the same backoff — its
+ * tools are offered from the turn after it connects.
  */
 export async function openAgentMcpServers(
   config: BotConfig,
@@ -52,7 +53,10 @@ export async function openAgentMcpServers(
               if (state === "reconnecting")
                 logger.warn(fields, "MCP server died: its tools are unavailable until it reconnects");
               else if (state === "failed")
-                logger.error(fields, "MCP server unreachable at start: its tools are off until the next start");
+                logger.error(
+                  fields,
+                  "MCP server unreachable at start: retrying with backoff, its tools are offered once it connects",
+                );
               else if (state === "connected") logger.info(fields, "MCP server connected");
             },
           }),

@@ -13,9 +13,11 @@ export type HookEventName =
 
 /**
  * Why a session ended (seed 003 "Session end"): `idle` — it had no work for the app's idle time and was let go;
- * `cleared` — it starts afresh (`/new`, a schedule's fresh start) while its transcript is still there.
+ * `cleared` — it starts afresh (`/new`, a schedule's fresh start) while its transcript is still there;
+ * `run_ended` — a session that lives one run (a sub-agent's) ended with it: completed, failed, out of turns, or
+ * stopped (not a crash's interruption, after which the run may be run again).
  */
-export type SessionEndReason = "idle" | "cleared";
+export type SessionEndReason = "idle" | "cleared" | "run_ended";
 
 /** What a hook is told; shell hooks get it as JSON on stdin. */
 export type HookEvent =

@@ -73,14 +73,15 @@ export function runAfterTurn(registered: RegisteredExtensions, turn: TurnCommitt
   return eachContained(registered, hook, turn.sessionKey, logger, "extension after-turn hook failed");
 }
 
-/** Runs every extension's `sessionIdle`, in order, each contained. Contract: never rejects. */
+/** Runs every extension's `sessionIdle` (or `subagentEnded`), in order, each contained. Contract: never rejects. */
 export function runSessionIdle(
   registered: RegisteredExtensions,
   session: { readonly sessionKey: string; readonly agentId: string },
   logger: Logger,
+  name: "sessionIdle" | "subagentEnded" = "sessionIdle",
 ): Promise<void> {
-  const hook = (extension: GatewayExtension) => extension.sessionIdle && (() => extension.sessionIdle?.(session));
-  return eachContained(registered, hook, session.sessionKey, logger, "extension session-idle hook failed");
+  const hook = (extension: GatewayExtension) => extension[name] && (() => extension[name]?.(session));
+  return eachContained(registered, hook, session.sessionKey, logger, `extension ${name} hook failed`);
 }
 
 /** Runs every extension's `sessionEnding`, in order, each contained. Contract: never rejects. */

@@ -322,6 +322,8 @@ export interface GatewayExtension {
   ownershipChanged?(change: OwnershipChange): void | Promise<void>;
   /** A session has had no work for the gateway's idle time (its Agent is let go). */
   sessionIdle?(session: { readonly sessionKey: string; readonly agentId: string }): void | Promise<void>;
+  /** A sub-agent's session ended with its one run, that end stored (never for a crash's cut: a takeover re-runs it). */
+  subagentEnded?(session: { readonly sessionKey: string; readonly agentId: string }): void | Promise<void>;
   /** With the gateway's start, before its channels take messages. A throw fails the start. */
   start?(context: ExtensionStartContext): Promise<void> | void;
   /**

@@ -173,6 +173,7 @@ export class Gateway {
             // In a cluster a result goes into its parent's session at that session's owner: one not owned here stays
             // pending for the owner's outbox poll (the parent's instance may be gone; the owner may be another).
             onEnqueued: (entries) => deliver(entries.filter((entry) => this.#owns(entry.sessionKey))),
+            subagentEnded: (child) => track(runSessionIdle(extensions, child, this.#logger, "subagentEnded")),
           },
           extensionAgentParts(extensions, agent.id),
         ),

@@ -16,7 +16,7 @@ import type { GatewayEventBus } from "../events/gateway-event-bus.js";
 import type { AgentCommand } from "../extension/index.js";
 import type { RunTracker } from "../fleet/run-tracker.js";
 import type { GatewayLogger } from "../logging/gateway-logger.js";
-import { gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
+import { type GatewayChildRunnerOptions, gatewayChildRunner } from "../subagent-sessions/gateway-child-runner.js";
 import { subagentEventPublisher, subagentResultDeliverer } from "../subagent-sessions/subagent-bridge.js";
 import { type ExtensionAgentParts, NO_EXTENSION_PARTS } from "./extension-agent-parts.js";
 import type { AgentRuntimeSetup, GatewayOptions, ModelCatalog } from "./gateway-options.js";
@@ -52,6 +52,7 @@ export interface PrepareAgentDeps {
   loop: GatewayOptions["loop"];
   /** Receives sub-agent result entries to deliver. */
   onEnqueued(entries: readonly OutboxEntry[]): void;
+  subagentEnded: NonNullable<GatewayChildRunnerOptions["ended"]>;
 }
 
 /**
@@ -111,6 +112,7 @@ export function prepareAgent(
       streamFn: deps.streamFn,
       now: deps.now,
       ...(deps.loop === undefined ? {} : { loop: deps.loop }),
+      ended: deps.subagentEnded,
     });
     subagents = createSubagents({
       agents: { ...profiles },

@@ -34,6 +34,8 @@ export interface GatewayChildRunnerOptions {
   /** Extra loop settings for every child. */
   loop?: Omit<Partial<AgentLoopConfig>, "model" | "streamFn" | "tools" | "run" | "preDispatchPolicies">;
   now?: () => number;
+  /** Told when a child's run ended for good, its end stored (a run a crash cut short is told only if re-run). */
+  ended?(child: { readonly sessionKey: string; readonly agentId: string }): void;
 }
 
 /** The session key of a run, live or stored. */
@@ -196,6 +198,7 @@ export function gatewayChildRunner(options: GatewayChildRunnerOptions): ChildRun
         messages: (end?.messages ?? []).filter((message) => message !== task),
         run: { id: runId, patch: error === undefined ? { status, usage } : { status, usage, error } },
       });
+      options.ended?.({ sessionKey: childKey, agentId: request.agent });
     } catch (commitError) {
       options.logger.error({ runId, error: describeError(commitError) }, "could not persist a sub-agent transcript");
     }

@@ -5,15 +5,19 @@ import { errorOutput } from "../tool-results/text-results.js";
 import { listAllTools, makeTransport, withSignal } from "./connect-mcp-servers.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 import { type McpToolListing, mcpToolToAgentTool } from "./mcp-tool-adapter.js";
+import { mcpToolName } from "./mcp-tool-name.js";
 
-/** Where a supervised server stands: its tools run only while `connected`. */
+/**
+ * Where a supervised server stands: its tools run only while `connected`; `failed` was never reached and is retried,
+ * `reconnecting` died after a connection and is retried.
+ */
 export type McpServerState = "connected" | "reconnecting" | "failed" | "closed";
 
 /** Options of a supervised server. */
 export interface SupervisedMcpOptions {
   /** Time limit of each connect + tools/list. Default 15 s. */
   connectTimeoutMs?: number;
-  /** Waits between reconnect attempts after the server died; the last repeats. Default 0.5 s, 1 s, 2 s, 5 s, 10 s, 30 s. */
+  /** Waits between attempts after the server died or failed at start; the last repeats. Default 0.5 s, 1 s, 2 s, 5 s, 10 s, 30 s. */
   reconnectDelaysMs?: readonly number[];
   /** Hears each change of state (a reason with `reconnecting` and `failed`). */
   onStateChange?: (server: string, state: McpServerState, reason?: string) => void;
@@ -23,12 +27,12 @@ export interface SupervisedMcpOptions {
 const DEFAULT_DELAYS = [500, 1000, 2000, 5000, 10_000, 30_000];
 
 /**
- * One MCP server kept connected: its tools are listed once, at the first connection, as stable Chorus tools (the same
- * objects for the process's life, so an agent's tool list and its cached prefix never change); when the server dies
- * (its process exits, its connection fails) it is `reconnecting` — its tools answer that it is unavailable without
- * calling it — and it is reconnected with backoff until it answers again.
- * Contract: `open` never rejects; a server that cannot be reached at the first attempt is `failed`, with no tools, and
- * is not retried (its tools were never known). `close` never rejects and stops reconnecting.
+ * One MCP server kept connected: its tools are listed at each connection as stable Chorus tools (a tool, once known, is
+ * the same object for the process's life, so an agent's tool list and its cached prefix hold; a tool a later connection
+ * lists is added); when the server dies (its process exits, its connection fails) it is `reconnecting` — its tools
+ * answer that it is unavailable without calling it — and it is reconnected with backoff until it answers again.
+ * Contract: `open` never rejects; a server that cannot be reached at the first attempt is `failed`, with no tools yet,
+ * and is retried with the same backoff — its tools appear once it connects. `close` never rejects and stops retrying.
  * @example const server = await SupervisedMcpServer.open({ name: "notes", transport: "stdio", command: "node", args: ["notes.mjs"] });
  */
 export class SupervisedMcpServer {
@@ -53,16 +57,16 @@ export class SupervisedMcpServer {
   static async open(config: McpServerConfig, options: SupervisedMcpOptions = {}): Promise<SupervisedMcpServer> {
     const server = new SupervisedMcpServer(config, options);
     try {
-      const listings = await server.#connect();
-      server.#tools = listings.map((listing) => server.#stableTool(listing.name));
+      server.#learn(await server.#connect());
       server.#setState("connected");
     } catch (error) {
       server.#setState("failed", (error as Error).message);
+      server.#scheduleReconnect();
     }
     return server;
   }
 
-  /** connected, reconnecting (died; tools unavailable meanwhile), failed (never reached) or closed. */
+  /** connected, reconnecting (died; tools unavailable meanwhile), failed (never reached yet; retried) or closed. */
   get state(): McpServerState {
     return this.#state;
   }
@@ -72,7 +76,7 @@ export class SupervisedMcpServer {
     return this.#reason;
   }
 
-  /** Its tools, `mcp__<server>__<tool>`, the same objects whatever the state. */
+  /** Its tools known so far, `mcp__<server>__<tool>`: each the same object whatever the state; new ones appended. */
   get tools(): readonly AnyAgentTool[] {
     return this.#tools;
   }
@@ -112,6 +116,13 @@ export class SupervisedMcpServer {
     }
   }
 
+  /** Adds a stable tool for each listed tool not known yet (a server reached late, or one that gained tools). */
+  #learn(listings: readonly McpToolListing[]): void {
+    const known = new Set(this.#tools.map((tool) => tool.name));
+    const added = listings.filter((listing) => !known.has(mcpToolName(this.name, listing.name)));
+    if (added.length > 0) this.#tools = [...this.#tools, ...added.map((listing) => this.#stableTool(listing.name))];
+  }
+
   /** A tool whose identity never changes; each call goes to the current connection's tool, or answers unavailable. */
   #stableTool(toolName: string): AnyAgentTool {
     const first = this.#inner.get(toolName) as AnyAgentTool;
@@ -148,15 +159,16 @@ export class SupervisedMcpServer {
     this.#attempt += 1;
     this.#timer = setTimeout(() => {
       void this.#connect().then(
-        () => {
+        (listings) => {
           if (this.#state === "closed") {
             void this.#client?.close().catch(() => {});
             return;
           }
+          this.#learn(listings);
           this.#setState("connected");
         },
         (error: unknown) => {
-          if (this.#state !== "reconnecting") return;
+          if (this.#state !== "reconnecting" && this.#state !== "failed") return;
           this.#reason = (error as Error).message;
           this.#scheduleReconnect();
         },
